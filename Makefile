@@ -1,0 +1,137 @@
+# tb323fu-mesa: make, make check [SANITIZE=1], make install PREFIX=… DESTDIR=…, make demo
+
+PREFIX ?= /usr/local
+SYSCONFDIR ?= /etc
+DESTDIR ?=
+ifeq ($(SANITIZE),1)
+BUILD ?= build-san
+else
+BUILD ?= build
+endif
+
+CC ?= cc
+FUZZ_CC ?= clang
+PKG_CONFIG ?= pkg-config
+GLSLANG ?= glslangValidator
+
+CTL_PKGS := libcurl libarchive libcrypto libelf json-c
+SMOKE_PKGS := vulkan OpenCL json-c
+
+WARN := -Wall -Wextra -Werror -Wshadow -Wno-unused-parameter
+BASE_CFLAGS := -std=gnu11 -O2 -g $(WARN) -D_GNU_SOURCE -D_FILE_OFFSET_BITS=64 \
+	-DTB_PREFIX='"$(PREFIX)"' -DTB_SYSCONFDIR='"$(SYSCONFDIR)"'
+SAN_FLAGS :=
+ifeq ($(SANITIZE),1)
+SAN_FLAGS := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
+endif
+ALL_CFLAGS := $(BASE_CFLAGS) $(SAN_FLAGS) $(CFLAGS)
+ALL_LDFLAGS := $(SAN_FLAGS) $(LDFLAGS)
+
+CTL_CFLAGS := $(shell $(PKG_CONFIG) --cflags $(CTL_PKGS))
+CTL_LIBS := $(shell $(PKG_CONFIG) --libs $(CTL_PKGS))
+SMOKE_CFLAGS := $(shell $(PKG_CONFIG) --cflags $(SMOKE_PKGS))
+SMOKE_LIBS := $(shell $(PKG_CONFIG) --libs $(SMOKE_PKGS)) -ldl
+CMOCKA_LIBS := $(shell $(PKG_CONFIG) --libs cmocka)
+
+# The launcher is on every application's start: linked statically so the dynamic linker has
+# nothing to load for it (sanitizer builds cannot be static).
+ifeq ($(SANITIZE),1)
+LAUNCHER_LDFLAGS :=
+else
+LAUNCHER_LDFLAGS := -static
+endif
+
+CTL_SRC := $(filter-out ctl/main.c,$(wildcard ctl/*.c))
+CTL_OBJ := $(CTL_SRC:%.c=$(BUILD)/obj/%.o)
+LAUNCH_SRC := $(filter-out tb323fu-mesa/main.c tb323fu-mesa/smoke%,$(wildcard tb323fu-mesa/*.c))
+LAUNCH_OBJ := $(LAUNCH_SRC:%.c=$(BUILD)/obj/%.o)
+SMOKE_SRC := $(wildcard tb323fu-mesa/smoke*.c)
+SMOKE_OBJ := $(SMOKE_SRC:%.c=$(BUILD)/obj/%.o)
+UNIT_SRC := $(wildcard tests/unit/test_*.c)
+UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
+FUZZ_SRC := $(wildcard tests/fuzz/fuzz_*.c)
+FUZZ_BIN := $(FUZZ_SRC:tests/fuzz/%.c=$(BUILD)/fuzz/%)
+
+BINS := $(BUILD)/bin/tb323fu-ctl $(BUILD)/bin/tb323fu-mesa $(BUILD)/bin/tb323fu-mesa-smoke
+
+.PHONY: all check check-recipes demo install fuzz clean unit-tests
+all: $(BINS)
+
+$(BUILD)/obj/ctl/%.o: ctl/%.c $(wildcard ctl/*.h)
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) $(CTL_CFLAGS) -c -o $@ $<
+
+$(BUILD)/obj/tb323fu-mesa/smoke%.o: tb323fu-mesa/smoke%.c $(wildcard tb323fu-mesa/*.h) $(BUILD)/gen/smoke_spirv.h
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) $(SMOKE_CFLAGS) -I$(BUILD)/gen -c -o $@ $<
+
+$(BUILD)/obj/tb323fu-mesa/%.o: tb323fu-mesa/%.c $(wildcard tb323fu-mesa/*.h)
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -c -o $@ $<
+
+$(BUILD)/libtbctl.a: $(CTL_OBJ)
+	@rm -f $@
+	ar rcs $@ $^
+
+$(BUILD)/libtblaunch.a: $(LAUNCH_OBJ)
+	@rm -f $@
+	ar rcs $@ $^
+
+$(BUILD)/bin/tb323fu-ctl: $(BUILD)/obj/ctl/main.o $(BUILD)/libtbctl.a
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(CTL_LIBS)
+
+$(BUILD)/bin/tb323fu-mesa: $(BUILD)/obj/tb323fu-mesa/main.o $(BUILD)/libtblaunch.a
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_LDFLAGS) $(LAUNCHER_LDFLAGS) -o $@ $^
+
+$(BUILD)/gen/smoke_spirv.h: tb323fu-mesa/smoke.comp
+	@mkdir -p $(dir $@)
+	$(GLSLANG) -V --quiet --vn smoke_spirv -o $@ $<
+
+$(BUILD)/bin/tb323fu-mesa-smoke: $(SMOKE_OBJ)
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(SMOKE_LIBS)
+
+$(BUILD)/tests/%: tests/unit/%.c $(BUILD)/libtbctl.a $(BUILD)/libtblaunch.a
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) $(CTL_CFLAGS) -Ictl -Itb323fu-mesa -o $@ $< \
+		$(BUILD)/libtbctl.a $(BUILD)/libtblaunch.a $(CTL_LIBS) $(CMOCKA_LIBS) $(ALL_LDFLAGS)
+
+unit-tests: $(UNIT_BIN)
+
+# libFuzzer targets: built with clang over the engine's sources, with ASan + UBSan.
+FUZZ_FLAGS := -std=gnu11 -g -O1 -D_GNU_SOURCE -D_FILE_OFFSET_BITS=64 \
+	-DTB_PREFIX='"$(PREFIX)"' -DTB_SYSCONFDIR='"$(SYSCONFDIR)"' \
+	-fsanitize=fuzzer,address,undefined -Ictl -Itb323fu-mesa $(CTL_CFLAGS)
+$(BUILD)/fuzz/%: tests/fuzz/%.c $(CTL_SRC) $(LAUNCH_SRC) $(wildcard ctl/*.h tb323fu-mesa/*.h)
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ $< $(CTL_SRC) $(LAUNCH_SRC) $(CTL_LIBS)
+
+fuzz: $(FUZZ_BIN)
+
+check: all unit-tests
+	@if command -v $(FUZZ_CC) >/dev/null; then $(MAKE) --no-print-directory fuzz; fi
+	@BUILD=$(BUILD) SANITIZE=$(SANITIZE) sh tests/run
+
+check-recipes: all
+	sh build-recipes/check-turnip-host
+
+demo: all
+	sh tests/demo
+
+install: all
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/libexec/tb323fu-mesa
+	install -m 0755 $(BUILD)/bin/tb323fu-ctl $(BUILD)/bin/tb323fu-mesa $(DESTDIR)$(PREFIX)/bin/
+	install -m 0755 $(BUILD)/bin/tb323fu-mesa-smoke $(DESTDIR)$(PREFIX)/libexec/tb323fu-mesa/
+	install -d $(DESTDIR)$(SYSCONFDIR)/environment.d $(DESTDIR)$(SYSCONFDIR)/profile.d \
+		$(DESTDIR)$(SYSCONFDIR)/tb323fu $(DESTDIR)$(PREFIX)/lib/systemd/system
+	ln -sfn /var/lib/tb323fu/mesa/env.conf $(DESTDIR)$(SYSCONFDIR)/environment.d/60-tb323fu-mesa.conf
+	install -m 0644 dist/profile.d/tb323fu-mesa.sh $(DESTDIR)$(SYSCONFDIR)/profile.d/tb323fu-mesa.sh
+	test -e $(DESTDIR)$(SYSCONFDIR)/tb323fu/mesa.conf || \
+		install -m 0644 dist/mesa.conf $(DESTDIR)$(SYSCONFDIR)/tb323fu/mesa.conf
+	sed 's|@BINDIR@|$(PREFIX)/bin|g' dist/systemd/tb323fu-mesa-boot-tick.service.in \
+		> $(DESTDIR)$(PREFIX)/lib/systemd/system/tb323fu-mesa-boot-tick.service
+
+clean:
+	rm -rf build build-san

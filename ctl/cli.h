@@ -1,0 +1,56 @@
+/* What the command-line layer hands a command, and what a command hands back. */
+#ifndef TB_CLI_H
+#define TB_CLI_H
+
+#include <json-c/json.h>
+
+#include "config.h"
+#include "progress.h"
+#include "store.h"
+
+struct cli {
+	const char *store_dir; /* --store, or NULL */
+	struct config cfg;
+	int json;
+	int wait;
+	const struct tb_progress *progress;
+};
+
+/* A command's result: exit code, one human sentence (or several lines), its JSON fields. */
+struct outcome {
+	int code;
+	char *message;
+	json_object *fields; /* an object; "ok" and "message" are added by main */
+};
+
+void outcome_say(struct outcome *o, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+int outcome_fail(struct outcome *o, const struct tb_error *e);
+void outcome_str(struct outcome *o, const char *key, const char *value);
+void outcome_int(struct outcome *o, const char *key, int64_t value);
+void outcome_bool(struct outcome *o, const char *key, int value);
+
+/* Opens the store as a writer (created, locked) or a reader. */
+int cli_open_store(struct cli *c, struct store *s, int writer, struct tb_error *e);
+
+typedef int (*command_fn)(struct cli *c, int argc, char **argv, struct outcome *o);
+
+#define COMMAND(name) int cmd_##name(struct cli *c, int argc, char **argv, struct outcome *o)
+COMMAND(status);
+COMMAND(list);
+COMMAND(check);
+COMMAND(download);
+COMMAND(install);
+COMMAND(update);
+COMMAND(install_local);
+COMMAND(on);
+COMMAND(off);
+COMMAND(keep);
+COMMAND(rollback);
+COMMAND(boot_tick);
+COMMAND(remove);
+COMMAND(verify);
+COMMAND(smoke);
+COMMAND(doctor);
+COMMAND(pack);
+
+#endif

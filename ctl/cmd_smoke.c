@@ -1,0 +1,9 @@
+/* Placeholder until the smoke command lands. */
+#include "cli.h"
+
+COMMAND(smoke)
+{
+	struct tb_error e = {0};
+	tb_fail(&e, TB_EFAIL, "this command is not available in this build");
+	return outcome_fail(o, &e);
+}

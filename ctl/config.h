@@ -1,0 +1,38 @@
+/* /etc/tb323fu/mesa.conf (DESIGN §5): key = value lines, # comments. */
+#ifndef TB_CONFIG_H
+#define TB_CONFIG_H
+
+#include "util.h"
+
+#define CONFIG_MAX_KEYS 32
+
+struct config {
+	char *source;   /* github:OWNER/REPO */
+	char *owner, *repo;
+	char *api_url;
+	char *channel;  /* stable | testing */
+	int require_signature;
+	char *public_keys[CONFIG_MAX_KEYS];
+	int n_public_keys;
+	char *keys_dir;
+	char *ca_file;
+	char *token_file;
+	int smoke;      /* on | off */
+	int max_tries;
+	int keep_versions;
+	long connect_timeout; /* seconds */
+	long stall_timeout;   /* seconds */
+	long stall_speed;     /* bytes per second */
+	char *path;     /* the file read, or NULL when none was */
+};
+
+/* Sets every default of DESIGN §5. */
+void config_defaults(struct config *c);
+/* Reads path over the defaults. A missing file is fine when must_exist is 0. A bad line is
+ * TB_EUSAGE with a sentence naming the file and the line. */
+int config_load(struct config *c, const char *path, int must_exist, struct tb_error *e);
+/* Parses text (the file's content) over the current values; name is used in messages. */
+int config_parse(struct config *c, const char *text, const char *name, struct tb_error *e);
+void config_free(struct config *c);
+
+#endif

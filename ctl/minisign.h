@@ -1,0 +1,15 @@
+/* minisign signatures over SHA256SUMS, checked with libcrypto (DESIGN §4 step 1). */
+#ifndef TB_MINISIGN_H
+#define TB_MINISIGN_H
+
+#include "config.h"
+
+/* Verifies sig_path (a .minisig file) over the file at data_path with the keys the
+ * configuration trusts (public_key lines and keys_dir/*.pub). The trusted comment must name
+ * "tag:mesa-<version>" when version is not NULL. TB_EVERIFY with a sentence on any failure.
+ * With no keys configured and require_signature false, a missing signature is accepted:
+ * pass sig_path NULL then. */
+int minisign_verify_file(const struct config *cfg, const char *data_path, const char *sig_path,
+			 const char *version, struct tb_error *e);
+
+#endif

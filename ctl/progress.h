@@ -1,0 +1,24 @@
+/* How the engine reports progress without knowing where it goes (terminal bar, JSON lines,
+ * nothing): the command line supplies the callbacks. */
+#ifndef TB_PROGRESS_H
+#define TB_PROGRESS_H
+
+#include <stdint.h>
+
+struct tb_progress {
+	/* op: "download", "unpack", "verify"; total 0 when unknown. */
+	void (*bytes)(void *ctx, const char *op, const char *file, uint64_t done, uint64_t total);
+	/* A smoke test finished (status pass/fail/skip) or started (status "run"). */
+	void (*test)(void *ctx, const char *name, const char *status);
+	/* The operation on file is complete. */
+	void (*done)(void *ctx, const char *op, const char *file);
+	void *ctx;
+};
+
+/* Null-safe calls, so engine code can pass a NULL progress. */
+void progress_bytes(const struct tb_progress *p, const char *op, const char *file,
+		    uint64_t done, uint64_t total);
+void progress_test(const struct tb_progress *p, const char *name, const char *status);
+void progress_done(const struct tb_progress *p, const char *op, const char *file);
+
+#endif

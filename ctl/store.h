@@ -1,0 +1,36 @@
+/* The side-by-side store of DESIGN §3: layout, lock, current/previous links, versions. */
+#ifndef TB_STORE_H
+#define TB_STORE_H
+
+#include "util.h"
+
+#define STORE_DEFAULT_DIR "/var/lib/tb323fu/mesa"
+
+struct store {
+	char *root;  /* real absolute path */
+	int lock_fd; /* -1 unless this process holds .lock */
+};
+
+/* Resolves dir (NULL: $TB323FU_MESA_DIR, else the default). With create, makes the store's
+ * directories (a writer); without, a missing store is an empty one (a reader). */
+int store_open(struct store *s, const char *dir, int create, struct tb_error *e);
+void store_close(struct store *s);
+/* Takes .lock for a writer: TB_EBUSY at once when another writer holds it, or waits.
+ * Then removes leftovers of an interrupted writer (temporaries, staging trees). */
+int store_lock(struct store *s, int wait, struct tb_error *e);
+
+/* A path under the store root (printf format). */
+char *store_path(const struct store *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* The version the link current / previous points at, or NULL. */
+char *store_current(const struct store *s);
+char *store_previous(const struct store *s);
+/* Points link ("current" or "previous") at versions/<version>, or removes it (version NULL). */
+int store_set_link(struct store *s, const char *link, const char *version, struct tb_error *e);
+int store_has_version(const struct store *s, const char *version);
+/* Installed versions, newest first; free with store_free_list. */
+char **store_versions(const struct store *s, size_t *n);
+void store_free_list(char **list, size_t n);
+/* Total bytes of the files of a version's tree. */
+uint64_t store_version_bytes(const struct store *s, const char *version);
+
+#endif

@@ -1,0 +1,77 @@
+/* Shared helpers of the engine: errors with exit codes, paths, atomic files. */
+#ifndef TB_UTIL_H
+#define TB_UTIL_H
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+/* Exit codes of DESIGN §5; an engine function returns one of them. */
+enum {
+	TB_OK = 0,
+	TB_EFAIL = 1,
+	TB_EUSAGE = 2,
+	TB_EBUSY = 3,
+	TB_EVERIFY = 4,
+	TB_ENET = 5,
+	TB_ESMOKE = 6,
+};
+
+/* The first failure wins: later calls keep the original sentence. */
+struct tb_error {
+	int code;
+	char msg[1024];
+};
+
+/* Records code and sentence (printf format) unless an error is already set; returns code. */
+int tb_fail(struct tb_error *e, int code, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+/* Like tb_fail, appending ": strerror(errno)". */
+int tb_fail_errno(struct tb_error *e, int code, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+void tb_error_clear(struct tb_error *e);
+
+/* Allocation that never returns NULL: out of memory aborts with a message. */
+void *xmalloc(size_t n);
+void *xcalloc(size_t n, size_t size);
+void *xrealloc(void *p, size_t n);
+char *xstrdup(const char *s);
+char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+char *path_join(const char *dir, const char *name);
+
+/* A growable string. */
+struct strbuf {
+	char *buf;
+	size_t len, cap;
+};
+void sb_append(struct strbuf *sb, const char *s);
+void sb_appendf(struct strbuf *sb, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void sb_free(struct strbuf *sb);
+
+/* mkdir -p with the given mode for the directories it creates. */
+int mkdir_p(const char *path, mode_t mode, struct tb_error *e);
+/* rm -rf that never follows symbolic links; a missing path is fine. */
+int remove_tree(const char *path);
+int path_exists(const char *path);
+int is_directory(const char *path);
+
+/* Writes a temporary in the same directory, fsyncs it, renames it over path, fsyncs the
+ * directory: readers see the old or the new content, never a half one. */
+int atomic_write_file(const char *path, const void *data, size_t len, mode_t mode,
+		      struct tb_error *e);
+/* Replaces (or creates) the symbolic link path -> target by rename. */
+int atomic_symlink(const char *target, const char *path, struct tb_error *e);
+int fsync_dir(const char *dir);
+
+/* Reads a whole small file (at most max bytes, NUL-terminated); NULL with errno set on
+ * failure, E2BIG when larger than max. */
+char *read_small_file(const char *path, size_t max, size_t *len_out);
+
+/* Lowercase hex of n bytes into out (2n+1 bytes). */
+void hex_encode(const unsigned char *in, size_t n, char *out);
+
+/* Host facts. */
+const char *host_arch(void); /* uname -m */
+
+#endif

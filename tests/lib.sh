@@ -1,0 +1,78 @@
+# Sourced by every integration test: a private work directory, TAP output, and the
+# stand-in releases that the tests share.
+set -u
+: "${TB_TOP:?run through tests/run}" "${TB_BIN:?}" "${TB_BUILD:?}"
+CTL="$TB_BIN/tb323fu-ctl"
+MESA="$TB_BIN/tb323fu-mesa"
+SMOKE="$TB_BIN/tb323fu-mesa-smoke"
+T=$(mktemp -d "${TMPDIR:-/tmp}/tb323fu-test.XXXXXX")
+STORE="$T/store"
+RELEASES="$TB_BUILD/test-releases"
+export TB323FU_MESA_CONFIG="$T/mesa.conf"
+: >"$TB323FU_MESA_CONFIG"
+unset TB323FU_MESA_DIR VK_DRIVER_FILES VK_ICD_FILENAMES OCL_ICD_VENDORS RUSTICL_ENABLE
+_tb_n=0
+_tb_cleanup() {
+	for pid in ${TB_KILL_ON_EXIT:-}; do kill "$pid" 2>/dev/null; done
+	rm -rf "$T"
+}
+trap _tb_cleanup EXIT
+
+ok() { _tb_n=$((_tb_n + 1)); echo "ok $_tb_n - $1"; }
+not_ok() {
+	_tb_n=$((_tb_n + 1))
+	echo "not ok $_tb_n - $1"
+	shift
+	[ $# -gt 0 ] && printf '#   %s\n' "$@"
+	return 0
+}
+# check NAME CMD…: passes when CMD succeeds.
+check() {
+	name=$1
+	shift
+	if "$@"; then ok "$name"; else not_ok "$name"; fi
+}
+
+# run_cmd CMD…: runs CMD, keeps its status in $rc, stdout in $T/out, stderr in $T/err.
+run_cmd() {
+	"$@" >"$T/out" 2>"$T/err"
+	rc=$?
+}
+# expect_exit CODE NAME CMD…: passes when CMD exits with CODE (output kept as run_cmd does).
+expect_exit() {
+	want=$1
+	name=$2
+	shift 2
+	run_cmd "$@"
+	if [ "$rc" -eq "$want" ]; then
+		ok "$name"
+	else
+		not_ok "$name" "exit $rc, wanted $want" "stdout: $(head -c 600 "$T/out")" \
+			"stderr: $(head -c 600 "$T/err")"
+	fi
+}
+# ctl ARGS…: the control tool on the test's store.
+ctl() { "$CTL" --store "$STORE" "$@"; }
+mesa() { "$MESA" --store "$STORE" "$@"; }
+
+# standin VERSION [PACK-ARGS…]: path of a stand-in release tarball of VERSION, built once and
+# shared by all tests (its SHA256SUMS sits beside it). Extra pack arguments make a variant.
+standin() {
+	v=$1
+	shift
+	key=$(printf '%s' "$*" | sha256sum | cut -c1-12)
+	dir="$RELEASES/$v-$key"
+	if [ ! -f "$dir/SHA256SUMS" ]; then
+		rm -rf "$dir.tmp"
+		mkdir -p "$dir.tmp"
+		TB323FU_CTL="$CTL" "$TB_TOP/build-recipes/stand-in" "$v" "$dir.tmp" "$@" >/dev/null ||
+			{ echo "stand-in $v failed" >&2; return 1; }
+		rm -rf "$dir"
+		mv "$dir.tmp" "$dir"
+	fi
+	echo "$dir/$(cd "$dir" && ls tb323fu-mesa-"$v"-*.tar.* | head -n 1)"
+}
+
+done_testing() {
+	echo "1..$_tb_n"
+}
