@@ -1,0 +1,160 @@
+/* tb323fu-mesa: starts programs on the store's Mesa build or on the distribution's (DESIGN §6).
+ *
+ * `run` is on every application start, so it does the least possible: read one small file,
+ * set a few variables, execvp. No shell, no fork, no stdio; argv passes through untouched and
+ * the exit status is the program's own. */
+#include "launcher.h"
+#include "message.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+static const char usage_text[] =
+	"usage: tb323fu-mesa [--store DIR] run [--version V] COMMAND [ARGS...]\n"
+	"       tb323fu-mesa [--store DIR] distro COMMAND [ARGS...]\n"
+	"       tb323fu-mesa [--store DIR] env [--version V] [--format sh|json]\n"
+	"       tb323fu-mesa [--store DIR] which [--version V] [--json]\n"
+	"       tb323fu-mesa [--store DIR] which --pid PID [--json]\n"
+	"\n"
+	"run     start COMMAND on the store's Mesa build (current, or version V)\n"
+	"distro  start COMMAND on the distribution's Mesa, whatever the session selects\n"
+	"env     print the variables a run sets\n"
+	"which   show the ICD files and drivers a run would load, or that process PID has loaded\n"
+	"\n"
+	"The store is --store DIR, else $TB323FU_MESA_DIR, else " STORE_DEFAULT_ROOT ".\n";
+
+static int usage_error(const char *what)
+{
+	return fail(EXIT_USAGE, what, " (see tb323fu-mesa --help)", NULL);
+}
+
+/* Matches "--name VALUE" and "--name=VALUE"; advances *i past what it used. */
+static int take_option(int argc, char **argv, int *i, const char *name, const char **value)
+{
+	size_t n = strlen(name);
+	if (strncmp(argv[*i], name, n) != 0)
+		return 0;
+	if (argv[*i][n] == '=') {
+		*value = argv[*i] + n + 1;
+		return 1;
+	}
+	if (argv[*i][n] != '\0')
+		return 0;
+	if (*i + 1 >= argc) {
+		*value = NULL;
+		return 1;
+	}
+	*value = argv[++*i];
+	return 1;
+}
+
+static int exec_command(char **argv)
+{
+	execvp(argv[0], argv);
+	if (errno == ENOENT)
+		return fail(EXIT_NOT_FOUND, argv[0], ": command not found", NULL);
+	return fail(EXIT_CANNOT_RUN, "cannot run ", argv[0], ": ", strerror(errno), NULL);
+}
+
+/* Where COMMAND starts after the options: a leading "--" ends them explicitly. */
+static int command_start(int argc, char **argv, int i, const char *cmd)
+{
+	if (i < argc && strcmp(argv[i], "--") == 0)
+		i++;
+	if (i >= argc) {
+		say_error(cmd, " needs a COMMAND to start (see tb323fu-mesa --help)", NULL);
+		return -1;
+	}
+	return i;
+}
+
+static struct launch_env selected;
+
+static int cmd_run(const char *root, int argc, char **argv)
+{
+	const char *version = NULL;
+	int i = 1;
+	while (i < argc && argv[i][0] == '-' && strcmp(argv[i], "--") != 0) {
+		if (take_option(argc, argv, &i, "--version", &version)) {
+			if (!version || !*version)
+				return usage_error("--version needs a version name");
+			i++;
+		} else {
+			return fail(EXIT_USAGE, "run does not know the option ", argv[i],
+				    "; put -- before a COMMAND that starts with '-'", NULL);
+		}
+	}
+	int start = command_start(argc, argv, i, "run");
+	if (start < 0)
+		return EXIT_USAGE;
+	int rc = launch_env_load(&selected, root, version);
+	if (rc != 0)
+		return rc;
+	if (launch_env_clean(root, NULL) != 0 || launch_env_apply(&selected.list) != 0)
+		return fail(EXIT_FAILED, "cannot set the environment: out of memory", NULL);
+	return exec_command(argv + start);
+}
+
+static int cmd_distro(const char *root, int argc, char **argv)
+{
+	int start = command_start(argc, argv, 1, "distro");
+	if (start < 0)
+		return EXIT_USAGE;
+	/* Also clear what the current env file sets beyond the usual variables; a missing or
+	 * damaged file must not stop the distribution's Mesa from being used. */
+	char path[STORE_PATH_MAX];
+	const struct env_list *extra = NULL;
+	if (store_env_file(path, sizeof path, root, NULL) == 0) {
+		long n = envfile_read(path, selected.text, sizeof selected.text);
+		struct env_problem why;
+		if (n >= 0 && envfile_parse(selected.text, (size_t)n, &selected.list, &why) == 0)
+			extra = &selected.list;
+	}
+	if (launch_env_clean(root, extra) != 0)
+		return fail(EXIT_FAILED, "cannot set the environment: out of memory", NULL);
+	return exec_command(argv + start);
+}
+
+int main(int argc, char **argv)
+{
+	const char *store_option = NULL;
+	int i = 1;
+	while (i < argc && argv[i][0] == '-') {
+		if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
+			fputs(usage_text, stdout);
+			return fflush(stdout) == 0 ? 0 : EXIT_FAILED;
+		}
+		if (!take_option(argc, argv, &i, "--store", &store_option))
+			return fail(EXIT_USAGE, "unknown option ", argv[i],
+				    " (see tb323fu-mesa --help)", NULL);
+		if (!store_option || !*store_option)
+			return usage_error("--store needs a directory");
+		i++;
+	}
+	if (i >= argc) {
+		fputs(usage_text, stderr);
+		return EXIT_USAGE;
+	}
+	const char *root = store_root(store_option);
+	const char *cmd = argv[i];
+	/* Reports name the store by its real path; run only needs to open a file in it. */
+	static char real_root[PATH_MAX];
+	if (strcmp(cmd, "run") != 0 && realpath(root, real_root))
+		root = real_root;
+	int sub_argc = argc - i;
+	char **sub_argv = argv + i;
+	if (strcmp(cmd, "run") == 0)
+		return cmd_run(root, sub_argc, sub_argv);
+	if (strcmp(cmd, "distro") == 0)
+		return cmd_distro(root, sub_argc, sub_argv);
+	if (strcmp(cmd, "env") == 0)
+		return cmd_env(root, sub_argc, sub_argv);
+	if (strcmp(cmd, "which") == 0)
+		return cmd_which(root, sub_argc, sub_argv);
+	return fail(EXIT_USAGE, "unknown command '", cmd,
+		    "' (run, distro, env or which; see tb323fu-mesa --help)", NULL);
+}

@@ -1,0 +1,349 @@
+/* `tb323fu-mesa which`: what a run would load (from the env file and the files it names), or
+ * with --pid what a running process has really loaded (from /proc/PID/maps). */
+#include "jsonout.h"
+#include "launcher.h"
+#include "message.h"
+#include "procmaps.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#define MAX_LISTED 32
+
+struct path_list {
+	char *p[MAX_LISTED];
+	size_t n;
+};
+
+static void list_add(struct path_list *l, const char *path)
+{
+	if (l->n < MAX_LISTED) {
+		char *copy = strdup(path);
+		if (copy)
+			l->p[l->n++] = copy;
+	}
+}
+
+static void list_free(struct path_list *l)
+{
+	for (size_t i = 0; i < l->n; i++)
+		free(l->p[i]);
+	l->n = 0;
+}
+
+static int is_file(const char *path)
+{
+	struct stat st;
+	return stat(path, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+/* Splits a ':'-separated value into the list (empty entries skipped). */
+static void split_paths(const char *value, struct path_list *out)
+{
+	char entry[STORE_PATH_MAX];
+	const char *p = value;
+	while (p && *p) {
+		const char *colon = strchr(p, ':');
+		size_t n = colon ? (size_t)(colon - p) : strlen(p);
+		if (n > 0 && n < sizeof entry) {
+			memcpy(entry, p, n);
+			entry[n] = '\0';
+			list_add(out, entry);
+		}
+		p = colon ? colon + 1 : NULL;
+	}
+}
+
+static int compare_names(const void *a, const void *b)
+{
+	return strcmp(a, b);
+}
+
+/* The Vulkan driver libraries a release ships: by name in its lib/ (the ICD json names the one
+ * the loader opens; the launcher reads no JSON, and Mesa names every Vulkan driver
+ * libvulkan_<driver>.so). */
+static void release_vulkan_drivers(const char *release, struct path_list *out)
+{
+	char lib[STORE_PATH_MAX];
+	if (path_concat(lib, sizeof lib, release, "/lib", NULL) != 0)
+		return;
+	DIR *d = opendir(lib);
+	if (!d)
+		return;
+	struct dirent *de;
+	char names[MAX_LISTED][256];
+	size_t n = 0;
+	while ((de = readdir(d)) && n < MAX_LISTED)
+		if (driver_api_of(de->d_name) == GPU_API_VULKAN && strlen(de->d_name) < 256)
+			strcpy(names[n++], de->d_name);
+	closedir(d);
+	qsort(names, n, sizeof names[0], compare_names);
+	for (size_t i = 0; i < n; i++) {
+		char path[STORE_PATH_MAX];
+		if (path_concat(path, sizeof path, lib, "/", names[i]) == 0)
+			list_add(out, path);
+	}
+}
+
+/* An OpenCL vendor file holds one line: the library's path or file name. */
+static void vendor_library(const char *icd, struct path_list *out)
+{
+	char text[STORE_PATH_MAX + 1];
+	long n = envfile_read(icd, text, sizeof text);
+	if (n <= 0)
+		return;
+	text[strcspn(text, "\r\n")] = '\0';
+	if (*text)
+		list_add(out, text);
+}
+
+/* OCL_ICD_VENDORS is a directory of *.icd files (or, for ocl-icd, one such file). */
+static void opencl_vendors(const char *vendors, struct path_list *icds, struct path_list *libs)
+{
+	struct stat st;
+	if (stat(vendors, &st) != 0)
+		return;
+	if (!S_ISDIR(st.st_mode)) {
+		list_add(icds, vendors);
+	} else {
+		struct dirent **entries;
+		int n = scandir(vendors, &entries, NULL, alphasort);
+		for (int i = 0; i < n; i++) {
+			size_t len = strlen(entries[i]->d_name);
+			char path[STORE_PATH_MAX];
+			if (len > 4 && strcmp(entries[i]->d_name + len - 4, ".icd") == 0 &&
+			    path_concat(path, sizeof path, vendors, "/", entries[i]->d_name) == 0)
+				list_add(icds, path);
+			free(entries[i]);
+		}
+		if (n >= 0)
+			free(entries);
+	}
+	for (size_t i = 0; i < icds->n; i++)
+		vendor_library(icds->p[i], libs);
+}
+
+static void json_list(const char *key, const struct path_list *l)
+{
+	json_string(stdout, key);
+	fputs(":[", stdout);
+	for (size_t i = 0; i < l->n; i++) {
+		fputs(i ? "," : "", stdout);
+		json_string(stdout, l->p[i]);
+	}
+	fputc(']', stdout);
+}
+
+static void human_list(const char *what, const struct path_list *l)
+{
+	for (size_t i = 0; i < l->n; i++)
+		printf("%s %s%s\n", what, l->p[i],
+		       l->p[i][0] == '/' && !is_file(l->p[i]) ? " (missing)" : "");
+}
+
+static struct launch_env loaded;
+
+static int which_selection(const char *root, const char *version, int json)
+{
+	int rc = launch_env_load(&loaded, root, version);
+	if (rc != 0)
+		return rc;
+	char real[PATH_MAX], link[STORE_PATH_MAX], release[PATH_MAX], current[80];
+	const char *realroot = realpath(root, real) ? real : root;
+	const char *shown = version ? version : store_current_version(root, current, sizeof current);
+	if (version)
+		path_concat(release, sizeof release, realroot, "/versions/", version);
+	else if (path_concat(link, sizeof link, realroot, "/current", NULL) != 0 ||
+		 !realpath(link, release))
+		release[0] = '\0';
+
+	struct path_list icds = {0}, vk_drivers = {0}, cl_icds = {0}, cl_drivers = {0}, ld = {0};
+	const struct env_var *v = env_list_find(&loaded.list, "VK_DRIVER_FILES");
+	if (!v)
+		v = env_list_find(&loaded.list, "VK_ICD_FILENAMES");
+	if (v)
+		split_paths(v->value, &icds);
+	if (v && *release)
+		release_vulkan_drivers(release, &vk_drivers);
+	const struct env_var *vendors = env_list_find(&loaded.list, "OCL_ICD_VENDORS");
+	if (vendors)
+		opencl_vendors(vendors->value, &cl_icds, &cl_drivers);
+	const struct env_var *rusticl = env_list_find(&loaded.list, "RUSTICL_ENABLE");
+	const struct env_var *ldv = env_list_find(&loaded.list, "LD_LIBRARY_PATH");
+	if (ldv)
+		split_paths(ldv->value, &ld);
+
+	if (json) {
+		fputs("{\"version\":", stdout);
+		json_string(stdout, shown ? shown : "");
+		printf(",\"current\":%s,\"store\":", version ? "false" : "true");
+		json_string(stdout, realroot);
+		fputs(",\"env_file\":", stdout);
+		json_string(stdout, loaded.path);
+		fputs(",\"vulkan\":{", stdout);
+		json_list("icd_files", &icds);
+		fputc(',', stdout);
+		json_list("drivers", &vk_drivers);
+		fputs("},\"opencl\":{\"vendors\":", stdout);
+		json_string(stdout, vendors ? vendors->value : "");
+		fputc(',', stdout);
+		json_list("icd_files", &cl_icds);
+		fputc(',', stdout);
+		json_list("drivers", &cl_drivers);
+		fputs(",\"rusticl_enable\":", stdout);
+		json_string(stdout, rusticl ? rusticl->value : "");
+		fputs("},", stdout);
+		json_list("ld_library_path", &ld);
+		printf(",\"ld_library_path_prepend\":%s}\n", ldv && ldv->prepend ? "true" : "false");
+	} else {
+		printf("Mesa %s%s from the store %s (%s)\n", shown ? shown : "(unknown version)",
+		       version ? "" : ", the current version,", realroot, loaded.path);
+		human_list("Vulkan ICD file", &icds);
+		human_list("Vulkan driver", &vk_drivers);
+		human_list("OpenCL vendor file", &cl_icds);
+		human_list("OpenCL driver", &cl_drivers);
+		if (rusticl)
+			printf("rusticl enabled for %s\n", rusticl->value);
+		for (size_t i = 0; i < ld.n; i++)
+			printf("library directory %s%s\n", ld.p[i],
+			       ldv->prepend ? " (before the inherited LD_LIBRARY_PATH)" : "");
+		if (!icds.n && !cl_icds.n)
+			printf("this version selects no Vulkan or OpenCL driver\n");
+	}
+	list_free(&icds);
+	list_free(&vk_drivers);
+	list_free(&cl_icds);
+	list_free(&cl_drivers);
+	list_free(&ld);
+	return fflush(stdout) == 0 ? 0 : fail(EXIT_FAILED, "cannot write the output", NULL);
+}
+
+/* Reads a /proc file of any size (maps can be long); NULL with errno set on failure. */
+static char *read_proc_file(const char *path, size_t *len)
+{
+	FILE *f = fopen(path, "re");
+	if (!f)
+		return NULL;
+	size_t cap = 65536, n = 0;
+	char *buf = malloc(cap);
+	while (buf) {
+		n += fread(buf + n, 1, cap - n, f);
+		if (n < cap)
+			break;
+		char *bigger = cap < (64u << 20) ? realloc(buf, cap * 2) : NULL;
+		if (!bigger) {
+			free(buf);
+			buf = NULL;
+			errno = EFBIG;
+			break;
+		}
+		buf = bigger;
+		cap *= 2;
+	}
+	int err = ferror(f) ? errno : 0;
+	fclose(f);
+	if (buf && err) {
+		free(buf);
+		errno = err;
+		return NULL;
+	}
+	*len = n;
+	return buf;
+}
+
+static int which_pid(const char *root, const char *pid, int json)
+{
+	if (!*pid || strspn(pid, "0123456789") != strlen(pid) || strlen(pid) > 10 ||
+	    strtol(pid, NULL, 10) <= 0)
+		return fail(EXIT_USAGE, "--pid takes a process id, not '", pid, "'", NULL);
+	char maps_path[64], comm_path[64], comm[64] = "";
+	snprintf(maps_path, sizeof maps_path, "/proc/%s/maps", pid);
+	snprintf(comm_path, sizeof comm_path, "/proc/%s/comm", pid);
+	size_t len;
+	char *maps = read_proc_file(maps_path, &len);
+	if (!maps) {
+		if (errno == ENOENT)
+			return fail(EXIT_FAILED, "no process ", pid, " is running", NULL);
+		return fail(EXIT_FAILED, "cannot read ", maps_path, ": ", strerror(errno),
+			    " (run as the process's owner or as root)", NULL);
+	}
+	if (envfile_read(comm_path, comm, sizeof comm) > 0)
+		comm[strcspn(comm, "\n")] = '\0';
+
+	static struct mapped_drivers found;
+	procmaps_drivers(maps, len, &found);
+	free(maps);
+	char real[PATH_MAX];
+	const char *realroot = realpath(root, real) ? real : root;
+
+	if (json) {
+		printf("{\"pid\":%s,\"command\":", pid);
+		json_string(stdout, comm);
+		fputs(",\"store\":", stdout);
+		json_string(stdout, realroot);
+		fputs(",\"drivers\":[", stdout);
+	} else if (found.count == 0) {
+		printf("process %s (%s) has no Vulkan or OpenCL driver loaded\n", pid, comm);
+	}
+	for (size_t i = 0; i < found.count; i++) {
+		const struct mapped_driver *d = &found.d[i];
+		char version[80];
+		const char *v = store_version_of(d->path, realroot, version, sizeof version);
+		int in_store = v || path_within(d->path, realroot) || path_within(d->path, root);
+		if (json) {
+			printf("%s{\"api\":\"%s\",\"path\":", i ? "," : "", gpu_api_name(d->api));
+			json_string(stdout, d->path);
+			printf(",\"origin\":\"%s\",\"version\":", in_store ? "store" : "system");
+			json_string(stdout, v ? v : "");
+			printf(",\"deleted\":%s}", d->deleted ? "true" : "false");
+		} else {
+			printf("%s driver %s: %s%s%s%s\n",
+			       d->api == GPU_API_VULKAN ? "Vulkan" : "OpenCL", d->path,
+			       in_store ? "the store's Mesa" : "the system's", v ? " " : "",
+			       v ? v : "",
+			       d->deleted ? " (its file was removed or replaced since it was loaded)"
+					  : "");
+		}
+	}
+	if (json)
+		printf("],\"truncated\":%s}\n", found.truncated ? "true" : "false");
+	return fflush(stdout) == 0 ? 0 : fail(EXIT_FAILED, "cannot write the output", NULL);
+}
+
+int cmd_which(const char *root, int argc, char **argv)
+{
+	const char *version = NULL, *pid = NULL;
+	int json = 0;
+	for (int i = 1; i < argc; i++) {
+		const char *arg = argv[i];
+		const char **target = NULL;
+		const char *name = NULL;
+		if (strncmp(arg, "--version", 9) == 0 && (arg[9] == '=' || arg[9] == '\0'))
+			target = &version, name = "--version";
+		else if (strncmp(arg, "--pid", 5) == 0 && (arg[5] == '=' || arg[5] == '\0'))
+			target = &pid, name = "--pid";
+		else if (strcmp(arg, "--json") == 0)
+			json = 1;
+		else
+			return fail(EXIT_USAGE, "which does not take ", arg,
+				    " (which [--version V] [--json], or which --pid PID [--json])",
+				    NULL);
+		if (target) {
+			size_t n = strlen(name);
+			*target = arg[n] == '=' ? arg + n + 1 : (i + 1 < argc ? argv[++i] : NULL);
+			if (!*target || !**target)
+				return fail(EXIT_USAGE, name, " needs a value", NULL);
+		}
+	}
+	if (pid && version)
+		return fail(EXIT_USAGE,
+			    "which takes --pid or --version, not both (a process has already "
+			    "chosen its version)",
+			    NULL);
+	return pid ? which_pid(root, pid, json) : which_selection(root, version, json);
+}
