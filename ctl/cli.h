@@ -21,6 +21,7 @@ struct outcome {
 	int code;
 	char *message;
 	json_object *fields; /* an object; "ok" and "message" are added by main */
+	int fields_only;     /* status and list: the object has exactly DESIGN §5's keys */
 };
 
 void outcome_say(struct outcome *o, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

@@ -5,7 +5,7 @@
 #include "config.h"
 
 /* Verifies sig_path (a .minisig file) over the file at data_path with the keys the
- * configuration trusts (public_key lines and keys_dir/*.pub). The trusted comment must name
+ * configuration trusts (public_key lines and the .pub files in keys_dir). The trusted comment must name
  * "tag:mesa-<version>" when version is not NULL. TB_EVERIFY with a sentence on any failure.
  * With no keys configured and require_signature false, a missing signature is accepted:
  * pass sig_path NULL then. */

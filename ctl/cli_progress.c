@@ -1,0 +1,110 @@
+/* The progress printers of the command line: a bar on a terminal, JSON lines for the GUI. */
+#include "cli_progress.h"
+
+#include <json-c/json.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+struct printer {
+	int json;
+	double started, last;
+	char file[256];
+	int bar_shown;
+};
+
+static struct printer printer;
+
+static double now(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static void human_bytes(char *out, size_t n, double b)
+{
+	const char *unit[] = {"B", "KiB", "MiB", "GiB"};
+	int i = 0;
+	while (b >= 1024 && i < 3)
+		b /= 1024, i++;
+	snprintf(out, n, i ? "%.1f %s" : "%.0f %s", b, unit[i]);
+}
+
+static void on_bytes(void *ctx, const char *op, const char *file, uint64_t done, uint64_t total)
+{
+	struct printer *p = ctx;
+	double t = now();
+	if (strcmp(p->file, file)) {
+		snprintf(p->file, sizeof p->file, "%s", file);
+		p->started = t;
+		p->last = 0;
+	}
+	/* at most ten updates a second, and always the last one */
+	if (t - p->last < 0.1 && !(total && done == total))
+		return;
+	p->last = t;
+	if (p->json) {
+		json_object *o = json_object_new_object();
+		json_object_object_add(o, "op", json_object_new_string(op));
+		json_object_object_add(o, "file", json_object_new_string(file));
+		json_object_object_add(o, "done", json_object_new_int64((int64_t)done));
+		json_object_object_add(o, "total", json_object_new_int64((int64_t)total));
+		fprintf(stderr, "%s\n", json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN));
+		json_object_put(o);
+		return;
+	}
+	char d[32], tot[32], rate[32], left[32] = "";
+	double elapsed = t - p->started;
+	double bps = elapsed > 0 ? (double)done / elapsed : 0;
+	human_bytes(d, sizeof d, (double)done);
+	human_bytes(tot, sizeof tot, (double)total);
+	human_bytes(rate, sizeof rate, bps);
+	if (total && bps > 0 && done < total) {
+		long s = (long)((double)(total - done) / bps);
+		snprintf(left, sizeof left, ", %ld:%02ld left", s / 60, s % 60);
+	}
+	int width = 24, fill = total ? (int)((double)done * width / (double)total) : 0;
+	char bar[32];
+	for (int i = 0; i < width; i++)
+		bar[i] = i < fill ? '#' : '.';
+	bar[width] = '\0';
+	fprintf(stderr, "\r%-8s %-.40s [%s] %s / %s, %s/s%s\033[K", op, file, bar, d, tot, rate, left);
+	p->bar_shown = 1;
+}
+
+static void on_done(void *ctx, const char *op, const char *file)
+{
+	struct printer *p = ctx;
+	if (!p->json && p->bar_shown) {
+		fputc('\n', stderr);
+		p->bar_shown = 0;
+	}
+	p->file[0] = '\0';
+}
+
+static void on_test(void *ctx, const char *name, const char *status)
+{
+	struct printer *p = ctx;
+	if (p->json) {
+		json_object *o = json_object_new_object();
+		json_object_object_add(o, "op", json_object_new_string("smoke"));
+		json_object_object_add(o, "test", json_object_new_string(name));
+		json_object_object_add(o, "status", json_object_new_string(status));
+		fprintf(stderr, "%s\n", json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN));
+		json_object_put(o);
+	} else if (strcmp(status, "run")) {
+		fprintf(stderr, "smoke    %-12s %s\n", name, status);
+	}
+}
+
+static struct tb_progress bar_progress = {on_bytes, on_test, on_done, &printer};
+
+const struct tb_progress *cli_progress(const char *mode)
+{
+	if (!strcmp(mode, "none") || (!strcmp(mode, "auto") && !isatty(2)))
+		return NULL;
+	printer.json = !strcmp(mode, "json");
+	return &bar_progress;
+}

@@ -1,0 +1,9 @@
+#ifndef TB_CLI_PROGRESS_H
+#define TB_CLI_PROGRESS_H
+
+#include "progress.h"
+
+/* mode: auto (a bar when stderr is a terminal), bar, json, none. NULL: no progress. */
+const struct tb_progress *cli_progress(const char *mode);
+
+#endif
