@@ -3,6 +3,7 @@
 #include "activate.h"
 #include "cli.h"
 #include "elfcheck.h"
+#include "feed.h"
 #include "manifest.h"
 #include "minisign.h"
 #include "release.h"
@@ -54,20 +55,21 @@ static const char *short_commit(const char *c, char *buf, size_t n)
 	return buf;
 }
 
-/* What channel offers, as `check` last saw it (written by the feed). */
-static char *cached_available(const struct store *s)
+/* What the channel offers, as the last `check` saw it (no network here). */
+static char *cached_available(const struct cli *c, const struct store *s)
 {
-	char *p = store_path(s, "cache/available");
-	char *text = read_small_file(p, 128, NULL);
-	free(p);
-	if (text) {
-		text[strcspn(text, "\n")] = '\0';
-		if (!version_is_valid(text)) {
-			free(text);
-			text = NULL;
-		}
+	char *cache = store_path(s, "cache");
+	struct feed f = {0};
+	struct tb_error ignored = {0};
+	char *v = NULL;
+	if (feed_cached(&c->cfg, cache, &f, &ignored) == TB_OK) {
+		const struct feed_release *r = feed_newest(&f, c->cfg.channel);
+		if (r)
+			v = xstrdup(r->version);
+		feed_free(&f);
 	}
-	return text;
+	free(cache);
+	return v;
 }
 
 COMMAND(status)
@@ -79,7 +81,7 @@ COMMAND(status)
 	if (cli_open_store(c, &s, 0, &e))
 		return outcome_fail(o, &e);
 	char *cur = store_current(&s), *prev = store_previous(&s);
-	char *ready = ready_version(&s), *avail = cached_available(&s);
+	char *ready = ready_version(&s), *avail = cached_available(c, &s);
 	struct state st;
 	state_load(&s, &st);
 	struct manifest m;
