@@ -475,8 +475,12 @@ int release_unpack(struct store *s, const struct release_request *r, char **vers
 		goto out;
 	}
 	rc = manifest_parse(u.manifest_text, u.manifest_len, &m, e);
-	if (rc)
+	if (rc) {
+		char why[sizeof e->msg];
+		memcpy(why, e->msg, sizeof why);
+		snprintf(e->msg, sizeof e->msg, "%.200s is refused: %.800s", u.name, why);
 		goto out;
+	}
 	have_manifest = 1;
 	if (r->expect_version && strcmp(m.version, r->expect_version)) {
 		rc = tb_fail(e, TB_EVERIFY, "%s is refused: its MANIFEST says version %s, the release is %s",
