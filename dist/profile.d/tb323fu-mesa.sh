@@ -1,0 +1,31 @@
+# /etc/profile.d/tb323fu-mesa.sh: login shells get the Mesa build that `tb323fu-ctl mesa on`
+# switched on, with the same variables systemd's environment.d gives the session: both read the
+# store's env.conf, which is empty while switched off.
+#
+# The file is read line by line rather than sourced: a login must not run whatever a store file
+# holds, and a shell that already got the library directory from the session keeps it once.
+_tb323fu_conf=${TB323FU_MESA_DIR:-/var/lib/tb323fu/mesa}/env.conf
+if [ -r "$_tb323fu_conf" ]; then
+	while IFS= read -r _tb323fu_line || [ -n "$_tb323fu_line" ]; do
+		case $_tb323fu_line in
+		'' | '#'*) ;;
+		LD_LIBRARY_PATH=?*'${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}')
+			_tb323fu_dir=${_tb323fu_line#LD_LIBRARY_PATH=}
+			_tb323fu_dir=${_tb323fu_dir%'${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}'}
+			case :${LD_LIBRARY_PATH:-}: in
+			*:"$_tb323fu_dir":*) ;;
+			*) LD_LIBRARY_PATH=$_tb323fu_dir${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH} ;;
+			esac
+			export LD_LIBRARY_PATH
+			;;
+		[A-Za-z_]*=*)
+			_tb323fu_name=${_tb323fu_line%%=*}
+			case $_tb323fu_name in
+			*[!A-Za-z0-9_]*) ;;
+			*) export "$_tb323fu_line" ;;
+			esac
+			;;
+		esac
+	done <"$_tb323fu_conf"
+fi
+unset _tb323fu_conf _tb323fu_line _tb323fu_dir _tb323fu_name
