@@ -1,9 +1,172 @@
-/* Placeholder until the smoke command lands. */
+/* tb323fu-ctl mesa smoke [VERSION] [--deqp PATH --caselist FILE]: the smoke tests of DESIGN
+ * §7 against an installed version, or a dEQP-VK case list under the same environment. */
+#include <json-c/json.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
 #include "cli.h"
+#include "deqp.h"
+#include "manifest.h"
+#include "smoke_run.h"
+
+static const char usage[] =
+	"usage: tb323fu-ctl mesa smoke [VERSION] [--deqp PATH --caselist FILE]";
+
+/* The human table: one line a test. */
+static void print_tests(json_object *res)
+{
+	json_object *tests;
+	if (!json_object_object_get_ex(res, "tests", &tests))
+		return;
+	size_t n = json_object_array_length(tests);
+	for (size_t i = 0; i < n; i++) {
+		json_object *t = json_object_array_get_idx(tests, i), *v;
+		const char *name = json_object_object_get_ex(t, "name", &v) ? json_object_get_string(v) : "";
+		const char *status = json_object_object_get_ex(t, "status", &v) ? json_object_get_string(v) : "";
+		int64_t ms = json_object_object_get_ex(t, "ms", &v) ? json_object_get_int64(v) : 0;
+		const char *detail = json_object_object_get_ex(t, "detail", &v) ? json_object_get_string(v) : "";
+		printf("%-12s %-4s %6lld ms  %s\n", name, status, (long long)ms, detail);
+	}
+}
+
+/* Moves the result's keys into the command's JSON object. */
+static void adopt_fields(struct outcome *o, json_object *res)
+{
+	if (!o->fields)
+		o->fields = json_object_new_object();
+	json_object_object_foreach(res, key, val)
+		json_object_object_add(o->fields, key, json_object_get(val));
+}
+
+static int run_deqp(struct cli *c, struct store *s, const char *version, const char *deqp,
+		    const char *caselist, struct outcome *o)
+{
+	struct tb_error e = {0};
+	char tmpl[] = "/tmp/tb323fu-deqp.XXXXXX";
+	const char *tmp = getenv("TMPDIR");
+	char *dir_tmpl = tmp && *tmp ? path_join(tmp, "tb323fu-deqp.XXXXXX") : xstrdup(tmpl);
+	if (!mkdtemp(dir_tmpl)) {
+		tb_fail_errno(&e, TB_EFAIL, "cannot create a temporary directory for the dEQP logs");
+		free(dir_tmpl);
+		return outcome_fail(o, &e);
+	}
+	char *const none[] = {NULL};
+	char **prefix = smoke_launch_argv(s, version, none, &e);
+	struct qpa_parser q;
+	qpa_parser_init(&q);
+	int rc = TB_EFAIL;
+	if (prefix) {
+		struct deqp_request r = {
+			.prefix = prefix,
+			.deqp = deqp,
+			.caselist = caselist,
+			.workdir = dir_tmpl,
+			.case_timeout = smoke_timeout_seconds(),
+			.progress = c->progress,
+		};
+		rc = deqp_run(&r, &q, &e);
+	}
+	remove_tree(dir_tmpl);
+	free(dir_tmpl);
+	smoke_free_argv(prefix);
+	if (rc) {
+		qpa_parser_free(&q);
+		return outcome_fail(o, &e);
+	}
+	json_object *res = qpa_result_json(&q, version);
+	size_t counts[QPA_KINDS];
+	qpa_count(&q, counts);
+	if (!c->json)
+		print_tests(res);
+	adopt_fields(o, res);
+	json_object_put(res);
+	size_t failed = counts[QPA_FAIL] + counts[QPA_CRASH] + counts[QPA_TIMEOUT] + counts[QPA_OTHER];
+	char *summary = xasprintf(
+		"%zu Pass, %zu Fail, %zu NotSupported, %zu QualityWarning, %zu CompatibilityWarning, "
+		"%zu Crash, %zu Timeout, %zu other",
+		counts[QPA_PASS], counts[QPA_FAIL], counts[QPA_NOT_SUPPORTED],
+		counts[QPA_QUALITY_WARNING], counts[QPA_COMPATIBILITY_WARNING], counts[QPA_CRASH],
+		counts[QPA_TIMEOUT], counts[QPA_OTHER]);
+	if (failed) {
+		tb_fail(&e, TB_ESMOKE, "dEQP-VK on Mesa %s: %zu of %zu cases failed (%s)", version,
+			failed, q.n, summary);
+		rc = outcome_fail(o, &e);
+	} else {
+		outcome_say(o, "dEQP-VK on Mesa %s: no case failed (%s)", version, summary);
+	}
+	free(summary);
+	qpa_parser_free(&q);
+	return rc;
+}
+
+static int run_smoke(struct cli *c, struct store *s, const char *version, struct outcome *o)
+{
+	struct tb_error e = {0};
+	struct smoke_outcome so;
+	if (smoke_run_version(s, version, c->progress, &so, &e))
+		return outcome_fail(o, &e);
+	json_object *res = smoke_read_result(s, version);
+	if (res) {
+		if (!c->json)
+			print_tests(res);
+		adopt_fields(o, res);
+		json_object_put(res);
+	}
+	if (so.failed) {
+		char *file = store_path(s, "smoke/%s.json", version);
+		tb_fail(&e, TB_ESMOKE, "Mesa %s failed %d of %d smoke tests (%s); the full result is in %s",
+			version, so.failed, so.passed + so.failed + so.skipped, so.first_failure, file);
+		free(file);
+		return outcome_fail(o, &e);
+	}
+	outcome_say(o, "Mesa %s passed its smoke tests (%d passed, %d skipped)", version, so.passed,
+		    so.skipped);
+	return TB_OK;
+}
 
 COMMAND(smoke)
 {
 	struct tb_error e = {0};
-	tb_fail(&e, TB_EFAIL, "this command is not available in this build");
-	return outcome_fail(o, &e);
+	const char *version = NULL, *deqp = NULL, *caselist = NULL;
+	for (int i = 0; i < argc; i++) {
+		if (!strcmp(argv[i], "--deqp") && i + 1 < argc) {
+			deqp = argv[++i];
+		} else if (!strcmp(argv[i], "--caselist") && i + 1 < argc) {
+			caselist = argv[++i];
+		} else if (argv[i][0] != '-' && !version) {
+			version = argv[i];
+		} else {
+			tb_fail(&e, TB_EUSAGE, "unexpected argument \"%s\" (%s)", argv[i], usage);
+			return outcome_fail(o, &e);
+		}
+	}
+	if (!deqp != !caselist) {
+		tb_fail(&e, TB_EUSAGE, "--deqp and --caselist go together (%s)", usage);
+		return outcome_fail(o, &e);
+	}
+	if (version && !version_is_valid(version)) {
+		tb_fail(&e, TB_EUSAGE, "\"%s\" is not a Mesa version (like 2026.10.06)", version);
+		return outcome_fail(o, &e);
+	}
+
+	struct store s;
+	if (cli_open_store(c, &s, 1, &e))
+		return outcome_fail(o, &e);
+	char *chosen = version ? xstrdup(version) : store_current(&s);
+	int rc;
+	if (!chosen) {
+		tb_fail(&e, TB_EFAIL, "no Mesa version is installed (tb323fu-ctl mesa update)");
+		rc = outcome_fail(o, &e);
+	} else if (!store_has_version(&s, chosen)) {
+		tb_fail(&e, TB_EFAIL, "Mesa %s is not installed (tb323fu-ctl mesa list shows what is)",
+			chosen);
+		rc = outcome_fail(o, &e);
+	} else {
+		outcome_str(o, "version", chosen);
+		rc = deqp ? run_deqp(c, &s, chosen, deqp, caselist, o) : run_smoke(c, &s, chosen, o);
+	}
+	free(chosen);
+	store_close(&s);
+	return rc;
 }

@@ -1,16 +1,594 @@
-/* Placeholder until the smoke runner lands. */
+/* Runs tb323fu-mesa-smoke through the launcher, reads its --stream events, survives its
+ * crashes and hangs, and keeps the result in smoke/<v>.json. */
 #include "smoke_run.h"
 
+#include <errno.h>
+#include <fcntl.h>
+#include <json-c/json.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "manifest.h"
+#include "programs.h"
+
+#define DEFAULT_TIMEOUT_SECONDS 60
+#define MAX_EVENT_LINE 65536
+
+/* DESIGN §7, in the order the smoke program runs them. */
+static const char *const test_names[] = {
+	"vk.loader", "vk.driver", "vk.compute", "vk.sync", "cl.platform", "cl.kernel",
+};
+#define N_TESTS ((int)(sizeof test_names / sizeof test_names[0]))
+
+int smoke_timeout_seconds(void)
+{
+	const char *v = getenv("TB323FU_MESA_SMOKE_TIMEOUT");
+	if (v && *v) {
+		char *end;
+		long n = strtol(v, &end, 10);
+		if (!*end && n > 0 && n <= 86400)
+			return (int)n;
+	}
+	return DEFAULT_TIMEOUT_SECONDS;
+}
+
+static double now_seconds(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/* ---- children ---- */
+
+char **smoke_launch_argv(const struct store *s, const char *version, char *const cmd[],
+			 struct tb_error *e)
+{
+	char *launcher = find_launcher_program();
+	if (!launcher) {
+		tb_fail(e, TB_EFAIL, "the launcher tb323fu-mesa is neither next to tb323fu-ctl nor in "
+			TB_PREFIX "/bin; reinstall tb323fu-mesa");
+		return NULL;
+	}
+	size_t n = 0;
+	while (cmd[n])
+		n++;
+	char **argv = xcalloc(n + 7, sizeof *argv);
+	size_t i = 0;
+	argv[i++] = launcher;
+	argv[i++] = xstrdup("--store");
+	argv[i++] = xstrdup(s->root);
+	argv[i++] = xstrdup("run");
+	argv[i++] = xstrdup("--version");
+	argv[i++] = xstrdup(version);
+	for (size_t j = 0; j < n; j++)
+		argv[i++] = xstrdup(cmd[j]);
+	return argv;
+}
+
+void smoke_free_argv(char **argv)
+{
+	if (!argv)
+		return;
+	for (size_t i = 0; argv[i]; i++)
+		free(argv[i]);
+	free(argv);
+}
+
+int smoke_child_start(struct smoke_child *c, char *const argv[], const char *cwd,
+		      struct tb_error *e)
+{
+	int out[2], err[2], report[2];
+	c->pid = -1;
+	c->out_fd = c->err_fd = -1;
+	if (pipe2(out, O_CLOEXEC) < 0)
+		return tb_fail_errno(e, TB_EFAIL, "cannot create a pipe for %s", argv[0]);
+	if (pipe2(err, O_CLOEXEC) < 0) {
+		close(out[0]);
+		close(out[1]);
+		return tb_fail_errno(e, TB_EFAIL, "cannot create a pipe for %s", argv[0]);
+	}
+	/* The child reports a failed exec through this pipe; a successful exec closes it. */
+	if (pipe2(report, O_CLOEXEC) < 0) {
+		close(out[0]), close(out[1]), close(err[0]), close(err[1]);
+		return tb_fail_errno(e, TB_EFAIL, "cannot create a pipe for %s", argv[0]);
+	}
+	pid_t pid = fork();
+	if (pid < 0) {
+		close(out[0]), close(out[1]), close(err[0]), close(err[1]);
+		close(report[0]), close(report[1]);
+		return tb_fail_errno(e, TB_EFAIL, "cannot start %s", argv[0]);
+	}
+	if (pid == 0) {
+		/* Only async-signal-safe calls until exec. */
+		setpgid(0, 0);
+		int null = open("/dev/null", O_RDONLY);
+		if (null >= 0)
+			dup2(null, STDIN_FILENO);
+		dup2(out[1], STDOUT_FILENO);
+		dup2(err[1], STDERR_FILENO);
+		int step = 0;
+		if (cwd && chdir(cwd) < 0)
+			step = 1;
+		else
+			execv(argv[0], argv);
+		int failure[2] = {step, errno};
+		ssize_t ignored = write(report[1], failure, sizeof failure);
+		(void)ignored;
+		_exit(127);
+	}
+	setpgid(pid, pid); /* also here, so a kill right after the fork reaches the group */
+	close(out[1]);
+	close(err[1]);
+	close(report[1]);
+	int failure[2];
+	ssize_t n;
+	do
+		n = read(report[0], failure, sizeof failure);
+	while (n < 0 && errno == EINTR);
+	close(report[0]);
+	if (n == (ssize_t)sizeof failure) {
+		waitpid(pid, NULL, 0);
+		close(out[0]);
+		close(err[0]);
+		errno = failure[1];
+		if (failure[0] == 1)
+			return tb_fail_errno(e, TB_EFAIL, "cannot enter %s to run %s", cwd, argv[0]);
+		return tb_fail_errno(e, TB_EFAIL, "cannot run %s", argv[0]);
+	}
+	c->pid = pid;
+	c->out_fd = out[0];
+	c->err_fd = err[0];
+	return TB_OK;
+}
+
+static void close_pipes(struct smoke_child *c)
+{
+	if (c->out_fd >= 0)
+		close(c->out_fd);
+	if (c->err_fd >= 0)
+		close(c->err_fd);
+	c->out_fd = c->err_fd = -1;
+}
+
+static int reap(struct smoke_child *c)
+{
+	int status = 0;
+	while (c->pid > 0 && waitpid(c->pid, &status, 0) < 0 && errno == EINTR)
+		;
+	c->pid = -1;
+	return status;
+}
+
+int smoke_child_kill(struct smoke_child *c)
+{
+	if (c->pid > 0) {
+		kill(-c->pid, SIGKILL);
+		kill(c->pid, SIGKILL);
+	}
+	close_pipes(c);
+	return reap(c);
+}
+
+int smoke_child_wait(struct smoke_child *c)
+{
+	close_pipes(c);
+	return reap(c);
+}
+
+void smoke_describe_status(int status, char *buf, size_t size)
+{
+	if (WIFSIGNALED(status))
+		snprintf(buf, size, "signal %d (%s)", WTERMSIG(status), strsignal(WTERMSIG(status)));
+	else if (WIFEXITED(status))
+		snprintf(buf, size, "exit status %d", WEXITSTATUS(status));
+	else
+		snprintf(buf, size, "wait status %d", status);
+}
+
+void smoke_tail_add(struct smoke_tail *t, const char *data, size_t n)
+{
+	if (n >= sizeof t->buf) {
+		data += n - sizeof t->buf;
+		n = sizeof t->buf;
+	}
+	if (t->len + n > sizeof t->buf) {
+		size_t drop = t->len + n - sizeof t->buf;
+		memmove(t->buf, t->buf + drop, t->len - drop);
+		t->len -= drop;
+	}
+	memcpy(t->buf + t->len, data, n);
+	t->len += n;
+}
+
+void smoke_tail_last_line(const struct smoke_tail *t, char *out, size_t max)
+{
+	size_t end = t->len;
+	while (end > 0 && (t->buf[end - 1] == '\n' || t->buf[end - 1] == '\r' || t->buf[end - 1] == ' '))
+		end--;
+	size_t start = end;
+	while (start > 0 && t->buf[start - 1] != '\n')
+		start--;
+	size_t n = end - start;
+	if (n >= max)
+		n = max - 1;
+	for (size_t i = 0; i < n; i++) {
+		unsigned char ch = (unsigned char)t->buf[start + i];
+		out[i] = ch < 0x20 ? ' ' : (char)ch;
+	}
+	out[n] = '\0';
+}
+
+/* ---- one smoke run ---- */
+
+struct test_record {
+	int seen;
+	const char *status; /* "pass", "fail", "skip" */
+	int64_t ms;
+	char detail[480];
+};
+
+struct run {
+	struct test_record tests[N_TESTS];
+	int running; /* index of the test that started and has no result, or -1 */
+	int started; /* any event seen */
+	const struct tb_progress *progress;
+	struct strbuf line;
+	int line_overflow;
+	struct smoke_tail err;
+};
+
+static int test_index(const char *name)
+{
+	for (int i = 0; i < N_TESTS; i++)
+		if (!strcmp(test_names[i], name))
+			return i;
+	return -1;
+}
+
+static const char *known_status(const char *s)
+{
+	static const char *const statuses[] = {"pass", "fail", "skip"};
+	for (int i = 0; i < 3; i++)
+		if (!strcmp(s, statuses[i]))
+			return statuses[i];
+	return NULL;
+}
+
+static void record(struct run *r, int i, const char *status, int64_t ms, const char *detail)
+{
+	struct test_record *t = &r->tests[i];
+	t->seen = 1;
+	t->status = status;
+	t->ms = ms;
+	/* Long details are cut, on a UTF-8 character boundary. */
+	size_t n = strlen(detail);
+	if (n >= sizeof t->detail) {
+		n = sizeof t->detail - 1;
+		while (n > 0 && ((unsigned char)detail[n] & 0xc0) == 0x80)
+			n--;
+	}
+	memcpy(t->detail, detail, n);
+	t->detail[n] = '\0';
+	progress_test(r->progress, test_names[i], status);
+}
+
+static const char *get_string(json_object *o, const char *key)
+{
+	json_object *v;
+	if (!json_object_object_get_ex(o, key, &v) || !json_object_is_type(v, json_type_string))
+		return NULL;
+	return json_object_get_string(v);
+}
+
+/* One line of the smoke program's --stream output. */
+static void handle_event(struct run *r, const char *line)
+{
+	json_object *o = json_tokener_parse(line);
+	if (!o)
+		return;
+	const char *event = get_string(o, "event"), *name = get_string(o, "name");
+	int i = name ? test_index(name) : -1;
+	if (event && i >= 0 && !r->tests[i].seen) {
+		r->started = 1;
+		if (!strcmp(event, "start")) {
+			r->running = i;
+			progress_test(r->progress, test_names[i], "run");
+		} else if (!strcmp(event, "result")) {
+			const char *status = known_status(get_string(o, "status") ? get_string(o, "status") : "");
+			const char *detail = get_string(o, "detail");
+			json_object *ms;
+			int64_t millis = json_object_object_get_ex(o, "ms", &ms) ? json_object_get_int64(ms) : 0;
+			record(r, i, status ? status : "fail", millis < 0 ? 0 : millis,
+			       status ? (detail ? detail : "") : "the smoke program reported an unknown status");
+			if (r->running == i)
+				r->running = -1;
+		}
+	}
+	json_object_put(o);
+}
+
+static void take_output(struct run *r, const char *data, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		if (data[i] == '\n') {
+			if (!r->line_overflow && r->line.len)
+				handle_event(r, r->line.buf);
+			r->line.len = 0;
+			if (r->line.buf)
+				r->line.buf[0] = '\0';
+			r->line_overflow = 0;
+		} else if (r->line.len < MAX_EVENT_LINE) {
+			char ch[2] = {data[i], '\0'};
+			sb_append(&r->line, ch);
+		} else {
+			r->line_overflow = 1;
+		}
+	}
+}
+
+/* Reads both pipes until they close or the deadline passes; 0, or -1 on timeout. */
+static int pump(struct run *r, struct smoke_child *c, double deadline)
+{
+	char buf[8192];
+	while (c->out_fd >= 0 || c->err_fd >= 0) {
+		double left = deadline - now_seconds();
+		if (left <= 0)
+			return -1;
+		struct pollfd fds[2] = {{.fd = c->out_fd, .events = POLLIN},
+					{.fd = c->err_fd, .events = POLLIN}};
+		int n = poll(fds, 2, (int)(left * 1000) + 1);
+		if (n < 0 && errno != EINTR)
+			return -1;
+		for (int k = 0; k < 2 && n > 0; k++) {
+			if (fds[k].fd < 0 || !fds[k].revents)
+				continue;
+			ssize_t got = read(fds[k].fd, buf, sizeof buf);
+			if (got < 0 && (errno == EINTR || errno == EAGAIN))
+				continue;
+			if (got <= 0) {
+				close(fds[k].fd);
+				if (k == 0)
+					c->out_fd = -1;
+				else
+					c->err_fd = -1;
+				continue;
+			}
+			if (k == 0)
+				take_output(r, buf, (size_t)got);
+			else
+				smoke_tail_add(&r->err, buf, (size_t)got);
+		}
+	}
+	/* Both pipes closed: the child is ending, but it may still hang in its exit path. */
+	while (c->pid > 0) {
+		int status;
+		pid_t w = waitpid(c->pid, &status, WNOHANG);
+		if (w == c->pid) {
+			/* Put the status back for smoke_child_wait: it is reaped here. */
+			c->pid = -1;
+			return status;
+		}
+		if (w < 0 && errno != EINTR)
+			return 0;
+		if (now_seconds() >= deadline)
+			return -1;
+		struct timespec pause = {0, 20 * 1000 * 1000};
+		nanosleep(&pause, NULL);
+	}
+	return 0;
+}
+
+static json_object *result_object(const struct run *r, const char *version, struct smoke_outcome *o)
+{
+	json_object *tests = json_object_new_array();
+	for (int i = 0; i < N_TESTS; i++) {
+		const struct test_record *t = &r->tests[i];
+		json_object *x = json_object_new_object();
+		json_object_object_add(x, "name", json_object_new_string(test_names[i]));
+		json_object_object_add(x, "status", json_object_new_string(t->status));
+		json_object_object_add(x, "ms", json_object_new_int64(t->ms));
+		json_object_object_add(x, "detail", json_object_new_string(t->detail));
+		json_object_array_add(tests, x);
+		if (!strcmp(t->status, "pass"))
+			o->passed++;
+		else if (!strcmp(t->status, "skip"))
+			o->skipped++;
+		else if (o->failed++ == 0)
+			snprintf(o->first_failure, sizeof o->first_failure, "%s: %s", test_names[i],
+				 t->detail);
+	}
+	json_object *res = json_object_new_object();
+	json_object_object_add(res, "version", json_object_new_string(version));
+	json_object_object_add(res, "passed", json_object_new_int(o->passed));
+	json_object_object_add(res, "failed", json_object_new_int(o->failed));
+	json_object_object_add(res, "skipped", json_object_new_int(o->skipped));
+	json_object_object_add(res, "tests", tests);
+	return res;
+}
+
+/* Turns the way the child ended into results for the tests it did not report. */
+static int account_for_end(struct run *r, int timed_out, int status, int timeout,
+			   struct tb_error *e)
+{
+	char how[160], last[200];
+	smoke_describe_status(status, how, sizeof how);
+	smoke_tail_last_line(&r->err, last, sizeof last);
+	int abnormal = timed_out || WIFSIGNALED(status);
+
+	if (!r->started) {
+		if (timed_out)
+			return tb_fail(e, TB_EFAIL, "the smoke tests did not start within %d s; "
+				       "the launcher or the smoke program hangs", timeout);
+		return tb_fail(e, TB_EFAIL, "the smoke tests could not start (%s%s%s)", how,
+			       last[0] ? ": " : "", last);
+	}
+	char cause[1024];
+	if (timed_out)
+		snprintf(cause, sizeof cause, "timed out after %d s and was killed", timeout);
+	else if (WIFSIGNALED(status))
+		snprintf(cause, sizeof cause, "the smoke program crashed with %s%s%s", how,
+			 last[0] ? "; its last message: " : "", last);
+	else
+		snprintf(cause, sizeof cause, "the smoke program ended with %s before reporting it%s%s",
+			 how, last[0] ? "; its last message: " : "", last);
+
+	int blamed = -1;
+	if (r->running >= 0) {
+		blamed = r->running;
+	} else if (abnormal) {
+		/* Between tests: blame the next one, or the last one when all had reported. */
+		for (int i = 0; i < N_TESTS && blamed < 0; i++)
+			if (!r->tests[i].seen)
+				blamed = i;
+		if (blamed < 0) {
+			blamed = N_TESTS - 1;
+			r->tests[blamed].seen = 0;
+			snprintf(cause, sizeof cause, "%.300s, then the smoke program %s while shutting down",
+				 r->tests[blamed].detail, timed_out ? "hung" : "crashed");
+		}
+	}
+	if (blamed >= 0)
+		record(r, blamed, "fail", 0, cause);
+	for (int i = 0; i < N_TESTS; i++) {
+		if (r->tests[i].seen)
+			continue;
+		char note[300];
+		if (abnormal)
+			snprintf(note, sizeof note, "not run: the smoke program %s during %s",
+				 timed_out ? "was stopped" : "crashed", test_names[blamed]);
+		else
+			snprintf(note, sizeof note, "not run: the smoke program ended with %s", how);
+		record(r, i, abnormal ? "skip" : "fail", 0, note);
+	}
+	return TB_OK;
+}
 
 int smoke_run_version(struct store *s, const char *version, const struct tb_progress *p,
 		      struct smoke_outcome *o, struct tb_error *e)
 {
 	memset(o, 0, sizeof *o);
-	return TB_OK;
+	char *tree = store_path(s, "versions/%s", version);
+	struct manifest m;
+	int rc = manifest_load(tree, &m, e);
+	if (rc) {
+		free(tree);
+		return rc;
+	}
+	char *smoke = find_smoke_program();
+	if (!smoke) {
+		free(tree);
+		manifest_free(&m);
+		return tb_fail(e, TB_EFAIL, "tb323fu-mesa-smoke is neither next to tb323fu-ctl nor in "
+			       TB_PREFIX "/libexec/tb323fu-mesa; reinstall, or set TB323FU_MESA_SMOKE");
+	}
+
+	char *vulkan_lib = m.has_vulkan ? path_join(tree, m.vulkan_lib) : NULL;
+	char *opencl_lib = m.has_opencl ? path_join(tree, m.opencl_lib) : NULL;
+	char driver_id[16];
+	snprintf(driver_id, sizeof driver_id, "%d", m.vulkan_driver_id);
+	char *cmd[16];
+	int n = 0;
+	cmd[n++] = smoke;
+	cmd[n++] = "--stream";
+	cmd[n++] = "--version";
+	cmd[n++] = (char *)version;
+	if (vulkan_lib) {
+		cmd[n++] = "--vulkan-lib";
+		cmd[n++] = vulkan_lib;
+		if (m.vulkan_driver_id >= 0) {
+			cmd[n++] = "--driver-id";
+			cmd[n++] = driver_id;
+		}
+	} else {
+		cmd[n++] = "--no-vulkan";
+	}
+	if (opencl_lib) {
+		cmd[n++] = "--opencl-lib";
+		cmd[n++] = opencl_lib;
+	} else {
+		cmd[n++] = "--no-opencl";
+	}
+	cmd[n] = NULL;
+
+	struct run *r = xcalloc(1, sizeof *r);
+	r->running = -1;
+	r->progress = p;
+	for (int i = 0; i < N_TESTS; i++)
+		r->tests[i].status = "fail";
+	int timeout = smoke_timeout_seconds();
+	char **argv = smoke_launch_argv(s, version, cmd, e);
+	struct smoke_child child;
+	rc = argv ? smoke_child_start(&child, argv, NULL, e) : TB_EFAIL;
+	if (!rc) {
+		int ended = pump(r, &child, now_seconds() + timeout);
+		int timed_out = ended == -1;
+		int status = timed_out ? smoke_child_kill(&child)
+			     : child.pid > 0 ? smoke_child_wait(&child) : ended;
+		close_pipes(&child);
+		rc = account_for_end(r, timed_out, status, timeout, e);
+	}
+	if (!rc) {
+		json_object *res = result_object(r, version, o);
+		const char *text = json_object_to_json_string_ext(
+			res, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE);
+		char *dir = store_path(s, "smoke");
+		char *file = store_path(s, "smoke/%s.json", version);
+		char *body = xasprintf("%s\n", text);
+		rc = mkdir_p(dir, 0755, e);
+		if (!rc)
+			rc = atomic_write_file(file, body, strlen(body), 0644, e);
+		free(body);
+		free(dir);
+		free(file);
+		json_object_put(res);
+	}
+	smoke_free_argv(argv);
+	sb_free(&r->line);
+	free(r);
+	free(vulkan_lib);
+	free(opencl_lib);
+	free(smoke);
+	free(tree);
+	manifest_free(&m);
+	return rc;
+}
+
+json_object *smoke_read_result(const struct store *s, const char *version)
+{
+	if (!version_is_valid(version))
+		return NULL;
+	char *file = store_path(s, "smoke/%s.json", version);
+	size_t len;
+	char *text = read_small_file(file, 1 << 20, &len);
+	free(file);
+	if (!text)
+		return NULL;
+	json_object *o = json_tokener_parse(text);
+	free(text);
+	if (o && !json_object_is_type(o, json_type_object)) {
+		json_object_put(o);
+		o = NULL;
+	}
+	return o;
 }
 
 const char *smoke_last_result(const struct store *s, const char *version)
 {
-	return "none";
+	json_object *o = smoke_read_result(s, version);
+	if (!o)
+		return "none";
+	json_object *failed, *passed;
+	const char *verdict = "none";
+	if (json_object_object_get_ex(o, "failed", &failed) &&
+	    json_object_object_get_ex(o, "passed", &passed))
+		verdict = json_object_get_int(failed) == 0 ? "pass" : "fail";
+	json_object_put(o);
+	return verdict;
 }

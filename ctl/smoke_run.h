@@ -2,8 +2,12 @@
 #ifndef TB_SMOKE_RUN_H
 #define TB_SMOKE_RUN_H
 
+#include <sys/types.h>
+
 #include "progress.h"
 #include "store.h"
+
+struct json_object;
 
 struct smoke_outcome {
 	int passed, failed, skipped;
@@ -19,5 +23,41 @@ int smoke_run_version(struct store *s, const char *version, const struct tb_prog
 		      struct smoke_outcome *o, struct tb_error *e);
 /* The last result of a version: "pass", "fail" or "none". */
 const char *smoke_last_result(const struct store *s, const char *version);
+/* smoke/<v>.json as written by smoke_run_version, or NULL (json_object_put it). */
+struct json_object *smoke_read_result(const struct store *s, const char *version);
+
+/* Seconds a smoke run (or one dEQP case) may take before it is killed:
+ * $TB323FU_MESA_SMOKE_TIMEOUT, else 60. */
+int smoke_timeout_seconds(void);
+
+/* The command line that runs cmd under the environment of `tb323fu-mesa run --version V`
+ * (launcher --store ROOT run --version V cmd…), NULL-terminated; free with smoke_free_argv. */
+char **smoke_launch_argv(const struct store *s, const char *version, char *const cmd[],
+			 struct tb_error *e);
+void smoke_free_argv(char **argv);
+
+/* A child in its own process group, so that a timeout kills everything it started; stdin
+ * is /dev/null, stdout and stderr are pipes the caller reads. */
+struct smoke_child {
+	pid_t pid;
+	int out_fd, err_fd;
+};
+int smoke_child_start(struct smoke_child *c, char *const argv[], const char *cwd,
+		      struct tb_error *e);
+/* Kills the child's process group (SIGKILL) and reaps it; returns the wait status. */
+int smoke_child_kill(struct smoke_child *c);
+/* Waits for the child to end; returns the wait status. Closes the pipes. */
+int smoke_child_wait(struct smoke_child *c);
+/* "exit status 3", "signal 11 (Segmentation fault)". */
+void smoke_describe_status(int status, char *buf, size_t size);
+
+/* The last bytes a child wrote to a stream, for a failure's detail. */
+struct smoke_tail {
+	char buf[4096];
+	size_t len;
+};
+void smoke_tail_add(struct smoke_tail *t, const char *data, size_t n);
+/* The last non-empty line, at most max bytes, into out. */
+void smoke_tail_last_line(const struct smoke_tail *t, char *out, size_t max);
 
 #endif
