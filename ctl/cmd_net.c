@@ -72,10 +72,13 @@ static int fetch_small_asset(struct cli *c, struct session *ss, const struct fee
 		rc = tb_fail(e, TB_EVERIFY, "%s has %zu bytes, the release says %llu; refusing it", what,
 			     reply.len, (unsigned long long)a->size);
 	if (!rc) {
-		char *name = xasprintf("%s.%s", r->tag, a->name);
-		*path_out = path_join(ss->cache, name);
-		free(name);
-		rc = atomic_write_file(*path_out, reply.body, reply.len, 0644, e);
+		/* cache/<tag>/SHA256SUMS: the file keeps its name for sentences and minisign -V. */
+		char *dir = path_join(ss->cache, r->tag);
+		*path_out = path_join(dir, a->name);
+		rc = mkdir_p(dir, 0755, e);
+		if (!rc)
+			rc = atomic_write_file(*path_out, reply.body, reply.len, 0644, e);
+		free(dir);
 	}
 	if (!rc && text_out) {
 		*text_out = reply.body;
@@ -159,8 +162,11 @@ static void describe_version(struct session *ss, const char *version, struct out
 			char ch[2] = {*p, 0};
 			sb_append(&drivers, *p == ',' ? ", " : ch);
 		}
-		snprintf(out, n, "%s, based on upstream %.7s", drivers.buf ? drivers.buf : "",
-			 m.base ? m.base : "?");
+		/* A commit hash is shortened as git does; any other name is kept whole. */
+		const char *base = m.base ? m.base : "?";
+		int is_hash = strlen(base) >= 12 && strspn(base, "0123456789abcdef") == strlen(base);
+		snprintf(out, n, "%s, based on upstream %.*s", drivers.buf ? drivers.buf : "",
+			 is_hash ? 7 : 64, base);
 		outcome_str(o, "drivers", m.drivers);
 		outcome_str(o, "base", m.base);
 		outcome_str(o, "mesa_version", m.mesa_version);
@@ -253,8 +259,13 @@ COMMAND(download)
 	if (store_has_version(&ss.s, r->version)) {
 		describe_version(&ss, r->version, o, about, sizeof about);
 		outcome_bool(o, "downloaded", 0);
-		outcome_say(o, "Mesa %s is already downloaded (%s); install it with `tb323fu-ctl mesa install %s`",
-			    r->version, about, r->version);
+		char *cur = store_current(&ss.s);
+		if (cur && !strcmp(cur, r->version))
+			outcome_say(o, "Mesa %s is already installed and current (%s)", r->version, about);
+		else
+			outcome_say(o, "Mesa %s is already downloaded (%s); install it with `tb323fu-ctl mesa install %s`",
+				    r->version, about, r->version);
+		free(cur);
 		session_end(&ss);
 		return TB_OK;
 	}
