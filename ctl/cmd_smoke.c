@@ -129,7 +129,7 @@ COMMAND(smoke)
 {
 	struct tb_error e = {0};
 	const char *version = NULL, *deqp = NULL, *caselist = NULL;
-	for (int i = 0; i < argc; i++) {
+	for (int i = 1; i < argc; i++) { /* argv[0] is the command's name */
 		if (!strcmp(argv[i], "--deqp") && i + 1 < argc) {
 			deqp = argv[++i];
 		} else if (!strcmp(argv[i], "--caselist") && i + 1 < argc) {

@@ -573,16 +573,13 @@ int deqp_run(const struct deqp_request *r, struct qpa_parser *q, struct tb_error
 		char how[160], last[200], detail[400];
 		smoke_describe_status(res.status, how, sizeof how);
 		smoke_tail_last_line(&res.tail, last, sizeof last);
-		int abnormal = res.timed_out || WIFSIGNALED(res.status);
 		if (res.timed_out)
 			snprintf(detail, sizeof detail, "no result within %d s; dEQP-VK was killed",
 				 r->case_timeout);
 		else
 			snprintf(detail, sizeof detail, "dEQP-VK died with %s%s%s", how,
 				 last[0] ? ": " : "", last);
-		int was_open = q->open;
 		qpa_parser_finish(q, res.timed_out ? QPA_TIMEOUT : QPA_CRASH, detail);
-		abnormal |= was_open;
 		for (size_t i = before; i < q->n; i++) {
 			long k = caselist_find(&l, q->cases[i].name);
 			if (k >= 0)
@@ -596,8 +593,8 @@ int deqp_run(const struct deqp_request *r, struct qpa_parser *q, struct tb_error
 		if (q->n == 0)
 			rc = tb_fail(e, TB_EFAIL, "dEQP-VK ran no test case (%s%s%s)", how,
 				     last[0] ? ": " : "", last);
-		else if (q->n == before || !abnormal) {
-			/* No progress, or dEQP ended normally without these cases. */
+		else if (q->n == before) {
+			/* No progress: dEQP does not run these cases. */
 			char *why = xasprintf("not run: dEQP-VK ended with %s%s%s", how,
 					      last[0] ? ": " : "", last);
 			for (size_t i = 0; i < l.n; i++)
