@@ -141,9 +141,11 @@ int main(int argc, char **argv)
 	}
 	const char *root = store_root(store_option);
 	const char *cmd = argv[i];
-	/* Reports name the store by its real path; run only needs to open a file in it. */
+	/* Reports name the store by its real path. run and distro keep the name they were
+	 * given: they recognise the store's directories under both names. */
 	static char real_root[PATH_MAX];
-	if (strcmp(cmd, "run") != 0 && realpath(root, real_root))
+	int reports = strcmp(cmd, "env") == 0 || strcmp(cmd, "which") == 0;
+	if (reports && realpath(root, real_root))
 		root = real_root;
 	int sub_argc = argc - i;
 	char **sub_argv = argv + i;

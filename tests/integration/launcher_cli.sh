@@ -1,0 +1,115 @@
+#!/bin/sh
+# tb323fu-mesa's command line: argv and exit status pass through `run` untouched, the store is
+# chosen as documented, `env` prints what a run sets, and every refusal is one clear sentence
+# with the right exit code.
+. "$TB_TOP/tests/lib.sh"
+
+V1=2026.10.06
+V2=2026.10.08
+json() { python3 -c 'import json,sys; d=json.load(sys.stdin); print(eval(sys.argv[1]))' "$1"; }
+
+# --- nothing installed ---
+expect_exit 1 "run with nothing installed" mesa run true
+check "exactly the sentence of the design" \
+	test "$(cat "$T/err")" = "tb323fu-mesa: no Mesa version installed (tb323fu-ctl mesa update)"
+expect_exit 1 "env with nothing installed" mesa env
+expect_exit 1 "which with nothing installed" mesa which
+check "the same sentence" grep -qx "tb323fu-mesa: no Mesa version installed (tb323fu-ctl mesa update)" "$T/err"
+expect_exit 0 "distro works with nothing installed" mesa distro true
+
+R1=$(standin $V1) && R2=$(standin $V2 --ld-library-path lib) ||
+	{ not_ok "stand-in releases"; done_testing; exit 1; }
+ctl mesa install-local "$R1" --no-smoke >/dev/null || not_ok "install $V1"
+REAL=$(cd "$STORE" && pwd -P)
+
+# --- argv and exit status ---
+expect_exit 0 "run passes argv through" mesa run sh -c 'for a; do printf "[%s]\n" "$a"; done' sh \
+	"two words" "" "-x" "--version" "  lead and trail  " "*" '$HOME' "a
+b"
+printf '[two words]\n[]\n[-x]\n[--version]\n[  lead and trail  ]\n[*]\n[$HOME]\n[a\nb]\n' >"$T/want"
+check "spaces, empty arguments, a leading -, globs, \$ and newlines arrive unchanged" cmp -s "$T/out" "$T/want"
+expect_exit 0 "-- before a COMMAND" mesa run -- printf '%s\n' -n
+check "the command after -- gets its own options" test "$(cat "$T/out")" = "-n"
+expect_exit 0 "argv passes through distro too" mesa distro printf '<%s>' "a b" "" -c
+check "distro argv unchanged" test "$(cat "$T/out")" = "<a b><><-c>"
+expect_exit 7 "the command's exit status is run's" mesa run sh -c 'exit 7'
+expect_exit 0 "status 0" mesa run true
+expect_exit 1 "status 1" mesa run false
+expect_exit 255 "status 255" mesa run sh -c 'exit 255'
+expect_exit 3 "distro passes the status too" mesa distro sh -c 'exit 3'
+check "no fork: the command keeps the launcher's pid" sh -c \
+	'"$1" --store "$2" run sh -c "echo \$\$" >"$3/pid" & echo $! >"$3/bgpid"; wait; cmp -s "$3/pid" "$3/bgpid"' \
+	sh "$MESA" "$STORE" "$T"
+check "stdin reaches the command" test "$(echo piped | mesa run cat)" = piped
+check "the command gets the store's variables" test "$(mesa run printenv RUSTICL_ENABLE)" = llvmpipe
+
+# --- refusals ---
+expect_exit 127 "a command that does not exist" mesa run no-such-command-tb323fu
+check "says it is not found" grep -qx "tb323fu-mesa: no-such-command-tb323fu: command not found" "$T/err"
+expect_exit 126 "a command that cannot be run" mesa run "$STORE/env/current.env"
+check "says why" grep -q "^tb323fu-mesa: cannot run .*Permission denied" "$T/err"
+expect_exit 1 "run --version of a version not installed" mesa run --version 2027.01.01 true
+check "the version-unknown sentence" grep -qx "tb323fu-mesa: version 2027.01.01 is not installed (tb323fu-ctl mesa list)" "$T/err"
+expect_exit 2 "run --version with a path in it" mesa run --version ../../etc/x true
+check "refused as a version name" grep -q "is not a version name" "$T/err"
+expect_exit 2 "run without a COMMAND" mesa run
+expect_exit 2 "run --version without a value" mesa run --version
+expect_exit 2 "an unknown run option" mesa run --bogus true
+expect_exit 2 "no command at all" "$MESA"
+expect_exit 2 "an unknown command" mesa start true
+expect_exit 2 "an unknown global option" "$MESA" --bogus run true
+expect_exit 2 "env --format xml" mesa env --format xml
+expect_exit 2 "which --pid with --version" mesa which --pid 1 --version $V1
+expect_exit 0 "--help" "$MESA" --help
+check "--help shows the usage" grep -q "^usage: tb323fu-mesa" "$T/out"
+# A damaged env file: refused, with the file and line named, the command never started.
+cp "$STORE/env/current.env" "$T/saved.env"
+printf 'VK_DRIVER_FILES=$(touch %s/ran)\n' "$T" >"$STORE/env/current.env"
+expect_exit 1 "a damaged env file" mesa run touch "$T/started"
+check "names the file and line" grep -q "current.env line 1 " "$T/err"
+check "neither the command nor the file's text ran" sh -c "test ! -e '$T/started' && test ! -e '$T/ran'"
+cp "$T/saved.env" "$STORE/env/current.env"
+
+# --- which store ---
+check "TB323FU_MESA_DIR selects the store" test "$(TB323FU_MESA_DIR="$STORE" "$MESA" run printenv OCL_ICD_VENDORS)" = "$REAL/icd/opencl"
+check "--store wins over TB323FU_MESA_DIR" test "$(TB323FU_MESA_DIR=/nonexistent mesa run printenv OCL_ICD_VENDORS)" = "$REAL/icd/opencl"
+check "--store=DIR works too" test "$("$MESA" --store="$STORE" run printenv RUSTICL_ENABLE)" = llvmpipe
+TB323FU_MESA_DIR="$T/none" expect_exit 1 "an empty store named by TB323FU_MESA_DIR" "$MESA" run true
+
+# --- env ---
+expect_exit 0 "env" mesa env
+check "env prints export lines that select the store" grep -qx "export VK_DRIVER_FILES=$REAL/icd/turnip.json" "$T/out"
+check "env output evaluates in sh to what run sets" test \
+	"$(sh -c 'eval "$("$1" --store "$2" env)"; printenv VK_ICD_FILENAMES OCL_ICD_VENDORS RUSTICL_ENABLE' sh "$MESA" "$STORE")" = \
+	"$(mesa run printenv VK_ICD_FILENAMES OCL_ICD_VENDORS RUSTICL_ENABLE)"
+expect_exit 0 "env --format json" mesa env --format json
+check "env json: version, store, variables" test \
+	"$(json 'd["version"], d["store"], d["env"]["VK_DRIVER_FILES"], d["env"]["RUSTICL_ENABLE"], d["prepend"]' <"$T/out")" = \
+	"('$V1', '$REAL', '$REAL/icd/turnip.json', 'llvmpipe', [])"
+
+# --- a release that asks for LD_LIBRARY_PATH ---
+ctl mesa install-local "$R2" --no-smoke >/dev/null || not_ok "install $V2"
+check "$V2's env file prepends its lib/" grep -qx "LD_LIBRARY_PATH=$REAL/versions/$V2/lib\${LD_LIBRARY_PATH:+:\$LD_LIBRARY_PATH}" "$STORE/env/$V2.env"
+check "run sets LD_LIBRARY_PATH to current/lib" test "$(env -u LD_LIBRARY_PATH "$MESA" --store "$STORE" run printenv LD_LIBRARY_PATH)" = "$REAL/current/lib"
+check "run puts it before the inherited value" test "$(LD_LIBRARY_PATH=/opt/a:/opt/b mesa run printenv LD_LIBRARY_PATH)" = "$REAL/current/lib:/opt/a:/opt/b"
+check "run drops the store's directories the session put there, once" \
+	test "$(LD_LIBRARY_PATH="$REAL/current/lib:/opt/a" mesa run printenv LD_LIBRARY_PATH)" = "$REAL/current/lib:/opt/a"
+check "run --version $V1 (no LD_LIBRARY_PATH of its own) drops the session's store directory" \
+	test "$(LD_LIBRARY_PATH="$REAL/current/lib:/opt/a" mesa run --version $V1 printenv LD_LIBRARY_PATH)" = "/opt/a"
+check "run --version $V2 uses that version's lib/" \
+	test "$(LD_LIBRARY_PATH=/opt/a mesa run --version $V2 printenv LD_LIBRARY_PATH)" = "$REAL/versions/$V2/lib:/opt/a"
+check "distro removes the store's directories and keeps the rest" \
+	test "$(LD_LIBRARY_PATH="/opt/a:$REAL/current/lib::/opt/b:$REAL/versions/$V1/lib" mesa distro printenv LD_LIBRARY_PATH)" = "/opt/a::/opt/b"
+check "distro unsets LD_LIBRARY_PATH when only store directories were in it" \
+	sh -c "! LD_LIBRARY_PATH='$REAL/current/lib' '$MESA' --store '$STORE' distro printenv LD_LIBRARY_PATH"
+check "distro unsets the selecting variables" \
+	sh -c "! VK_DRIVER_FILES=x VK_ICD_FILENAMES=x OCL_ICD_VENDORS=x RUSTICL_ENABLE=x '$MESA' --store '$STORE' distro env | grep -qE '^(VK_DRIVER_FILES|VK_ICD_FILENAMES|OCL_ICD_VENDORS|RUSTICL_ENABLE)='"
+check "distro leaves other variables alone" test "$(OTHER=kept mesa distro printenv OTHER)" = kept
+check "a store reached through a link is recognised in LD_LIBRARY_PATH" sh -c \
+	"ln -s '$REAL' '$T/link' && test \"\$(LD_LIBRARY_PATH='$T/link/current/lib:/opt/a' '$MESA' --store '$T/link' distro printenv LD_LIBRARY_PATH)\" = /opt/a"
+expect_exit 0 "env --version $V2 --format json" mesa env --version $V2 --format json
+check "env json marks the prepended variable" test "$(json 'd["env"]["LD_LIBRARY_PATH"], d["prepend"]' <"$T/out")" = "('$REAL/versions/$V2/lib', ['LD_LIBRARY_PATH'])"
+expect_exit 0 "env --version $V2" mesa env --version $V2
+check "env prints the prepend form for sh" grep -qx "export LD_LIBRARY_PATH=$REAL/versions/$V2/lib\${LD_LIBRARY_PATH:+:\$LD_LIBRARY_PATH}" "$T/out"
+
+done_testing
