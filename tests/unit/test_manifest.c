@@ -1,0 +1,194 @@
+/* The MANIFEST parser, the path and version rules, SHA256SUMS and the configuration file. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <string.h>
+#include <stdlib.h>
+
+#include "config.h"
+#include "manifest.h"
+#include "sums.h"
+
+#define SHA_A "a3f1c2d4e5f60718293a4b5c6d7e8f90a1b2c3d4e5f60718293a4b5c6d7e8f90"
+
+static int parse(const char *text, struct manifest *m, struct tb_error *e)
+{
+	tb_error_clear(e);
+	return manifest_parse(text, strlen(text), m, e);
+}
+
+static void test_defaults_and_keys(void **state)
+{
+	struct manifest m;
+	struct tb_error e = {0};
+	const char *text = "format=1\nversion=2026.10.06\narch=aarch64\nfuture_key=whatever\n"
+			   "file " SHA_A " 755 12 lib/libvulkan_freedreno.so\n"
+			   "file " SHA_A " 644 3 lib/libRusticlOpenCL.so.1.0.0\n"
+			   "link lib/libRusticlOpenCL.so.1 libRusticlOpenCL.so.1.0.0\n";
+	assert_int_equal(parse(text, &m, &e), TB_OK);
+	assert_string_equal(m.version, "2026.10.06");
+	assert_true(m.has_vulkan && m.has_opencl);
+	assert_string_equal(m.vulkan_lib, "lib/libvulkan_freedreno.so");
+	assert_string_equal(m.vulkan_api, "1.4.0");
+	assert_string_equal(m.opencl_lib, "lib/libRusticlOpenCL.so.1");
+	assert_string_equal(m.rusticl_enable, "freedreno");
+	assert_int_equal(m.vulkan_driver_id, -1);
+	assert_null(m.ld_library_path);
+	assert_int_equal(m.n_files, 2);
+	const struct manifest_file *f = manifest_find_file(&m, "lib/libvulkan_freedreno.so");
+	assert_non_null(f);
+	assert_int_equal(f->mode, 0755);
+	assert_int_equal(f->size, 12);
+	assert_non_null(manifest_find_link(&m, "lib/libRusticlOpenCL.so.1"));
+	char *again = manifest_format(&m);
+	struct manifest m2;
+	assert_int_equal(parse(again, &m2, &e), TB_OK);
+	assert_int_equal(m2.n_files, 2);
+	manifest_free(&m2);
+	free(again);
+	manifest_free(&m);
+}
+
+static void test_optional_keys(void **state)
+{
+	struct manifest m;
+	struct tb_error e = {0};
+	const char *text = "format=1\nversion=1.2\narch=x86_64\ndrivers=opencl\nopencl_lib=lib/libcl.so\n"
+			   "rusticl_enable=llvmpipe\nld_library_path=lib\nmin_glibc=2.36\nvulkan_driver_id=13\n"
+			   "file " SHA_A " 644 1 lib/libcl.so\n";
+	assert_int_equal(parse(text, &m, &e), TB_OK);
+	assert_false(m.has_vulkan);
+	assert_true(m.has_opencl);
+	assert_string_equal(m.ld_library_path, "lib");
+	assert_string_equal(m.min_glibc, "2.36");
+	assert_int_equal(m.vulkan_driver_id, 13);
+	manifest_free(&m);
+}
+
+static void test_refusals(void **state)
+{
+	static const char *const bad[] = {
+		"format=2\nversion=1\narch=x\ndrivers=none\nfile " SHA_A " 644 1 lib/a\n",
+		"format=1\nversion=1/2\narch=x\ndrivers=none\nfile " SHA_A " 644 1 lib/a\n",
+		"format=1\narch=x\ndrivers=none\nfile " SHA_A " 644 1 lib/a\n",
+		"format=1\nversion=1\ndrivers=none\n",
+		"format=1\nversion=1\narch=x\ndrivers=none\nfile " SHA_A " 600 1 lib/a\n",
+		"format=1\nversion=1\narch=x\ndrivers=none\nfile " SHA_A " 644 1 etc/passwd\n",
+		"format=1\nversion=1\narch=x\ndrivers=none\nfile " SHA_A " 644 1 lib/../x\n",
+		"format=1\nversion=1\narch=x\ndrivers=none\nfile " SHA_A " 644 1 /lib/a\n",
+		"format=1\nversion=1\narch=x\ndrivers=none\nfile " SHA_A " 644 1 lib//a\n",
+		"format=1\nversion=1\narch=x\ndrivers=none\nfile " SHA_A " 644 1 lib/a\nfile " SHA_A " 644 1 lib/a\n",
+		"format=1\nversion=1\narch=x\ndrivers=none\nfile " SHA_A " 644 1 lib/a\nfile " SHA_A " 644 1 lib/a/b\n",
+		"format=1\nversion=1\narch=x\ndrivers=none\nfile " SHA_A " 644 1 lib/a\nlink lib/b ../../etc/passwd\n",
+		"format=1\nversion=1\narch=x\ndrivers=none\nfile " SHA_A " 644 1 lib/a\nlink lib/b missing\n",
+		"format=1\nversion=1\narch=x\ndrivers=none\nfile " SHA_A " 644 1 lib/a\nlink lib/a a\n",
+		"format=1\nversion=1\narch=x\ndrivers=vulkan\nfile " SHA_A " 644 1 lib/a\n",
+		"format=1\nversion=1\narch=x\ndrivers=none\nld_library_path=/usr/lib\n",
+		"format=1\nversion=1\narch=x\ndrivers=none\nfile nothex 644 1 lib/a\n",
+		"format=1\nversion=1\narch=x\ndrivers=none\nfile " SHA_A " 644 -1 lib/a\n",
+		"format=1\nversion=1\narch=x\ndrivers=none\nfile " SHA_A " 644 1 lib/a b\n",
+	};
+	for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+		struct manifest m;
+		struct tb_error e = {0};
+		int rc = parse(bad[i], &m, &e);
+		if (rc != TB_EVERIFY)
+			fail_msg("case %zu accepted: %s", i, bad[i]);
+		assert_true(e.msg[0] != '\0');
+	}
+}
+
+static void test_paths(void **state)
+{
+	assert_true(release_path_is_safe("lib/libvulkan_freedreno.so"));
+	assert_true(release_path_is_safe("share/vulkan/icd.d/x@y+z-1.json"));
+	assert_false(release_path_is_safe("lib"));
+	assert_false(release_path_is_safe("bin/x"));
+	assert_false(release_path_is_safe("lib/./x"));
+	assert_false(release_path_is_safe("lib/x/"));
+	assert_false(release_path_is_safe("lib/x y"));
+	assert_false(release_path_is_safe("lib/x\ny"));
+	char longc[120];
+	memset(longc, 'a', sizeof longc);
+	memcpy(longc, "lib/", 4);
+	longc[105] = '\0';
+	assert_false(release_path_is_safe(longc));
+	assert_true(link_target_is_safe("lib/a/b", "../c"));
+	assert_false(link_target_is_safe("lib/a", "../../x"));
+	assert_false(link_target_is_safe("lib/a", "/usr/lib/x"));
+	assert_false(link_target_is_safe("lib/a", "../etc/x"));
+}
+
+static void test_versions(void **state)
+{
+	assert_true(version_is_valid("2026.10.06"));
+	assert_true(version_is_valid("2026.10.06.2"));
+	assert_true(version_is_valid("1.0-rc1+git"));
+	assert_false(version_is_valid(""));
+	assert_false(version_is_valid("v2026"));
+	assert_false(version_is_valid("2026/10"));
+	assert_false(version_is_valid("2026\n10"));
+	assert_false(version_is_valid("1234567890123456789012345678901234567890123456789012345678901234567890"));
+	assert_true(version_compare("2026.10.06", "2026.10.07") < 0);
+	assert_true(version_compare("2026.10.06.2", "2026.10.06") > 0);
+	assert_true(version_compare("2026.9.30", "2026.10.1") < 0);
+	assert_true(version_compare("2026.010.1", "2026.10.1") == 0);
+	assert_true(version_compare("1.0rc", "1.0") > 0);
+	assert_true(version_compare("1.a", "1.b") < 0);
+}
+
+static void test_sums(void **state)
+{
+	char hex[65];
+	struct tb_error e = {0};
+	const char *text = SHA_A "  other.tar.gz\n" SHA_A " *tb.tar.gz\n";
+	assert_int_equal(sums_lookup_text(text, strlen(text), "tb.tar.gz", hex, &e), TB_OK);
+	assert_string_equal(hex, SHA_A);
+	tb_error_clear(&e);
+	assert_int_equal(sums_lookup_text(text, strlen(text), "missing.tar.gz", hex, &e), TB_EVERIFY);
+	tb_error_clear(&e);
+	assert_int_equal(sums_lookup_text("garbage\n", 8, "x", hex, &e), TB_EVERIFY);
+}
+
+static void test_config(void **state)
+{
+	struct config c;
+	struct tb_error e = {0};
+	config_defaults(&c);
+	assert_int_equal(c.max_tries, 2);
+	assert_int_equal(c.keep_versions, 2);
+	assert_string_equal(c.api_url, "https://api.github.com");
+	const char *text = "# comment\nsource = github:me/port # trailing\nchannel = testing\n"
+			   "require_signature = true\npublic_key = RWabc\npublic_key = RWdef\n"
+			   "api_url = http://127.0.0.1:8080/\nstall_timeout = 3\n\n";
+	assert_int_equal(config_parse(&c, text, "test.conf", &e), TB_OK);
+	assert_string_equal(c.owner, "me");
+	assert_string_equal(c.repo, "port");
+	assert_string_equal(c.channel, "testing");
+	assert_true(c.require_signature);
+	assert_int_equal(c.n_public_keys, 2);
+	assert_string_equal(c.api_url, "http://127.0.0.1:8080");
+	assert_int_equal(c.stall_timeout, 3);
+	assert_int_equal(config_parse(&c, "a\nchannel = nightly\n", "test.conf", &e), TB_EUSAGE);
+	assert_non_null(strstr(e.msg, "test.conf line 1"));
+	tb_error_clear(&e);
+	assert_int_equal(config_parse(&c, "\nchannel = nightly\n", "test.conf", &e), TB_EUSAGE);
+	assert_non_null(strstr(e.msg, "line 2"));
+	tb_error_clear(&e);
+	assert_int_equal(config_parse(&c, "colour = blue\n", "test.conf", &e), TB_EUSAGE);
+	assert_non_null(strstr(e.msg, "unknown key"));
+	config_free(&c);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_defaults_and_keys), cmocka_unit_test(test_optional_keys),
+		cmocka_unit_test(test_refusals),          cmocka_unit_test(test_paths),
+		cmocka_unit_test(test_versions),          cmocka_unit_test(test_sums),
+		cmocka_unit_test(test_config),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
