@@ -1,9 +1,415 @@
-/* Placeholder until doctor lands. */
+/* doctor: explains what applications get now. The store and the session switch, the
+ * variables of this shell, the loaders and ICDs the system has, the glibc floor of the
+ * current version against this system, and every problem found, each with what to do. */
 #include "cli.h"
+#include "elfcheck.h"
+#include "manifest.h"
+#include "smoke_run.h"
+#include "state.h"
+
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Where the Vulkan loader looks for ICD files when no variable overrides it (besides
+ * $XDG_DATA_DIRS, read below). */
+static const char *const vulkan_icd_dirs[] = {
+	"/etc/xdg/vulkan/icd.d",
+	"/etc/vulkan/icd.d",
+	"/usr/local/share/vulkan/icd.d",
+	"/usr/share/vulkan/icd.d",
+};
+#define OPENCL_VENDORS_DIR "/etc/OpenCL/vendors"
+
+/* The variables a release selects (DESIGN §3). */
+static const char *const selecting_vars[] = {
+	"VK_DRIVER_FILES", "VK_ICD_FILENAMES", "OCL_ICD_VENDORS", "RUSTICL_ENABLE", "LD_LIBRARY_PATH",
+};
+
+struct doctor {
+	struct strbuf lines;
+	json_object *problems;
+	json_object *fields;
+	int n_problems;
+	const char *store_root;
+};
+
+static void line(struct doctor *d, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void line(struct doctor *d, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	char *s = NULL;
+	if (vasprintf(&s, fmt, ap) < 0)
+		abort();
+	va_end(ap);
+	if (d->lines.len)
+		sb_append(&d->lines, "\n");
+	sb_append(&d->lines, s);
+	free(s);
+}
+
+static void problem(struct doctor *d, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void problem(struct doctor *d, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	char *s = NULL;
+	if (vasprintf(&s, fmt, ap) < 0)
+		abort();
+	va_end(ap);
+	line(d, "problem: %s", s);
+	json_object_array_add(d->problems, json_object_new_string(s));
+	d->n_problems++;
+	free(s);
+}
+
+static int is_store_path(const struct doctor *d, const char *path)
+{
+	size_t n = strlen(d->store_root);
+	return path && strncmp(path, d->store_root, n) == 0 && (path[n] == '/' || path[n] == '\0');
+}
+
+/* The version part of a library's real file name: libvulkan.so.1.3.239 → 1.3.239. */
+static char *library_version(const char *path)
+{
+	char *real = realpath(path, NULL);
+	if (!real)
+		return xstrdup("");
+	const char *base = strrchr(real, '/');
+	base = base ? base + 1 : real;
+	const char *so = strstr(base, ".so.");
+	char *v = xstrdup(so ? so + 4 : "");
+	free(real);
+	return v;
+}
+
+static void report_store(struct doctor *d, const struct store *s, char **current)
+{
+	struct state st;
+	state_load(s, &st);
+	*current = store_current(s);
+	char *previous = store_previous(s);
+	json_object_object_add(d->fields, "store", json_object_new_string(s->root));
+	json_object_object_add(d->fields, "current", json_object_new_string(*current ? *current : ""));
+	json_object_object_add(d->fields, "previous", json_object_new_string(previous ? previous : ""));
+	json_object_object_add(d->fields, "enabled", json_object_new_boolean(st.enabled));
+	json_object_object_add(d->fields, "trial", json_object_new_string(st.trial ? st.trial : ""));
+
+	if (*current)
+		line(d, "store %s: Mesa %s is current%s%s%s", s->root, *current,
+		     previous ? " (previous " : "", previous ? previous : "", previous ? ")" : "");
+	else
+		line(d, "store %s: no Mesa version installed (tb323fu-ctl mesa update)", s->root);
+
+	if (st.enabled && *current)
+		line(d, "session: switched on; applications of the next login get Mesa %s", *current);
+	else if (st.enabled)
+		problem(d, "the session is switched on but no version is installed; run "
+			   "`tb323fu-ctl mesa update` or `tb323fu-ctl mesa off`");
+	else
+		line(d, "session: switched off; applications get the distribution's Mesa unless "
+			"started with `tb323fu-mesa run`");
+	if (st.trial)
+		line(d, "Mesa %s is on trial (%d of %d starts); confirm it with `tb323fu-ctl mesa keep`",
+		     st.trial, st.tries, st.max);
+	if (st.failed)
+		problem(d, "Mesa %s failed (%s) and was switched off; try another version or report it",
+			st.failed, st.failed_reason ? st.failed_reason : "no reason recorded");
+
+	if (st.enabled) {
+		/* The session files read env.conf: it must carry the variables while on. */
+		char *conf = store_path(s, "env.conf");
+		size_t len = 0;
+		char *text = read_small_file(conf, 64 * 1024, &len);
+		if (!text || len == 0)
+			problem(d, "the session is switched on but %s is empty; run `tb323fu-ctl mesa on` "
+				   "again", conf);
+		free(text);
+		free(conf);
+		if (strcmp(s->root, STORE_DEFAULT_DIR) == 0 &&
+		    !path_exists(TB_SYSCONFDIR "/environment.d/60-tb323fu-mesa.conf"))
+			problem(d, "%s is missing, so logins do not see the switch; reinstall "
+				   "tb323fu-mesa (make install)",
+				TB_SYSCONFDIR "/environment.d/60-tb323fu-mesa.conf");
+	}
+	if (*current) {
+		const char *smoke = smoke_last_result(s, *current);
+		json_object_object_add(d->fields, "smoke", json_object_new_string(smoke));
+		if (strcmp(smoke, "fail") == 0)
+			problem(d, "the last smoke test of Mesa %s failed; see `tb323fu-ctl mesa smoke`",
+				*current);
+		else
+			line(d, "last smoke test of Mesa %s: %s", *current, smoke);
+	} else {
+		json_object_object_add(d->fields, "smoke", json_object_new_string("none"));
+	}
+	free(previous);
+	state_free(&st);
+}
+
+/* What this shell's variables select: the variables the control tool itself was started
+ * with are the ones the user's applications get. */
+static void report_environment(struct doctor *d)
+{
+	json_object *env = json_object_new_object();
+	int any = 0;
+	for (size_t i = 0; i < sizeof selecting_vars / sizeof *selecting_vars; i++) {
+		const char *v = getenv(selecting_vars[i]);
+		if (!v || !*v)
+			continue;
+		json_object_object_add(env, selecting_vars[i], json_object_new_string(v));
+		if (strcmp(selecting_vars[i], "LD_LIBRARY_PATH") == 0 && !strstr(v, d->store_root))
+			continue; /* a path list of its own, not a driver selection */
+		any = 1;
+		line(d, "this shell: %s=%s%s", selecting_vars[i], v,
+		     is_store_path(d, v) ? " (the store's)" : "");
+		if ((strcmp(selecting_vars[i], "VK_DRIVER_FILES") == 0 ||
+		     strcmp(selecting_vars[i], "VK_ICD_FILENAMES") == 0) &&
+		    !strchr(v, ':') && !path_exists(v))
+			problem(d, "%s names %s, which does not exist: Vulkan applications of this shell "
+				   "find no driver; log in again or unset it",
+				selecting_vars[i], v);
+		if (strcmp(selecting_vars[i], "OCL_ICD_VENDORS") == 0 && !path_exists(v))
+			problem(d, "OCL_ICD_VENDORS names %s, which does not exist: OpenCL applications "
+				   "of this shell find no platform; log in again or unset it", v);
+	}
+	if (!any)
+		line(d, "this shell selects no driver: its applications get the distribution's Mesa");
+	json_object_object_add(d->fields, "env", env);
+}
+
+static void report_loader(struct doctor *d, const struct elf_host *h, const char *soname,
+			  const char *what, const char *package, const char *key)
+{
+	char *path = elf_find_system_library(h, soname);
+	json_object *o = json_object_new_object();
+	json_object_object_add(o, "path", json_object_new_string(path ? path : ""));
+	if (path) {
+		char *v = library_version(path);
+		json_object_object_add(o, "version", json_object_new_string(v));
+		line(d, "%s: %s%s%s%s", what, path, *v ? " (" : "", v, *v ? ")" : "");
+		free(v);
+	} else {
+		json_object_object_add(o, "version", json_object_new_string(""));
+		problem(d, "the %s %s is not installed; install %s", what, soname, package);
+	}
+	json_object_object_add(d->fields, key, o);
+	free(path);
+}
+
+/* A library path from an ICD file: absolute, or a name the dynamic linker searches for. */
+static int library_reachable(const struct elf_host *h, const char *lib)
+{
+	if (strchr(lib, '/'))
+		return path_exists(lib);
+	char *p = elf_find_system_library(h, lib);
+	int ok = p != NULL;
+	free(p);
+	return ok;
+}
+
+static void add_icd(struct doctor *d, json_object *list, const struct elf_host *h,
+		    const char *file, const char *lib)
+{
+	json_object *o = json_object_new_object();
+	int reachable = lib && *lib && library_reachable(h, lib);
+	json_object_object_add(o, "file", json_object_new_string(file));
+	json_object_object_add(o, "library_path", json_object_new_string(lib ? lib : ""));
+	json_object_object_add(o, "found", json_object_new_boolean(reachable));
+	json_object_object_add(o, "store", json_object_new_boolean(is_store_path(d, file)));
+	json_object_array_add(list, o);
+}
+
+static char *vulkan_icd_library(const char *file)
+{
+	json_object *root = json_object_from_file(file);
+	json_object *icd, *lib;
+	char *out = NULL;
+	if (root && json_object_object_get_ex(root, "ICD", &icd) &&
+	    json_object_object_get_ex(icd, "library_path", &lib) &&
+	    json_object_is_type(lib, json_type_string))
+		out = xstrdup(json_object_get_string(lib));
+	json_object_put(root);
+	return out;
+}
+
+static char *opencl_icd_library(const char *file)
+{
+	char *text = read_small_file(file, 4096, NULL);
+	if (!text)
+		return NULL;
+	text[strcspn(text, "\r\n")] = '\0';
+	return text;
+}
+
+/* Lists the ICD files of dir (names ending in suffix) into list; returns how many. */
+static int scan_icds(struct doctor *d, json_object *list, const struct elf_host *h,
+		     const char *dir, const char *suffix, int vulkan, struct strbuf *names)
+{
+	struct dirent **ents;
+	int n = scandir(dir, &ents, NULL, alphasort);
+	int count = 0;
+	for (int i = 0; i < n; i++) {
+		const char *name = ents[i]->d_name;
+		size_t len = strlen(name), sl = strlen(suffix);
+		if (len > sl && strcmp(name + len - sl, suffix) == 0) {
+			char *file = path_join(dir, name);
+			char *lib = vulkan ? vulkan_icd_library(file) : opencl_icd_library(file);
+			add_icd(d, list, h, file, lib);
+			if (lib && *lib && !library_reachable(h, lib))
+				problem(d, "%s names %s, which this system does not have; reinstall the "
+					   "package that owns %s",
+					file, lib, file);
+			if (names->len)
+				sb_append(names, ", ");
+			sb_append(names, name);
+			count++;
+			free(lib);
+			free(file);
+		}
+		free(ents[i]);
+	}
+	if (n > 0)
+		free(ents);
+	return count;
+}
+
+static void report_icds(struct doctor *d, const struct store *s, const struct elf_host *h,
+			const char *current)
+{
+	json_object *vk = json_object_new_array(), *cl = json_object_new_array();
+	struct strbuf names = {0};
+	int n = 0;
+	for (size_t i = 0; i < sizeof vulkan_icd_dirs / sizeof *vulkan_icd_dirs; i++)
+		n += scan_icds(d, vk, h, vulkan_icd_dirs[i], ".json", 1, &names);
+	const char *xdg = getenv("XDG_DATA_DIRS");
+	if (xdg && *xdg) {
+		char *copy = xstrdup(xdg), *save = NULL;
+		for (char *p = strtok_r(copy, ":", &save); p; p = strtok_r(NULL, ":", &save)) {
+			if (strcmp(p, "/usr/share") == 0 || strcmp(p, "/usr/local/share") == 0 || p[0] != '/')
+				continue;
+			char *dir = xasprintf("%s/vulkan/icd.d", p);
+			n += scan_icds(d, vk, h, dir, ".json", 1, &names);
+			free(dir);
+		}
+		free(copy);
+	}
+	line(d, "the distribution's Vulkan drivers: %s", n ? names.buf : "none");
+	sb_free(&names);
+	names = (struct strbuf){0};
+	n = scan_icds(d, cl, h, OPENCL_VENDORS_DIR, ".icd", 0, &names);
+	line(d, "the distribution's OpenCL drivers: %s", n ? names.buf : "none");
+	sb_free(&names);
+
+	if (current) {
+		char *json = store_path(s, "icd/turnip.json");
+		if (path_exists(json)) {
+			char *lib = vulkan_icd_library(json);
+			add_icd(d, vk, h, json, lib);
+			if (!lib || !path_exists(lib))
+				problem(d, "%s names %s, which does not exist; reinstall with "
+					   "`tb323fu-ctl mesa install %s`",
+					json, lib ? lib : "no library", current);
+			else
+				line(d, "the store's Vulkan driver: %s", lib);
+			free(lib);
+		}
+		free(json);
+		char *icd = store_path(s, "icd/opencl/rusticl.icd");
+		if (path_exists(icd)) {
+			char *lib = opencl_icd_library(icd);
+			add_icd(d, cl, h, icd, lib);
+			if (!lib || !path_exists(lib))
+				problem(d, "%s names %s, which does not exist; reinstall with "
+					   "`tb323fu-ctl mesa install %s`",
+					icd, lib ? lib : "no library", current);
+			else
+				line(d, "the store's OpenCL driver: %s", lib);
+			free(lib);
+		}
+		free(icd);
+	}
+	json_object_object_add(d->fields, "vulkan_icds", vk);
+	json_object_object_add(d->fields, "opencl_icds", cl);
+}
+
+/* The ELF check of the current tree against this system: the glibc floor and whether every
+ * library still resolves (the system may have changed since the install). */
+static void report_elf(struct doctor *d, const struct store *s, const struct elf_host *h,
+		       const char *current)
+{
+	struct elf_report r = {0};
+	if (current) {
+		char *tree = store_path(s, "versions/%s", current);
+		struct manifest m;
+		struct tb_error e = {0};
+		int rc = manifest_load(tree, &m, &e);
+		if (!rc) {
+			rc = elf_check_tree_on_host(tree, &m, h, &r, &e);
+			manifest_free(&m);
+		}
+		if (rc)
+			problem(d, "Mesa %s no longer fits this system: %s", current, e.msg);
+		else if (r.glibc_floor[0])
+			line(d, "glibc: this system has %s; Mesa %s needs at least %s", h->glibc, current,
+			     r.glibc_floor);
+		if (!rc)
+			line(d, "Mesa %s %s", current,
+			     r.needs_ld_library_path
+				     ? "needs LD_LIBRARY_PATH for libraries only its lib/ has (its env "
+				       "files set it)"
+				     : "finds its own libraries without LD_LIBRARY_PATH");
+		free(tree);
+	} else {
+		line(d, "glibc: this system has %s", h->glibc);
+	}
+	json_object *host = json_object_new_object();
+	json_object_object_add(host, "arch", json_object_new_string(h->arch));
+	json_object_object_add(host, "glibc", json_object_new_string(h->glibc));
+	json_object_object_add(d->fields, "host", host);
+	json_object_object_add(d->fields, "glibc_floor", json_object_new_string(r.glibc_floor));
+	json_object_object_add(d->fields, "needs_ld_library_path",
+			       json_object_new_boolean(r.needs_ld_library_path));
+}
 
 COMMAND(doctor)
 {
 	struct tb_error e = {0};
-	tb_fail(&e, TB_EFAIL, "this command is not available in this build");
-	return outcome_fail(o, &e);
+	if (argc > 1) {
+		tb_fail(&e, TB_EUSAGE, "usage: doctor (no arguments)");
+		return outcome_fail(o, &e);
+	}
+	struct store s;
+	if (cli_open_store(c, &s, 0, &e))
+		return outcome_fail(o, &e);
+	struct elf_host h;
+	if (elf_host_detect(&h, &e)) {
+		store_close(&s);
+		return outcome_fail(o, &e);
+	}
+	if (!o->fields)
+		o->fields = json_object_new_object();
+	struct doctor d = {.problems = json_object_new_array(), .fields = o->fields,
+			   .store_root = s.root};
+	char *current = NULL;
+	report_store(&d, &s, &current);
+	report_environment(&d);
+	report_loader(&d, &h, "libvulkan.so.1", "Vulkan loader", "libvulkan1", "vulkan_loader");
+	report_loader(&d, &h, "libOpenCL.so.1", "OpenCL ICD loader", "ocl-icd-libopencl1",
+		      "opencl_loader");
+	report_icds(&d, &s, &h, current);
+	report_elf(&d, &s, &h, current);
+	if (d.n_problems)
+		line(&d, "%d problem%s found", d.n_problems, d.n_problems == 1 ? "" : "s");
+	else
+		line(&d, "no problems found");
+	json_object_object_add(o->fields, "problems", d.problems);
+	outcome_say(o, "%s", d.lines.buf);
+	sb_free(&d.lines);
+	free(current);
+	elf_host_free(&h);
+	store_close(&s);
+	return TB_OK;
 }

@@ -380,6 +380,18 @@ static int is_loadable_here(const char *path, const struct elf_host *h)
 	return ok;
 }
 
+char *elf_find_system_library(const struct elf_host *h, const char *name)
+{
+	elf_init();
+	for (size_t i = 0; i < h->n_lib_dirs; i++) {
+		char *candidate = path_join(h->lib_dirs[i], name);
+		if (is_loadable_here(candidate, h))
+			return candidate;
+		free(candidate);
+	}
+	return NULL;
+}
+
 /* ---- the host ---- */
 
 int elf_host_detect(struct elf_host *h, struct tb_error *e)
@@ -519,13 +531,11 @@ static enum found_where resolve_needed(const struct tree_check *c, const struct 
 	/* The dynamic linker ignores DT_RPATH when DT_RUNPATH is present. */
 	if (found_in_search_path(c, f->runpath ? f->runpath : f->rpath, origin, needed))
 		return FOUND_VIA_SEARCH_PATH;
-	for (size_t i = 0; i < c->h->n_lib_dirs; i++) {
-		char *candidate = path_join(c->h->lib_dirs[i], needed);
-		int found = is_loadable_here(candidate, c->h);
-		free(candidate);
-		if (found)
-			return FOUND_SYSTEM;
-	}
+	char *system_copy = elf_find_system_library(c->h, needed);
+	int in_system = system_copy != NULL;
+	free(system_copy);
+	if (in_system)
+		return FOUND_SYSTEM;
 	char *candidate = path_join(c->lib_dir, needed);
 	int found = is_loadable_here(candidate, c->h);
 	free(candidate);

@@ -33,6 +33,10 @@ struct elf_host {
 int elf_host_detect(struct elf_host *h, struct tb_error *e);
 void elf_host_free(struct elf_host *h);
 
+/* Where the dynamic linker of h finds a library by name in the system's directories (an ELF
+ * file of the host's class and machine), or NULL. */
+char *elf_find_system_library(const struct elf_host *h, const char *name);
+
 int elf_check_tree_on_host(const char *root, const struct manifest *m, const struct elf_host *h,
 			   struct elf_report *r, struct tb_error *e);
 
