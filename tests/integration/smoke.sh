@@ -73,7 +73,8 @@ cat >"$T/broken.c" <<'EOF2'
 /* Exports the ICD entry point, so it passes the ELF check, but offers nothing. */
 void *vk_icdGetInstanceProcAddr(void *instance, const char *name) { return 0; }
 EOF2
-cc -shared -fPIC -o "$T/stage/lib/libvulkan_broken.so" "$T/broken.c" && chmod 644 "$T/stage/lib/libvulkan_broken.so"
+cc -shared -fPIC -o "$T/stage/lib/libvulkan_broken.so.1" "$T/broken.c" && chmod 644 "$T/stage/lib/libvulkan_broken.so.1"
+ln -s libvulkan_broken.so.1 "$T/stage/lib/libvulkan_broken.so"
 ctl mesa pack --stage "$T/stage" --version $V3 --drivers vulkan --vulkan-lib lib/libvulkan_broken.so \
 	--vulkan-api 1.3.0 --vulkan-driver-id 13 "$T/broken" >/dev/null
 R3=$(ls "$T/broken"/tb323fu-mesa-$V3-*.tar.*)
