@@ -258,10 +258,14 @@ static char *read_proc_file(const char *path, size_t *len)
 
 static int which_pid(const char *root, const char *pid, int json)
 {
-	if (!*pid || strspn(pid, "0123456789") != strlen(pid) || strlen(pid) > 10 ||
-	    strtol(pid, NULL, 10) <= 0)
+	long number = strspn(pid, "0123456789") == strlen(pid) && strlen(pid) <= 10
+			      ? strtol(pid, NULL, 10)
+			      : 0;
+	if (number <= 0 || number > INT_MAX)
 		return fail(EXIT_USAGE, "--pid takes a process id, not '", pid, "'", NULL);
-	char maps_path[64], comm_path[64], comm[64] = "";
+	char maps_path[64], comm_path[64], comm[64] = "", shown[24];
+	snprintf(shown, sizeof shown, "%ld", number);
+	pid = shown;
 	snprintf(maps_path, sizeof maps_path, "/proc/%s/maps", pid);
 	snprintf(comm_path, sizeof comm_path, "/proc/%s/comm", pid);
 	size_t len;
