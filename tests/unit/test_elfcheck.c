@@ -141,6 +141,21 @@ static void test_runpath_does_not_reach_other_directory(void **state)
 	assert_int_equal(r.needs_ld_library_path, 1);
 }
 
+static void test_runpath_leaving_the_tree_is_not_followed(void **state)
+{
+	/* $ORIGIN/../../outside from <tree>/lib reaches a directory beside the tree: a release
+	 * must not count on what lies around wherever it is unpacked. */
+	put("libtbuser-escape.so", "lib/libtbuser.so");
+	run("mkdir -p '%s/outside' && cp '%s/libtbdep.so.1' '%s/outside/'", fixtures, fixtures,
+	    fixtures);
+	struct elf_report r;
+	struct tb_error e = {0};
+	int rc = check_here(NULL, &r, &e);
+	run("rm -rf '%s/outside'", fixtures);
+	assert_int_equal(rc, TB_EVERIFY);
+	assert_non_null(strstr(e.msg, "needs libtbdep.so.1, which this system does not have"));
+}
+
 static void test_missing_soname_is_refused_by_name(void **state)
 {
 	put("libtbuser-runpath.so", "lib/libtbuser.so");
@@ -340,6 +355,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_without_runpath_needs_ld_library_path,
 						new_scratch, drop_scratch),
 		cmocka_unit_test_setup_teardown(test_runpath_does_not_reach_other_directory,
+						new_scratch, drop_scratch),
+		cmocka_unit_test_setup_teardown(test_runpath_leaving_the_tree_is_not_followed,
 						new_scratch, drop_scratch),
 		cmocka_unit_test_setup_teardown(test_missing_soname_is_refused_by_name, new_scratch,
 						drop_scratch),
