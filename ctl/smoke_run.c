@@ -459,13 +459,14 @@ static int account_for_end(struct run *r, int timed_out, int status, int timeout
 	for (int i = 0; i < N_TESTS; i++) {
 		if (r->tests[i].seen)
 			continue;
+		/* The test that was running carries the failure; the ones after it did not run. */
 		char note[300];
-		if (abnormal)
+		if (blamed >= 0)
 			snprintf(note, sizeof note, "not run: the smoke program %s during %s",
-				 timed_out ? "was stopped" : "crashed", test_names[blamed]);
+				 timed_out ? "was stopped" : abnormal ? "crashed" : "ended", test_names[blamed]);
 		else
 			snprintf(note, sizeof note, "not run: the smoke program ended with %s", how);
-		record(r, i, abnormal ? "skip" : "fail", 0, note);
+		record(r, i, blamed >= 0 ? "skip" : "fail", 0, note);
 	}
 	return TB_OK;
 }

@@ -119,6 +119,17 @@ TB323FU_MESA_SMOKE=$T/hanging-smoke TB323FU_MESA_SMOKE_TIMEOUT=1 expect_exit 6 "
 check "the hung test fails naming the timeout" \
 	test "$(result 'd["tests"][0]["status"], d["tests"][0]["detail"]' $V1)" = "('fail', 'timed out after 1 s and was killed')"
 check "no process of the hung run is left" sh -c "! pgrep -f 'sleep 10001[7]' >/dev/null"
+cat >"$T/exiting-smoke" <<'EOF2'
+#!/bin/sh
+echo '{"event":"start","name":"vk.loader"}'
+echo "driver: giving up" >&2
+exit 3
+EOF2
+chmod 755 "$T/exiting-smoke"
+TB323FU_MESA_SMOKE=$T/exiting-smoke expect_exit 6 "a smoke program that exits inside a test fails the run" ctl mesa smoke $V1
+check "that test fails with the exit status, the rest did not run" \
+	test "$(result '[t["status"] for t in d["tests"]], d["tests"][0]["detail"]' $V1)" = \
+	"(['fail', 'skip', 'skip', 'skip', 'skip', 'skip'], 'the smoke program ended with exit status 3 before reporting it; its last message: driver: giving up')"
 TB323FU_MESA_SMOKE=$T/missing expect_exit 1 "without the smoke program: one sentence" ctl mesa smoke $V1
 check "…that says what to do" grep -q "TB323FU_MESA_SMOKE" "$T/err"
 
