@@ -333,8 +333,9 @@ static void take_output(struct run *r, const char *data, size_t n)
 	}
 }
 
-/* Reads both pipes until they close or the deadline passes; 0, or -1 on timeout. */
-static int pump(struct run *r, struct smoke_child *c, double deadline)
+/* Reads both pipes until they close, then reaps the child: 0 with its wait status, or -1
+ * when the deadline passed first (the child is still running). */
+static int pump(struct run *r, struct smoke_child *c, double deadline, int *status)
 {
 	char buf[8192];
 	while (c->out_fd >= 0 || c->err_fd >= 0) {
@@ -368,15 +369,16 @@ static int pump(struct run *r, struct smoke_child *c, double deadline)
 	}
 	/* Both pipes closed: the child is ending, but it may still hang in its exit path. */
 	while (c->pid > 0) {
-		int status;
-		pid_t w = waitpid(c->pid, &status, WNOHANG);
+		pid_t w = waitpid(c->pid, status, WNOHANG);
 		if (w == c->pid) {
-			/* Put the status back for smoke_child_wait: it is reaped here. */
 			c->pid = -1;
-			return status;
-		}
-		if (w < 0 && errno != EINTR)
 			return 0;
+		}
+		if (w < 0 && errno != EINTR) {
+			*status = 0;
+			c->pid = -1;
+			return 0;
+		}
 		if (now_seconds() >= deadline)
 			return -1;
 		struct timespec pause = {0, 20 * 1000 * 1000};
@@ -528,10 +530,10 @@ int smoke_run_version(struct store *s, const char *version, const struct tb_prog
 	struct smoke_child child;
 	rc = argv ? smoke_child_start(&child, argv, NULL, e) : TB_EFAIL;
 	if (!rc) {
-		int ended = pump(r, &child, now_seconds() + timeout);
-		int timed_out = ended == -1;
-		int status = timed_out ? smoke_child_kill(&child)
-			     : child.pid > 0 ? smoke_child_wait(&child) : ended;
+		int status = 0;
+		int timed_out = pump(r, &child, now_seconds() + timeout, &status) < 0;
+		if (timed_out)
+			status = smoke_child_kill(&child);
 		close_pipes(&child);
 		rc = account_for_end(r, timed_out, status, timeout, e);
 	}
