@@ -12,6 +12,18 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+/* The env files carry the store's path into environment.d and sh, which would read blanks,
+ * quotes or $ differently: a writer refuses such a store up front. */
+static int session_safe(const char *path)
+{
+	return strspn(path, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789/._+-@,:=%") == strlen(path);
+}
+
+static int unsafe_store(const char *path, struct tb_error *e)
+{
+	return tb_fail(e, TB_EUSAGE, "the store path %s has characters the session files cannot carry; choose a path of letters, digits and ._-/", path);
+}
+
 int store_open(struct store *s, const char *dir, int create, struct tb_error *e)
 {
 	memset(s, 0, sizeof *s);
@@ -20,6 +32,8 @@ int store_open(struct store *s, const char *dir, int create, struct tb_error *e)
 		dir = getenv("TB323FU_MESA_DIR");
 	if (!dir || !*dir)
 		dir = STORE_DEFAULT_DIR;
+	if (create && !session_safe(dir))
+		return unsafe_store(dir, e);
 	if (create) {
 		/* Installed files must be readable by every user whatever the writer's umask. */
 		umask(022);
@@ -34,6 +48,8 @@ int store_open(struct store *s, const char *dir, int create, struct tb_error *e)
 		s->root = xstrdup(dir); /* a reader of a store that does not exist yet */
 	else
 		return tb_fail_errno(e, TB_EFAIL, "cannot open the store %s", dir);
+	if (create && !session_safe(s->root))
+		return unsafe_store(s->root, e);
 	if (create) {
 		static const char *const subdirs[] = {"versions", "icd", "icd/opencl", "icd/versions",
 						      "env", "smoke", "cache"};
