@@ -157,4 +157,22 @@ expect_exit 5 "server down: exit 5" ctl mesa check
 check "server down: says it cannot reach the server" has "cannot reach 127.0.0.1" "$T/err"
 check "every error is one line" test "$(wc -l <"$T/err")" -eq 1
 
+# --- an offline mirror (file://): no server at all
+MIRROR="$T/mirror"
+mkdir -p "$MIRROR"
+python3 "$TB_TOP/tests/fake-github" "$MIRROR" "file://$MIRROR" <<EOF
+mesa-2026.10.07 sign=$K $v7
+mesa-2026.10.06 sign=$K $v6
+EOF
+STORE="$T/store-offline"
+API="file://$MIRROR"
+net_config
+expect_exit 0 "check from an offline mirror" ctl --json mesa check
+check "the mirror offers 2026.10.07" test "$(jget available)" = 2026.10.07
+expect_exit 0 "update from the offline mirror" ctl mesa update --no-smoke
+check "2026.10.07 is current in the other store" test "$(readlink "$STORE/current")" = versions/2026.10.07
+rm "$MIRROR/download/mesa-2026.10.06/SHA256SUMS"
+expect_exit 5 "a file missing from the mirror: exit 5" ctl mesa download 2026.10.06
+check "it names the missing file" has "cannot read SHA256SUMS of mesa-2026.10.06 from the mirror" "$T/err"
+
 done_testing
