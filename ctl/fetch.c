@@ -418,6 +418,9 @@ static int status_failure(struct transfer *t, const char *url, struct tb_error *
 		return tb_fail(e, TB_ENET, "the API rate limit of %s is used up until %s; try again then, or set token_file",
 			       host, when);
 	}
+	if (s == 416)
+		return tb_fail(e, TB_ENET, "%s could not resume %s where the last attempt stopped (HTTP 416); run the command again to start it over",
+			       host, t->rq->what);
 	if (s == 429)
 		return tb_fail(e, TB_ENET, "%s asks to slow down (HTTP 429) for %s; try again later", host, t->rq->what);
 	if (s == 404)
@@ -649,8 +652,9 @@ int fetch_file(const struct config *cfg, const struct fetch_request *rq, const c
 			     name, (unsigned long long)t.received, (unsigned long long)expect_size);
 	if (rc == TB_OK)
 		progress_done(p, "download", name);
-	/* A complete but wrong answer must not be resumed: drop it. */
-	if (rc == TB_EVERIFY)
+	/* A complete but wrong answer must not be resumed, nor a partial file the server cannot
+	 * continue (416): drop it. */
+	if (rc == TB_EVERIFY || t.status == 416)
 		unlink(part_path);
 	free(t.etag);
 	return rc;

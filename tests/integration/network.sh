@@ -114,13 +114,25 @@ for v in 2026.9.1 2026.9.2 2026.9.3; do
 	check "minisign -V agrees: SHA256SUMS of $v verifies (the tarball is what is wrong)" minisign_says $v yes
 done
 
+# --- a partial file longer than what the server has: 416, dropped, then the size is refused
+tb2="$STORE/cache/tb323fu-mesa-2026.9.2-$arch.tar.gz.part"
+cp "$v6" "$tb2"
+expect_exit 5 "a partial file the server cannot continue: exit 5" ctl mesa download 2026.9.2
+check "it says to start over" has "run the command again to start it over" "$T/err"
+check "the partial file is dropped" test ! -e "$tb2"
+expect_exit 4 "the next attempt downloads it whole and refuses its size" ctl mesa download 2026.9.2
+
 # --- a stall, then the API url of an asset (no browser_download_url)
 CHANNEL=testing net_config
 fault "/api-assets/mesa-2026.10.08/tb323fu-mesa-2026.10.08-$arch.tar.gz" stall
 expect_exit 5 "a stalled download: exit 5" ctl mesa download 2026.10.08
 check "it says the download stalled" has "stalled" "$T/err"
 no_faults
-expect_exit 0 "the download succeeds without the stall" ctl mesa download
+fault "/api-assets/mesa-2026.10.08/tb323fu-mesa-2026.10.08-$arch.tar.gz" norange
+expect_exit 0 "a server that ignores Range: the download starts over and succeeds" ctl mesa download
+check "the partial file was asked for with Range and answered whole" \
+	grep -q "GET /api-assets/mesa-2026.10.08/.* range=bytes=[1-9][0-9]*- .* -> 200" "$LOG"
+no_faults
 check "an asset without browser_download_url is fetched from its API url as octet-stream" \
 	grep -q "GET /api-assets/mesa-2026.10.08/.* accept=application/octet-stream -> 20[06]" "$LOG"
 expect_exit 0 "update on testing installs the pre-release" ctl mesa update --no-smoke
