@@ -379,8 +379,11 @@ static int check_whole(struct manifest *m, struct tb_error *e)
 		set_field(&m->opencl_lib, "lib/libRusticlOpenCL.so.1");
 	if (!m->rusticl_enable)
 		set_field(&m->rusticl_enable, "freedreno");
-	qsort(m->files, m->n_files, sizeof *m->files, cmp_file);
-	qsort(m->links, m->n_links, sizeof *m->links, cmp_link);
+	/* qsort with a NULL array is undefined even for no elements */
+	if (m->n_files)
+		qsort(m->files, m->n_files, sizeof *m->files, cmp_file);
+	if (m->n_links)
+		qsort(m->links, m->n_links, sizeof *m->links, cmp_link);
 	for (size_t i = 1; i < m->n_files; i++)
 		if (!strcmp(m->files[i - 1].path, m->files[i].path))
 			return BAD("the MANIFEST lists %s twice", m->files[i].path);

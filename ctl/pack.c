@@ -277,7 +277,8 @@ COMMAND(pack)
 		rc = walk(stage, "share", &st, &e);
 	if (!rc && !st.m.n_files)
 		rc = tb_fail(&e, TB_EUSAGE, "%s has no files under lib/ or share/", stage);
-	qsort(st.dirs, st.n_dirs, sizeof *st.dirs, by_string);
+	if (st.n_dirs)
+		qsort(st.dirs, st.n_dirs, sizeof *st.dirs, by_string);
 	struct strbuf text = {0};
 	sb_append(&text, head.buf);
 	for (size_t i = 0; !rc && i < st.m.n_files; i++)

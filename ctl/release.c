@@ -292,7 +292,8 @@ static int match_manifest(struct unpack *u, const struct manifest *m, struct tb_
 			return refuse(e, u, "%s is refused: %s has a different mode than its MANIFEST says", f->path);
 	}
 	if (u->n_files != m->n_files) {
-		qsort(u->files, u->n_files, sizeof *u->files, by_path);
+		if (u->n_files)
+			qsort(u->files, u->n_files, sizeof *u->files, by_path);
 		for (size_t i = 0; i < m->n_files; i++) {
 			struct seen_file key = {.path = m->files[i].path};
 			if (!u->n_files || !bsearch(&key, u->files, u->n_files, sizeof key, by_path))
