@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "fetch.h"
 #include "manifest.h"
@@ -286,7 +287,17 @@ int feed_refresh(const struct config *cfg, const char *cache_dir, struct feed *f
 	int rc = fetch_memory(cfg, &rq, &r, e);
 	if (rc == TB_OK && r.not_modified) {
 		*from_cache = 1;
-		rc = parse_cached(cache_dir, f, e);
+		struct tb_error cache_err = {0};
+		if (parse_cached(cache_dir, f, &cache_err) != TB_OK) {
+			/* A damaged cache: forget its ETag and fetch the whole list once. */
+			unlink(etag_path);
+			fetch_reply_free(&r);
+			free(json_path);
+			free(etag_path);
+			free(etag);
+			free(url);
+			return feed_refresh(cfg, cache_dir, f, from_cache, e);
+		}
 	} else if (rc == TB_OK) {
 		rc = feed_parse(r.body, r.len, host_arch(), f, e);
 		/* Only a list that parsed is cached, with its ETag (or none, so no If-None-Match). */

@@ -145,6 +145,7 @@ struct transfer {
 	int too_big;
 	int write_errno;
 	int bad_range;
+	int resume_refused; /* the partial file cannot be continued: start over next time */
 };
 
 static void reset_answer(struct transfer *t)
@@ -390,6 +391,10 @@ static int curl_failure(struct transfer *t, CURLcode rc, const char *url, struct
 		return tb_fail(e, TB_ENET,
 			       "the TLS connection to %s cannot be trusted (%s); for a mirror of your own, add its CA with ca_file",
 			       host, why);
+	case CURLE_BAD_DOWNLOAD_RESUME:
+	case CURLE_RANGE_ERROR:
+		return tb_fail(e, TB_ENET, "%s could not resume %s where the last attempt stopped; run the command again to start it over",
+			       host, rq->what);
 	case CURLE_FILE_COULDNT_READ_FILE:
 		return tb_fail(e, TB_ENET, "cannot read %s from the mirror (%s); check api_url", rq->what, url);
 	case CURLE_PARTIAL_FILE:
@@ -518,6 +523,8 @@ static int perform(struct transfer *t, struct tb_error *e)
 		if (is_file_url(url) && t->status == 0)
 			t->status = 200;
 		if (cr != CURLE_OK) {
+			t->resume_refused = t->range_sent &&
+					    (cr == CURLE_BAD_DOWNLOAD_RESUME || cr == CURLE_RANGE_ERROR);
 			rc = curl_failure(t, cr, url, e);
 			break;
 		}
@@ -534,8 +541,10 @@ static int perform(struct transfer *t, struct tb_error *e)
 		}
 		if (t->status == 304 && rq->etag)
 			break;
-		if (t->status < 200 || t->status > 299)
+		if (t->status < 200 || t->status > 299) {
+			t->resume_refused = t->range_sent && t->status == 416;
 			rc = status_failure(t, url, e);
+		}
 		break;
 	}
 	free(url);
@@ -654,7 +663,7 @@ int fetch_file(const struct config *cfg, const struct fetch_request *rq, const c
 		progress_done(p, "download", name);
 	/* A complete but wrong answer must not be resumed, nor a partial file the server cannot
 	 * continue (416): drop it. */
-	if (rc == TB_EVERIFY || t.status == 416)
+	if (rc == TB_EVERIFY || t.resume_refused || t.bad_range)
 		unlink(part_path);
 	free(t.etag);
 	return rc;

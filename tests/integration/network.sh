@@ -49,6 +49,9 @@ check "the first check fetched the list" test "$(jget cached)" = false
 expect_exit 0 "a second check" ctl --json mesa check
 check "the second check is answered from the cache after a 304" test "$(jget cached)" = true
 check "the server answered 304 to the ETag" grep -q "GET /repos/o/r/releases?per_page=100 .* -> 304" "$LOG"
+echo '[{"tag_name":' >"$STORE/cache/releases.json"
+expect_exit 0 "a check with a damaged cached list" ctl --json mesa check
+check "the damaged cache is replaced by the whole list" test "$(jget cached)/$(jget available)" = false/2026.10.07
 CHANNEL=testing net_config
 expect_exit 0 "check on testing" ctl --json mesa check
 check "testing offers the pre-release 2026.10.08" test "$(jget available)" = 2026.10.08
