@@ -5,6 +5,7 @@
 #include <curl/curl.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -113,6 +114,107 @@ static void url_host(const char *url, char *out, size_t n)
 	url_parts_free(&u);
 }
 
+/* ---- hashing beside the transfer ----
+ * The bytes of a download are hashed by a second thread while the first one receives and
+ * writes, so the hash costs no time where a core is free. Two blocks: one filling, one being
+ * hashed; memory stays flat. Without a thread (creation failed) it hashes inline. */
+
+#define HASH_BLOCK (1u << 20)
+
+struct bg_hash {
+	struct sha256_stream *h;
+	pthread_t thread;
+	pthread_mutex_t mu;
+	pthread_cond_t cv;
+	unsigned char *fill, *busy;
+	size_t fill_len, busy_len;
+	int has_busy, stop, running;
+};
+
+static void *bg_hash_main(void *arg)
+{
+	struct bg_hash *b = arg;
+	pthread_mutex_lock(&b->mu);
+	for (;;) {
+		while (!b->has_busy && !b->stop)
+			pthread_cond_wait(&b->cv, &b->mu);
+		if (!b->has_busy)
+			break;
+		pthread_mutex_unlock(&b->mu);
+		sha256_add(b->h, b->busy, b->busy_len);
+		pthread_mutex_lock(&b->mu);
+		b->has_busy = 0;
+		pthread_cond_broadcast(&b->cv);
+	}
+	pthread_mutex_unlock(&b->mu);
+	return NULL;
+}
+
+/* Takes over h (which may already hold the bytes of a partial file). */
+static void bg_hash_start(struct bg_hash *b, struct sha256_stream *h)
+{
+	memset(b, 0, sizeof *b);
+	b->h = h;
+	b->fill = xmalloc(HASH_BLOCK);
+	b->busy = xmalloc(HASH_BLOCK);
+	pthread_mutex_init(&b->mu, NULL);
+	pthread_cond_init(&b->cv, NULL);
+	b->running = pthread_create(&b->thread, NULL, bg_hash_main, b) == 0;
+}
+
+static void bg_hash_hand_over(struct bg_hash *b)
+{
+	if (!b->running) {
+		sha256_add(b->h, b->fill, b->fill_len);
+		b->fill_len = 0;
+		return;
+	}
+	pthread_mutex_lock(&b->mu);
+	while (b->has_busy)
+		pthread_cond_wait(&b->cv, &b->mu);
+	unsigned char *tmp = b->busy;
+	b->busy = b->fill;
+	b->busy_len = b->fill_len;
+	b->fill = tmp;
+	b->fill_len = 0;
+	b->has_busy = 1;
+	pthread_cond_broadcast(&b->cv);
+	pthread_mutex_unlock(&b->mu);
+}
+
+static void bg_hash_add(struct bg_hash *b, const void *data, size_t len)
+{
+	const unsigned char *p = data;
+	while (len) {
+		size_t n = HASH_BLOCK - b->fill_len < len ? HASH_BLOCK - b->fill_len : len;
+		memcpy(b->fill + b->fill_len, p, n);
+		b->fill_len += n;
+		p += n;
+		len -= n;
+		if (b->fill_len == HASH_BLOCK)
+			bg_hash_hand_over(b);
+	}
+}
+
+static void bg_hash_end(struct bg_hash *b, char hex[SHA256_HEX_LEN + 1])
+{
+	if (b->fill_len)
+		bg_hash_hand_over(b);
+	if (b->running) {
+		pthread_mutex_lock(&b->mu);
+		b->stop = 1;
+		pthread_cond_broadcast(&b->cv);
+		pthread_mutex_unlock(&b->mu);
+		pthread_join(b->thread, NULL);
+	}
+	pthread_mutex_destroy(&b->mu);
+	pthread_cond_destroy(&b->cv);
+	free(b->fill);
+	free(b->busy);
+	sha256_end(b->h, hex);
+	b->h = NULL;
+}
+
 /* ---- one transfer, followed through its redirects ---- */
 
 struct transfer {
@@ -133,7 +235,7 @@ struct transfer {
 	int to_file;
 	struct strbuf mem;
 	int fd;
-	struct sha256_stream *hash;
+	struct bg_hash hash;
 	uint64_t offset;   /* bytes already in the file before this answer */
 	uint64_t received; /* bytes of the file written so far (offset included) */
 	uint64_t limit;
@@ -236,8 +338,8 @@ static int start_file_body(struct transfer *t, long code)
 			return -1;
 		}
 		char hex[SHA256_HEX_LEN + 1];
-		sha256_end(t->hash, hex);
-		t->hash = sha256_begin();
+		bg_hash_end(&t->hash, hex);
+		bg_hash_start(&t->hash, sha256_begin());
 		t->offset = t->received = 0;
 	}
 	return 0;
@@ -281,7 +383,7 @@ static size_t on_body(char *data, size_t size, size_t n, void *ctx)
 		t->write_errno = errno;
 		return 0;
 	}
-	sha256_add(t->hash, data, len);
+	bg_hash_add(&t->hash, data, len);
 	t->received += len;
 	if (t->received - t->last_report >= PROGRESS_STEP || t->received == t->limit) {
 		t->last_report = t->received;
@@ -617,28 +719,28 @@ int fetch_file(const struct config *cfg, const struct fetch_request *rq, const c
 	struct transfer t = {.cfg = cfg, .rq = rq, .to_file = 1, .fd = fd, .limit = expect_size,
 			     .progress = p, .name = name};
 	reset_answer(&t);
-	t.hash = sha256_begin();
+	struct sha256_stream *h = sha256_begin();
 	uint64_t have = 0;
-	if (hash_existing(fd, t.hash, &have) < 0) {
+	char hex[SHA256_HEX_LEN + 1];
+	if (hash_existing(fd, h, &have) < 0) {
 		int rc = tb_fail_errno(e, TB_EFAIL, "cannot read %s", part_path);
-		char hex[SHA256_HEX_LEN + 1];
-		sha256_end(t.hash, hex);
+		sha256_end(h, hex);
 		close(fd);
 		return rc;
 	}
 	if (have >= expect_size && have) {
 		/* Complete or overlong leftovers: start over rather than trust them. */
-		char hex[SHA256_HEX_LEN + 1];
-		sha256_end(t.hash, hex);
-		t.hash = sha256_begin();
+		sha256_end(h, hex);
+		h = sha256_begin();
 		if (ftruncate(fd, 0) < 0 || lseek(fd, 0, SEEK_SET) < 0) {
 			int rc = tb_fail_errno(e, TB_EFAIL, "cannot truncate %s", part_path);
-			sha256_end(t.hash, hex);
+			sha256_end(h, hex);
 			close(fd);
 			return rc;
 		}
 		have = 0;
 	}
+	bg_hash_start(&t.hash, h);
 	t.offset = t.received = t.last_report = have;
 	t.range_sent = have > 0;
 	out->resumed_from = have;
@@ -652,7 +754,7 @@ int fetch_file(const struct config *cfg, const struct fetch_request *rq, const c
 	 * again, and the unpacked tree is what the store makes durable. */
 	if (close(fd) < 0 && rc == TB_OK)
 		rc = tb_fail_errno(e, TB_EFAIL, "cannot write %s", part_path);
-	sha256_end(t.hash, out->sha256);
+	bg_hash_end(&t.hash, out->sha256);
 	out->size = t.received;
 	if (t.offset < out->resumed_from)
 		out->resumed_from = 0; /* the server ignored the Range: started over */
