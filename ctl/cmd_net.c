@@ -213,6 +213,7 @@ COMMAND(check)
 	outcome_str(o, "installed", cur ? cur : "");
 	outcome_bool(o, "newer", newer);
 	outcome_bool(o, "cached", ss.from_cache);
+	outcome_str(o, "version", r ? r->version : "");
 	outcome_bool(o, "prerelease", r && r->prerelease);
 	if (!r)
 		outcome_say(o, "no Mesa release for %s is offered on %s by %s", host_arch(), channel, c->cfg.source);
@@ -319,6 +320,21 @@ COMMAND(update)
 		session_end(&ss);
 		return rc ? outcome_fail(o, &e) : TB_OK;
 	}
+	struct state st;
+	state_load(&ss.s, &st);
+	if (st.failed && !strcmp(st.failed, r->version)) {
+		/* A version that already failed here is not retried behind the user's back. */
+		outcome_str(o, "version", cur ? cur : "");
+		outcome_bool(o, "updated", 0);
+		outcome_say(o, "Mesa %s failed here before (%s); staying on %s%s; try it again with `tb323fu-ctl mesa install %s`",
+			    r->version, st.failed_reason ? st.failed_reason : "no reason recorded",
+			    cur ? "Mesa " : "the distribution's Mesa", cur ? cur : "", r->version);
+		state_free(&st);
+		free(cur);
+		session_end(&ss);
+		return TB_OK;
+	}
+	state_free(&st);
 	outcome_str(o, "version", r->version);
 	outcome_str(o, "previous", cur ? cur : "");
 	if (!store_has_version(&ss.s, r->version)) {
@@ -340,7 +356,6 @@ COMMAND(update)
 	}
 	char about[256];
 	describe_version(&ss, r->version, o, about, sizeof about);
-	struct state st;
 	state_load(&ss.s, &st);
 	outcome_bool(o, "updated", 1);
 	if (st.enabled)
