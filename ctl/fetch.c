@@ -103,6 +103,15 @@ static int is_file_url(const char *url)
 	return !strncasecmp(url, "file:", 5);
 }
 
+/* A redirect keeps https once there, and only a file:// URL leads to local files: a server
+ * must not send us to this machine's files or, from https, to plain http. */
+static int redirect_downgrades(const char *from, const char *to)
+{
+	if (is_file_url(to))
+		return !is_file_url(from);
+	return !strncasecmp(from, "https:", 6) && strncasecmp(to, "https:", 6);
+}
+
 /* The host of a URL for sentences ("api.github.com", "this machine's files"). */
 static void url_host(const char *url, char *out, size_t n)
 {
@@ -221,6 +230,7 @@ struct transfer {
 	CURL *curl;
 	const struct config *cfg;
 	const struct fetch_request *rq;
+	const char *url_now; /* the URL of the current hop */
 	char errbuf[CURL_ERROR_SIZE];
 
 	/* the current answer; reset by each status line */
@@ -326,9 +336,9 @@ static int write_all(int fd, const char *p, size_t n)
  * ends, or a file:// range) or start over (200: the server ignored the Range). */
 static int start_file_body(struct transfer *t, long code)
 {
-	int append = t->range_sent &&
-		     (is_file_url(t->rq->url) ? 1 : code == 206);
-	if (append && !is_file_url(t->rq->url) && t->range_start != (long long)t->offset) {
+	int file = is_file_url(t->url_now);
+	int append = t->range_sent && (file || code == 206);
+	if (append && !file && t->range_start != (long long)t->offset) {
 		t->bad_range = 1;
 		return -1;
 	}
@@ -597,6 +607,7 @@ static int perform(struct transfer *t, struct tb_error *e)
 		}
 		if ((rc = fetch_url_allowed(url, e)) != TB_OK)
 			break;
+		t->url_now = url;
 		int to_api = same_origin(url, cfg->api_url);
 		struct curl_slist *h = NULL;
 		char *line = xasprintf("Accept: %s", rq->accept ? rq->accept : GITHUB_JSON);
@@ -635,6 +646,11 @@ static int perform(struct transfer *t, struct tb_error *e)
 			curl_easy_getinfo(c, CURLINFO_REDIRECT_URL, &next);
 			if (!next) {
 				rc = tb_fail(e, TB_ENET, "%.300s redirected %s nowhere (HTTP %ld)", url, rq->what, t->status);
+				break;
+			}
+			if (redirect_downgrades(url, next)) {
+				rc = tb_fail(e, TB_ENET, "refusing the redirect of %s from %.200s to %.200s: a redirect may not leave https or lead to local files",
+					     rq->what, url, next);
 				break;
 			}
 			free(url);

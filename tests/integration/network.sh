@@ -168,6 +168,10 @@ fault /repos/o/r/releases redirect http://192.0.2.1/releases
 expect_exit 5 "a redirect to plain http elsewhere: exit 5" ctl mesa check
 check "it is refused before connecting" has "plain http is only allowed to this machine" "$T/err"
 no_faults
+fault /repos/o/r/releases redirect file:///etc/passwd
+expect_exit 5 "a redirect to a local file: exit 5" ctl mesa check
+check "it is refused" has "may not leave https or lead to local files" "$T/err"
+no_faults
 net_config
 sed -i 's|^api_url = .*|api_url = http://192.0.2.1|' "$TB323FU_MESA_CONFIG"
 expect_exit 5 "api_url with plain http to another machine: exit 5" ctl mesa check

@@ -69,6 +69,10 @@ check "the smoke tests passed" test -f "$STORE/smoke/2026.10.07.json"
 expect_exit 0 "a second update" ctl mesa update
 check "says up to date" has "Mesa up to date (2026.10.07)" "$T/out"
 
+fault /repos/o/r/releases redirect "http://127.0.0.1:$PORT/repos/o/r/releases"
+expect_exit 5 "a redirect from https to plain http: exit 5" ctl mesa check
+check "it is refused" has "may not leave https" "$T/err"
+no_faults
 fault /repos/o/r/releases status 404
 expect_exit 5 "404 over https: exit 5" ctl mesa check
 no_faults
