@@ -51,10 +51,8 @@ static void session_end(struct session *ss)
 		store_close(&ss->s);
 }
 
-static const char *accept_for(const struct feed_asset *a)
-{
-	return a->api ? "application/octet-stream" : NULL;
-}
+/* The API url of an asset answers JSON unless asked for the bytes; a browser url ignores it. */
+#define ASSET_ACCEPT "application/octet-stream"
 
 /* Fetches a small asset (SHA256SUMS, its signature) of exactly the release's size into the
  * cache; *path_out is where it went. */
@@ -64,7 +62,7 @@ static int fetch_small_asset(struct cli *c, struct session *ss, const struct fee
 {
 	*path_out = NULL;
 	char *what = xasprintf("%s of %s", a->name, r->tag);
-	struct fetch_request rq = {.url = a->url, .accept = accept_for(a), .max_bytes = cap,
+	struct fetch_request rq = {.url = a->url, .accept = ASSET_ACCEPT, .max_bytes = cap,
 				   .too_big_code = TB_EVERIFY, .what = what};
 	struct fetch_reply reply;
 	int rc = fetch_memory(&c->cfg, &rq, &reply, e);
@@ -119,7 +117,7 @@ static int download_release(struct cli *c, struct session *ss, const struct feed
 		char *name = xasprintf("%s.part", r->tarball.name);
 		part = path_join(ss->cache, name);
 		free(name);
-		struct fetch_request rq = {.url = r->tarball.url, .accept = accept_for(&r->tarball),
+		struct fetch_request rq = {.url = r->tarball.url, .accept = ASSET_ACCEPT,
 					   .max_bytes = r->tarball.size, .too_big_code = TB_EVERIFY,
 					   .what = r->tarball.name};
 		rc = fetch_file(&c->cfg, &rq, part, r->tarball.size, c->progress, r->tarball.name, &got, e);
