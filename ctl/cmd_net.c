@@ -10,10 +10,7 @@
 #include "feed.h"
 #include "fetch.h"
 #include "manifest.h"
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wcomment"
 #include "minisign.h"
-#pragma GCC diagnostic pop
 #include "release.h"
 #include "state.h"
 #include "sums.h"

@@ -1,10 +1,6 @@
 /* minisign verification: public keys "Ed"+keyid+key, signatures "Ed"/"ED"+keyid+sig, a
  * trusted comment with its own (global) signature. All crypto is libcrypto's. */
-/* minisign.h mentions keys_dir/ *.pub inside a comment. */
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wcomment"
 #include "minisign.h"
-#pragma GCC diagnostic pop
 
 #include <ctype.h>
 #include <dirent.h>

@@ -8,10 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wcomment"
 #include "minisign.h"
-#pragma GCC diagnostic pop
 
 #define KEY_A "RWSK1wu0jvJrLnEu+YP32aTe0viV5G18BEbfADkvm9ahgiihgfM1emex"
 

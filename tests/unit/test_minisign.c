@@ -12,10 +12,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wcomment"
 #include "minisign.h"
-#pragma GCC diagnostic pop
 
 #define KEY_A "RWSK1wu0jvJrLnEu+YP32aTe0viV5G18BEbfADkvm9ahgiihgfM1emex"
 #define KEY_B "RWSPyBCVKJ4K7uE3ks0OWkwAmvP234So01pfOB2bgJCmNmV+Fua8pL1z"
