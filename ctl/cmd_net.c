@@ -18,7 +18,7 @@
 #define SIG_MAX_BYTES (64 * 1024)
 
 /* A writer's store with a fresh release list. */
-struct session {
+struct remote {
 	struct store s;
 	int open;
 	char *cache;
@@ -26,26 +26,26 @@ struct session {
 	int from_cache;
 };
 
-static int session_start(struct cli *c, struct session *ss, struct tb_error *e)
+static int remote_start(struct cli *c, struct remote *rs, struct tb_error *e)
 {
-	memset(ss, 0, sizeof *ss);
-	int rc = cli_open_store(c, &ss->s, 1, e);
+	memset(rs, 0, sizeof *rs);
+	int rc = cli_open_store(c, &rs->s, 1, e);
 	if (rc)
 		return rc;
-	ss->open = 1;
-	ss->cache = store_path(&ss->s, "cache");
-	rc = mkdir_p(ss->cache, 0755, e);
+	rs->open = 1;
+	rs->cache = store_path(&rs->s, "cache");
+	rc = mkdir_p(rs->cache, 0755, e);
 	if (!rc)
-		rc = feed_refresh(&c->cfg, ss->cache, &ss->feed, &ss->from_cache, e);
+		rc = feed_refresh(&c->cfg, rs->cache, &rs->feed, &rs->from_cache, e);
 	return rc;
 }
 
-static void session_end(struct session *ss)
+static void remote_end(struct remote *rs)
 {
-	feed_free(&ss->feed);
-	free(ss->cache);
-	if (ss->open)
-		store_close(&ss->s);
+	feed_free(&rs->feed);
+	free(rs->cache);
+	if (rs->open)
+		store_close(&rs->s);
 }
 
 /* The API url of an asset answers JSON unless asked for the bytes; a browser url ignores it. */
@@ -53,7 +53,7 @@ static void session_end(struct session *ss)
 
 /* Fetches a small asset (SHA256SUMS, its signature) of exactly the release's size into the
  * cache; *path_out is where it went. */
-static int fetch_small_asset(struct cli *c, struct session *ss, const struct feed_release *r,
+static int fetch_small_asset(struct cli *c, struct remote *rs, const struct feed_release *r,
 			     const struct feed_asset *a, uint64_t cap, char **path_out,
 			     char **text_out, size_t *len_out, struct tb_error *e)
 {
@@ -68,7 +68,7 @@ static int fetch_small_asset(struct cli *c, struct session *ss, const struct fee
 			     reply.len, (unsigned long long)a->size);
 	if (!rc) {
 		/* cache/<tag>/SHA256SUMS: the file keeps its name for sentences and minisign -V. */
-		char *dir = path_join(ss->cache, r->tag);
+		char *dir = path_join(rs->cache, r->tag);
 		*path_out = path_join(dir, a->name);
 		rc = mkdir_p(dir, 0755, e);
 		if (!rc)
@@ -91,16 +91,16 @@ struct download_result {
 
 /* DESIGN §4 in order: signature over SHA256SUMS, then the tarball's size and hashes (while
  * it arrives), then release_unpack for the tree. Refusals leave nothing behind. */
-static int download_release(struct cli *c, struct session *ss, const struct feed_release *r,
+static int download_release(struct cli *c, struct remote *rs, const struct feed_release *r,
 			    struct download_result *res, struct tb_error *e)
 {
 	memset(res, 0, sizeof *res);
 	char *sums_path = NULL, *sig_path = NULL, *sums_text = NULL, *part = NULL;
 	size_t sums_len = 0;
-	int rc = fetch_small_asset(c, ss, r, &r->sums, SUMS_MAX_BYTES, &sums_path, &sums_text,
+	int rc = fetch_small_asset(c, rs, r, &r->sums, SUMS_MAX_BYTES, &sums_path, &sums_text,
 				   &sums_len, e);
 	if (!rc && r->sig.name)
-		rc = fetch_small_asset(c, ss, r, &r->sig, SIG_MAX_BYTES, &sig_path, NULL, NULL, e);
+		rc = fetch_small_asset(c, rs, r, &r->sig, SIG_MAX_BYTES, &sig_path, NULL, NULL, e);
 	if (!rc)
 		rc = minisign_verify_file(&c->cfg, sums_path, sig_path, r->version, e);
 	char expect[65] = "";
@@ -112,7 +112,7 @@ static int download_release(struct cli *c, struct session *ss, const struct feed
 	struct fetch_file_result got;
 	if (!rc) {
 		char *name = xasprintf("%s.part", r->tarball.name);
-		part = path_join(ss->cache, name);
+		part = path_join(rs->cache, name);
 		free(name);
 		struct fetch_request rq = {.url = r->tarball.url, .accept = ASSET_ACCEPT,
 					   .max_bytes = r->tarball.size, .too_big_code = TB_EVERIFY,
@@ -131,7 +131,7 @@ static int download_release(struct cli *c, struct session *ss, const struct feed
 					      .known_sha256 = got.sha256, .known_size = got.size,
 					      .expect_version = r->version, .progress = c->progress};
 		char *version = NULL;
-		rc = release_unpack(&ss->s, &req, &version, e);
+		rc = release_unpack(&rs->s, &req, &version, e);
 		free(version);
 	}
 	/* Only an interrupted transfer is worth resuming; anything checked or refused goes. */
@@ -145,12 +145,12 @@ static int download_release(struct cli *c, struct session *ss, const struct feed
 }
 
 /* "vulkan, opencl, based on upstream 1a2b3c4" from the installed MANIFEST. */
-static void describe_version(struct session *ss, const char *version, struct outcome *o,
+static void describe_version(struct remote *rs, const char *version, struct outcome *o,
 			     char *out, size_t n)
 {
 	struct manifest m = {0};
 	struct tb_error ignored = {0};
-	char *dir = store_path(&ss->s, "versions/%s", version);
+	char *dir = store_path(&rs->s, "versions/%s", version);
 	if (manifest_load(dir, &m, &ignored) == TB_OK) {
 		struct strbuf drivers = {0};
 		for (const char *p = m.drivers ? m.drivers : ""; *p; p++) {
@@ -193,21 +193,21 @@ COMMAND(check)
 		tb_fail(&e, TB_EUSAGE, "check takes no arguments (usage: tb323fu-ctl mesa check)");
 		return outcome_fail(o, &e);
 	}
-	struct session ss;
-	int rc = session_start(c, &ss, &e);
+	struct remote rs;
+	int rc = remote_start(c, &rs, &e);
 	if (rc) {
-		session_end(&ss);
+		remote_end(&rs);
 		return outcome_fail(o, &e);
 	}
 	const char *channel = c->cfg.channel;
-	const struct feed_release *r = feed_newest(&ss.feed, channel);
-	char *cur = store_current(&ss.s);
+	const struct feed_release *r = feed_newest(&rs.feed, channel);
+	char *cur = store_current(&rs.s);
 	int newer = r && (!cur || version_compare(r->version, cur) > 0);
 	outcome_str(o, "channel", channel);
 	outcome_str(o, "available", r ? r->version : "");
 	outcome_str(o, "installed", cur ? cur : "");
 	outcome_bool(o, "newer", newer);
-	outcome_bool(o, "cached", ss.from_cache);
+	outcome_bool(o, "cached", rs.from_cache);
 	outcome_str(o, "version", r ? r->version : "");
 	outcome_bool(o, "prerelease", r && r->prerelease);
 	if (!r)
@@ -221,7 +221,7 @@ COMMAND(check)
 		outcome_say(o, "Mesa %s is available on %s; get it with `tb323fu-ctl mesa update`", r->version,
 			    channel);
 	free(cur);
-	session_end(&ss);
+	remote_end(&rs);
 	return TB_OK;
 }
 
@@ -234,11 +234,11 @@ COMMAND(download)
 		tb_fail(&e, TB_EUSAGE, "usage: tb323fu-ctl mesa download [VERSION] (a version like 2026.10.06)");
 		return outcome_fail(o, &e);
 	}
-	struct session ss;
-	int rc = session_start(c, &ss, &e);
+	struct remote rs;
+	int rc = remote_start(c, &rs, &e);
 	const struct feed_release *r = NULL;
 	if (!rc) {
-		r = want ? feed_find(&ss.feed, want) : feed_newest(&ss.feed, c->cfg.channel);
+		r = want ? feed_find(&rs.feed, want) : feed_newest(&rs.feed, c->cfg.channel);
 		if (!r && want)
 			rc = tb_fail(&e, TB_EFAIL, "Mesa %s is not offered for %s by %s; `tb323fu-ctl mesa check` shows what is",
 				     want, host_arch(), c->cfg.source);
@@ -247,35 +247,35 @@ COMMAND(download)
 				     c->cfg.channel, c->cfg.source);
 	}
 	if (rc) {
-		session_end(&ss);
+		remote_end(&rs);
 		return outcome_fail(o, &e);
 	}
 	char about[256];
 	outcome_str(o, "version", r->version);
-	if (store_has_version(&ss.s, r->version)) {
-		describe_version(&ss, r->version, o, about, sizeof about);
+	if (store_has_version(&rs.s, r->version)) {
+		describe_version(&rs, r->version, o, about, sizeof about);
 		outcome_bool(o, "downloaded", 0);
-		char *cur = store_current(&ss.s);
+		char *cur = store_current(&rs.s);
 		if (cur && !strcmp(cur, r->version))
 			outcome_say(o, "Mesa %s is already installed and current (%s)", r->version, about);
 		else
 			outcome_say(o, "Mesa %s is already downloaded (%s); install it with `tb323fu-ctl mesa install %s`",
 				    r->version, about, r->version);
 		free(cur);
-		session_end(&ss);
+		remote_end(&rs);
 		return TB_OK;
 	}
 	struct download_result res;
-	rc = download_release(c, &ss, r, &res, &e);
+	rc = download_release(c, &rs, r, &res, &e);
 	if (rc) {
-		session_end(&ss);
+		remote_end(&rs);
 		return outcome_fail(o, &e);
 	}
-	describe_version(&ss, r->version, o, about, sizeof about);
+	describe_version(&rs, r->version, o, about, sizeof about);
 	outcome_bool(o, "downloaded", 1);
 	outcome_int(o, "resumed_from", (int64_t)res.resumed_from);
 	outcome_say(o, "Mesa %s downloaded and checked (%s)", r->version, about);
-	session_end(&ss);
+	remote_end(&rs);
 	return TB_OK;
 }
 
@@ -291,14 +291,14 @@ COMMAND(update)
 			return outcome_fail(o, &e);
 		}
 	}
-	struct session ss;
-	int rc = session_start(c, &ss, &e);
+	struct remote rs;
+	int rc = remote_start(c, &rs, &e);
 	if (rc) {
-		session_end(&ss);
+		remote_end(&rs);
 		return outcome_fail(o, &e);
 	}
-	const struct feed_release *r = feed_newest(&ss.feed, c->cfg.channel);
-	char *cur = store_current(&ss.s);
+	const struct feed_release *r = feed_newest(&rs.feed, c->cfg.channel);
+	char *cur = store_current(&rs.s);
 	outcome_str(o, "channel", c->cfg.channel);
 	outcome_str(o, "available", r ? r->version : "");
 	if (!r || (cur && version_compare(r->version, cur) <= 0)) {
@@ -312,11 +312,11 @@ COMMAND(update)
 				     c->cfg.channel, c->cfg.source);
 		}
 		free(cur);
-		session_end(&ss);
+		remote_end(&rs);
 		return rc ? outcome_fail(o, &e) : TB_OK;
 	}
 	struct state st;
-	state_load(&ss.s, &st);
+	state_load(&rs.s, &st);
 	if (st.failed && !strcmp(st.failed, r->version)) {
 		/* A version that already failed here is not retried behind the user's back. */
 		outcome_str(o, "version", cur ? cur : "");
@@ -326,32 +326,32 @@ COMMAND(update)
 			    cur ? "Mesa " : "the distribution's Mesa", cur ? cur : "", r->version);
 		state_free(&st);
 		free(cur);
-		session_end(&ss);
+		remote_end(&rs);
 		return TB_OK;
 	}
 	state_free(&st);
 	outcome_str(o, "version", r->version);
 	outcome_str(o, "previous", cur ? cur : "");
-	if (!store_has_version(&ss.s, r->version)) {
+	if (!store_has_version(&rs.s, r->version)) {
 		struct download_result res;
-		rc = download_release(c, &ss, r, &res, &e);
+		rc = download_release(c, &rs, r, &res, &e);
 	}
 	struct smoke_outcome smoke = {0};
 	if (!rc) {
 		struct activate_opts ao = {.cfg = &c->cfg, .run_smoke = c->cfg.smoke && !no_smoke,
 					   .progress = c->progress};
-		rc = release_activate(&ss.s, r->version, &ao, &smoke, &e);
+		rc = release_activate(&rs.s, r->version, &ao, &smoke, &e);
 		outcome_int(o, "smoke_passed", smoke.passed);
 		outcome_int(o, "smoke_failed", smoke.failed);
 	}
 	if (rc) {
 		free(cur);
-		session_end(&ss);
+		remote_end(&rs);
 		return outcome_fail(o, &e);
 	}
 	char about[256];
-	describe_version(&ss, r->version, o, about, sizeof about);
-	state_load(&ss.s, &st);
+	describe_version(&rs, r->version, o, about, sizeof about);
+	state_load(&rs.s, &st);
 	outcome_bool(o, "updated", 1);
 	if (st.enabled)
 		outcome_say(o, "Mesa %s installed (%s); new programs use it now", r->version, about);
@@ -359,6 +359,6 @@ COMMAND(update)
 		outcome_say(o, "Mesa %s installed (%s); switch it on with `tb323fu-ctl mesa on`", r->version, about);
 	state_free(&st);
 	free(cur);
-	session_end(&ss);
+	remote_end(&rs);
 	return TB_OK;
 }
