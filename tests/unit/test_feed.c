@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "feed.h"
+#include "hash.h"
 #include "fetch.h"
 
 #define D64 "ab0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcd"
@@ -212,6 +213,51 @@ static void mirror_and_cache(void **state)
 	remove_tree(dir);
 }
 
+/* fetch_file over file://: a partial file is resumed, the hash covers the whole file, and a
+ * complete answer of the wrong size is refused and dropped. */
+static void file_download_resumes(void **state)
+{
+	char dir[] = "/tmp/test_fetch.XXXXXX";
+	assert_non_null(mkdtemp(dir));
+	char *src = path_join(dir, "asset.bin"), *part = path_join(dir, "asset.bin.part");
+	size_t size = 300 * 1024 + 7;
+	unsigned char *data = xmalloc(size);
+	for (size_t i = 0; i < size; i++)
+		data[i] = (unsigned char)(i * 131 + (i >> 9));
+	struct tb_error e = {0};
+	assert_int_equal(atomic_write_file(src, data, size, 0644, &e), TB_OK);
+	assert_int_equal(atomic_write_file(part, data, 100 * 1024, 0644, &e), TB_OK);
+	char want[SHA256_HEX_LEN + 1];
+	assert_int_equal(sha256_file(src, want, NULL), 0);
+
+	struct config cfg;
+	config_defaults(&cfg);
+	char *url = xasprintf("file://%s", src);
+	struct fetch_request rq = {.url = url, .max_bytes = size, .too_big_code = TB_EVERIFY, .what = "the asset"};
+	struct fetch_file_result res;
+	assert_int_equal(fetch_file(&cfg, &rq, part, size, NULL, "asset.bin", &res, &e), TB_OK);
+	assert_int_equal(res.resumed_from, 100 * 1024);
+	assert_int_equal(res.size, size);
+	assert_string_equal(res.sha256, want);
+
+	/* The release says one byte more than there is. */
+	unlink(part);
+	assert_int_equal(fetch_file(&cfg, &rq, part, size + 1, NULL, "asset.bin", &res, &e), TB_EVERIFY);
+	assert_non_null(strstr(e.msg, "the release says"));
+	assert_int_equal(access(part, F_OK), -1);
+	/* One byte less: refused as soon as the answer runs past it. */
+	tb_error_clear(&e);
+	assert_int_equal(fetch_file(&cfg, &rq, part, size - 1, NULL, "asset.bin", &res, &e), TB_EVERIFY);
+	assert_int_equal(access(part, F_OK), -1);
+
+	config_free(&cfg);
+	free(url);
+	free(data);
+	free(src);
+	free(part);
+	remove_tree(dir);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -221,6 +267,7 @@ int main(void)
 		cmocka_unit_test(not_a_release_list),
 		cmocka_unit_test(url_policy),
 		cmocka_unit_test(mirror_and_cache),
+		cmocka_unit_test(file_download_resumes),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
