@@ -54,5 +54,7 @@ int cli_open_store(struct cli *c, struct store *s, int writer, struct tb_error *
 	int rc = store_open(s, c->store_dir, writer, e);
 	if (!rc && writer)
 		rc = store_lock(s, c->wait, e);
+	if (rc)
+		store_close(s); /* callers return at once on failure */
 	return rc;
 }
