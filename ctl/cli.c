@@ -14,10 +14,8 @@ static void ensure_fields(struct outcome *o)
 void outcome_say(struct outcome *o, const char *fmt, ...)
 {
 	va_list ap;
-	char *s;
 	va_start(ap, fmt);
-	if (vasprintf(&s, fmt, ap) < 0)
-		abort();
+	char *s = xvasprintf(fmt, ap);
 	va_end(ap);
 	free(o->message);
 	o->message = s;

@@ -40,9 +40,7 @@ static void line(struct doctor *d, const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
-	char *s = NULL;
-	if (vasprintf(&s, fmt, ap) < 0)
-		abort();
+	char *s = xvasprintf(fmt, ap);
 	va_end(ap);
 	if (d->lines.len)
 		sb_append(&d->lines, "\n");
@@ -55,9 +53,7 @@ static void problem(struct doctor *d, const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
-	char *s = NULL;
-	if (vasprintf(&s, fmt, ap) < 0)
-		abort();
+	char *s = xvasprintf(fmt, ap);
 	va_end(ap);
 	line(d, "problem: %s", s);
 	json_object_array_add(d->problems, json_object_new_string(s));

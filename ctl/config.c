@@ -39,16 +39,6 @@ void config_free(struct config *c)
 	memset(c, 0, sizeof *c);
 }
 
-static char *trim(char *s)
-{
-	while (isspace((unsigned char)*s))
-		s++;
-	char *end = s + strlen(s);
-	while (end > s && isspace((unsigned char)end[-1]))
-		*--end = '\0';
-	return s;
-}
-
 static int parse_bool(const char *v, int *out)
 {
 	if (!strcmp(v, "true") || !strcmp(v, "on") || !strcmp(v, "yes") || !strcmp(v, "1"))
@@ -162,10 +152,9 @@ int config_parse(struct config *c, const char *text, const char *name, struct tb
 {
 	char *copy = xstrdup(text);
 	int lineno = 0, rc = TB_OK;
-	for (char *line = copy; line; lineno++) {
-		char *next = strchr(line, '\n');
-		if (next)
-			*next++ = '\0';
+	char *cursor = copy, *line;
+	while ((line = next_line(&cursor))) {
+		lineno++;
 		char *hash = strchr(line, '#');
 		if (hash)
 			*hash = '\0';
@@ -174,7 +163,7 @@ int config_parse(struct config *c, const char *text, const char *name, struct tb
 			char *eq = strchr(s, '=');
 			if (!eq) {
 				rc = tb_fail(e, TB_EUSAGE, "%s line %d: expected key = value, found \"%s\"; fix or remove that line",
-					     name, lineno + 1, s);
+					     name, lineno, s);
 				break;
 			}
 			*eq = '\0';
@@ -182,16 +171,15 @@ int config_parse(struct config *c, const char *text, const char *name, struct tb
 			int r = set_key(c, k, v);
 			if (r < 0) {
 				rc = tb_fail(e, TB_EUSAGE, "%s line %d: bad value \"%s\" for %s; fix that line",
-					     name, lineno + 1, v, k);
+					     name, lineno, v, k);
 				break;
 			}
 			if (r > 0) {
 				rc = tb_fail(e, TB_EUSAGE, "%s line %d: unknown key \"%s\"; fix or remove that line",
-					     name, lineno + 1, k);
+					     name, lineno, k);
 				break;
 			}
 		}
-		line = next;
 	}
 	free(copy);
 	return rc;

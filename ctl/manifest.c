@@ -425,15 +425,10 @@ int manifest_parse(const char *text, size_t len, struct manifest *m, struct tb_e
 	copy[len] = '\0';
 	size_t cap_f = 0, cap_l = 0;
 	int rc = TB_OK, lineno = 0;
-	for (char *line = copy; line && rc == TB_OK;) {
-		char *next = strchr(line, '\n');
-		if (next)
-			*next++ = '\0';
+	char *cursor = copy, *line;
+	while (rc == TB_OK && (line = next_line(&cursor))) {
 		lineno++;
-		size_t n = strlen(line);
-		if (n && line[n - 1] == '\r')
-			line[--n] = '\0';
-		if (n && line[0] != '#') {
+		if (*line && line[0] != '#') {
 			if (!strncmp(line, "file ", 5))
 				rc = parse_entry(m, line + 5, 1, lineno, &cap_f, &cap_l, e);
 			else if (!strncmp(line, "link ", 5))
@@ -446,7 +441,6 @@ int manifest_parse(const char *text, size_t len, struct manifest *m, struct tb_e
 				}
 			}
 		}
-		line = next;
 	}
 	free(copy);
 	if (rc == TB_OK)

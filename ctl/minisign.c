@@ -81,27 +81,14 @@ static int parse_pubkey(const char *b64, size_t len, struct pubkey *k)
 	return 0;
 }
 
-static char *trim(char *s)
-{
-	while (isspace((unsigned char)*s))
-		s++;
-	size_t n = strlen(s);
-	while (n && isspace((unsigned char)s[n - 1]))
-		s[--n] = '\0';
-	return s;
-}
-
 /* A .pub file: an optional "untrusted comment:" line, then the key. */
 static int parse_pubkey_file(char *text, struct pubkey *k)
 {
-	for (char *line = text; line;) {
-		char *next = strchr(line, '\n');
-		if (next)
-			*next++ = '\0';
+	char *cursor = text, *line;
+	while ((line = next_line(&cursor))) {
 		char *s = trim(line);
 		if (*s && strncmp(s, "untrusted comment:", 18))
 			return parse_pubkey(s, strlen(s), k);
-		line = next;
 	}
 	return -1;
 }
@@ -152,25 +139,6 @@ static int load_keys(const struct config *cfg, struct pubkey *keys, size_t *n, s
 	}
 	free(list);
 	return rc;
-}
-
-/* Takes the next line of text (without its \n or \r\n); NULL at the end. */
-static char *next_line(char **cursor)
-{
-	char *line = *cursor;
-	if (!line)
-		return NULL;
-	char *nl = strchr(line, '\n');
-	if (nl) {
-		*nl = '\0';
-		*cursor = nl + 1;
-	} else {
-		*cursor = NULL;
-	}
-	size_t n = strlen(line);
-	if (n && line[n - 1] == '\r')
-		line[n - 1] = '\0';
-	return line;
 }
 
 static int parse_signature(char *text, struct signature *s)

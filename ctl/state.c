@@ -26,10 +26,8 @@ void state_load(const struct store *s, struct state *st)
 	free(path);
 	if (!text)
 		return; /* no state yet: everything off */
-	for (char *line = text; line;) {
-		char *next = strchr(line, '\n');
-		if (next)
-			*next++ = '\0';
+	char *cursor = text, *line;
+	while ((line = next_line(&cursor))) {
 		char *eq = strchr(line, '=');
 		if (eq) {
 			*eq = '\0';
@@ -49,7 +47,6 @@ void state_load(const struct store *s, struct state *st)
 			else if (!strcmp(k, "boot"))
 				state_set(&st->boot, v);
 		}
-		line = next;
 	}
 	free(text);
 }

@@ -120,10 +120,8 @@ int store_lock(struct store *s, int wait, struct tb_error *e)
 char *store_path(const struct store *s, const char *fmt, ...)
 {
 	va_list ap;
-	char *rel;
 	va_start(ap, fmt);
-	if (vasprintf(&rel, fmt, ap) < 0)
-		abort();
+	char *rel = xvasprintf(fmt, ap);
 	va_end(ap);
 	char *p = path_join(s->root, rel);
 	free(rel);

@@ -14,14 +14,10 @@ int sums_lookup_text(const char *text, size_t len, const char *name, char hex[65
 	memcpy(copy, text, len);
 	copy[len] = '\0';
 	int found = 0, rc = TB_OK, lineno = 0;
-	for (char *line = copy; line && rc == TB_OK;) {
-		char *next = strchr(line, '\n');
-		if (next)
-			*next++ = '\0';
+	char *cursor = copy, *line;
+	while (rc == TB_OK && (line = next_line(&cursor))) {
 		lineno++;
 		size_t n = strlen(line);
-		if (n && line[n - 1] == '\r')
-			line[--n] = '\0';
 		if (n) {
 			/* "<64 hex><space><space or *><name>" */
 			if (n < 67 || line[64] != ' ' || (line[65] != ' ' && line[65] != '*')) {
@@ -43,7 +39,6 @@ int sums_lookup_text(const char *text, size_t len, const char *name, char hex[65
 				found = 1;
 			}
 		}
-		line = next;
 	}
 	free(copy);
 	if (rc == TB_OK && !found)

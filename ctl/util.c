@@ -1,5 +1,6 @@
 #include "util.h"
 
+#include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -86,13 +87,19 @@ char *xstrdup(const char *s)
 	return p;
 }
 
+char *xvasprintf(const char *fmt, va_list ap)
+{
+	char *s;
+	if (vasprintf(&s, fmt, ap) < 0)
+		out_of_memory();
+	return s;
+}
+
 char *xasprintf(const char *fmt, ...)
 {
 	va_list ap;
-	char *s;
 	va_start(ap, fmt);
-	if (vasprintf(&s, fmt, ap) < 0)
-		out_of_memory();
+	char *s = xvasprintf(fmt, ap);
 	va_end(ap);
 	return s;
 }
@@ -117,10 +124,8 @@ void sb_append(struct strbuf *sb, const char *s)
 void sb_appendf(struct strbuf *sb, const char *fmt, ...)
 {
 	va_list ap;
-	char *s;
 	va_start(ap, fmt);
-	if (vasprintf(&s, fmt, ap) < 0)
-		out_of_memory();
+	char *s = xvasprintf(fmt, ap);
 	va_end(ap);
 	sb_append(sb, s);
 	free(s);
@@ -342,6 +347,34 @@ char *read_small_file(const char *path, size_t max, size_t *len_out)
 	if (len_out)
 		*len_out = len;
 	return buf;
+}
+
+char *next_line(char **cursor)
+{
+	char *line = *cursor;
+	if (!line)
+		return NULL;
+	char *nl = strchr(line, '\n');
+	if (nl) {
+		*nl = '\0';
+		*cursor = nl + 1;
+	} else {
+		*cursor = NULL;
+	}
+	size_t n = strlen(line);
+	if (n && line[n - 1] == '\r')
+		line[n - 1] = '\0';
+	return line;
+}
+
+char *trim(char *s)
+{
+	while (isspace((unsigned char)*s))
+		s++;
+	char *end = s + strlen(s);
+	while (end > s && isspace((unsigned char)end[-1]))
+		*--end = '\0';
+	return s;
 }
 
 void hex_encode(const unsigned char *in, size_t n, char *out)

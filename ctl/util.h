@@ -38,6 +38,7 @@ void *xcalloc(size_t n, size_t size);
 void *xrealloc(void *p, size_t n);
 char *xstrdup(const char *s);
 char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+char *xvasprintf(const char *fmt, va_list ap) __attribute__((format(printf, 1, 0)));
 char *path_join(const char *dir, const char *name);
 
 /* A growable string. */
@@ -67,6 +68,13 @@ int fsync_dir(const char *dir);
 /* Reads a whole small file (at most max bytes, NUL-terminated); NULL with errno set on
  * failure, E2BIG when larger than max. */
 char *read_small_file(const char *path, size_t max, size_t *len_out);
+
+/* Walks a text in place: returns the line at *cursor without its newline (and a trailing \r)
+ * and moves *cursor past it; NULL once the text is used up. */
+char *next_line(char **cursor);
+
+/* Strips leading and trailing blanks in place; returns the first non-blank character. */
+char *trim(char *s);
 
 /* Lowercase hex of n bytes into out (2n+1 bytes). */
 void hex_encode(const unsigned char *in, size_t n, char *out);
