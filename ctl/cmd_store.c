@@ -35,6 +35,14 @@ static char *ready_version(const struct store *s)
 	return ready;
 }
 
+/* "vulkan, opencl" for people. */
+static const char *drivers_text(const struct manifest *m)
+{
+	if (!m || (!m->has_vulkan && !m->has_opencl))
+		return "no drivers";
+	return m->has_vulkan && m->has_opencl ? "vulkan, opencl" : m->has_vulkan ? "vulkan" : "opencl";
+}
+
 static json_object *drivers_array(const struct manifest *m)
 {
 	json_object *a = json_object_new_array();
@@ -114,7 +122,7 @@ COMMAND(status)
 	struct strbuf sb = {0};
 	char sc[16];
 	if (cur) {
-		sb_appendf(&sb, "Mesa %s is installed (%s", cur, have_m ? m.drivers : "");
+		sb_appendf(&sb, "Mesa %s is installed (%s", cur, drivers_text(have_m ? &m : NULL));
 		if (have_m && m.mesa_version)
 			sb_appendf(&sb, ", Mesa %s", m.mesa_version);
 		if (have_m && m.base)
@@ -181,9 +189,9 @@ COMMAND(list)
 		json_object_object_add(item, "bytes", json_object_new_int64((int64_t)bytes));
 		json_object_object_add(item, "smoke", json_object_new_string(smoke));
 		json_object_array_add(arr, item);
-		sb_appendf(&sb, "%s%s  %-8s %s, %.1f MiB, smoke %s%s", i ? "\n" : "", v,
-			   is_cur ? "current" : is_prev ? "previous" : "", have_m ? m.drivers : "?",
-			   (double)bytes / 1048576.0, smoke, have_m && m.mesa_version ? "" : "");
+		sb_appendf(&sb, "%s%-14s %-8s %-14s %-22s %7.1f MiB  smoke %s", i ? "\n" : "", v,
+			   is_cur ? "current" : is_prev ? "previous" : "", drivers_text(have_m ? &m : NULL),
+			   have_m && m.mesa_version ? m.mesa_version : "", (double)bytes / 1048576.0, smoke);
 		if (have_m)
 			manifest_free(&m);
 	}

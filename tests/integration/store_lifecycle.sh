@@ -15,7 +15,15 @@ REAL=$(cd "$T/real" && pwd -P)
 json() { python3 -c 'import json,sys; d=json.load(sys.stdin); print(eval(sys.argv[1]))' "$1"; }
 st() { ctl mesa status --json | json "$1"; }
 
-expect_exit 0 "install-local $V1" ctl mesa install-local "$R1" --no-smoke
+expect_exit 0 "install-local $V1" ctl --progress json mesa install-local "$R1" --no-smoke
+check "--progress json: unpack lines on stderr, the last one complete" python3 -c '
+import json, sys
+lines = [json.loads(l) for l in open(sys.argv[1])]
+unpack = [l for l in lines if l["op"] == "unpack"]
+assert unpack and set(unpack[0]) == {"op", "file", "done", "total"}, lines
+assert unpack[-1]["done"] == unpack[-1]["total"] > 0, unpack[-1]
+assert unpack[0]["file"].startswith("tb323fu-mesa-2026.10.06-"), unpack[0]
+' "$T/err"
 check "the sentence names the version" grep -q "Mesa $V1 installed" "$T/out"
 check "status: installed $V1, idle, off" test "$(st 'd["installed"], d["state"], d["enabled"]')" = "('$V1', 'idle', False)"
 check "status --json has exactly the keys of the design" test "$(ctl mesa status --json | json 'sorted(d)')" = \
