@@ -21,15 +21,23 @@ static int usage_error(struct outcome *o, const char *what)
 	return outcome_fail(o, &e);
 }
 
-/* The newest downloaded version newer than current: it waits for `install`. */
+/* The newest downloaded version newer than current that has not failed: it waits for
+ * `install`. */
 static char *ready_version(const struct store *s)
 {
 	size_t n;
 	char **list = store_versions(s, &n);
 	char *cur = store_current(s);
+	struct state st;
+	state_load(s, &st);
 	char *ready = NULL;
-	if (n && (!cur || version_compare(list[0], cur) > 0))
-		ready = xstrdup(list[0]);
+	for (size_t i = 0; i < n && !ready; i++) {
+		if (cur && version_compare(list[i], cur) <= 0)
+			break;
+		if (!st.failed || strcmp(st.failed, list[i]))
+			ready = xstrdup(list[i]);
+	}
+	state_free(&st);
 	free(cur);
 	store_free_list(list, n);
 	return ready;

@@ -66,6 +66,7 @@ EOF2
 check "smoke/$V2.json records the failure" \
 	test "$(result '[(t["name"], t["status"]) for t in d["tests"] if t["status"] != "pass"]' $V2)" = "[('vk.driver', 'fail')]"
 check "env/current.env selects $V1 again" grep -q "versions/$V1\|icd/turnip.json" "$STORE/env/current.env"
+check "the failed version is not offered as waiting for install" test "$(st 'd["downloaded"], d["state"]')" = "('', 'idle')"
 
 # --- a release whose Vulkan driver does not work ----------------------------------------------
 mkdir -p "$T/stage/lib" "$T/broken"
