@@ -75,6 +75,12 @@ check "the partial file is gone" test ! -e "$part"
 check "minisign -V agrees: the legacy signature of 2026.10.06 verifies" \
 	minisign -Vq -p "$T/keys/release.pub" -m "$WWW/download/mesa-2026.10.06/SHA256SUMS"
 check "the token never went to the asset host" sh -c "! grep '/download/.* auth=Bearer' '$LOG'"
+expect_exit 0 "status after a download" ctl --json mesa status
+check "status: 2026.10.06 is downloaded, waiting for install" test "$(jget downloaded) $(jget state) $(jget installed)" = "2026.10.06 ready "
+expect_exit 0 "install makes the downloaded version current" ctl mesa install --no-smoke
+check "install: 2026.10.06 is current" test "$(readlink "$STORE/current")" = versions/2026.10.06
+expect_exit 1 "install of a version that is not downloaded" ctl mesa install 2030.1.1
+check "…says how to download it" has "tb323fu-ctl mesa download 2030.1.1" "$T/err"
 
 # --- update
 expect_exit 0 "update installs the newest stable" ctl --json mesa update --no-smoke
