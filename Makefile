@@ -58,15 +58,21 @@ BINS := $(BUILD)/bin/tb323fu-ctl $(BUILD)/bin/tb323fu-mesa $(BUILD)/bin/tb323fu-
 .PHONY: all check check-recipes demo install fuzz clean unit-tests
 all: $(BINS)
 
-$(BUILD)/obj/ctl/%.o: ctl/%.c $(wildcard ctl/*.h)
+# Everything is rebuilt when the flags change (SANITIZE, CFLAGS, PREFIX…), not only the sources.
+FLAGS_STAMP := $(BUILD)/flags
+FLAGS_NOW := $(subst ',,$(CC) $(ALL_CFLAGS) | $(ALL_LDFLAGS) | $(LAUNCHER_LDFLAGS))
+$(shell mkdir -p $(BUILD) && if [ "$$(cat $(FLAGS_STAMP) 2>/dev/null)" != '$(FLAGS_NOW)' ]; then \
+	printf '%s' '$(FLAGS_NOW)' > $(FLAGS_STAMP); fi)
+
+$(BUILD)/obj/ctl/%.o: ctl/%.c $(wildcard ctl/*.h) $(FLAGS_STAMP)
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) $(CTL_CFLAGS) -c -o $@ $<
 
-$(BUILD)/obj/tb323fu-mesa/smoke%.o: tb323fu-mesa/smoke%.c $(wildcard tb323fu-mesa/*.h) $(BUILD)/gen/smoke_spirv.h
+$(BUILD)/obj/tb323fu-mesa/smoke%.o: tb323fu-mesa/smoke%.c $(wildcard tb323fu-mesa/*.h) $(BUILD)/gen/smoke_spirv.h $(FLAGS_STAMP)
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) $(SMOKE_CFLAGS) -I$(BUILD)/gen -c -o $@ $<
 
-$(BUILD)/obj/tb323fu-mesa/%.o: tb323fu-mesa/%.c $(wildcard tb323fu-mesa/*.h)
+$(BUILD)/obj/tb323fu-mesa/%.o: tb323fu-mesa/%.c $(wildcard tb323fu-mesa/*.h) $(FLAGS_STAMP)
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -c -o $@ $<
 
@@ -82,9 +88,9 @@ $(BUILD)/bin/tb323fu-ctl: $(BUILD)/obj/ctl/main.o $(BUILD)/libtbctl.a
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(CTL_LIBS)
 
-$(BUILD)/bin/tb323fu-mesa: $(BUILD)/obj/tb323fu-mesa/main.o $(BUILD)/libtblaunch.a
+$(BUILD)/bin/tb323fu-mesa: $(BUILD)/obj/tb323fu-mesa/main.o $(BUILD)/libtblaunch.a $(FLAGS_STAMP)
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_LDFLAGS) $(LAUNCHER_LDFLAGS) -o $@ $^
+	$(CC) $(ALL_LDFLAGS) $(LAUNCHER_LDFLAGS) -o $@ $(filter-out $(FLAGS_STAMP),$^)
 
 $(BUILD)/gen/smoke_spirv.h: tb323fu-mesa/smoke.comp
 	@mkdir -p $(dir $@)
