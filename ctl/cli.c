@@ -1,5 +1,7 @@
 /* Helpers shared by the commands: building the outcome, opening the store. */
 #include "cli.h"
+#include "smoke_run.h"
+#include "state.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -45,6 +47,31 @@ void outcome_bool(struct outcome *o, const char *key, int value)
 {
 	ensure_fields(o);
 	json_object_object_add(o->fields, key, json_object_new_boolean(value));
+}
+
+void outcome_installed(struct outcome *o, const struct store *s, const char *version,
+		       const struct smoke_outcome *smoke)
+{
+	struct state st;
+	state_load(s, &st);
+	outcome_str(o, "version", version);
+	outcome_bool(o, "smoke", smoke != NULL);
+	if (smoke) {
+		outcome_int(o, "smoke_passed", smoke->passed);
+		outcome_int(o, "smoke_skipped", smoke->skipped);
+	}
+	struct strbuf sb = {0};
+	if (smoke)
+		sb_appendf(&sb, "Mesa %s passed its smoke tests (%d passed, %d skipped)\n", version,
+			   smoke->passed, smoke->skipped);
+	/* current/ is what the ICD and session files point through: new programs see it at once */
+	if (st.enabled)
+		sb_appendf(&sb, "Mesa %s installed; new programs use it now, on trial until `tb323fu-ctl mesa keep`", version);
+	else
+		sb_appendf(&sb, "Mesa %s installed; switch it on with `tb323fu-ctl mesa on`", version);
+	outcome_say(o, "%s", sb.buf);
+	sb_free(&sb);
+	state_free(&st);
 }
 
 int cli_open_store(struct cli *c, struct store *s, int writer, struct tb_error *e)

@@ -30,6 +30,12 @@ void outcome_str(struct outcome *o, const char *key, const char *value);
 void outcome_int(struct outcome *o, const char *key, int64_t value);
 void outcome_bool(struct outcome *o, const char *key, int value);
 
+/* The fields and sentences after a version became current (smoke NULL: not run). Shared by
+ * install, install-local and update so they speak alike. */
+struct smoke_outcome;
+void outcome_installed(struct outcome *o, const struct store *s, const char *version,
+		       const struct smoke_outcome *smoke);
+
 /* Opens the store as a writer (created, locked) or a reader. */
 int cli_open_store(struct cli *c, struct store *s, int writer, struct tb_error *e);
 

@@ -337,11 +337,10 @@ COMMAND(update)
 		rc = download_release(c, &rs, r, &res, &e);
 	}
 	struct smoke_outcome smoke = {0};
+	int ao_smoked = c->cfg.smoke && !no_smoke;
 	if (!rc) {
-		struct activate_opts ao = {.cfg = &c->cfg, .run_smoke = c->cfg.smoke && !no_smoke,
-					   .progress = c->progress};
+		struct activate_opts ao = {.cfg = &c->cfg, .run_smoke = ao_smoked, .progress = c->progress};
 		rc = release_activate(&rs.s, r->version, &ao, &smoke, &e);
-		outcome_int(o, "smoke_passed", smoke.passed);
 		outcome_int(o, "smoke_failed", smoke.failed);
 	}
 	if (rc) {
@@ -351,13 +350,8 @@ COMMAND(update)
 	}
 	char about[256];
 	describe_version(&rs, r->version, o, about, sizeof about);
-	state_load(&rs.s, &st);
 	outcome_bool(o, "updated", 1);
-	if (st.enabled)
-		outcome_say(o, "Mesa %s installed (%s); new programs use it now", r->version, about);
-	else
-		outcome_say(o, "Mesa %s installed (%s); switch it on with `tb323fu-ctl mesa on`", r->version, about);
-	state_free(&st);
+	outcome_installed(o, &rs.s, r->version, ao_smoked ? &smoke : NULL);
 	free(cur);
 	remote_end(&rs);
 	return TB_OK;

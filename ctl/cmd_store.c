@@ -217,27 +217,6 @@ COMMAND(list)
 	return TB_OK;
 }
 
-/* The sentence and fields after a successful activation. */
-static void say_installed(struct cli *c, struct outcome *o, const char *v, int smoked,
-			  const struct smoke_outcome *sm, const struct store *s)
-{
-	struct state st;
-	state_load(s, &st);
-	outcome_str(o, "version", v);
-	outcome_bool(o, "smoke", smoked);
-	if (smoked) {
-		outcome_int(o, "passed", sm->passed);
-		outcome_int(o, "skipped", sm->skipped);
-	}
-	if (st.enabled)
-		outcome_say(o, "Mesa %s installed%s; it is used from the next login, on trial until `tb323fu-ctl mesa keep`",
-			    v, smoked ? " and its smoke tests passed" : "");
-	else
-		outcome_say(o, "Mesa %s installed%s; switch it on with `tb323fu-ctl mesa on`", v,
-			    smoked ? " and its smoke tests passed" : "");
-	state_free(&st);
-}
-
 static int activate_and_say(struct cli *c, struct store *s, const char *v, int no_smoke,
 			    struct outcome *o)
 {
@@ -249,7 +228,7 @@ static int activate_and_say(struct cli *c, struct store *s, const char *v, int n
 		outcome_str(o, "version", v);
 		return outcome_fail(o, &e);
 	}
-	say_installed(c, o, v, ao.run_smoke, &sm, s);
+	outcome_installed(o, s, v, ao.run_smoke ? &sm : NULL);
 	return TB_OK;
 }
 
