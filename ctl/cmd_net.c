@@ -332,7 +332,8 @@ COMMAND(update)
 	state_free(&st);
 	outcome_str(o, "version", r->version);
 	outcome_str(o, "previous", cur ? cur : "");
-	if (!store_has_version(&rs.s, r->version)) {
+	int downloaded = !store_has_version(&rs.s, r->version);
+	if (downloaded) {
 		struct download_result res;
 		rc = download_release(c, &rs, r, &res, &e);
 	}
@@ -352,6 +353,12 @@ COMMAND(update)
 	describe_version(&rs, r->version, o, about, sizeof about);
 	outcome_bool(o, "updated", 1);
 	outcome_installed(o, &rs.s, r->version, ao_smoked ? &smoke : NULL);
+	if (downloaded) {
+		char *installed = o->message;
+		o->message = NULL;
+		outcome_say(o, "Mesa %s downloaded and checked (%s)\n%s", r->version, about, installed);
+		free(installed);
+	}
 	free(cur);
 	remote_end(&rs);
 	return TB_OK;
