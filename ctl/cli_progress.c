@@ -10,6 +10,7 @@
 struct printer {
 	int json;
 	double started, last;
+	uint64_t last_done;
 	char file[256];
 	int bar_shown;
 };
@@ -40,11 +41,13 @@ static void on_bytes(void *ctx, const char *op, const char *file, uint64_t done,
 		snprintf(p->file, sizeof p->file, "%s", file);
 		p->started = t;
 		p->last = 0;
+		p->last_done = UINT64_MAX;
 	}
-	/* at most ten updates a second, and always the last one */
-	if (t - p->last < 0.1 && !(total && done == total))
+	/* at most ten updates a second, always the last one, never the same twice */
+	if (done == p->last_done || (t - p->last < 0.1 && !(total && done == total)))
 		return;
 	p->last = t;
+	p->last_done = done;
 	if (p->json) {
 		json_object *o = json_object_new_object();
 		json_object_object_add(o, "op", json_object_new_string(op));
