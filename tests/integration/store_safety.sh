@@ -41,6 +41,34 @@ expect_exit 0 "the next writer runs" ctl mesa off
 check "…and removes the leftovers" test -z "$(ls -A "$STORE/versions" | grep '^\.')"
 check "the store is as it was" test "$(snapshot "$STORE")" = "$before"
 
+# kill -9 at many instants of install-local (unpack, checks, links, env files, state): each
+# time the store is whole, old or new, and the next writer tidies up.
+R2=$(standin 2026.10.07)
+whole() {
+	cur=$(readlink "$STORE/current") &&
+		case $cur in versions/2026.10.06 | versions/2026.10.07) ;; *) return 1 ;; esac &&
+		lib=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["ICD"]["library_path"])' "$STORE/icd/turnip.json") &&
+		test -f "$lib" && test -s "$STORE/env/current.env" &&
+		for v in $(ls "$STORE/versions"); do
+			case $v in .*) continue ;; esac
+			"$CTL" --store "$STORE" mesa verify "$v" >/dev/null 2>&1 || return 1
+		done
+}
+broken=0
+for i in $(seq 16); do
+	if [ $((i % 2)) -eq 0 ]; then r=$R1; else r=$R2; fi
+	"$CTL" --store "$STORE" mesa install-local "$r" --no-smoke >/dev/null 2>&1 &
+	writer=$!
+	sleep "0.$(printf %02d $(( (i * 37) % 25 )))"
+	kill -9 "$writer" 2>/dev/null
+	wait "$writer" 2>/dev/null
+	whole || { broken=$((broken + 1)); echo "# not whole after kill $i: $(ls -A "$STORE" "$STORE/versions" | tr '\n' ' ')"; }
+	"$CTL" --store "$STORE" mesa status >/dev/null 2>&1 || broken=$((broken + 1))
+done
+check "16 kills at different instants: the store was whole every time" test "$broken" -eq 0
+ctl mesa off >/dev/null
+check "…and the next writer left no temporaries" test -z "$(find "$STORE" -name '.*tmp*')"
+
 # A full disk: a small tmpfs as the store.
 if mkdir -p "$T/small" && mount -t tmpfs -o size=20m tmpfs "$T/small" 2>/dev/null; then
 	small="$T/small/store"
