@@ -544,6 +544,23 @@ static int check_second(struct smoke_vk *vk, const char *what, int from_pattern,
 	return -1;
 }
 
+/* Ends the recording and makes the fence its submission signals; the result is set on failure. */
+static int end_with_fence(struct smoke_vk *vk, VkCommandBuffer cmd, VkFence *fence,
+			  struct smoke_result *r)
+{
+	VkResult res = vkEndCommandBuffer(cmd);
+	if (res != VK_SUCCESS) {
+		fail_vk(r, "vkEndCommandBuffer", res);
+		return -1;
+	}
+	VkFenceCreateInfo fence_info = {.sType = VK_STRUCTURE_TYPE_FENCE_CREATE_INFO};
+	if ((res = vkCreateFence(vk->device, &fence_info, NULL, fence)) != VK_SUCCESS) {
+		fail_vk(r, "vkCreateFence", res);
+		return -1;
+	}
+	return 0;
+}
+
 void smoke_vk_compute(struct smoke_ctx *c, struct smoke_result *r)
 {
 	if (!need_device(c, r))
@@ -570,15 +587,8 @@ void smoke_vk_compute(struct smoke_ctx *c, struct smoke_result *r)
 	}
 	dispatch(vk, cmd, 0);
 	barrier(cmd, VK_PIPELINE_STAGE_HOST_BIT, VK_ACCESS_HOST_READ_BIT);
-	if ((res = vkEndCommandBuffer(cmd)) != VK_SUCCESS) {
-		fail_vk(r, "vkEndCommandBuffer", res);
+	if (end_with_fence(vk, cmd, &fence, r) != 0)
 		goto out;
-	}
-	VkFenceCreateInfo fence_info = {.sType = VK_STRUCTURE_TYPE_FENCE_CREATE_INFO};
-	if ((res = vkCreateFence(vk->device, &fence_info, NULL, &fence)) != VK_SUCCESS) {
-		fail_vk(r, "vkCreateFence", res);
-		goto out;
-	}
 	VkSubmitInfo submit = {
 		.sType = VK_STRUCTURE_TYPE_SUBMIT_INFO,
 		.commandBufferCount = 1,
@@ -635,15 +645,8 @@ void smoke_vk_sync(struct smoke_ctx *c, struct smoke_result *r)
 	barrier(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_READ_BIT);
 	dispatch(vk, cmd, 0);
 	barrier(cmd, VK_PIPELINE_STAGE_HOST_BIT, VK_ACCESS_HOST_READ_BIT);
-	if ((res = vkEndCommandBuffer(cmd)) != VK_SUCCESS) {
-		fail_vk(r, "vkEndCommandBuffer", res);
+	if (end_with_fence(vk, cmd, &fence, r) != 0)
 		goto out;
-	}
-	VkFenceCreateInfo fence_info = {.sType = VK_STRUCTURE_TYPE_FENCE_CREATE_INFO};
-	if ((res = vkCreateFence(vk->device, &fence_info, NULL, &fence)) != VK_SUCCESS) {
-		fail_vk(r, "vkCreateFence", res);
-		goto out;
-	}
 	VkSemaphoreTypeCreateInfo type = {
 		.sType = VK_STRUCTURE_TYPE_SEMAPHORE_TYPE_CREATE_INFO,
 		.semaphoreType = VK_SEMAPHORE_TYPE_TIMELINE,
