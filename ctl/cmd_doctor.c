@@ -272,6 +272,26 @@ static int scan_icds(struct doctor *d, json_object *list, const struct elf_host 
 	return count;
 }
 
+
+/* One of the store's ICD files for current: listed, and a problem when its library is gone. */
+static void store_icd(struct doctor *d, json_object *list, const struct elf_host *h,
+		      const struct store *s, const char *current, const char *rel, const char *api)
+{
+	char *file = store_path(s, "%s", rel);
+	if (path_exists(file)) {
+		int vulkan = !strcmp(api, "Vulkan");
+		char *lib = vulkan ? vulkan_icd_library(file) : opencl_icd_library(file);
+		add_icd(d, list, h, file, lib);
+		if (!lib || !path_exists(lib))
+			problem(d, "%s names %s, which does not exist; reinstall with "
+				   "`tb323fu-ctl mesa install %s`",
+				file, lib ? lib : "no library", current);
+		else
+			line(d, "the store's %s driver: %s", api, lib);
+		free(lib);
+	}
+	free(file);
+}
 static void report_icds(struct doctor *d, const struct store *s, const struct elf_host *h,
 			const char *current)
 {
@@ -300,32 +320,8 @@ static void report_icds(struct doctor *d, const struct store *s, const struct el
 	sb_free(&names);
 
 	if (current) {
-		char *json = store_path(s, "icd/turnip.json");
-		if (path_exists(json)) {
-			char *lib = vulkan_icd_library(json);
-			add_icd(d, vk, h, json, lib);
-			if (!lib || !path_exists(lib))
-				problem(d, "%s names %s, which does not exist; reinstall with "
-					   "`tb323fu-ctl mesa install %s`",
-					json, lib ? lib : "no library", current);
-			else
-				line(d, "the store's Vulkan driver: %s", lib);
-			free(lib);
-		}
-		free(json);
-		char *icd = store_path(s, "icd/opencl/rusticl.icd");
-		if (path_exists(icd)) {
-			char *lib = opencl_icd_library(icd);
-			add_icd(d, cl, h, icd, lib);
-			if (!lib || !path_exists(lib))
-				problem(d, "%s names %s, which does not exist; reinstall with "
-					   "`tb323fu-ctl mesa install %s`",
-					icd, lib ? lib : "no library", current);
-			else
-				line(d, "the store's OpenCL driver: %s", lib);
-			free(lib);
-		}
-		free(icd);
+		store_icd(d, vk, h, s, current, "icd/turnip.json", "Vulkan");
+		store_icd(d, cl, h, s, current, "icd/opencl/rusticl.icd", "OpenCL");
 	}
 	json_object_object_add(d->fields, "vulkan_icds", vk);
 	json_object_object_add(d->fields, "opencl_icds", cl);

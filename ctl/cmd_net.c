@@ -26,6 +26,14 @@ struct remote {
 	int from_cache;
 };
 
+static void remote_end(struct remote *rs)
+{
+	feed_free(&rs->feed);
+	free(rs->cache);
+	if (rs->open)
+		store_close(&rs->s);
+}
+
 static int remote_start(struct cli *c, struct remote *rs, struct tb_error *e)
 {
 	memset(rs, 0, sizeof *rs);
@@ -37,16 +45,14 @@ static int remote_start(struct cli *c, struct remote *rs, struct tb_error *e)
 	rc = mkdir_p(rs->cache, 0755, e);
 	if (!rc)
 		rc = feed_refresh(&c->cfg, rs->cache, &rs->feed, &rs->from_cache, e);
+	if (rc) {
+		/* callers return at once on failure; remote_end stays harmless after this */
+		remote_end(rs);
+		memset(rs, 0, sizeof *rs);
+	}
 	return rc;
 }
 
-static void remote_end(struct remote *rs)
-{
-	feed_free(&rs->feed);
-	free(rs->cache);
-	if (rs->open)
-		store_close(&rs->s);
-}
 
 /* The API url of an asset answers JSON unless asked for the bytes; a browser url ignores it. */
 #define ASSET_ACCEPT "application/octet-stream"
@@ -194,11 +200,8 @@ COMMAND(check)
 		return outcome_fail(o, &e);
 	}
 	struct remote rs;
-	int rc = remote_start(c, &rs, &e);
-	if (rc) {
-		remote_end(&rs);
+	if (remote_start(c, &rs, &e))
 		return outcome_fail(o, &e);
-	}
 	const char *channel = c->cfg.channel;
 	const struct feed_release *r = feed_newest(&rs.feed, channel);
 	char *cur = store_current(&rs.s);
@@ -293,10 +296,8 @@ COMMAND(update)
 	}
 	struct remote rs;
 	int rc = remote_start(c, &rs, &e);
-	if (rc) {
-		remote_end(&rs);
+	if (rc)
 		return outcome_fail(o, &e);
-	}
 	const struct feed_release *r = feed_newest(&rs.feed, c->cfg.channel);
 	char *cur = store_current(&rs.s);
 	outcome_str(o, "channel", c->cfg.channel);
