@@ -20,6 +20,7 @@ struct cli {
 struct outcome {
 	int code;
 	char *message;
+	const char *reason;  /* a failure's reason id (docs/design.md), static; NULL on success */
 	json_object *fields; /* an object; "ok" and "message" are added by main */
 	int fields_only;     /* status and list: the object has exactly DESIGN §5's keys */
 };

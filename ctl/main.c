@@ -63,6 +63,9 @@ static int print_outcome(const struct cli *c, struct outcome *o)
 		if (!o->fields_only || o->code) {
 			json_object_object_add(o->fields, "ok", json_object_new_boolean(o->code == TB_OK));
 			json_object_object_add(o->fields, "message", json_object_new_string(msg));
+			if (o->code)
+				json_object_object_add(o->fields, "reason",
+						       json_object_new_string(o->reason ? o->reason : "failed"));
 		}
 		printf("%s\n", json_object_to_json_string_ext(o->fields, JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE));
 		if (o->code)

@@ -11,11 +11,31 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
-static int vfail(struct tb_error *e, int code, int errnum, const char *fmt, va_list ap)
+static const char *reason_of_errno(int errnum)
+{
+	switch (errnum) {
+	case ENOSPC:
+	case EDQUOT:
+		return "no-space";
+	case EACCES:
+	case EPERM:
+		return "permission";
+	case EROFS:
+		return "read-only";
+	case EINTR:
+		return "interrupted";
+	default:
+		return NULL;
+	}
+}
+
+static int vfail(struct tb_error *e, int code, const char *reason, int errnum, const char *fmt,
+		 va_list ap)
 {
 	if (!e || e->code)
 		return e ? e->code : code;
 	e->code = code;
+	e->reason = reason ? reason : reason_of_errno(errnum);
 	vsnprintf(e->msg, sizeof e->msg, fmt, ap);
 	if (errnum) {
 		size_t len = strlen(e->msg);
@@ -28,7 +48,7 @@ int tb_fail(struct tb_error *e, int code, const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
-	int r = vfail(e, code, 0, fmt, ap);
+	int r = vfail(e, code, NULL, 0, fmt, ap);
 	va_end(ap);
 	return r;
 }
@@ -38,14 +58,56 @@ int tb_fail_errno(struct tb_error *e, int code, const char *fmt, ...)
 	int errnum = errno;
 	va_list ap;
 	va_start(ap, fmt);
-	int r = vfail(e, code, errnum, fmt, ap);
+	int r = vfail(e, code, NULL, errnum, fmt, ap);
 	va_end(ap);
 	return r;
+}
+
+int tb_fail_why(struct tb_error *e, int code, const char *reason, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	int r = vfail(e, code, reason, 0, fmt, ap);
+	va_end(ap);
+	return r;
+}
+
+int tb_fail_errno_why(struct tb_error *e, int code, const char *reason, const char *fmt, ...)
+{
+	int errnum = errno;
+	va_list ap;
+	va_start(ap, fmt);
+	int r = vfail(e, code, reason, errnum, fmt, ap);
+	va_end(ap);
+	return r;
+}
+
+const char *tb_error_reason(const struct tb_error *e)
+{
+	if (!e || !e->code)
+		return "";
+	if (e->reason)
+		return e->reason;
+	switch (e->code) {
+	case TB_EUSAGE:
+		return "usage";
+	case TB_EBUSY:
+		return "busy";
+	case TB_EVERIFY:
+		return "manifest-invalid";
+	case TB_ENET:
+		return "network";
+	case TB_ESMOKE:
+		return "smoke-failed";
+	default:
+		return "failed";
+	}
 }
 
 void tb_error_clear(struct tb_error *e)
 {
 	e->code = 0;
+	e->reason = NULL;
 	e->msg[0] = '\0';
 }
 

@@ -18,9 +18,12 @@ enum {
 	TB_ESMOKE = 6,
 };
 
-/* The first failure wins: later calls keep the original sentence. */
+/* The first failure wins: later calls keep the original sentence. reason is one of the
+ * stable kebab-case ids of docs/design.md ("hash-mismatch", "busy", …), a static string;
+ * NULL means "derive it from code" (tb_error_reason). */
 struct tb_error {
 	int code;
+	const char *reason;
 	char msg[1024];
 };
 
@@ -30,6 +33,15 @@ int tb_fail(struct tb_error *e, int code, const char *fmt, ...)
 /* Like tb_fail, appending ": strerror(errno)". */
 int tb_fail_errno(struct tb_error *e, int code, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
+/* The same with a reason id (a string literal from the documented list). */
+int tb_fail_why(struct tb_error *e, int code, const char *reason, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+int tb_fail_errno_why(struct tb_error *e, int code, const char *reason, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+/* The reason id of a failure: the one recorded, else one that follows from the errno it
+ * carried (no-space, permission, read-only) or from its exit code (usage, busy, network,
+ * smoke-failed, …); "" for success. */
+const char *tb_error_reason(const struct tb_error *e);
 void tb_error_clear(struct tb_error *e);
 
 /* Allocation that never returns NULL: out of memory aborts with a message. */
