@@ -78,7 +78,7 @@ static int fetch_small_asset(struct cli *c, struct remote *rs, const struct feed
 		*path_out = path_join(dir, a->name);
 		rc = mkdir_p(dir, 0755, e);
 		if (!rc)
-			rc = atomic_write_file(*path_out, reply.body, reply.len, 0644, e);
+			rc = atomic_write_file(*path_out, reply.body, reply.len, 0600, e);
 		free(dir);
 	}
 	if (!rc && text_out) {
@@ -143,6 +143,11 @@ static int download_release(struct cli *c, struct remote *rs, const struct feed_
 	/* Only an interrupted transfer is worth resuming; anything checked or refused goes. */
 	if (part && (rc == TB_OK || rc == TB_EVERIFY))
 		unlink(part);
+	/* What the server sent is kept only while it may still be used. */
+	if (rc && sums_path)
+		unlink(sums_path);
+	if (rc && sig_path)
+		unlink(sig_path);
 	free(part);
 	free(sums_text);
 	free(sums_path);

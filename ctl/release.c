@@ -68,7 +68,12 @@ static ssize_t read_tarball(struct archive *a, void *data, const void **out)
 {
 	struct unpack *u = data;
 	for (;;) {
-		ssize_t n = read(u->fd, u->buf, sizeof u->buf);
+		/* Never past the size it had when opened: a file that keeps growing is not read on. */
+		uint64_t left = u->tar_size - u->read_bytes;
+		size_t want = left < sizeof u->buf ? (size_t)left : sizeof u->buf;
+		if (!want)
+			return 0;
+		ssize_t n = read(u->fd, u->buf, want);
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n < 0) {
@@ -431,10 +436,18 @@ int release_unpack(struct store *s, const struct release_request *r, char **vers
 	int rc = expected_sha256(r, u.name, expect, e);
 	if (rc)
 		return rc;
-	u.fd = open(r->tarball, O_RDONLY | O_CLOEXEC);
+	/* O_NONBLOCK: a FIFO must not hang the command while it holds the lock. */
+	u.fd = open(r->tarball, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
 	struct stat st;
 	if (u.fd < 0 || fstat(u.fd, &st) != 0) {
 		rc = tb_fail_errno(e, TB_EFAIL, "cannot read %s", r->tarball);
+		goto out;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		/* A device (/dev/zero) never ends: only a file on disk is a release. */
+		rc = tb_fail_why(e, TB_EVERIFY, "unsafe-archive",
+				 "%s is not a regular file (a device, FIFO or directory); pass the release tarball itself",
+				 r->tarball);
 		goto out;
 	}
 	u.tar_size = (uint64_t)st.st_size;

@@ -24,6 +24,8 @@ static const char *reason_of_errno(int errnum)
 		return "read-only";
 	case EINTR:
 		return "interrupted";
+	case E2BIG:
+		return "too-large";
 	default:
 		return NULL;
 	}
@@ -39,7 +41,11 @@ static int vfail(struct tb_error *e, int code, const char *reason, int errnum, c
 	vsnprintf(e->msg, sizeof e->msg, fmt, ap);
 	if (errnum) {
 		size_t len = strlen(e->msg);
-		snprintf(e->msg + len, sizeof e->msg - len, ": %s", strerror(errnum));
+		/* read_small_file's refusals read better in words than as strerror's. */
+		const char *why = errnum == E2BIG    ? "the file is larger than this tool reads"
+				  : errnum == ESPIPE ? "not a regular file"
+						     : strerror(errnum);
+		snprintf(e->msg + len, sizeof e->msg - len, ": %s", why);
 	}
 	return code;
 }
@@ -368,9 +374,21 @@ int atomic_symlink(const char *target, const char *path, struct tb_error *e)
 
 char *read_small_file(const char *path, size_t max, size_t *len_out)
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	/* O_NONBLOCK: opening a FIFO must not wait for a writer; it is refused below. */
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
 	if (fd < 0)
 		return NULL;
+	struct stat st;
+	int err = fstat(fd, &st) != 0	   ? errno
+		  : S_ISDIR(st.st_mode)	   ? EISDIR
+		  : !S_ISREG(st.st_mode)	   ? ESPIPE
+		  : (uint64_t)st.st_size > max ? E2BIG
+					   : 0;
+	if (err) {
+		close(fd);
+		errno = err;
+		return NULL;
+	}
 	size_t cap = 4096, len = 0;
 	char *buf = xmalloc(cap);
 	for (;;) {

@@ -77,8 +77,9 @@ int atomic_write_file(const char *path, const void *data, size_t len, mode_t mod
 int atomic_symlink(const char *target, const char *path, struct tb_error *e);
 int fsync_dir(const char *dir);
 
-/* Reads a whole small file (at most max bytes, NUL-terminated); NULL with errno set on
- * failure, E2BIG when larger than max. */
+/* Reads a whole small regular file (at most max bytes, NUL-terminated); NULL with errno set
+ * on failure: E2BIG when larger than max, ESPIPE when it is not a regular file (a FIFO, a
+ * device: never waited on, never read). tb_fail_errno words both for people. */
 char *read_small_file(const char *path, size_t max, size_t *len_out);
 
 /* Walks a text in place: returns the line at *cursor without its newline (and a trailing \r)

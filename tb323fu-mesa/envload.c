@@ -36,6 +36,10 @@ int launch_env_load(struct launch_env *e, const char *root, const char *version)
 			    " is larger than an env file can be (check the store with "
 			    "tb323fu-ctl mesa doctor)",
 			    NULL);
+	if (n == -ESPIPE || n == -EISDIR)
+		return fail(EXIT_FAILED, e->path,
+			    " is not a regular file (check the store with tb323fu-ctl mesa doctor)",
+			    NULL);
 	if (n < 0)
 		return fail(EXIT_FAILED, "cannot read ", e->path, ": ", strerror((int)-n),
 			    " (check the store's permissions with tb323fu-ctl mesa doctor)", NULL);
