@@ -350,7 +350,9 @@ static int parse_key(struct manifest *m, const char *k, const char *v, int linen
 		set_field(&m->rusticl_enable, v);
 	} else if (!strcmp(k, "ld_library_path")) {
 		if (strcmp(v, "lib"))
-			BAD("MANIFEST line %d: ld_library_path may only be \"lib\"", lineno);
+			rc = tb_fail_why(e, TB_EVERIFY, "runpath-unsafe",
+					 "MANIFEST line %d: ld_library_path \"%.200s\" may reach outside the release; it may only be \"lib\"",
+					 lineno, v);
 		set_field(&m->ld_library_path, v);
 	}
 	/* unknown keys are ignored so that old tools read new releases */

@@ -1,0 +1,80 @@
+#!/bin/sh
+# What a hostile release can still try once its signature and hashes are right: a RUNPATH or
+# RPATH that reaches outside the release (the working directory, another absolute directory),
+# an ld_library_path outside it, link/path conflicts, MANIFEST values longer than the files
+# they feed can carry, terminal escapes in MANIFEST values, and a renamed tarball whose
+# signature names another version. Every one is refused with exit 4 and a reason.
+. "$TB_TOP/tests/lib.sh"
+
+FX=$T/fixtures
+sh "$TB_TOP/tests/fixtures/elf/build.sh" "$FX" || { not_ok "fixture libraries build"; done_testing; exit 1; }
+
+# stage NAME USER-LIB: a release tree with an OpenCL driver, lib/libtbuser.so (the fixture
+# USER-LIB) and its dependency lib/libtbdep.so.1.
+stage() {
+	s=$T/stage-$1
+	rm -rf "$s"
+	mkdir -p "$s/lib"
+	cp "$FX/libtbdriver.so" "$s/lib/libRusticlOpenCL.so.1"
+	cp "$FX/$2" "$s/lib/libtbuser.so"
+	cp "$FX/libtbdep.so.1" "$s/lib/libtbdep.so.1"
+	chmod 0644 "$s/lib/"*
+	echo "$s"
+}
+# mkrel NAME VERSION STAGE [MANIFEST-LINE…]: the release's tarball path.
+mkrel() {
+	n=$1
+	shift
+	python3 "$TB_TOP/tests/mkrelease" "$T/rel-$n" "$@"
+}
+# install NAME TARBALL [ARGS…]: install-local into a store of its own ($T/store-NAME).
+install() {
+	n=$1 tb=$2
+	shift 2
+	"$CTL" --store "$T/store-$n" --json mesa install-local "$tb" --sums "$(dirname "$tb")/SHA256SUMS" --no-smoke "$@"
+}
+reason() { python3 -c 'import json,sys; print(json.load(open(sys.argv[1])).get("reason",""))' "$T/out" 2>/dev/null; }
+nothing_installed() { [ -z "$(ls -A "$T/store-$1/versions" 2>/dev/null)" ]; }
+
+# --- RUNPATH "hijack:$ORIGIN": hijack is relative to the working directory of the program
+S=$(stage hijack libtbuser-hijack.so)
+mkdir -p "$T/cwd/hijack"
+cp "$FX/libtbdep.so.1" "$T/cwd/hijack/libtbdep.so.1"
+check "runpath_working_directory: a library planted in ./hijack would be loaded (the attack is real)" \
+	sh -c "cd '$T/cwd' && ldd '$S/lib/libtbuser.so' | grep -q 'hijack/libtbdep.so.1'"
+R=$(mkrel hijack 2026.12.01 "$S")
+expect_exit 4 "runpath_working_directory: a RUNPATH entry relative to the working directory is refused (exit 4)" \
+	install hijack "$R"
+check "runpath_working_directory: the sentence names the library and the entry" \
+	grep -q 'lib/libtbuser.so has the RUNPATH entry "hijack", which reaches outside the release' "$T/err"
+check "runpath_working_directory: reason runpath-unsafe" test "$(reason)" = runpath-unsafe
+check "runpath_working_directory: nothing was installed" nothing_installed hijack
+
+# --- RPATH of an absolute directory elsewhere
+S=$(stage abs libtbuser-abs.so)
+R=$(mkrel abs 2026.12.02 "$S")
+expect_exit 4 "rpath_absolute_elsewhere: an RPATH of a directory outside the release and the system's is refused" \
+	install abs "$R"
+check "rpath_absolute_elsewhere: the sentence names the library and the entry" \
+	grep -q 'lib/libtbuser.so has the RPATH entry "/opt/tb-elsewhere/lib"' "$T/err"
+check "rpath_absolute_elsewhere: reason runpath-unsafe" test "$(reason)" = runpath-unsafe
+
+# --- $ORIGIN/../../outside leaves the tree
+S=$(stage escape libtbuser-escape.so)
+R=$(mkrel escape 2026.12.03 "$S")
+expect_exit 4 "runpath_origin_escape: \$ORIGIN/../../outside is refused" install escape "$R"
+check "runpath_origin_escape: reason runpath-unsafe" test "$(reason)" = runpath-unsafe
+
+# --- ld_library_path outside lib
+S=$(stage ldpath libtbuser-plain.so)
+R=$(mkrel ldpath 2026.12.04 "$S" "ld_library_path=../../../tmp")
+expect_exit 4 "ld_library_path_outside: an ld_library_path outside the release is refused" install ldpath "$R"
+check "ld_library_path_outside: the sentence names the entry" grep -q 'ld_library_path "../../../tmp"' "$T/err"
+check "ld_library_path_outside: reason runpath-unsafe" test "$(reason)" = runpath-unsafe
+
+# --- the safe forms still install: RUNPATH $ORIGIN from ld-wrappers
+S=$(stage safe libtbuser-runpath.so)
+R=$(mkrel safe 2026.12.05 "$S")
+expect_exit 0 "runpath_origin_inside: RUNPATH \$ORIGIN inside the release installs" install safe "$R"
+
+done_testing
