@@ -91,7 +91,12 @@ static ssize_t read_tarball(struct archive *a, void *data, const void **out)
 
 static int refuse(struct tb_error *e, const struct unpack *u, const char *fmt, const char *what)
 {
-	return tb_fail(e, TB_EVERIFY, fmt, u->name, what);
+	return tb_fail_why(e, TB_EVERIFY, "unsafe-archive", fmt, u->name, what);
+}
+
+static int mismatch(struct tb_error *e, const struct unpack *u, const char *fmt, const char *what)
+{
+	return tb_fail_why(e, TB_EVERIFY, "manifest-mismatch", fmt, u->name, what);
 }
 
 /* Creates the parent directories of rel inside the staging tree. No symbolic links exist in
@@ -102,7 +107,16 @@ static int make_parents(struct unpack *u, const char *rel, struct tb_error *e)
 	int rc = TB_OK;
 	for (char *s = strchr(p, '/'); s; s = strchr(s + 1, '/')) {
 		*s = '\0';
-		if (mkdirat(u->staging_fd, p, 0755) != 0 && errno != EEXIST)
+		struct stat st;
+		if (mkdirat(u->staging_fd, p, 0755) == 0)
+			;
+		else if (errno == ENOTDIR || (errno == EEXIST &&
+					      (fstatat(u->staging_fd, p, &st, AT_SYMLINK_NOFOLLOW) != 0 ||
+					       !S_ISDIR(st.st_mode))))
+			rc = tb_fail_why(e, TB_EVERIFY, "unsafe-archive",
+					 "%s is refused: %s is both a file or link and a directory in it",
+					 u->name, p);
+		else if (errno != EEXIST)
 			rc = tb_fail_errno(e, TB_EFAIL, "cannot create %s/%s", u->staging, p);
 		*s = '/';
 		if (rc)
@@ -130,6 +144,8 @@ static int extract_file(struct unpack *u, struct archive *a, struct archive_entr
 	if (fd < 0) {
 		if (errno == EEXIST)
 			return refuse(e, u, "%s is refused: the archive holds %s twice", rel);
+		if (errno == EISDIR || errno == ENOTDIR || errno == ELOOP)
+			return refuse(e, u, "%s is refused: %s is both a file and a directory in it", rel);
 		return write_failed(e, u, rel);
 	}
 	struct sha256_stream *h = sha256_begin();
@@ -288,13 +304,13 @@ static int match_manifest(struct unpack *u, const struct manifest *m, struct tb_
 		const struct seen_file *f = &u->files[i];
 		const struct manifest_file *mf = manifest_find_file(m, f->path);
 		if (!mf)
-			return refuse(e, u, "%s is refused: %s is not listed in its MANIFEST", f->path);
+			return mismatch(e, u, "%s is refused: %s is not listed in its MANIFEST", f->path);
 		if (mf->size != f->size)
-			return refuse(e, u, "%s is refused: %s has a different size than its MANIFEST says", f->path);
+			return mismatch(e, u, "%s is refused: %s has a different size than its MANIFEST says", f->path);
 		if (strcmp(mf->sha256, f->sha256))
-			return refuse(e, u, "%s is refused: %s has a different SHA-256 than its MANIFEST says", f->path);
+			return mismatch(e, u, "%s is refused: %s has a different SHA-256 than its MANIFEST says", f->path);
 		if (mf->mode != f->mode)
-			return refuse(e, u, "%s is refused: %s has a different mode than its MANIFEST says", f->path);
+			return mismatch(e, u, "%s is refused: %s has a different mode than its MANIFEST says", f->path);
 	}
 	if (u->n_files != m->n_files) {
 		if (u->n_files)
@@ -302,19 +318,19 @@ static int match_manifest(struct unpack *u, const struct manifest *m, struct tb_
 		for (size_t i = 0; i < m->n_files; i++) {
 			struct seen_file key = {.path = m->files[i].path};
 			if (!u->n_files || !bsearch(&key, u->files, u->n_files, sizeof key, by_path))
-				return refuse(e, u, "%s is refused: %s is listed in its MANIFEST but missing", m->files[i].path);
+				return mismatch(e, u, "%s is refused: %s is listed in its MANIFEST but missing", m->files[i].path);
 		}
-		return refuse(e, u, "%s is refused: %s", "it holds a file twice");
+		return mismatch(e, u, "%s is refused: %s", "it holds a file twice");
 	}
 	for (size_t i = 0; i < u->n_links; i++) {
 		const struct manifest_link *ml = manifest_find_link(m, u->links[i].path);
 		if (!ml)
-			return refuse(e, u, "%s is refused: the symbolic link %s is not declared in its MANIFEST", u->links[i].path);
+			return mismatch(e, u, "%s is refused: the symbolic link %s is not declared in its MANIFEST", u->links[i].path);
 		if (strcmp(ml->target, u->links[i].target))
-			return refuse(e, u, "%s is refused: the symbolic link %s points elsewhere than its MANIFEST says", u->links[i].path);
+			return mismatch(e, u, "%s is refused: the symbolic link %s points elsewhere than its MANIFEST says", u->links[i].path);
 		for (size_t j = 0; j < i; j++)
 			if (!strcmp(u->links[j].path, u->links[i].path))
-				return refuse(e, u, "%s is refused: the archive holds %s twice", u->links[i].path);
+				return mismatch(e, u, "%s is refused: the archive holds %s twice", u->links[i].path);
 	}
 	if (u->n_links != m->n_links)
 		for (size_t i = 0; i < m->n_links; i++) {
@@ -322,7 +338,7 @@ static int match_manifest(struct unpack *u, const struct manifest *m, struct tb_
 			for (j = 0; j < u->n_links && strcmp(u->links[j].path, m->links[i].path); j++)
 				;
 			if (j == u->n_links)
-				return refuse(e, u, "%s is refused: the link %s is listed in its MANIFEST but missing", m->links[i].path);
+				return mismatch(e, u, "%s is refused: the link %s is listed in its MANIFEST but missing", m->links[i].path);
 		}
 	return TB_OK;
 }
@@ -336,8 +352,13 @@ static int finish_tree(struct unpack *u, const struct manifest *m, struct tb_err
 		int rc = make_parents(u, m->links[i].path, e);
 		if (rc)
 			return rc;
-		if (symlinkat(m->links[i].target, u->staging_fd, m->links[i].path) != 0)
+		if (symlinkat(m->links[i].target, u->staging_fd, m->links[i].path) != 0) {
+			if (errno == EEXIST || errno == ENOTDIR)
+				return tb_fail_why(e, TB_EVERIFY, "unsafe-archive",
+						   "%s is refused: the link %s stands where the release also has files",
+						   u->name, m->links[i].path);
 			return tb_fail_errno(e, TB_EFAIL, "cannot create the link %s", m->links[i].path);
+		}
 	}
 	int mfd = openat(u->staging_fd, "MANIFEST", O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
 	if (mfd < 0)

@@ -77,4 +77,31 @@ S=$(stage safe libtbuser-runpath.so)
 R=$(mkrel safe 2026.12.05 "$S")
 expect_exit 0 "runpath_origin_inside: RUNPATH \$ORIGIN inside the release installs" install safe "$R"
 
+# --- a declared link whose path is also a directory of files
+S=$(stage conflict libtbuser-runpath.so)
+mkdir -p "$S/lib/d"
+cp "$FX/libtbplain.so" "$S/lib/d/x.so"
+R=$(mkrel conflict 2026.12.06 "$S" "link lib/d libRusticlOpenCL.so.1")
+expect_exit 4 "link_directory_conflict: a link that is also a directory of files is refused (exit 4, not \"File exists\")" \
+	install conflict "$R"
+check "link_directory_conflict: the sentence names the path" grep -q "lib/d both as a link and a directory" "$T/err"
+check "link_directory_conflict: nothing was installed, no staging left" sh -c "[ -z \"\$(ls -A '$T/store-conflict/versions')\" ]"
+
+# --- values longer than the env files and sentences can carry
+long=$(head -c 70000 /dev/zero | tr '\0' l)
+S=$(stage caps libtbuser-runpath.so)
+R=$(mkrel caps 2026.12.07 "$S" "rusticl_enable=$long")
+expect_exit 4 "manifest_value_too_long: a 70,000-character rusticl_enable is refused" install caps "$R"
+check "manifest_value_too_long: the sentence names the key and the limit" \
+	grep -q "the value of rusticl_enable is 70000 bytes long, more than the 256" "$T/err"
+check "manifest_value_too_long: reason manifest-invalid" test "$(reason)" = manifest-invalid
+check "manifest_value_too_long: no env file was written" test ! -e "$T/store-caps/env/current.env"
+R=$(mkrel caps2 2026.12.08 "$S" "mesa_version=$long")
+expect_exit 4 "manifest_value_too_long: a 70,000-character mesa_version is refused" install caps2 "$R"
+edge=$(head -c 256 /dev/zero | tr '\0' l)
+R=$(mkrel caps3 2026.12.09 "$S" "rusticl_enable=$edge")
+expect_exit 0 "manifest_value_at_cap: a 256-character rusticl_enable installs" install caps3 "$R"
+check "manifest_value_at_cap: and the launcher reads the env file it makes" \
+	"$MESA" --store "$T/store-caps3" env
+
 done_testing
