@@ -54,6 +54,15 @@ static int take_global(struct globals *g, int argc, char **argv, int *i)
 	return 0;
 }
 
+/* Sentences for people: what a MANIFEST, a release list or a server said is shown, never
+ * obeyed by the terminal. */
+static void say(FILE *f, const char *prefix, const char *msg)
+{
+	char *shown = term_text(msg, 1);
+	fprintf(f, "%s%s\n", prefix, shown);
+	free(shown);
+}
+
 static int print_outcome(const struct cli *c, struct outcome *o)
 {
 	const char *msg = o->message ? o->message : "";
@@ -69,12 +78,12 @@ static int print_outcome(const struct cli *c, struct outcome *o)
 		}
 		printf("%s\n", json_object_to_json_string_ext(o->fields, JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE));
 		if (o->code)
-			fprintf(stderr, "tb323fu-ctl: %s\n", msg);
+			say(stderr, "tb323fu-ctl: ", msg);
 	} else if (o->code == TB_OK) {
 		if (*msg)
-			printf("%s\n", msg);
+			say(stdout, "", msg);
 	} else {
-		fprintf(stderr, "tb323fu-ctl: %s\n", msg);
+		say(stderr, "tb323fu-ctl: ", msg);
 	}
 	return o->code;
 }
@@ -90,8 +99,10 @@ int main(int argc, char **argv)
 				fputs(usage, stdout);
 				return 0;
 			}
+			char *shown = term_text(argv[i], 0);
 			fprintf(stderr, "tb323fu-ctl: %s: %s\n%s", r < 0 ? "missing value for" : "unknown option",
-				argv[i], usage);
+				shown, usage);
+			free(shown);
 			return TB_EUSAGE;
 		}
 	}
@@ -108,7 +119,9 @@ int main(int argc, char **argv)
 	for (int dashdash = 0; i < argc; i++) {
 		int r = dashdash ? 0 : take_global(&g, argc, argv, &i);
 		if (r < 0) {
-			fprintf(stderr, "tb323fu-ctl: missing value for %s\n", argv[i]);
+			char *shown = term_text(argv[i], 0);
+			fprintf(stderr, "tb323fu-ctl: missing value for %s\n", shown);
+			free(shown);
 			return TB_EUSAGE;
 		}
 		if (!r) {
@@ -122,7 +135,9 @@ int main(int argc, char **argv)
 		if (!strcmp(commands[k].name, name))
 			fn = commands[k].fn;
 	if (!fn) {
-		fprintf(stderr, "tb323fu-ctl: unknown command \"%s\"\n%s", name, usage);
+		char *shown = term_text(name, 0);
+		fprintf(stderr, "tb323fu-ctl: unknown command \"%s\"\n%s", shown, usage);
+		free(shown);
 		return TB_EUSAGE;
 	}
 	if (strcmp(g.progress, "auto") && strcmp(g.progress, "bar") && strcmp(g.progress, "json") &&

@@ -11,6 +11,8 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
+#include "../tb323fu-mesa/termtext.h"
+
 static const char *reason_of_errno(int errnum)
 {
 	switch (errnum) {
@@ -476,4 +478,12 @@ const char *host_arch(void)
 			snprintf(arch, sizeof arch, "%s", u.machine);
 	}
 	return arch;
+}
+
+char *term_text(const char *s, int keep_newlines)
+{
+	size_t cap = 4 * strlen(s) + 1;
+	char *out = xmalloc(cap);
+	term_escape(out, cap, s, keep_newlines);
+	return out;
 }

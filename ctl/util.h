@@ -89,6 +89,11 @@ char *next_line(char **cursor);
 /* Strips leading and trailing blanks in place; returns the first non-blank character. */
 char *trim(char *s);
 
+/* s for a terminal: control characters shown as \xNN, never obeyed (newlines kept when
+ * keep_newlines). Every sentence and progress line goes through it where it is printed; JSON
+ * output does not. Free the result. */
+char *term_text(const char *s, int keep_newlines);
+
 /* Lowercase hex of n bytes into out (2n+1 bytes). */
 void hex_encode(const unsigned char *in, size_t n, char *out);
 

@@ -65,4 +65,10 @@ expect_exit 1 "launcher_env_dev_zero: run with /dev/zero as env file fails at on
 	timeout 60 "$MESA" --store "$STORE" run true
 rm -f "$STORE/env/current.env"
 
+# --- the launcher's messages show what they quote, never obey it
+expect_exit 127 "terminal_escapes_launcher: a command name with escapes is not found" \
+	"$MESA" --store "$STORE" distro "$(printf 'x\033]52;c;aGk=\007\033[2J')"
+check "terminal_escapes_launcher: the message has no control byte" \
+	sh -c "grep -qF 'x\\x1b]52;c;aGk=\\x07' '$T/err' && ! grep -q '[[:cntrl:]]' '$T/err'"
+
 done_testing

@@ -97,6 +97,14 @@ expect_exit 0 "etag_bare_cr: the next check" ctl mesa check
 check "etag_bare_cr: no header of the server's choosing was sent" \
 	sh -c "! grep -qi 'X-Injected' '$WWW/.headers'"
 check "etag_bare_cr: the ETag was not replayed at all" sh -c "! grep -qi 'If-None-Match' '$WWW/.headers'"
+# --- the answer's "message" carries terminal escapes
+cp "$LIST" "$T/list.saved"
+printf '{"message":"\\u001b]52;c;aGk=\\u0007\\u001b[2J\\r gone"}' >"$LIST"
+rm -rf "$STORE/cache"
+expect_exit 5 "terminal_escapes_list_message: a non-list answer is refused" ctl mesa check
+check "terminal_escapes_list_message: its message is quoted without a control byte" \
+	sh -c "grep -qF '\\x1b]52;c;aGk=' '$T/err' && ! grep -q '[[:cntrl:]]' '$T/err'"
+cp "$T/list.saved" "$LIST"
 stop_httpd
 
 # --- an offline mirror names only regular files inside its own directory

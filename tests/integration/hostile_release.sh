@@ -104,4 +104,19 @@ expect_exit 0 "manifest_value_at_cap: a 256-character rusticl_enable installs" i
 check "manifest_value_at_cap: and the launcher reads the env file it makes" \
 	"$MESA" --store "$T/store-caps3" env
 
+# --- terminal escapes in MANIFEST values: shown, never obeyed; JSON keeps them exact
+ESC=$(printf '\033')
+S=$(stage escapes libtbuser-runpath.so)
+R=$(mkrel escapes 2026.12.10 "$S" "mesa_version=26.3${ESC}]52;c;aGk=$(printf '\007')" \
+	"base=${ESC}[2J$(printf '\r')upstream")
+expect_exit 0 "terminal_escapes_manifest: a release with escapes in mesa_version and base installs" install escapes "$R"
+run_cmd "$CTL" --store "$T/store-escapes" mesa status
+check "terminal_escapes_manifest: status prints no escape, bell or CR byte" \
+	sh -c "! grep -q '[[:cntrl:]]' '$T/out'"
+check "terminal_escapes_manifest: it shows them as \\x1b, \\x07 and \\x0d" \
+	sh -c "grep -qF 'Mesa 26.3\\x1b]52;c;aGk=\\x07' '$T/out' && grep -qF '\\x1b[2J\\x0dupstream' '$T/out'"
+run_cmd "$CTL" --store "$T/store-escapes" --json mesa status
+check "terminal_escapes_manifest: --json keeps the values exact" \
+	python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); sys.exit(d["mesa_version"] != "26.3\x1b]52;c;aGk=\x07" or d["base"] != "\x1b[2J\rupstream")' "$T/out"
+
 done_testing
