@@ -322,10 +322,18 @@ COMMAND(install_local)
 	char *claimed = version_from_name(file);
 	struct store s;
 	int rc = TB_OK;
+	/* A renamed tarball claims no version: the signature's tag then names the one its
+	 * MANIFEST must have. */
+	char *signed_version = NULL;
 	if (!path_exists(sums_path))
 		rc = tb_fail(&e, TB_EVERIFY, "no SHA256SUMS for %s: pass the release's SHA256SUMS with --sums FILE", file);
 	else
-		rc = minisign_verify_file(&c->cfg, sums_path, sig_path, claimed, &e);
+		rc = minisign_verify_file_tag(&c->cfg, sums_path, sig_path, claimed,
+					      claimed ? NULL : &signed_version, &e);
+	if (!claimed && signed_version) {
+		claimed = signed_version;
+		signed_version = NULL;
+	}
 	if (rc)
 		goto out;
 	rc = cli_open_store(c, &s, 1, &e);

@@ -518,8 +518,9 @@ int release_unpack(struct store *s, const struct release_request *r, char **vers
 	}
 	have_manifest = 1;
 	if (r->expect_version && strcmp(m.version, r->expect_version)) {
-		rc = tb_fail(e, TB_EVERIFY, "%s is refused: its MANIFEST says version %s, the release is %s",
-			     u.name, m.version, r->expect_version);
+		rc = tb_fail_why(e, TB_EVERIFY, "tag-mismatch",
+				 "%s is refused: its MANIFEST says version %s, the release (its name or signed tag) is %s",
+				 u.name, m.version, r->expect_version);
 		goto out;
 	}
 	if (strcmp(m.arch, host_arch())) {

@@ -316,7 +316,9 @@ int atomic_write_file(const char *path, const void *data, size_t len, mode_t mod
 {
 	char *tmp = temp_beside(path);
 	int rc = TB_OK;
-	int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, mode);
+	/* A fresh file: never one planted under the temporary's name (a link, a hard link). */
+	unlink(tmp);
+	int fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, mode);
 	if (fd < 0) {
 		rc = tb_fail_errno(e, TB_EFAIL, "cannot write %s", path);
 		goto out;

@@ -65,6 +65,17 @@ expect_exit 1 "launcher_env_dev_zero: run with /dev/zero as env file fails at on
 	timeout 60 "$MESA" --store "$STORE" run true
 rm -f "$STORE/env/current.env"
 
+# --- only the five variables a release selects are applied
+printf 'VK_DRIVER_FILES=/x/turnip.json\nLD_PRELOAD=/tmp/evil.so\n' >"$STORE/env/current.env"
+expect_exit 1 "launcher_env_other_variable: an env file that sets LD_PRELOAD is refused" \
+	"$MESA" --store "$STORE" run sh -c 'echo "${LD_PRELOAD-unset}"'
+check "launcher_env_other_variable: it names the variable" grep -q "sets LD_PRELOAD, which is not one of the variables" "$T/err"
+check "launcher_env_other_variable: the command did not run" test ! -s "$T/out"
+mkdir -p "$T/pstore"
+printf 'VK_DRIVER_FILES=/x/turnip.json\nLD_PRELOAD=/tmp/evil.so\nPATH=/tmp/evil\n' >"$T/pstore/env.conf"
+check "profile_d_other_variable: the login snippet applies VK_DRIVER_FILES but not LD_PRELOAD or PATH" \
+	test "$(env -u LD_PRELOAD TB323FU_MESA_DIR="$T/pstore" sh -c '. "$1"; echo "$VK_DRIVER_FILES ${LD_PRELOAD-unset} $PATH"' sh "$TB_TOP/dist/profile.d/tb323fu-mesa.sh")" = "/x/turnip.json unset $PATH"
+
 # --- the launcher's messages show what they quote, never obey it
 expect_exit 127 "terminal_escapes_launcher: a command name with escapes is not found" \
 	"$MESA" --store "$STORE" distro "$(printf 'x\033]52;c;aGk=\007\033[2J')"

@@ -25,7 +25,7 @@ stage() {
 mkrel() {
 	n=$1
 	shift
-	python3 "$TB_TOP/tests/mkrelease" "$T/rel-$n" "$@"
+	python3 "$TB_TOP/tests/tools/mkrelease.py" "$T/rel-$n" "$@"
 }
 # install NAME TARBALL [ARGS…]: install-local into a store of its own ($T/store-NAME).
 install() {
@@ -103,6 +103,31 @@ R=$(mkrel caps3 2026.12.09 "$S" "rusticl_enable=$edge")
 expect_exit 0 "manifest_value_at_cap: a 256-character rusticl_enable installs" install caps3 "$R"
 check "manifest_value_at_cap: and the launcher reads the env file it makes" \
 	"$MESA" --store "$T/store-caps3" env
+
+# --- a renamed tarball: the signature's tag is held against the MANIFEST's version
+mkdir -p "$T/keys"
+minisign -G -W -p "$T/keys/release.pub" -s "$T/release.key" >/dev/null </dev/null
+printf 'keys_dir = %s\nrequire_signature = true\n' "$T/keys" >"$TB323FU_MESA_CONFIG"
+S=$(stage renamed libtbuser-runpath.so)
+R=$(mkrel renamed 2026.12.20 "$S")
+D=$(dirname "$R")
+mv "$R" "$D/renamed.tar.gz"
+(cd "$D" && sha256sum renamed.tar.gz >SHA256SUMS)
+minisign -S -s "$T/release.key" -m "$D/SHA256SUMS" -t "tag:mesa-2026.12.19" >/dev/null </dev/null
+expect_exit 4 "signature_tag_renamed_tarball: a renamed tarball signed for another version is refused" \
+	install renamed "$D/renamed.tar.gz" --sig "$D/SHA256SUMS.minisig"
+check "signature_tag_renamed_tarball: the sentence names both versions" \
+	grep -q "its MANIFEST says version 2026.12.20, the release (its name or signed tag) is 2026.12.19" "$T/err"
+check "signature_tag_renamed_tarball: reason tag-mismatch" test "$(reason)" = tag-mismatch
+check "signature_tag_renamed_tarball: nothing was installed" nothing_installed renamed
+minisign -S -s "$T/release.key" -m "$D/SHA256SUMS" -t "tag:mesa-2026.12.20" >/dev/null </dev/null
+expect_exit 0 "signature_tag_renamed_tarball: signed for its own version it installs" \
+	install renamed "$D/renamed.tar.gz" --sig "$D/SHA256SUMS.minisig"
+minisign -S -s "$T/release.key" -m "$D/SHA256SUMS" -t "no tag at all" >/dev/null </dev/null
+expect_exit 4 "signature_tag_missing: a renamed tarball whose signature names no release is refused" \
+	install renamed2 "$D/renamed.tar.gz" --sig "$D/SHA256SUMS.minisig"
+check "signature_tag_missing: reason tag-mismatch" test "$(reason)" = tag-mismatch
+: >"$TB323FU_MESA_CONFIG"
 
 # --- terminal escapes in MANIFEST values: shown, never obeyed; JSON keeps them exact
 ESC=$(printf '\033')

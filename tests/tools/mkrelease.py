@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """Packs a release tarball by hand, for tests that need what `tb323fu-ctl mesa pack` would
-refuse to make (hostile MANIFEST values, conflicting entries).
+refuse to make (hostile MANIFEST values, conflicting entries) from real files; hostile-release.py
+makes the small one-rule cases.
 
-usage: mkrelease OUTDIR VERSION STAGE [MANIFEST-LINE…]
+usage: mkrelease.py OUTDIR VERSION STAGE [MANIFEST-LINE…]
 
 STAGE holds lib/… and share/… (regular files and symbolic links). The MANIFEST gets format,
 version, arch (this machine's), drivers=opencl with opencl_lib=lib/libRusticlOpenCL.so.1 and
