@@ -527,12 +527,27 @@ static void describe_time(long long when, char *out, size_t n)
 		snprintf(out, n, "later");
 }
 
+/* Called by libcurl about once a second even while nothing arrives: a signal stops the
+ * transfer there. */
+static int on_xferinfo(void *ctx, curl_off_t dltotal, curl_off_t dlnow, curl_off_t ultotal,
+		       curl_off_t ulnow)
+{
+	return tb_interrupted ? 1 : 0;
+}
+
 static int curl_failure(struct transfer *t, CURLcode rc, const char *url, struct tb_error *e)
 {
 	const struct fetch_request *rq = t->rq;
 	char host[256];
 	url_host(url, host, sizeof host);
 	const char *why = t->errbuf[0] ? t->errbuf : curl_easy_strerror(rc);
+	if (tb_interrupted) {
+		char *what = xasprintf("fetching %s%s", rq->what,
+				       t->to_file ? " (the part already fetched is kept; the next run resumes it)" : "");
+		int r = tb_check_interrupted(e, what);
+		free(what);
+		return r;
+	}
 	if (t->too_big)
 		return tb_fail(e, rq->too_big_code, "%s from %s is larger than %llu bytes; refusing it",
 			       rq->what, host, (unsigned long long)t->limit);
@@ -656,6 +671,8 @@ static int perform(struct transfer *t, struct tb_error *e)
 	curl_easy_setopt(c, CURLOPT_HEADERDATA, t);
 	curl_easy_setopt(c, CURLOPT_WRITEFUNCTION, on_body);
 	curl_easy_setopt(c, CURLOPT_WRITEDATA, t);
+	curl_easy_setopt(c, CURLOPT_XFERINFOFUNCTION, on_xferinfo);
+	curl_easy_setopt(c, CURLOPT_NOPROGRESS, 0L);
 	if (t->range_sent) {
 		char range[48];
 		snprintf(range, sizeof range, "%llu-", (unsigned long long)t->offset);
@@ -816,8 +833,18 @@ int fetch_file(const struct config *cfg, const struct fetch_request *rq, const c
 		close(fd);
 		return rc;
 	}
-	if (have >= expect_size && have) {
-		/* Complete or overlong leftovers: start over rather than trust them. */
+	if (have == expect_size && have) {
+		/* Already whole (an earlier run was stopped after the last byte): nothing to fetch;
+		 * the caller checks the hash as for any download, and drops it when wrong. */
+		sha256_end(h, out->sha256);
+		out->size = out->resumed_from = have;
+		close(fd);
+		progress_bytes(p, "download", name, have, expect_size);
+		progress_done(p, "download", name);
+		return TB_OK;
+	}
+	if (have > expect_size) {
+		/* Overlong leftovers: start over rather than trust them. */
 		sha256_end(h, hex);
 		h = sha256_begin();
 		if (ftruncate(fd, 0) < 0 || lseek(fd, 0, SEEK_SET) < 0) {

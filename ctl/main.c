@@ -2,6 +2,7 @@
 #include "cli.h"
 #include "cli_progress.h"
 
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -88,8 +89,27 @@ static int print_outcome(const struct cli *c, struct outcome *o)
 	return o->code;
 }
 
+static void on_signal(int sig)
+{
+	tb_interrupted = sig;
+}
+
+/* A writer stops at its next step and cleans up (staging, partial files it cannot resume)
+ * instead of dying mid-way; a second signal ends it at once (SA_RESETHAND). */
+static void catch_signals(void)
+{
+	struct sigaction sa = {0};
+	sa.sa_handler = on_signal;
+	sa.sa_flags = SA_RESETHAND;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+}
+
 int main(int argc, char **argv)
 {
+	catch_signals();
 	struct globals g = {.progress = "auto"};
 	int i = 1;
 	for (; i < argc && strcmp(argv[i], "mesa"); i++) {

@@ -69,6 +69,10 @@ static ssize_t read_tarball(struct archive *a, void *data, const void **out)
 	struct unpack *u = data;
 	for (;;) {
 		/* Never past the size it had when opened: a file that keeps growing is not read on. */
+		if (tb_interrupted) {
+			archive_set_error(a, EINTR, "interrupted");
+			return -1;
+		}
 		uint64_t left = u->tar_size - u->read_bytes;
 		size_t want = left < sizeof u->buf ? (size_t)left : sizeof u->buf;
 		if (!want)
@@ -154,6 +158,12 @@ static int extract_file(struct unpack *u, struct archive *a, struct archive_entr
 		ssize_t n = archive_read_data(a, u->data, sizeof u->data);
 		if (n == 0)
 			break;
+		if (n < 0 && tb_interrupted) {
+			char *what = xasprintf("unpacking %s (at %s)", u->name, rel);
+			rc = tb_check_interrupted(e, what);
+			free(what);
+			break;
+		}
 		if (n < 0) {
 			rc = tb_fail(e, TB_EVERIFY, "%s is damaged: %s", u->name, archive_error_string(a));
 			break;
@@ -410,14 +420,18 @@ static int stream_archive(struct unpack *u, struct tb_error *e)
 	archive_read_support_filter_xz(a);
 	archive_read_support_format_tar(a);
 	int rc = TB_OK;
+	char *what = xasprintf("unpacking %s", u->name);
 	if (archive_read_open(a, u, NULL, read_tarball, NULL) != ARCHIVE_OK) {
-		rc = tb_fail(e, TB_EVERIFY, "%s is not a release tarball: %s", u->name, archive_error_string(a));
+		if (!(rc = tb_check_interrupted(e, what)))
+			rc = tb_fail(e, TB_EVERIFY, "%s is not a release tarball: %s", u->name, archive_error_string(a));
 		goto out;
 	}
 	for (;;) {
 		struct archive_entry *ent;
 		int r = archive_read_next_header(a, &ent);
 		if (r == ARCHIVE_EOF)
+			break;
+		if ((rc = tb_check_interrupted(e, what)))
 			break;
 		if (r != ARCHIVE_OK) {
 			rc = tb_fail(e, TB_EVERIFY, "%s is damaged: %s; download it again", u->name,
@@ -429,6 +443,7 @@ static int stream_archive(struct unpack *u, struct tb_error *e)
 			break;
 	}
 out:
+	free(what);
 	archive_read_free(a);
 	if (rc == TB_OK) {
 		/* Hash what the decoder did not need (tar padding) so the hash covers the file. */

@@ -2,6 +2,7 @@
 #ifndef TB_UTIL_H
 #define TB_UTIL_H
 
+#include <signal.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -43,6 +44,13 @@ int tb_fail_errno_why(struct tb_error *e, int code, const char *reason, const ch
  * smoke-failed, …); "" for success. */
 const char *tb_error_reason(const struct tb_error *e);
 void tb_error_clear(struct tb_error *e);
+
+/* SIGTERM, SIGINT or SIGHUP arrived (the signal's number, 0 when none): the command line
+ * sets it from its handler; long engine loops (unpacking, transfers) stop at the next step,
+ * clean up as for any failure and say what was interrupted. */
+extern volatile sig_atomic_t tb_interrupted;
+/* TB_EFAIL with reason "interrupted" ("…while WHAT; …") once a signal arrived, else TB_OK. */
+int tb_check_interrupted(struct tb_error *e, const char *what);
 
 /* Allocation that never returns NULL: out of memory aborts with a message. */
 void *xmalloc(size_t n);

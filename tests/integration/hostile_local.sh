@@ -76,6 +76,33 @@ printf 'VK_DRIVER_FILES=/x/turnip.json\nLD_PRELOAD=/tmp/evil.so\nPATH=/tmp/evil\
 check "profile_d_other_variable: the login snippet applies VK_DRIVER_FILES but not LD_PRELOAD or PATH" \
 	test "$(env -u LD_PRELOAD TB323FU_MESA_DIR="$T/pstore" sh -c '. "$1"; echo "$VK_DRIVER_FILES ${LD_PRELOAD-unset} $PATH"' sh "$TB_TOP/dist/profile.d/tb323fu-mesa.sh")" = "/x/turnip.json unset $PATH"
 
+# --- SIGTERM, SIGINT and SIGHUP while unpacking: staging is removed, the sentence says so
+BIG=$(STANDIN_PAD_MB=150 standin 2026.10.20 --commit big)
+for sig in TERM INT HUP; do
+	S2="$T/store-sig-$sig"
+	"$CTL" --store "$S2" --json mesa install-local "$BIG" --no-smoke >"$T/out" 2>"$T/err" &
+	writer=$!
+	i=0
+	while [ -z "$(find "$S2/versions" -maxdepth 1 -name '.*.tmp' 2>/dev/null)" ] && [ $i -lt 1200 ] &&
+		kill -0 "$writer" 2>/dev/null; do
+		sleep 0.05
+		i=$((i + 1))
+	done
+	landed=$(find "$S2/versions" -maxdepth 1 -name '.*.tmp' 2>/dev/null)
+	kill -s "$sig" "$writer" 2>/dev/null
+	wait "$writer"
+	rc=$?
+	if [ -z "$landed" ]; then
+		ok "# SKIP signal_during_unpack SIG$sig: the unpack ended before the signal could land"
+		continue
+	fi
+	check "signal_during_unpack: SIG$sig while unpacking exits 1" test "$rc" -eq 1
+	check "signal_during_unpack: SIG$sig: it says what was interrupted" grep -q "interrupted by SIG$sig.* while unpacking" "$T/err"
+	check "signal_during_unpack: SIG$sig: reason interrupted" grep -q '"reason":"interrupted"' "$T/out"
+	check "signal_during_unpack: SIG$sig: no staging is left" \
+		test -z "$(find "$S2/versions" -maxdepth 1 -name '.*' 2>/dev/null)"
+done
+
 # --- the launcher's messages show what they quote, never obey it
 expect_exit 127 "terminal_escapes_launcher: a command name with escapes is not found" \
 	"$MESA" --store "$STORE" distro "$(printf 'x\033]52;c;aGk=\007\033[2J')"

@@ -19,6 +19,7 @@ mesa-2026.10.06 flip-byte $v7
 EOF
 net_config
 LIST="$WWW/repos/o/r/releases"
+LOG="$WWW/.log"
 cp "$LIST" "$T/list.orig"
 
 # asset TAG NAME URL [SIZE]: the list names URL (and SIZE) for that asset.
@@ -86,6 +87,49 @@ no_faults
 expect_exit 0 "partial_download_mode: the download then completes" ctl mesa download 2026.10.07
 check "partial_download_mode: the cached SHA256SUMS is 0600 too" \
 	test "$(stat -c %a "$STORE/cache/mesa-2026.10.07/SHA256SUMS")" = 600
+
+# --- SIGTERM during a download: the command says so, and the part fetched is resumable
+STORE_SAVED=$STORE
+STORE=$T/store-sig
+fault "/download/mesa-2026.10.07/tb323fu-mesa-2026.10.07-$arch.tar.gz" stall
+"$CTL" --store "$STORE" --json mesa download 2026.10.07 >"$T/out" 2>"$T/err" &
+writer=$!
+i=0
+until find "$STORE/cache" -name '*.part' -size +0 2>/dev/null | grep -q . || [ $i -ge 1200 ]; do
+	sleep 0.05
+	i=$((i + 1))
+done
+check "signal_during_download: the download had started when the signal came" \
+	sh -c "find '$STORE/cache' -name '*.part' -size +0 | grep -q ."
+kill -TERM "$writer"
+wait "$writer"
+rc=$?
+check "signal_during_download: SIGTERM exits 1" test "$rc" -eq 1
+check "signal_during_download: it says what was interrupted" grep -q "interrupted by SIGTERM while fetching" "$T/err"
+check "signal_during_download: reason interrupted" grep -q '"reason":"interrupted"' "$T/out"
+no_faults
+expect_exit 0 "signal_during_download: the next run completes" ctl --json mesa download 2026.10.07
+check "signal_during_download: resuming what was fetched" test "$(jget resumed_from)" -gt 0
+STORE=$STORE_SAVED
+
+# --- a complete and correct .part is used, not fetched again; a complete wrong one is dropped
+STORE_SAVED=$STORE
+STORE=$T/store-part
+mkdir -p "$STORE/cache"
+cp "$v7" "$STORE/cache/tb323fu-mesa-2026.10.07-$arch.tar.gz.part"
+: >"$LOG"
+expect_exit 0 "complete_part_reused: a download with the whole file already in cache/" \
+	ctl --json mesa download 2026.10.07
+check "complete_part_reused: the tarball was not fetched again" \
+	sh -c "! grep -q 'GET /download/mesa-2026.10.07/tb323fu-mesa-2026.10.07-$arch.tar.gz' '$LOG'"
+check "complete_part_reused: all of it counts as resumed" test "$(jget resumed_from)" -eq "$(stat -c %s "$v7")"
+rm -rf "$STORE"
+mkdir -p "$STORE/cache"
+head -c "$(stat -c %s "$v7")" /dev/zero >"$STORE/cache/tb323fu-mesa-2026.10.07-$arch.tar.gz.part"
+expect_exit 4 "complete_part_wrong: a whole-size .part with other bytes is refused" ctl mesa download 2026.10.07
+check "complete_part_wrong: and dropped" test ! -e "$STORE/cache/tb323fu-mesa-2026.10.07-$arch.tar.gz.part"
+expect_exit 0 "complete_part_wrong: the next run fetches it afresh" ctl mesa download 2026.10.07
+STORE=$STORE_SAVED
 
 # --- a bare CR in an ETag is never sent back as a header
 rm -rf "$STORE/cache"
