@@ -549,8 +549,8 @@ static int curl_failure(struct transfer *t, CURLcode rc, const char *url, struct
 		return r;
 	}
 	if (t->too_big)
-		return tb_fail(e, rq->too_big_code, "%s from %s is larger than %llu bytes; refusing it",
-			       rq->what, host, (unsigned long long)t->limit);
+		return tb_fail_why(e, rq->too_big_code, "too-large", "%s from %s is larger than %llu bytes; refusing it",
+				   rq->what, host, (unsigned long long)t->limit);
 	if (t->bad_range)
 		return tb_fail(e, TB_ENET, "%s answered a different range than asked for %s; run the command again",
 			       host, rq->what);
