@@ -117,12 +117,14 @@ static int store_check_parts(const struct store *s, struct tb_error *e)
 		rc = entries_are(rootfd, s->root, "versions", PART_DIR, 0, e);
 	if (!rc) /* icd/versions/<v>/{turnip.json,opencl/} */
 		rc = entries_are(rootfd, s->root, "icd/versions", PART_DIR, PART_FILE | PART_DIR, e);
+	/* Elsewhere only links and special files are refused: files are replaced by rename,
+	 * which never follows a link, but a directory written into must be the store's own. */
 	if (!rc)
-		rc = entries_are(rootfd, s->root, "env", PART_FILE, 0, e);
+		rc = entries_are(rootfd, s->root, "env", PART_FILE | PART_DIR, 0, e);
 	if (!rc)
-		rc = entries_are(rootfd, s->root, "smoke", PART_FILE, 0, e);
+		rc = entries_are(rootfd, s->root, "smoke", PART_FILE | PART_DIR, 0, e);
 	if (!rc) /* releases.json, partial downloads, <tag>/SHA256SUMS */
-		rc = entries_are(rootfd, s->root, "cache", PART_FILE | PART_DIR, PART_FILE, e);
+		rc = entries_are(rootfd, s->root, "cache", PART_FILE | PART_DIR, PART_FILE | PART_DIR, e);
 	close(rootfd);
 	return rc;
 }
