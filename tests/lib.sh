@@ -17,7 +17,7 @@ _tb_n=0
 # writable first: a test may have taken the write bit away).
 _tb_cleanup() {
 	for pid in ${TB_KILL_ON_EXIT:-}; do kill "$pid" 2>/dev/null; done
-	for pid in ${TB_KILL_ON_EXIT:-}; do wait "$pid" 2>/dev/null; done
+	for pid in ${TB_KILL_ON_EXIT:-}; do wait "$pid" 2>/dev/null || :; done
 	awk -v t="$T/" 'index($2, t) == 1 { print $2 }' /proc/mounts 2>/dev/null | sort -r |
 		while read -r m; do umount "$m" 2>/dev/null || umount -l "$m" 2>/dev/null; done
 	chmod -R u+w "$T" 2>/dev/null
