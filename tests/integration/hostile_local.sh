@@ -93,7 +93,7 @@ for sig in TERM INT HUP; do
 	wait "$writer"
 	rc=$?
 	if [ -z "$landed" ]; then
-		ok "# SKIP signal_during_unpack SIG$sig: the unpack ended before the signal could land"
+		skip "signal_during_unpack: SIG$sig" "the unpack ended before the signal could land"
 		continue
 	fi
 	check "signal_during_unpack: SIG$sig while unpacking exits 1" test "$rc" -eq 1
