@@ -1,6 +1,6 @@
 /* tb323fu-ctl mesa smoke [VERSION] [--tests a,b,…] [--deqp PATH --caselist FILE]: the smoke
- * tests of DESIGN §7 (all, or the chosen ones) against an installed version, or a dEQP-VK
- * case list under the same environment. */
+ * tests of docs/design.md §7 (all, or the chosen ones) against an installed version, or a
+ * dEQP-VK case list under the same environment. */
 #include <json-c/json.h>
 #include <stdio.h>
 #include <stdlib.h>
