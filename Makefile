@@ -28,7 +28,7 @@ ALL_CFLAGS := $(BASE_CFLAGS) $(SAN_FLAGS) $(CFLAGS)
 ALL_LDFLAGS := $(SAN_FLAGS) $(LDFLAGS)
 
 CTL_CFLAGS := $(shell $(PKG_CONFIG) --cflags $(CTL_PKGS))
-CTL_LIBS := $(shell $(PKG_CONFIG) --libs $(CTL_PKGS))
+CTL_LIBS := $(shell $(PKG_CONFIG) --libs $(CTL_PKGS)) -lm
 SMOKE_CFLAGS := $(shell $(PKG_CONFIG) --cflags $(SMOKE_PKGS))
 SMOKE_LIBS := $(shell $(PKG_CONFIG) --libs $(SMOKE_PKGS)) -ldl
 CMOCKA_LIBS := $(shell $(PKG_CONFIG) --libs cmocka)
