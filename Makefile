@@ -55,7 +55,7 @@ FUZZ_BIN := $(FUZZ_SRC:tests/fuzz/%.c=$(BUILD)/fuzz/%)
 
 BINS := $(BUILD)/bin/tb323fu-ctl $(BUILD)/bin/tb323fu-mesa $(BUILD)/bin/tb323fu-mesa-smoke
 
-.PHONY: all check check-recipes demo install fuzz clean unit-tests
+.PHONY: all check check-cts check-recipes demo install fuzz clean unit-tests
 all: $(BINS)
 
 # Everything is rebuilt when the flags change (SANITIZE, CFLAGS, PREFIX…), not only the sources.
@@ -120,6 +120,10 @@ fuzz: $(FUZZ_BIN)
 check: all unit-tests
 	@if command -v $(FUZZ_CC) >/dev/null; then $(MAKE) --no-print-directory fuzz; fi
 	@BUILD=$(BUILD) SANITIZE=$(SANITIZE) sh tests/run
+
+# piglit's whole quick_cl profile on a stand-in, both sides; prints the counts and the time.
+check-cts: all
+	BUILD=$(BUILD) sh tests/check-cts
 
 check-recipes: all
 	sh build-recipes/check-turnip-host
