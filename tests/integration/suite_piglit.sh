@@ -18,7 +18,7 @@ json() { python3 -c 'import json,sys; d=json.load(sys.stdin); print(eval(sys.arg
 suite() { json "$1" <"$STORE/smoke/$2.json"; }
 
 # piglit through a wrapper that records each side's OpenCL environment, and preloads a library
-# that breaks clCreateSampler and clGetKernelWorkGroupInfo in $V2's tree only.
+# that breaks clGetMemObjectInfo and clGetKernelWorkGroupInfo in $V2's tree only.
 cc -shared -fPIC -o "$T/break.so" "$TB_TOP/tests/tools/cl-break-entry.c" -ldl ||
 	{ not_ok "build the entry-point breaker"; done_testing; exit 1; }
 cat >"$T/piglit" <<EOF2
@@ -28,7 +28,7 @@ LD_PRELOAD="$T/break.so" CL_BREAK_IN="/versions/$V2/" exec piglit "\$@"
 EOF2
 chmod 755 "$T/piglit"
 export TB323FU_MESA_PIGLIT="$T/piglit"
-SMALL='^api@(clcreatesampler|clgetkernelworkgroupinfo|clgetplatformids|clcreatebuffer|clcreatecontext)$'
+SMALL='^api@(clgetmemobjectinfo|clgetkernelworkgroupinfo|clgetplatformids|clcreatebuffer|clcreatecontext)$'
 # about sixty tests: the API, the custom tests and a few builds
 WIDE='^(api|custom)@|^program@build@(fail@|macro|scalar|version)'
 
@@ -62,7 +62,7 @@ check "the API tests pass on the store's side" \
 check "both sides ran (nothing cached for this filter)" test "$(wc -l <"$T/record")" = 2
 expect_exit 0 "the human form: a line a test with both results, then the sentence" \
 	ctl mesa smoke $V1 --suite piglit-cl --filter "$SMALL"
-check "…with both columns" sh -c "grep -q '^api@clcreatesampler  *pass  *pass' '$T/out' && tail -n 1 '$T/out' | grep -q \"passes every piglit-cl test the distribution's Mesa passes (5 tests; the distribution's results came from the cache)\""
+check "…with both columns" sh -c "grep -q '^api@clgetmemobjectinfo  *pass  *pass' '$T/out' && tail -n 1 '$T/out' | grep -q \"passes every piglit-cl test the distribution's Mesa passes (5 tests; the distribution's results came from the cache)\""
 
 # --- a release that breaks two entry points is rolled back ------------------------------------
 : >"$T/record"
@@ -70,12 +70,12 @@ expect_exit 6 "install-local $V2 (breaks two OpenCL entry points) is rolled back
 	ctl --json mesa install-local "$R2" --sums "$(dirname "$R2")/SHA256SUMS"
 check "reason suite-regression" test "$(json 'd["ok"], d["reason"]' <"$T/out")" = "(False, 'suite-regression')"
 check "the sentence names exactly the two tests" \
-	sh -c "json() { python3 -c 'import json,sys; print(json.load(sys.stdin)[\"message\"])'; }; json <'$T/out' | grep -q '2 of 5 piglit-cl tests pass with the distribution.s Mesa and not with Mesa $V2: api@clcreatesampler, api@clgetkernelworkgroupinfo'"
+	sh -c "json() { python3 -c 'import json,sys; print(json.load(sys.stdin)[\"message\"])'; }; json <'$T/out' | grep -q '2 of 5 piglit-cl tests pass with the distribution.s Mesa and not with Mesa $V2: api@clgetkernelworkgroupinfo, api@clgetmemobjectinfo'"
 check "$V1 is current again, $V2 failed" \
 	test "$(ctl mesa status --json | json 'd["installed"], d["failed"]')" = "('$V1', '$V2')"
 check "smoke/$V2.json names exactly those regressions" \
 	test "$(suite 'd["suites"]["piglit-cl"]["regressions"], d["suites"]["piglit-cl"]["distribution_cached"]' $V2)" = \
-	"(['api@clcreatesampler', 'api@clgetkernelworkgroupinfo'], True)"
+	"(['api@clgetkernelworkgroupinfo', 'api@clgetmemobjectinfo'], True)"
 check "the distribution's side came from the cache: piglit ran once, on the store's side" \
 	test "$(cat "$T/record")" = "OCL_ICD_VENDORS=$REAL/icd/versions/$V2/opencl RUSTICL_ENABLE=llvmpipe"
 check "list: $V2 has regressions" \
@@ -83,7 +83,7 @@ check "list: $V2 has regressions" \
 expect_exit 6 "smoke $V2 --suite piglit-cl names them again" \
 	ctl mesa smoke $V2 --suite piglit-cl --filter "$SMALL"
 check "…marked in the table and named in the sentence" \
-	sh -c "grep -q '^api@clcreatesampler .* regression' '$T/out' && grep -q 'regressed in 2 of 5 piglit-cl tests.*api@clcreatesampler, api@clgetkernelworkgroupinfo' '$T/err'"
+	sh -c "grep -q '^api@clgetmemobjectinfo .* regression' '$T/out' && grep -q 'regressed in 2 of 5 piglit-cl tests.*api@clgetkernelworkgroupinfo, api@clgetmemobjectinfo' '$T/err'"
 
 # --- arguments and configuration ---------------------------------------------------------------
 expect_exit 2 "an unknown suite" ctl mesa smoke --suite nothing

@@ -1,4 +1,4 @@
-/* A library preloaded into piglit's OpenCL tests that breaks two entry points, clCreateSampler
+/* A library preloaded into piglit's OpenCL tests that breaks two entry points, clGetMemObjectInfo
  * and clGetKernelWorkGroupInfo, for objects of one OpenCL driver only: the one whose dispatch
  * table lives in a library whose path contains $CL_BREAK_IN (a release's tree in the store).
  * Every other driver, the distribution's included, gets the real calls. It stands for a
@@ -22,19 +22,14 @@ static int broken(const void *object)
 	return dladdr(dispatch, &info) && info.dli_fname && strstr(info.dli_fname, where);
 }
 
-CL_API_ENTRY cl_sampler CL_API_CALL clCreateSampler(cl_context context, cl_bool normalized,
-						    cl_addressing_mode addressing,
-						    cl_filter_mode filter, cl_int *err)
+CL_API_ENTRY cl_int CL_API_CALL clGetMemObjectInfo(cl_mem mem, cl_mem_info name, size_t size,
+						   void *value, size_t *size_ret)
 {
-	if (broken(context)) {
-		if (err)
-			*err = CL_OUT_OF_RESOURCES;
-		return NULL;
-	}
-	cl_sampler (*real)(cl_context, cl_bool, cl_addressing_mode, cl_filter_mode, cl_int *) =
-		(cl_sampler(*)(cl_context, cl_bool, cl_addressing_mode, cl_filter_mode, cl_int *))
-			dlsym(RTLD_NEXT, "clCreateSampler");
-	return real(context, normalized, addressing, filter, err);
+	if (broken(mem))
+		return CL_OUT_OF_RESOURCES;
+	cl_int (*real)(cl_mem, cl_mem_info, size_t, void *, size_t *) =
+		(cl_int(*)(cl_mem, cl_mem_info, size_t, void *, size_t *))dlsym(RTLD_NEXT, "clGetMemObjectInfo");
+	return real(mem, name, size, value, size_ret);
 }
 
 CL_API_ENTRY cl_int CL_API_CALL clGetKernelWorkGroupInfo(cl_kernel kernel, cl_device_id device,
