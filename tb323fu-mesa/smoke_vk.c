@@ -621,7 +621,7 @@ void smoke_vk_compute(struct smoke_ctx *c, struct smoke_result *r)
 	 * `bench` has a Vulkan figure of its own (docs/design.md §10). */
 	double gbps = took > 0 ? 2.0 * SMOKE_ELEMENTS * sizeof(uint32_t) / took / 1e9 : 0;
 	if (check_second(vk, "compute dispatch", 0, r) == 0)
-		smoke_set(r, SMOKE_PASS, "%u elements computed by %u workgroups, all correct; %.2f GB/s",
+		smoke_set(r, SMOKE_PASS, "%u elements computed by %u workgroups, all correct; %.3g GB/s",
 			  SMOKE_ELEMENTS, SMOKE_ELEMENTS / LOCAL_SIZE, gbps);
 out:
 	if (fence)
