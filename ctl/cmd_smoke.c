@@ -1,5 +1,7 @@
-/* tb323fu-ctl mesa smoke [VERSION] [--deqp PATH --caselist FILE]: the smoke tests of docs/design.md
- * §7 against an installed version, or a dEQP-VK case list under the same environment. */
+/* tb323fu-ctl mesa smoke [VERSION] [--tests a,b,…] [--deqp PATH --caselist FILE]
+ * [--suite piglit-cl|deqp-vk …]: the smoke tests of docs/design.md §7 (all, or the chosen ones)
+ * against an installed version, a dEQP-VK case list under the same environment, or a suite on
+ * the store's build and the distribution's Mesa (§10). */
 #include <json-c/json.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,7 +16,7 @@
 #include "suite_piglit.h"
 
 static const char usage[] =
-	"usage: tb323fu-ctl mesa smoke [VERSION] [--deqp PATH --caselist FILE] "
+	"usage: tb323fu-ctl mesa smoke [VERSION] [--tests a,b,…] [--deqp PATH --caselist FILE] "
 	"[--suite piglit-cl [--profile quick|full] [--filter REGEX]] "
 	"[--suite deqp-vk --deqp PATH --caselist FILE]";
 
@@ -159,11 +161,12 @@ static int run_suite(struct cli *c, struct store *s, const char *version, const 
 	return TB_OK;
 }
 
-static int run_smoke(struct cli *c, struct store *s, const char *version, struct outcome *o)
+static int run_smoke(struct cli *c, struct store *s, const char *version, const char *tests,
+		     struct outcome *o)
 {
 	struct tb_error e = {0};
 	struct smoke_outcome so;
-	if (smoke_run_version(s, version, c->progress, &so, &e))
+	if (smoke_run_tests(s, version, tests, c->progress, &so, &e))
 		return outcome_fail(o, &e);
 	json_object *res = smoke_read_result(s, version);
 	if (res) {
@@ -187,7 +190,7 @@ static int run_smoke(struct cli *c, struct store *s, const char *version, struct
 COMMAND(smoke)
 {
 	struct tb_error e = {0};
-	const char *version = NULL, *deqp = NULL, *caselist = NULL;
+	const char *version = NULL, *deqp = NULL, *caselist = NULL, *tests = NULL;
 	const char *suite = NULL, *profile = NULL, *filter = NULL;
 	for (int i = 1; i < argc; i++) { /* argv[0] is the command's name */
 		if (!strcmp(argv[i], "--suite") && i + 1 < argc) {
@@ -200,6 +203,8 @@ COMMAND(smoke)
 			deqp = argv[++i];
 		} else if (!strcmp(argv[i], "--caselist") && i + 1 < argc) {
 			caselist = argv[++i];
+		} else if (!strcmp(argv[i], "--tests") && i + 1 < argc) {
+			tests = argv[++i];
 		} else if (argv[i][0] != '-' && !version) {
 			version = argv[i];
 		} else {
@@ -231,6 +236,23 @@ COMMAND(smoke)
 		tb_fail(&e, TB_EUSAGE, "--deqp and --caselist go together (%s)", usage);
 		return outcome_fail(o, &e);
 	}
+	char *bad = tests ? smoke_tests_unknown(tests) : NULL;
+	if (bad) {
+		tb_fail_why(&e, TB_EUSAGE, "usage", "--tests: no smoke test is named \"%s\" (the tests: "
+			    "vk.loader, vk.driver, vk.compute, vk.sync, cl.platform, cl.kernel)", bad);
+		free(bad);
+		return outcome_fail(o, &e);
+	}
+	if (tests && suite) {
+		tb_fail_why(&e, TB_EUSAGE, "usage", "--tests chooses smoke tests; it does not go with --suite (%s)",
+			    usage);
+		return outcome_fail(o, &e);
+	}
+	if (tests && deqp) {
+		tb_fail_why(&e, TB_EUSAGE, "usage", "--tests chooses smoke tests; it does not go with --deqp (%s)",
+			    usage);
+		return outcome_fail(o, &e);
+	}
 	if (version && !version_is_valid(version)) {
 		tb_fail(&e, TB_EUSAGE, "\"%s\" is not a Mesa version (like 2026.10.06)", version);
 		return outcome_fail(o, &e);
@@ -255,7 +277,7 @@ COMMAND(smoke)
 		else if (deqp)
 			rc = run_deqp(c, &s, chosen, deqp, caselist, o);
 		else
-			rc = run_smoke(c, &s, chosen, o);
+			rc = run_smoke(c, &s, chosen, tests, o);
 	}
 	free(chosen);
 	store_close(&s);
