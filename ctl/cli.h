@@ -60,5 +60,8 @@ COMMAND(verify);
 COMMAND(smoke);
 COMMAND(doctor);
 COMMAND(pack);
+COMMAND(notes);
+COMMAND(takeover);
+COMMAND(auto_check);
 
 #endif

@@ -9,6 +9,8 @@ T=$(mktemp -d "${TMPDIR:-/tmp}/tb323fu-test.XXXXXX")
 STORE="$T/store"
 RELEASES="$TB_BUILD/test-releases"
 export TB323FU_MESA_CONFIG="$T/mesa.conf"
+# the Open Device Helper's settings, which apply where mesa.conf is silent: none unless a test writes them
+export TB323FU_CONFIG="$T/helper.toml"
 : >"$TB323FU_MESA_CONFIG"
 unset TB323FU_MESA_DIR VK_DRIVER_FILES VK_ICD_FILENAMES OCL_ICD_VENDORS RUSTICL_ENABLE
 _tb_n=0

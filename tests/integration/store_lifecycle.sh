@@ -20,14 +20,14 @@ check "--progress json: unpack lines on stderr, the last one complete" python3 -
 import json, sys
 lines = [json.loads(l) for l in open(sys.argv[1])]
 unpack = [l for l in lines if l["op"] == "unpack"]
-assert unpack and set(unpack[0]) == {"op", "file", "done", "total"}, lines
+assert unpack and set(unpack[0]) == {"op", "file", "done", "total", "percent"}, lines
 assert unpack[-1]["done"] == unpack[-1]["total"] > 0, unpack[-1]
 assert unpack[0]["file"].startswith("tb323fu-mesa-2026.10.06-"), unpack[0]
 ' "$T/err"
 check "the sentence names the version" grep -q "Mesa $V1 installed" "$T/out"
 check "status: installed $V1, idle, off" test "$(st 'd["installed"], d["state"], d["enabled"]')" = "('$V1', 'idle', False)"
 check "status --json has exactly the keys of the design" test "$(ctl mesa status --json | json 'sorted(d)')" = \
-	"['available', 'base', 'downloaded', 'drivers', 'enabled', 'failed', 'failed_reason', 'installed', 'max_tries', 'mesa_version', 'previous', 'state', 'store', 'trial', 'tries']"
+	"['available', 'base', 'downloaded', 'drivers', 'enabled', 'failed', 'failed_reason', 'failed_reason_id', 'installed', 'max_tries', 'mesa_version', 'message', 'op', 'previous', 'progress', 'state', 'store', 'takeover_needed', 'trial', 'tries']"
 check "status names the real store path" test "$(st 'd["store"]')" = "$REAL"
 check "icd/turnip.json is valid JSON with library_path through current/" \
 	test "$(json 'd["ICD"]["library_path"]' <"$STORE/icd/turnip.json")" = "$REAL/current/lib/libvulkan_lvp.so"
