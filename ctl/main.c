@@ -59,7 +59,8 @@ static int take_global(struct globals *g, int argc, char **argv, int *i)
 	return 0;
 }
 
-static int print_outcome(const struct cli *c, struct outcome *o)
+/* With --progress json stderr carries JSON lines only: the finished line has the sentence. */
+static int print_outcome(const struct cli *c, struct outcome *o, int json_progress)
 {
 	const char *msg = o->message ? o->message : "";
 	if (c->json) {
@@ -73,12 +74,12 @@ static int print_outcome(const struct cli *c, struct outcome *o)
 						       json_object_new_string(o->reason ? o->reason : "failed"));
 		}
 		printf("%s\n", json_object_to_json_string_ext(o->fields, JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE));
-		if (o->code)
+		if (o->code && !json_progress)
 			fprintf(stderr, "tb323fu-ctl: %s\n", msg);
 	} else if (o->code == TB_OK) {
 		if (*msg)
 			printf("%s\n", msg);
-	} else {
+	} else if (!json_progress) {
 		fprintf(stderr, "tb323fu-ctl: %s\n", msg);
 	}
 	return o->code;
@@ -166,7 +167,7 @@ int main(int argc, char **argv)
 	}
 	running_end(o.code, o.code ? o.reason : "", o.message);
 	cli_progress_finished(name, o.code, o.reason, o.message);
-	int rc = print_outcome(&c, &o);
+	int rc = print_outcome(&c, &o, !strcmp(g.progress, "json"));
 	json_object_put(o.fields);
 	free(o.message);
 	free(rest);
