@@ -34,7 +34,7 @@ COMMAND(notes)
 			rc = tb_fail_why(&e, TB_EFAIL, "unknown-version",
 					 "Mesa %s is not in the release list; `tb323fu-ctl mesa check` refreshes it", want);
 		else if (!r)
-			rc = tb_fail_why(&e, TB_EFAIL, "no-release", "no Mesa release for %s is offered on %s",
+			rc = tb_fail_why(&e, TB_EFAIL, "unknown-version", "no Mesa release for %s is offered on %s",
 					 host_arch(), c->cfg.channel);
 		else {
 			outcome_str(o, "version", r->version);

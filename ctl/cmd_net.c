@@ -249,7 +249,7 @@ COMMAND(download)
 			rc = tb_fail_why(&e, TB_EFAIL, "unknown-version", "Mesa %s is not offered for %s by %s; `tb323fu-ctl mesa check` shows what is",
 				     want, host_arch(), c->cfg.source);
 		else if (!r)
-			rc = tb_fail_why(&e, TB_EFAIL, "no-release", "no Mesa release for %s is offered on %s by %s", host_arch(),
+			rc = tb_fail_why(&e, TB_EFAIL, "unknown-version", "no Mesa release for %s is offered on %s by %s", host_arch(),
 				     c->cfg.channel, c->cfg.source);
 	}
 	if (rc) {
@@ -312,7 +312,7 @@ COMMAND(update)
 			outcome_bool(o, "updated", 0);
 			outcome_say(o, "Mesa up to date (%s)", cur);
 		} else {
-			rc = tb_fail_why(&e, TB_EFAIL, "no-release", "no Mesa release for %s is offered on %s by %s", host_arch(),
+			rc = tb_fail_why(&e, TB_EFAIL, "unknown-version", "no Mesa release for %s is offered on %s by %s", host_arch(),
 				     c->cfg.channel, c->cfg.source);
 		}
 		free(cur);

@@ -339,7 +339,7 @@ COMMAND(install_local)
 	struct store s;
 	int rc = TB_OK;
 	if (!path_exists(sums_path))
-		rc = tb_fail_why(&e, TB_EVERIFY, "sums-missing", "no SHA256SUMS for %s: pass the release's SHA256SUMS with --sums FILE", file);
+		rc = tb_fail_why(&e, TB_EVERIFY, "sums-invalid", "no SHA256SUMS for %s: pass the release's SHA256SUMS with --sums FILE", file);
 	else
 		rc = minisign_verify_file(&c->cfg, sums_path, sig_path, claimed, &e);
 	if (rc)
@@ -485,7 +485,7 @@ COMMAND(rollback)
 	struct tb_error e = {0};
 	int rc;
 	if (!prev || !store_has_version(&s, prev)) {
-		tb_fail_why(&e, TB_EFAIL, "no-previous", "there is no previous version to go back to");
+		tb_fail_why(&e, TB_EFAIL, "not-installed", "there is no previous version to go back to");
 		rc = outcome_fail(o, &e);
 	} else {
 		rc = store_set_link(&s, "previous", cur, &e);

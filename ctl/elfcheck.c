@@ -157,7 +157,7 @@ static void note_version_need(struct elf_facts *f, const char *name)
 static int damaged(const char *name, struct tb_error *e)
 {
 	int err = elf_errno();
-	return tb_fail_why(e, TB_EVERIFY, "elf-invalid",
+	return tb_fail_why(e, TB_EVERIFY, "damaged",
 		       "%s is a damaged ELF file (%s); rebuild the release or download it again",
 		       name, err ? elf_errmsg(err) : "its section table is cut short");
 }
@@ -306,7 +306,7 @@ static int read_facts(Elf *elf, const char *name, struct elf_facts *f, struct tb
 	    (eh.e_shoff != 0 && eh.e_shnum > 1 && seen == 0))
 		return damaged(name, e);
 	if (!has_dynamic && has_dynamic_segment(elf))
-		return tb_fail_why(e, TB_EVERIFY, "elf-invalid",
+		return tb_fail_why(e, TB_EVERIFY, "damaged",
 			       "%s has a dynamic segment but no section table, so the libraries it "
 			       "needs cannot be checked; rebuild it without removing its section headers",
 			       name);

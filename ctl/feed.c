@@ -166,11 +166,11 @@ int feed_parse(const char *json, size_t len, const char *arch, struct feed *f, s
 	json_tokener_free(tok);
 	if (!root || jerr != json_tokener_success || trailing) {
 		json_object_put(root);
-		return tb_fail_why(e, TB_ENET, "feed-invalid", "the release list is not valid JSON; check api_url and source in the configuration");
+		return tb_fail_why(e, TB_ENET, "network", "the release list is not valid JSON; check api_url and source in the configuration");
 	}
 	if (!json_object_is_type(root, json_type_array)) {
 		const char *msg = json_object_is_type(root, json_type_object) ? json_str(root, "message") : NULL;
-		int rc = tb_fail_why(e, TB_ENET, "feed-invalid", "the answer is not a release list%s%.200s%s; check api_url and source in the configuration",
+		int rc = tb_fail_why(e, TB_ENET, "network", "the answer is not a release list%s%.200s%s; check api_url and source in the configuration",
 				 msg ? " (\"" : "", msg ? msg : "", msg ? "\")" : "");
 		json_object_put(root);
 		return rc;

@@ -135,7 +135,7 @@ static int extract_file(struct unpack *u, struct archive *a, struct archive_entr
 		if (n == 0)
 			break;
 		if (n < 0) {
-			rc = tb_fail_why(e, TB_EVERIFY, "unsafe-archive", "%s is damaged: %s", u->name, archive_error_string(a));
+			rc = tb_fail_why(e, TB_EVERIFY, "damaged", "%s is damaged: %s", u->name, archive_error_string(a));
 			break;
 		}
 		size += (uint64_t)n;
@@ -202,7 +202,7 @@ static int read_manifest(struct unpack *u, struct archive *a, struct tb_error *e
 		}
 		ssize_t n = archive_read_data(a, u->manifest_text + u->manifest_len, cap - u->manifest_len - 1);
 		if (n < 0)
-			return tb_fail_why(e, TB_EVERIFY, "unsafe-archive", "%s is damaged: %s", u->name, archive_error_string(a));
+			return tb_fail_why(e, TB_EVERIFY, "damaged", "%s is damaged: %s", u->name, archive_error_string(a));
 		if (n == 0)
 			break;
 		u->manifest_len += (size_t)n;
@@ -373,7 +373,7 @@ static int expected_sha256(const struct release_request *r, const char *name, ch
 	if (r->known_sha256)
 		return TB_OK;
 	if (!r->sums_path)
-		return tb_fail_why(e, TB_EVERIFY, "sums-missing", "no SHA256SUMS for %s: pass --sums FILE (the release's SHA256SUMS)", name);
+		return tb_fail_why(e, TB_EVERIFY, "sums-invalid", "no SHA256SUMS for %s: pass --sums FILE (the release's SHA256SUMS)", name);
 	return sums_lookup(r->sums_path, name, hex, e);
 }
 
@@ -395,7 +395,7 @@ static int stream_archive(struct unpack *u, struct tb_error *e)
 		if (r == ARCHIVE_EOF)
 			break;
 		if (r != ARCHIVE_OK) {
-			rc = tb_fail_why(e, TB_EVERIFY, "unsafe-archive", "%s is damaged: %s; download it again", u->name,
+			rc = tb_fail_why(e, TB_EVERIFY, "damaged", "%s is damaged: %s; download it again", u->name,
 				     archive_error_string(a) ? archive_error_string(a) : "unreadable entry");
 			break;
 		}

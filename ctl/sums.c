@@ -42,7 +42,7 @@ int sums_lookup_text(const char *text, size_t len, const char *name, char hex[65
 	}
 	free(copy);
 	if (rc == TB_OK && !found)
-		rc = tb_fail_why(e, TB_EVERIFY, "sums-missing", "SHA256SUMS has no line for %s; use the SHA256SUMS of the same release", name);
+		rc = tb_fail_why(e, TB_EVERIFY, "sums-invalid", "SHA256SUMS has no line for %s; use the SHA256SUMS of the same release", name);
 	return rc;
 }
 

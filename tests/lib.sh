@@ -78,3 +78,12 @@ standin() {
 done_testing() {
 	echo "1..$_tb_n"
 }
+
+# reason_is ID|ID…: the JSON failure in $T/out carries one of these reason ids (docs/design.md §9).
+reason_is() {
+	got=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1])).get("reason", ""))' "$T/out" 2>/dev/null)
+	case "|$1|" in
+	*"|$got|"*) [ -n "$got" ] && ok "…reason $got" || not_ok "…reason $1" "no reason in: $(head -c 300 "$T/out")" ;;
+	*) not_ok "…reason $1" "reason \"$got\" in: $(head -c 300 "$T/out")" ;;
+	esac
+}

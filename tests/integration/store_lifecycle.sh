@@ -57,6 +57,8 @@ check "second boot counted" test "$(st 'd["tries"], d["enabled"]')" = "(2, True)
 TB323FU_BOOT_ID=boot-c expect_exit 0 "boot-tick after max_tries unconfirmed starts" ctl mesa boot-tick
 check "switched off, failed recorded" test "$(st 'd["enabled"], d["failed"], d["trial"]')" = "(False, '$V1', '')"
 check "failed_reason says why" sh -c "ctl() { \"$CTL\" --store \"$STORE\" \"\$@\"; }; ctl mesa status --json | grep -q 'not confirmed'"
+check "failed_reason_id is trial-expired, failed_reason carries no command line" \
+	test "$(st 'd["failed_reason_id"], "`" in d["failed_reason"]')" = "('trial-expired', False)"
 check "env.conf is empty after the switch-off" test ! -s "$STORE/env.conf"
 
 expect_exit 0 "on again" ctl mesa on
@@ -77,13 +79,17 @@ check "the ICD still goes through current/" test "$(readlink -f "$STORE/current"
 
 expect_exit 0 "install-local a third version" ctl mesa install-local "$R3" --no-smoke
 check "third current, the one before previous" test "$(st 'd["installed"], d["previous"]')" = "('$V3', '$V1')"
-expect_exit 1 "remove refuses current" ctl mesa remove "$V3"
+expect_exit 1 "remove refuses current" ctl --json mesa remove "$V3"
+reason_is in-use
 check "…with a sentence" grep -q "is current" "$T/err"
-expect_exit 1 "remove refuses previous" ctl mesa remove "$V1"
+expect_exit 1 "remove refuses previous" ctl --json mesa remove "$V1"
+reason_is in-use
 expect_exit 0 "remove an older version" ctl mesa remove "$V2"
 check "its tree and files are gone" sh -c "test ! -e '$STORE/versions/$V2' && test ! -e '$STORE/env/$V2.env' && test ! -e '$STORE/icd/versions/$V2'"
-expect_exit 1 "remove an unknown version" ctl mesa remove 1999.1.1
-expect_exit 2 "remove a version with a slash" ctl mesa remove "../$V1"
+expect_exit 1 "remove an unknown version" ctl --json mesa remove 1999.1.1
+reason_is not-installed
+expect_exit 2 "remove a version with a slash" ctl --json mesa remove "../$V1"
+reason_is usage
 
 check "list --json: newest first with the design's keys" test \
 	"$(ctl mesa list --json | json '[(v["version"], v["current"], v["previous"], v["smoke"], sorted(v)) for v in d["versions"]]')" = \
