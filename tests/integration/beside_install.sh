@@ -21,10 +21,22 @@ chmod 755 "$D$P/bin/tb323fu-ctl" "$D$P/bin/tb323fu-mesa"
 for f in "$D$P/bin/tb323fu-ctl" "$D$P/bin/tb323fu-mesa" "$D/etc/profile.d/tb323fu-mesa.sh"; do
 	cp -p "$f" "$f.before"
 done
+# …and its store, with one version and none of our files
+V=2026.10.06
+HS="$D/var/lib/tb323fu/mesa"
+R=$(standin $V) && "$CTL" --store "$T/scratch" mesa install-local "$R" --no-smoke >/dev/null ||
+	not_ok "unpack a stand-in"
+mkdir -p "$HS/versions" "$HS/icd/opencl"
+cp -a "$T/scratch/versions/$V" "$HS/versions/"
+ln -s "versions/$V" "$HS/current"
+printf 'enabled=0\nmax=2\ntries=0\n' >"$HS/state"
+cp "$HS/state" "$T/state.before"
 if minstall "$D"; then ok "make install beside the helper's files"; else not_ok "make install beside the helper's files" "$(cat "$T/install.err")"; fi
 for f in "$P/bin/tb323fu-ctl" "$P/bin/tb323fu-mesa" /etc/profile.d/tb323fu-mesa.sh; do
 	check "the helper's $f is byte-identical" cmp -s "$D$f" "$D$f.before"
 done
+check "make install completed the helper's store" sh -c "test -s '$HS/env/$V.env' && test -s '$HS/env/current.env' && test -s '$HS/icd/turnip.json'"
+check "…keeping its state and current" sh -c "cmp -s '$HS/state' '$T/state.before' && test \"\$(readlink '$HS/current')\" = versions/$V"
 check "one line says the helper's tb323fu-ctl was left alone" \
 	test "$(grep -c "bin/tb323fu-ctl belongs to another program" "$T/install.out")" = 1
 check "one line says where our launcher is" grep -q "bin/tb323fu-mesa belongs to another program.*ours is $P/libexec/tb323fu-mesa/tb323fu-mesa" "$T/install.out"
