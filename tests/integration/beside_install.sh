@@ -8,7 +8,7 @@
 D="$T/dest"
 P=/usr/local
 minstall() {
-	make -s -C "$TB_TOP" install BUILD="$TB_BUILD" SANITIZE="${SANITIZE:-}" DESTDIR="$1" \
+	make -s -C "$TB_TOP" -o all install BUILD="$TB_BUILD" SANITIZE="${SANITIZE:-}" DESTDIR="$1" \
 		PREFIX=$P SYSCONFDIR=/etc >"$T/install.out" 2>"$T/install.err"
 }
 
