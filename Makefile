@@ -138,7 +138,7 @@ check-recipes: all
 demo: all
 	sh tests/demo
 
-# Beside the Open Device Helper (docs/design.md §9): the backend calls
+# Beside the Open Device Helper (docs/design.md §13): the backend calls
 # libexec/tb323fu-mesa/tb323fu-ctl-mesa, which is always ours; bin/ and /etc files are replaced
 # only where none is there or the one there is ours (dist/install-beside), so the helper's own
 # tb323fu-ctl, launcher and profile.d file stay as they are. Then a store the helper made is

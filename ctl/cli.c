@@ -84,7 +84,7 @@ int cli_open_store(struct cli *c, struct store *s, int writer, struct tb_error *
 		rc = store_lock(s, c->wait, e);
 	if (!rc && writer)
 		running_attach(s->root);
-	/* A store the helper made gets our files before anything else (docs/design.md §9). */
+	/* A store the helper made gets our files before anything else (docs/design.md §13). */
 	int completed;
 	if (!rc && writer && takeover_needed(s))
 		rc = takeover_run(s, &completed, e);

@@ -111,7 +111,7 @@ static void print_json(json_object *o)
 	json_object_put(o);
 }
 
-/* A new step (docs/design.md §9): a JSON line; a bar shows it by the op of its lines. */
+/* A new step (docs/design.md §13): a JSON line; a bar shows it by the op of its lines. */
 static void on_step(void *ctx, const char *step, int percent)
 {
 	struct printer *p = ctx;

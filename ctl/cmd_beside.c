@@ -1,4 +1,4 @@
-/* The commands that serve life beside the Open Device Helper (docs/design.md §9): notes,
+/* The commands that serve life beside the Open Device Helper (docs/design.md §13): notes,
  * takeover and auto-check (what the daily timer runs). */
 #include "cli.h"
 #include "feed.h"
@@ -77,7 +77,7 @@ COMMAND(takeover)
 }
 
 /* check, and with auto_download = on also download what the channel offers; it never
- * installs (docs/design.md §9). */
+ * installs (docs/design.md §13). */
 COMMAND(auto_check)
 {
 	if (argc > 1)

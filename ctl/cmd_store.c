@@ -113,7 +113,7 @@ COMMAND(status)
 	int on_trial = st.enabled && st.trial && cur && !strcmp(st.trial, cur);
 	struct running_info ri;
 	running_read(s.root, &ri);
-	/* a running writer's step first, whoever started it (docs/design.md §9) */
+	/* a running writer's step first, whoever started it (docs/design.md §13) */
 	const char *state = ri.command[0] ? ri.step : on_trial ? "trial" : ready ? "ready" : "idle";
 	outcome_str(o, "installed", cur);
 	outcome_str(o, "previous", prev);

@@ -23,7 +23,7 @@ struct config {
 	long connect_timeout; /* seconds */
 	long stall_timeout;   /* seconds */
 	long stall_speed;     /* bytes per second */
-	int auto_download;    /* the daily check also downloads (docs/design.md §9) */
+	int auto_download;    /* the daily check also downloads (docs/design.md §13) */
 	unsigned set_here;    /* CONFIG_SET_* bits: what mesa.conf itself set */
 	char *path;     /* the file read, or NULL when none was */
 };

@@ -1,5 +1,5 @@
 /* The Open Device Helper's settings file (/etc/tb323fu/helper.toml, TOML): only the [kernel]
- * keys that are also ours, read from a small subset of TOML (docs/design.md §9). Anything else
+ * keys that are also ours, read from a small subset of TOML (docs/design.md §13). Anything else
  * in the file is the helper's business and ignored. */
 #include "config.h"
 

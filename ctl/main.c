@@ -85,7 +85,7 @@ static int print_outcome(const struct cli *c, struct outcome *o, int json_progre
 	return o->code;
 }
 
-/* Called as tb323fu-ctl-mesa (the path a backend calls, docs/design.md §9) the tool is
+/* Called as tb323fu-ctl-mesa (the path a backend calls, docs/design.md §13) the tool is
  * `tb323fu-ctl mesa` without the word. */
 static int called_as_mesa(const char *argv0)
 {

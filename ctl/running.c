@@ -1,4 +1,4 @@
-/* Publication of the running operation (docs/design.md §9). One command runs per process, so
+/* Publication of the running operation (docs/design.md §13). One command runs per process, so
  * the accounting is this file's own state. */
 #include "running.h"
 #include "util.h"

@@ -1,4 +1,4 @@
-/* The running operation, published in the store for every reader (docs/design.md §9): which
+/* The running operation, published in the store for every reader (docs/design.md §13): which
  * command runs, its step (a state name) and its percent for the whole command, and the outcome
  * of the last finished one. */
 #ifndef TB_RUNNING_H

@@ -1,4 +1,4 @@
-/* Completing a store made by the Open Device Helper (docs/design.md §9). */
+/* Completing a store made by the Open Device Helper (docs/design.md §13). */
 #include "takeover.h"
 #include "activate.h"
 #include "elfcheck.h"

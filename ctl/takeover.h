@@ -1,4 +1,4 @@
-/* A store the Open Device Helper made (docs/design.md §9): the same layout without our files
+/* A store the Open Device Helper made (docs/design.md §13): the same layout without our files
  * (env/, icd/versions/, smoke/). Completing it from each version's MANIFEST is what any writer
  * does first; links, state and boot counts stay exactly as they are. */
 #ifndef TB_TAKEOVER_H
