@@ -461,9 +461,9 @@ int manifest_parse(const char *text, size_t len, struct manifest *m, struct tb_e
 	memset(m, 0, sizeof *m);
 	m->vulkan_driver_id = -1;
 	if (len > MANIFEST_MAX_BYTES)
-		return tb_fail(e, TB_EVERIFY, "the MANIFEST is larger than 1 MiB");
+		return tb_fail_why(e, TB_EVERIFY, "manifest-invalid", "the MANIFEST is larger than 1 MiB");
 	if (memchr(text, '\0', len))
-		return tb_fail(e, TB_EVERIFY, "the MANIFEST is not a text file");
+		return tb_fail_why(e, TB_EVERIFY, "manifest-invalid", "the MANIFEST is not a text file");
 	char *copy = xmalloc(len + 1);
 	memcpy(copy, text, len);
 	copy[len] = '\0';

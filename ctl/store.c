@@ -211,7 +211,7 @@ int store_lock(struct store *s, int wait, struct tb_error *e)
 	if (fd < 0 && errno == ELOOP)
 		return wrong_part(s->root, ".lock", PART_LINK, PART_FILE, e);
 	if (fd < 0)
-		return tb_fail_errno(e, TB_EFAIL, "cannot open the store's lock in %s (run as the store's owner, e.g. with sudo)", s->root);
+		return tb_fail_errno_why(e, TB_EFAIL, "permission", "cannot open the store's lock in %s (run as the store's owner, e.g. with sudo)", s->root);
 	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
 		int k = fstat(fd, &st) == 0 ? kind_of(st.st_mode) : 0;
 		close(fd);
@@ -221,7 +221,7 @@ int store_lock(struct store *s, int wait, struct tb_error *e)
 		int busy = errno == EWOULDBLOCK;
 		close(fd);
 		if (busy)
-			return tb_fail(e, TB_EBUSY, "busy: another tb323fu-ctl is changing the store %s; try again when it is done, or pass --wait", s->root);
+			return tb_fail_why(e, TB_EBUSY, "busy", "busy: another tb323fu-ctl is changing the store %s; try again when it is done, or pass --wait", s->root);
 		return tb_fail_errno(e, TB_EFAIL, "cannot lock the store %s", s->root);
 	}
 	s->lock_fd = fd;
