@@ -58,7 +58,11 @@ COMMAND(boot_tick);
 COMMAND(remove);
 COMMAND(verify);
 COMMAND(smoke);
+COMMAND(bench);
 COMMAND(doctor);
 COMMAND(pack);
+COMMAND(notes);
+COMMAND(takeover);
+COMMAND(auto_check);
 
 #endif
