@@ -1,5 +1,6 @@
 #include "store.h"
 #include "manifest.h"
+#include "txn.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -107,6 +108,8 @@ int store_lock(struct store *s, int wait, struct tb_error *e)
 		return tb_fail_errno(e, TB_EFAIL, "cannot lock the store %s", s->root);
 	}
 	s->lock_fd = fd;
+	/* a commit a killed writer left half done is finished before its temporaries go */
+	txn_recover(s);
 	static const char *const dirs[] = {"", "versions", "icd", "icd/opencl", "icd/versions", "env",
 					   "smoke", "cache"};
 	for (size_t i = 0; i < sizeof dirs / sizeof *dirs; i++) {
@@ -126,6 +129,26 @@ char *store_path(const struct store *s, const char *fmt, ...)
 	char *p = path_join(s->root, rel);
 	free(rel);
 	return p;
+}
+
+char *store_version_dir(const struct store *s, const char *version)
+{
+	return store_path(s, "versions/%s", version);
+}
+
+char *store_env_file(const struct store *s, const char *version)
+{
+	return version ? store_path(s, "env/%s.env", version) : store_path(s, "env/current.env");
+}
+
+char *store_icd_dir(const struct store *s, const char *version)
+{
+	return version ? store_path(s, "icd/versions/%s", version) : store_path(s, "icd");
+}
+
+char *store_smoke_file(const struct store *s, const char *version)
+{
+	return store_path(s, "smoke/%s.json", version);
 }
 
 static char *link_version(const struct store *s, const char *link)
@@ -245,7 +268,7 @@ static uint64_t tree_bytes(int dirfd)
 
 uint64_t store_version_bytes(const struct store *s, const char *version)
 {
-	char *p = store_path(s, "versions/%s", version);
+	char *p = store_version_dir(s, version);
 	int fd = open(p, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 	free(p);
 	return fd < 0 ? 0 : tree_bytes(fd);
