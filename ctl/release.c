@@ -110,8 +110,8 @@ static int make_parents(struct unpack *u, const char *rel, struct tb_error *e)
 static int write_failed(struct tb_error *e, const struct unpack *u, const char *rel)
 {
 	if (errno == ENOSPC || errno == EDQUOT)
-		return tb_fail(e, TB_EFAIL, "the disk is full while unpacking %s (%s); free some space and try again; nothing was changed",
-			       u->name, rel);
+		return tb_fail_why(e, TB_EFAIL, "no-space", "the disk is full while unpacking %s (%s); free some space (partial downloads in cache/, versions not in use: `tb323fu-ctl mesa list`, then `tb323fu-ctl mesa remove VERSION`) and try again; nothing was changed",
+				   u->name, rel);
 	return tb_fail_errno(e, TB_EFAIL, "cannot write %s/%s", u->staging, rel);
 }
 
