@@ -76,7 +76,7 @@ int envfiles_write_version(struct store *s, const struct manifest *m, int ld_lib
 	char *ocl_dir = path_join(icd_dir, "opencl");
 	char *icd_json = path_join(icd_dir, "turnip.json");
 	char *ocl_icd = path_join(ocl_dir, "rusticl.icd");
-	char *env_path = store_env_file(s, m->version);
+	char *env_path = store_env_path(s, m->version);
 	struct rendered r;
 	render(m, tree, icd_dir, ld_library_path, &r);
 	int rc = mkdir_p(ocl_dir, 0755, e);
@@ -99,7 +99,7 @@ int envfiles_write_version(struct store *s, const struct manifest *m, int ld_lib
 /* Whether a version's env file asks for LD_LIBRARY_PATH (decided when it was unpacked). */
 static int version_needs_ld_library_path(const struct store *s, const char *version)
 {
-	char *p = store_env_file(s, version);
+	char *p = store_env_path(s, version);
 	char *text = read_small_file(p, 64 * 1024, NULL);
 	free(p);
 	int yes = text && (!strncmp(text, "LD_LIBRARY_PATH=", 16) || strstr(text, "\nLD_LIBRARY_PATH="));

@@ -234,7 +234,7 @@ static void name(char *out, size_t n, const char *v)
 
 int release_remove(struct store *s, const char *version, struct tb_error *e)
 {
-	char *env = store_env_file(s, version);
+	char *env = store_env_path(s, version);
 	char *icd = store_icd_dir(s, version);
 	char *smoke = store_smoke_file(s, version);
 	char *tree = store_version_dir(s, version);

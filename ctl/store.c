@@ -136,7 +136,7 @@ char *store_version_dir(const struct store *s, const char *version)
 	return store_path(s, "versions/%s", version);
 }
 
-char *store_env_file(const struct store *s, const char *version)
+char *store_env_path(const struct store *s, const char *version)
 {
 	return version ? store_path(s, "env/%s.env", version) : store_path(s, "env/current.env");
 }

@@ -23,7 +23,7 @@ int store_lock(struct store *s, int wait, struct tb_error *e);
 char *store_path(const struct store *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* The store's paths, built here only (docs/design.md §3). Free them. */
 char *store_version_dir(const struct store *s, const char *version);  /* versions/<v> */
-char *store_env_file(const struct store *s, const char *version);     /* env/<v>.env, NULL: current */
+char *store_env_path(const struct store *s, const char *version);     /* env/<v>.env, NULL: current */
 char *store_icd_dir(const struct store *s, const char *version);      /* icd/versions/<v>, NULL: icd */
 char *store_smoke_file(const struct store *s, const char *version);   /* smoke/<v>.json */
 /* The version the link current / previous points at, or NULL. */
