@@ -16,9 +16,10 @@
 #include "manifest.h"
 #include "state.h"
 #include "txn.h"
+#include "../tmpdir.h"
 
 struct fixture {
-	char dir[64];
+	char *dir;
 	struct store s;
 	struct config cfg;
 	struct lc_ctx c;
@@ -59,8 +60,8 @@ static void add_version(struct fixture *f, const char *v)
 static int setup(void **state)
 {
 	struct fixture *f = xcalloc(1, sizeof *f);
-	snprintf(f->dir, sizeof f->dir, "/tmp/tb-lifecycle.XXXXXX");
-	assert_non_null(mkdtemp(f->dir));
+	f->dir = test_mkdtemp("tb-lifecycle");
+	assert_non_null(f->dir);
 	struct tb_error e = {0};
 	assert_int_equal(store_open(&f->s, f->dir, 1, &e), TB_OK);
 	assert_int_equal(store_lock(&f->s, 0, &e), TB_OK);
@@ -78,7 +79,9 @@ static int teardown(void **state)
 {
 	struct fixture *f = *state;
 	remove_tree(f->dir);
+	free(f->dir);
 	store_close(&f->s);
+	config_free(&f->cfg);
 	free(f);
 	return 0;
 }
