@@ -1,6 +1,7 @@
 /* The commands that work on the store alone: status, list, install, install-local, on, off,
  * keep, rollback, boot-tick, remove, verify. Each parses, calls the engine, reports. */
 #include "acquire.h"
+#include "bench.h"
 #include "cli.h"
 #include "elfcheck.h"
 #include "feed.h"
@@ -8,6 +9,7 @@
 #include "manifest.h"
 #include "release.h"
 #include "smoke_run.h"
+#include "suite_piglit.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -60,8 +62,8 @@ static void say_repaired(struct outcome *o, const struct lc_result *r)
 	}
 }
 
-static void status_sentence(struct strbuf *sb, const struct lc_view *v, const struct manifest *m,
-			    const char *avail)
+static void status_sentence(struct strbuf *sb, const struct store *s, const struct lc_view *v,
+			    const struct manifest *m, const char *avail)
 {
 	char sc[16];
 	if (v->current) {
@@ -79,6 +81,14 @@ static void status_sentence(struct strbuf *sb, const struct lc_view *v, const st
 		sb_append(sb, "\nit is used by `tb323fu-mesa run`; switch it on for every program with `tb323fu-ctl mesa on`");
 	if (!strcmp(lc_state_name(v), "trial"))
 		sb_appendf(sb, "\nit is on trial (%d of %d starts); confirm it with `tb323fu-ctl mesa keep`", v->st.tries, v->st.max);
+	json_object *bench = v->current ? bench_summary(s, v->current) : NULL;
+	json_object *ratio = bench ? json_object_object_get(bench, "ratio") : NULL;
+	if (ratio)
+		sb_appendf(sb, "\nits last benchmark: %.2fx the distribution's Mesa (%s, %d rounds; `tb323fu-ctl mesa bench` measures again)",
+			   json_object_get_double(ratio),
+			   json_object_get_string(json_object_object_get(bench, "command")),
+			   json_object_get_int(json_object_object_get(bench, "rounds")));
+	json_object_put(bench);
 	if (v->previous)
 		sb_appendf(sb, "\nMesa %s is kept for `tb323fu-ctl mesa rollback`", v->previous);
 	if (v->ready)
@@ -128,7 +138,7 @@ COMMAND(status)
 	outcome_str(o, "store", s.root);
 	o->fields_only = 1;
 	struct strbuf sb = {0};
-	status_sentence(&sb, &v, have_m ? &m : NULL, avail);
+	status_sentence(&sb, &s, &v, have_m ? &m : NULL, avail);
 	outcome_say(o, "%s", sb.buf);
 	sb_free(&sb);
 	if (have_m)
@@ -170,10 +180,13 @@ COMMAND(list)
 		json_object_object_add(item, "mesa_version", json_object_new_string(have_m && m.mesa_version ? m.mesa_version : ""));
 		json_object_object_add(item, "bytes", json_object_new_int64((int64_t)bytes));
 		json_object_object_add(item, "smoke", json_object_new_string(smoke));
+		const char *suite = suite_last_result(&s, v);
+		json_object_object_add(item, "suite", json_object_new_string(suite));
+		json_object_object_add(item, "bench", bench_summary(&s, v));
 		json_object_array_add(arr, item);
-		sb_appendf(&sb, "%s%-14s %-8s %-14s %-22s %7.1f MiB  smoke %s", i ? "\n" : "", v,
+		sb_appendf(&sb, "%s%-14s %-8s %-14s %-22s %7.1f MiB  smoke %s  suite %s", i ? "\n" : "", v,
 			   is_cur ? "current" : is_prev ? "previous" : "", cli_drivers_text(have_m ? &m : NULL),
-			   have_m && m.mesa_version ? m.mesa_version : "", (double)bytes / 1048576.0, smoke);
+			   have_m && m.mesa_version ? m.mesa_version : "", (double)bytes / 1048576.0, smoke, suite);
 		if (have_m)
 			manifest_free(&m);
 	}

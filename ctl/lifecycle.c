@@ -3,6 +3,7 @@
 #include "lifecycle.h"
 #include "envfiles.h"
 #include "manifest.h"
+#include "suite_piglit.h"
 #include "txn.h"
 
 #include <errno.h>
@@ -314,8 +315,13 @@ int lc_install(const struct lc_ctx *c, const char *version, int run_smoke,
 		phase(c, LC_SMOKE_TESTING, version);
 		struct tb_error smoke_err = {0};
 		int src = smoke_run_version(c->s, version, c->progress, smoke, &smoke_err);
+		/* mesa.conf's smoke_suite: a tier after the smoke tests, failing the same way */
+		if (!src && !smoke->failed)
+			src = suite_after_install(c->s, version, c->cfg, c->progress, &smoke_err);
 		if (src || smoke->failed) {
 			rc = smoke_failed(c, &v, version, src ? smoke_err.msg : smoke->first_failure, r, e);
+			if (src && smoke_err.reason && !strcmp(smoke_err.reason, "suite-regression"))
+				e->reason = smoke_err.reason;
 			goto out;
 		}
 	}

@@ -15,13 +15,13 @@ static const struct {
 	{"install-local", cmd_install_local}, {"on", cmd_on},  {"off", cmd_off},
 	{"keep", cmd_keep},       {"rollback", cmd_rollback}, {"boot-tick", cmd_boot_tick},
 	{"remove", cmd_remove},   {"verify", cmd_verify},     {"smoke", cmd_smoke},
-	{"doctor", cmd_doctor},   {"pack", cmd_pack},
+	{"doctor", cmd_doctor},   {"pack", cmd_pack},       {"bench", cmd_bench},
 };
 
 static const char usage[] =
 	"usage: tb323fu-ctl [--store DIR] [--config FILE] [--json] [--progress auto|bar|json|none] [--wait] mesa COMMAND [ARGS]\n"
 	"commands: status list check download install update install-local on off keep rollback\n"
-	"          boot-tick remove verify smoke doctor pack\n";
+	"          boot-tick remove verify smoke bench doctor pack\n";
 
 struct globals {
 	const char *store, *config, *progress;
