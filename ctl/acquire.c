@@ -49,11 +49,14 @@ static char *beside(const char *file, const char *name)
 	return xasprintf("%.*s/%s", (int)(slash - file), file, name);
 }
 
-/* Steps 1 and the SHA256SUMS line: the signature over the sums, then the tarball's line. */
+/* Steps 1 and the SHA256SUMS line: the signature over the sums, then the tarball's line. With
+ * signed_version not NULL (a tarball whose name claims no version), it gets the version the
+ * signature's tag names, which the MANIFEST must then have. */
 static int check_sums(const struct config *cfg, const char *sums_path, const char *sig_path,
-		      const char *version, const char *asset, char expect[65], struct tb_error *e)
+		      const char *version, char **signed_version, const char *asset,
+		      char expect[65], struct tb_error *e)
 {
-	int rc = minisign_verify_file(cfg, sums_path, sig_path, version, e);
+	int rc = minisign_verify_file_tag(cfg, sums_path, sig_path, version, signed_version, e);
 	if (!rc)
 		rc = sums_lookup(sums_path, asset, expect, e);
 	return rc;
@@ -75,9 +78,10 @@ int acquire_local(const struct config *cfg, struct store *s, const struct acquir
 	char expect[65] = "";
 	int rc = TB_OK;
 	if (!path_exists(sums_path))
-		rc = tb_fail(e, TB_EVERIFY, "no SHA256SUMS for %s: pass the release's SHA256SUMS with --sums FILE", q->file);
+		rc = tb_fail_why(e, TB_EVERIFY, "sums-invalid", "no SHA256SUMS for %s: pass the release's SHA256SUMS with --sums FILE", q->file);
 	else
-		rc = check_sums(cfg, sums_path, sig_path, claimed, base_name(q->file), expect, e);
+		rc = check_sums(cfg, sums_path, sig_path, claimed, claimed ? NULL : &claimed,
+				base_name(q->file), expect, e);
 	if (!rc) {
 		struct release_request req = {.tarball = q->file, .expect_sha256 = expect,
 					      .expect_version = claimed, .progress = p};
@@ -102,14 +106,14 @@ static int fetch_small_asset(const struct config *cfg, const char *cache, const 
 	struct fetch_reply reply;
 	int rc = fetch_memory(cfg, &rq, &reply, e);
 	if (!rc && reply.len != a->size)
-		rc = tb_fail(e, TB_EVERIFY, "%s has %zu bytes, the release says %llu; refusing it", what,
+		rc = tb_fail_why(e, TB_EVERIFY, "size-mismatch", "%s has %zu bytes, the release says %llu; refusing it", what,
 			     reply.len, (unsigned long long)a->size);
 	if (!rc) {
 		char *dir = path_join(cache, r->tag);
 		*path_out = path_join(dir, a->name);
 		rc = mkdir_p(dir, 0755, e);
 		if (!rc)
-			rc = atomic_write_file(*path_out, reply.body, reply.len, 0644, e);
+			rc = atomic_write_file(*path_out, reply.body, reply.len, 0600, e);
 		free(dir);
 	}
 	fetch_reply_free(&reply);
@@ -128,9 +132,9 @@ int acquire_remote(const struct config *cfg, struct store *s, const struct feed_
 	if (!rc && r->sig.name)
 		rc = fetch_small_asset(cfg, cache, r, &r->sig, SIG_MAX_BYTES, &sig_path, e);
 	if (!rc)
-		rc = check_sums(cfg, sums_path, sig_path, r->version, r->tarball.name, expect, e);
+		rc = check_sums(cfg, sums_path, sig_path, r->version, NULL, r->tarball.name, expect, e);
 	if (!rc && r->tarball.digest[0] && strcmp(r->tarball.digest, expect))
-		rc = tb_fail(e, TB_EVERIFY, "the digest the release gives for %s differs from its SHA256SUMS; refusing it",
+		rc = tb_fail_why(e, TB_EVERIFY, "digest-mismatch", "the digest the release gives for %s differs from its SHA256SUMS; refusing it",
 			     r->tarball.name);
 	struct fetch_file_result got;
 	if (!rc) {
@@ -144,10 +148,10 @@ int acquire_remote(const struct config *cfg, struct store *s, const struct feed_
 		*resumed_from = got.resumed_from;
 	}
 	if (!rc && strcmp(got.sha256, expect))
-		rc = tb_fail(e, TB_EVERIFY, "%s does not match its SHA256SUMS (damaged or altered download); refusing it",
+		rc = tb_fail_why(e, TB_EVERIFY, "hash-mismatch", "%s does not match its SHA256SUMS (damaged or altered download); refusing it",
 			     r->tarball.name);
 	if (!rc && r->tarball.digest[0] && strcmp(got.sha256, r->tarball.digest))
-		rc = tb_fail(e, TB_EVERIFY, "%s does not match the digest the release gives; refusing it",
+		rc = tb_fail_why(e, TB_EVERIFY, "digest-mismatch", "%s does not match the digest the release gives; refusing it",
 			     r->tarball.name);
 	if (!rc) {
 		struct release_request req = {.tarball = part, .asset_name = r->tarball.name,
@@ -158,6 +162,11 @@ int acquire_remote(const struct config *cfg, struct store *s, const struct feed_
 	/* Only an interrupted transfer is worth resuming; anything checked or refused goes. */
 	if (part && (rc == TB_OK || rc == TB_EVERIFY))
 		unlink(part);
+	/* What the server sent is kept only while it may still be used. */
+	if (rc && sums_path)
+		unlink(sums_path);
+	if (rc && sig_path)
+		unlink(sig_path);
 	free(part);
 	free(sums_path);
 	free(sig_path);

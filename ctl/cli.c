@@ -2,6 +2,8 @@
 #include "cli.h"
 #include "lifecycle.h"
 #include "manifest.h"
+#include "running.h"
+#include "takeover.h"
 #include "smoke_run.h"
 #include "state.h"
 #include "txn.h"
@@ -150,6 +152,12 @@ int cli_open_store(struct cli *c, struct store *s, int writer, struct tb_error *
 			s->lock_fd = -1;
 		}
 	}
+	if (!rc && writer)
+		running_attach(s->root);
+	/* A store the helper made gets our files before anything else (docs/design.md §13). */
+	int completed;
+	if (!rc && writer && takeover_needed(s))
+		rc = takeover_run(s, &completed, e);
 	if (rc)
 		store_close(s); /* callers return at once on failure */
 	return rc;

@@ -79,5 +79,8 @@ COMMAND(smoke);
 COMMAND(bench);
 COMMAND(doctor);
 COMMAND(pack);
+COMMAND(notes);
+COMMAND(takeover);
+COMMAND(auto_check);
 
 #endif

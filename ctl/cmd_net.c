@@ -70,6 +70,9 @@ COMMAND(check)
 	outcome_bool(o, "cached", rs.from_cache);
 	outcome_str(o, "version", r ? r->version : "");
 	outcome_bool(o, "prerelease", r && r->prerelease);
+	outcome_str(o, "notes_url", r ? r->notes_url : "");
+	outcome_str(o, "published_at", r ? r->published_at : "");
+	outcome_int(o, "size", r ? (int64_t)r->tarball.size : 0);
 	if (!r)
 		outcome_say(o, "no Mesa release for %s is offered on %s by %s", host_arch(), channel, c->cfg.source);
 	else if (!newer)

@@ -33,7 +33,12 @@ static void print_tests(json_object *res)
 		const char *status = json_object_object_get_ex(t, "status", &v) ? json_object_get_string(v) : "";
 		int64_t ms = json_object_object_get_ex(t, "ms", &v) ? json_object_get_int64(v) : 0;
 		const char *detail = json_object_object_get_ex(t, "detail", &v) ? json_object_get_string(v) : "";
-		printf("%-12s %-4s %6lld ms  %s\n", name, status, (long long)ms, detail);
+		/* details come from drivers (device names, loader errors): shown, not obeyed */
+		char *line = xasprintf("%-12s %-4s %6lld ms  %s", name, status, (long long)ms, detail);
+		char *shown = term_text(line, 0);
+		printf("%s\n", shown);
+		free(shown);
+		free(line);
 	}
 }
 
@@ -96,7 +101,7 @@ static int run_deqp(struct cli *c, struct store *s, const char *version, const c
 		counts[QPA_QUALITY_WARNING], counts[QPA_COMPATIBILITY_WARNING], counts[QPA_CRASH],
 		counts[QPA_TIMEOUT], counts[QPA_OTHER]);
 	if (failed) {
-		tb_fail(&e, TB_ESMOKE, "dEQP-VK on Mesa %s: %zu of %zu cases failed (%s)", version,
+		tb_fail_why(&e, TB_ESMOKE, "suite-regression", "dEQP-VK on Mesa %s: %zu of %zu cases failed (%s)", version,
 			failed, q.n, summary);
 		rc = outcome_fail(o, &e);
 	} else {
@@ -177,7 +182,7 @@ static int run_smoke(struct cli *c, struct store *s, const char *version, const 
 	}
 	if (so.failed) {
 		char *file = store_path(s, "smoke/%s.json", version);
-		tb_fail(&e, TB_ESMOKE, "Mesa %s failed %d of %d smoke tests (%s); the full result is in %s",
+		tb_fail_why(&e, TB_ESMOKE, "smoke-failed", "Mesa %s failed %d of %d smoke tests (%s); the full result is in %s",
 			version, so.failed, so.passed + so.failed + so.skipped, so.first_failure, file);
 		free(file);
 		return outcome_fail(o, &e);
@@ -264,10 +269,10 @@ COMMAND(smoke)
 	char *chosen = version ? xstrdup(version) : store_current(&s);
 	int rc;
 	if (!chosen) {
-		tb_fail(&e, TB_EFAIL, "no Mesa version is installed (tb323fu-ctl mesa update)");
+		tb_fail_why(&e, TB_EFAIL, "not-installed", "no Mesa version is installed (tb323fu-ctl mesa update)");
 		rc = outcome_fail(o, &e);
 	} else if (!store_has_version(&s, chosen)) {
-		tb_fail(&e, TB_EFAIL, "Mesa %s is not installed (tb323fu-ctl mesa list shows what is)",
+		tb_fail_why(&e, TB_EFAIL, "not-installed", "Mesa %s is not installed (tb323fu-ctl mesa list shows what is)",
 			chosen);
 		rc = outcome_fail(o, &e);
 	} else {

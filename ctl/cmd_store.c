@@ -8,6 +8,8 @@
 #include "lifecycle.h"
 #include "manifest.h"
 #include "release.h"
+#include "running.h"
+#include "takeover.h"
 #include "smoke_run.h"
 #include "suite_piglit.h"
 
@@ -63,7 +65,8 @@ static void say_repaired(struct outcome *o, const struct lc_result *r)
 }
 
 static void status_sentence(struct strbuf *sb, const struct store *s, const struct lc_view *v,
-			    const struct manifest *m, const char *avail)
+			    const struct manifest *m, const char *avail, int incomplete,
+			    const struct running_info *ri)
 {
 	char sc[16];
 	if (v->current) {
@@ -100,6 +103,10 @@ static void status_sentence(struct strbuf *sb, const struct store *s, const stru
 		sb_appendf(sb, "\nMesa %s failed: %s", v->st.failed, v->st.failed_reason ? v->st.failed_reason : "");
 	if (v->state_damaged)
 		sb_appendf(sb, "\n%s", damaged_state);
+	if (incomplete)
+		sb_append(sb, "\nthe store was made by the Open Device Helper and still needs our files; any writing command adds them (tb323fu-ctl mesa takeover)");
+	if (ri->command[0])
+		sb_appendf(sb, "\n%s is running (%s, %d %%)", ri->command, ri->step, ri->percent);
 }
 
 COMMAND(status)
@@ -131,16 +138,27 @@ COMMAND(status)
 	outcome_int(o, "max_tries", v.st.trial ? v.st.max : c->cfg.max_tries);
 	outcome_str(o, "failed", v.st.failed);
 	outcome_str(o, "failed_reason", v.st.failed_reason);
+	outcome_str(o, "failed_reason_id",
+		    v.st.failed ? (v.st.failed_reason_id ? v.st.failed_reason_id : "failed") : "");
 	json_object_object_add(o->fields, "drivers", cli_drivers_array(have_m ? &m : NULL));
 	outcome_str(o, "base", have_m ? m.base : "");
 	outcome_str(o, "mesa_version", have_m ? m.mesa_version : "");
-	outcome_str(o, "state", lc_state_name(&v));
+	struct running_info ri;
+	running_read(s.root, &ri);
+	/* a running writer's step first, whoever started it (docs/design.md §13) */
+	outcome_str(o, "state", ri.command[0] ? ri.step : lc_state_name(&v));
 	outcome_str(o, "store", s.root);
+	int incomplete = takeover_needed(&s);
+	outcome_bool(o, "takeover_needed", incomplete > 0);
+	outcome_str(o, "op", ri.command);
+	outcome_int(o, "progress", ri.command[0] ? ri.percent : 0);
+	outcome_str(o, "message", ri.last_message);
 	o->fields_only = 1;
 	struct strbuf sb = {0};
-	status_sentence(&sb, &s, &v, have_m ? &m : NULL, avail);
+	status_sentence(&sb, &s, &v, have_m ? &m : NULL, avail, incomplete, &ri);
 	outcome_say(o, "%s", sb.buf);
 	sb_free(&sb);
+	running_info_free(&ri);
 	if (have_m)
 		manifest_free(&m);
 	lc_view_free(&v);

@@ -66,15 +66,15 @@ int fetch_url_allowed(const char *url, struct tb_error *e)
 {
 	struct url_parts u;
 	if (url_split(url, &u) < 0)
-		return tb_fail(e, TB_ENET, "cannot fetch \"%.200s\": not a valid URL", url);
+		return tb_fail_why(e, TB_ENET, "url-refused", "cannot fetch \"%.200s\": not a valid URL", url);
 	int rc = TB_OK;
 	if (!strcasecmp(u.scheme, "http")) {
 		if (!host_is_loopback(u.host))
-			rc = tb_fail(e, TB_ENET,
+			rc = tb_fail_why(e, TB_ENET, "url-refused",
 				     "refusing to fetch %.200s: plain http is only allowed to this machine (127.0.0.1, ::1, localhost); use https",
 				     url);
 	} else if (strcasecmp(u.scheme, "https") && strcasecmp(u.scheme, "file")) {
-		rc = tb_fail(e, TB_ENET, "refusing to fetch %.200s: only https, http to this machine and file:// are allowed",
+		rc = tb_fail_why(e, TB_ENET, "url-refused", "refusing to fetch %.200s: only https, http to this machine and file:// are allowed",
 			     url);
 	}
 	url_parts_free(&u);
@@ -110,6 +110,55 @@ static int redirect_downgrades(const char *from, const char *to)
 	if (is_file_url(to))
 		return !is_file_url(from);
 	return !strncasecmp(from, "https:", 6) && strncasecmp(to, "https:", 6);
+}
+
+/* The path of a file:// URL (percent-decoded), or NULL. */
+static char *file_url_path(const char *url)
+{
+	CURLU *u = curl_url();
+	char *path = NULL, *out = NULL;
+	if (u && curl_url_set(u, CURLUPART_URL, url, 0) == CURLUE_OK &&
+	    curl_url_get(u, CURLUPART_PATH, &path, CURLU_URLDECODE) == CURLUE_OK && path)
+		out = xstrdup(path);
+	curl_free(path);
+	curl_url_cleanup(u);
+	return out;
+}
+
+/* A file:// URL is read only when api_url is itself a file:// mirror, and only a regular file
+ * inside the mirror's directory: a release list from the network must not make us read this
+ * machine's files (a root-only file, a FIFO that never ends, /dev/zero). */
+static int local_file_allowed(const struct config *cfg, const char *url, const char *what,
+			      struct tb_error *e)
+{
+	if (!cfg->api_url || !is_file_url(cfg->api_url))
+		return tb_fail_why(e, TB_ENET, "network",
+				   "refusing to read %s from %.200s: only a release list from a file:// mirror may name local files",
+				   what, url);
+	char *want = file_url_path(url), *root = file_url_path(cfg->api_url);
+	char *real = want ? realpath(want, NULL) : NULL;
+	char *real_root = root ? realpath(root, NULL) : NULL;
+	int rc = TB_OK;
+	struct stat st;
+	if (!real || !real_root) {
+		rc = tb_fail_why(e, TB_ENET, "network", "cannot read %s from the mirror (%.300s): %s; check api_url",
+				 what, url, strerror(errno));
+	} else {
+		size_t n = strlen(real_root);
+		int inside = !strncmp(real, real_root, n) && (real[n] == '/' || !strcmp(real_root, "/"));
+		if (!inside)
+			rc = tb_fail_why(e, TB_ENET, "network",
+					 "refusing to read %s from %.300s: it lies outside the mirror's directory %s",
+					 what, url, real_root);
+		else if (stat(real, &st) != 0 || !S_ISREG(st.st_mode))
+			rc = tb_fail_why(e, TB_ENET, "network",
+					 "refusing to read %s from %.300s: it is not a regular file", what, url);
+	}
+	free(real);
+	free(real_root);
+	free(want);
+	free(root);
+	return rc;
 }
 
 /* The host of a URL for sentences ("api.github.com", "this machine's files"). */
@@ -284,6 +333,18 @@ static char *header_value(const char *line, size_t len, const char *name)
 	return strndup(v, (size_t)(end - v));
 }
 
+/* An ETag is replayed as a header: only visible ASCII may go back (a bare CR would start
+ * a header of the server's choosing). */
+static int etag_ok(const char *v)
+{
+	if (!*v || strlen(v) > 512)
+		return 0;
+	for (; *v; v++)
+		if ((unsigned char)*v < 0x21 || (unsigned char)*v > 0x7e)
+			return 0;
+	return 1;
+}
+
 static size_t on_header(char *data, size_t size, size_t n, void *ctx)
 {
 	struct transfer *t = ctx;
@@ -295,7 +356,9 @@ static size_t on_header(char *data, size_t size, size_t n, void *ctx)
 	char *v;
 	if ((v = header_value(data, len, "ETag"))) {
 		free(t->etag);
-		t->etag = v;
+		t->etag = etag_ok(v) ? v : NULL;
+		if (!t->etag)
+			free(v);
 	} else if ((v = header_value(data, len, "X-RateLimit-Remaining"))) {
 		t->rl_remaining = strtol(v, NULL, 10);
 		free(v);
@@ -464,17 +527,32 @@ static void describe_time(long long when, char *out, size_t n)
 		snprintf(out, n, "later");
 }
 
+/* Called by libcurl about once a second even while nothing arrives: a signal stops the
+ * transfer there. */
+static int on_xferinfo(void *ctx, curl_off_t dltotal, curl_off_t dlnow, curl_off_t ultotal,
+		       curl_off_t ulnow)
+{
+	return tb_interrupted ? 1 : 0;
+}
+
 static int curl_failure(struct transfer *t, CURLcode rc, const char *url, struct tb_error *e)
 {
 	const struct fetch_request *rq = t->rq;
 	char host[256];
 	url_host(url, host, sizeof host);
 	const char *why = t->errbuf[0] ? t->errbuf : curl_easy_strerror(rc);
+	if (tb_interrupted) {
+		char *what = xasprintf("fetching %s%s", rq->what,
+				       t->to_file ? " (the part already fetched is kept; the next run resumes it)" : "");
+		int r = tb_check_interrupted(e, what);
+		free(what);
+		return r;
+	}
 	if (t->too_big)
-		return tb_fail(e, rq->too_big_code, "%s from %s is larger than %llu bytes; refusing it",
-			       rq->what, host, (unsigned long long)t->limit);
+		return tb_fail_why(e, rq->too_big_code, "too-large", "%s from %s is larger than %llu bytes; refusing it",
+				   rq->what, host, (unsigned long long)t->limit);
 	if (t->bad_range)
-		return tb_fail(e, TB_ENET, "%s answered a different range than asked for %s; run the command again",
+		return tb_fail_why(e, TB_ENET, "network", "%s answered a different range than asked for %s; run the command again",
 			       host, rq->what);
 	if (t->write_errno) {
 		errno = t->write_errno;
@@ -485,41 +563,41 @@ static int curl_failure(struct transfer *t, CURLcode rc, const char *url, struct
 		curl_off_t connected = 0;
 		curl_easy_getinfo(t->curl, CURLINFO_CONNECT_TIME_T, &connected);
 		if (!connected && !t->received && !t->mem.len)
-			return tb_fail(e, TB_ENET, "cannot connect to %s within %ld s; check the network connection",
+			return tb_fail_why(e, TB_ENET, "network", "cannot connect to %s within %ld s; check the network connection",
 				       host, t->cfg->connect_timeout);
-		return tb_fail(e, TB_ENET,
+		return tb_fail_why(e, TB_ENET, "network",
 			       "the transfer of %s from %s stalled (below %ld bytes/s for %ld s); run the command again, a download resumes where it stopped",
 			       rq->what, host, t->cfg->stall_speed, t->cfg->stall_timeout);
 	}
 	case CURLE_COULDNT_RESOLVE_HOST:
 	case CURLE_COULDNT_RESOLVE_PROXY:
 	case CURLE_COULDNT_CONNECT:
-		return tb_fail(e, TB_ENET, "cannot reach %s (%s); check the network connection and api_url",
+		return tb_fail_why(e, TB_ENET, "network", "cannot reach %s (%s); check the network connection and api_url",
 			       host, why);
 	case CURLE_PEER_FAILED_VERIFICATION:
 	case CURLE_SSL_CONNECT_ERROR:
 	case CURLE_SSL_CACERT_BADFILE:
 	case CURLE_SSL_CERTPROBLEM:
-		return tb_fail(e, TB_ENET,
+		return tb_fail_why(e, TB_ENET, "network",
 			       "the TLS connection to %s cannot be trusted (%s); for a mirror of your own, add its CA with ca_file",
 			       host, why);
 	case CURLE_BAD_DOWNLOAD_RESUME:
 	case CURLE_RANGE_ERROR:
-		return tb_fail(e, TB_ENET, "%s could not resume %s where the last attempt stopped; run the command again to start it over",
+		return tb_fail_why(e, TB_ENET, "network", "%s could not resume %s where the last attempt stopped; run the command again to start it over",
 			       host, rq->what);
 	case CURLE_FILE_COULDNT_READ_FILE:
-		return tb_fail(e, TB_ENET, "cannot read %s from the mirror (%s); check api_url", rq->what, url);
+		return tb_fail_why(e, TB_ENET, "network", "cannot read %s from the mirror (%s); check api_url", rq->what, url);
 	case CURLE_PARTIAL_FILE:
 	case CURLE_RECV_ERROR:
 	case CURLE_GOT_NOTHING:
 	case CURLE_SEND_ERROR:
 	case CURLE_HTTP2:
 	case CURLE_HTTP2_STREAM:
-		return tb_fail(e, TB_ENET,
+		return tb_fail_why(e, TB_ENET, "network",
 			       "the connection to %s broke off during %s (%s); run the command again, a download resumes where it stopped",
 			       host, rq->what, why);
 	default:
-		return tb_fail(e, TB_ENET, "fetching %s from %s failed (%s); check the network connection and api_url",
+		return tb_fail_why(e, TB_ENET, "network", "fetching %s from %s failed (%s); check the network connection and api_url",
 			       rq->what, host, why);
 	}
 }
@@ -532,23 +610,23 @@ static int status_failure(struct transfer *t, const char *url, struct tb_error *
 	if ((s == 403 || s == 429) && t->rl_remaining == 0) {
 		char when[64];
 		describe_time(t->rl_reset, when, sizeof when);
-		return tb_fail(e, TB_ENET, "the API rate limit of %s is used up until %s; try again then, or set token_file",
+		return tb_fail_why(e, TB_ENET, "rate-limited", "the API rate limit of %s is used up until %s; try again then, or set token_file",
 			       host, when);
 	}
 	if (s == 416)
-		return tb_fail(e, TB_ENET, "%s could not resume %s where the last attempt stopped (HTTP 416); run the command again to start it over",
+		return tb_fail_why(e, TB_ENET, "network", "%s could not resume %s where the last attempt stopped (HTTP 416); run the command again to start it over",
 			       host, t->rq->what);
 	if (s == 429)
-		return tb_fail(e, TB_ENET, "%s asks to slow down (HTTP 429) for %s; try again later", host, t->rq->what);
+		return tb_fail_why(e, TB_ENET, "rate-limited", "%s asks to slow down (HTTP 429) for %s; try again later", host, t->rq->what);
 	if (s == 404)
-		return tb_fail(e, TB_ENET, "%s answered 404 Not Found for %s (%.300s); check source and api_url in the configuration",
+		return tb_fail_why(e, TB_ENET, "not-found", "%s answered 404 Not Found for %s (%.300s); check source and api_url in the configuration",
 			       host, t->rq->what, url);
 	if (s == 401 || s == 403)
-		return tb_fail(e, TB_ENET, "%s refused %s (HTTP %ld); check token_file and source in the configuration",
+		return tb_fail_why(e, TB_ENET, "network", "%s refused %s (HTTP %ld); check token_file and source in the configuration",
 			       host, t->rq->what, s);
 	if (s >= 500)
-		return tb_fail(e, TB_ENET, "%s failed to serve %s (HTTP %ld); try again later", host, t->rq->what, s);
-	return tb_fail(e, TB_ENET, "%s answered HTTP %ld for %s (%.300s); check api_url or try again later",
+		return tb_fail_why(e, TB_ENET, "network", "%s failed to serve %s (HTTP %ld); try again later", host, t->rq->what, s);
+	return tb_fail_why(e, TB_ENET, "network", "%s answered HTTP %ld for %s (%.300s); check api_url or try again later",
 		       host, s, t->rq->what, url);
 }
 
@@ -593,6 +671,8 @@ static int perform(struct transfer *t, struct tb_error *e)
 	curl_easy_setopt(c, CURLOPT_HEADERDATA, t);
 	curl_easy_setopt(c, CURLOPT_WRITEFUNCTION, on_body);
 	curl_easy_setopt(c, CURLOPT_WRITEDATA, t);
+	curl_easy_setopt(c, CURLOPT_XFERINFOFUNCTION, on_xferinfo);
+	curl_easy_setopt(c, CURLOPT_NOPROGRESS, 0L);
 	if (t->range_sent) {
 		char range[48];
 		snprintf(range, sizeof range, "%llu-", (unsigned long long)t->offset);
@@ -602,10 +682,12 @@ static int perform(struct transfer *t, struct tb_error *e)
 	char *url = xstrdup(rq->url);
 	for (int hop = 0; rc == TB_OK; hop++) {
 		if (hop > MAX_REDIRECTS) {
-			rc = tb_fail(e, TB_ENET, "too many redirects fetching %s from %.300s", rq->what, rq->url);
+			rc = tb_fail_why(e, TB_ENET, "network", "too many redirects fetching %s from %.300s", rq->what, rq->url);
 			break;
 		}
 		if ((rc = fetch_url_allowed(url, e)) != TB_OK)
+			break;
+		if (is_file_url(url) && (rc = local_file_allowed(cfg, url, rq->what, e)) != TB_OK)
 			break;
 		t->url_now = url;
 		int to_api = same_origin(url, cfg->api_url);
@@ -620,7 +702,7 @@ static int perform(struct transfer *t, struct tb_error *e)
 			h = curl_slist_append(h, line);
 			free(line);
 		}
-		if (rq->etag) {
+		if (rq->etag && etag_ok(rq->etag)) {
 			line = xasprintf("If-None-Match: %s", rq->etag);
 			h = curl_slist_append(h, line);
 			free(line);
@@ -645,11 +727,11 @@ static int perform(struct transfer *t, struct tb_error *e)
 			char *next = NULL;
 			curl_easy_getinfo(c, CURLINFO_REDIRECT_URL, &next);
 			if (!next) {
-				rc = tb_fail(e, TB_ENET, "%.300s redirected %s nowhere (HTTP %ld)", url, rq->what, t->status);
+				rc = tb_fail_why(e, TB_ENET, "network", "%.300s redirected %s nowhere (HTTP %ld)", url, rq->what, t->status);
 				break;
 			}
 			if (redirect_downgrades(url, next)) {
-				rc = tb_fail(e, TB_ENET, "refusing the redirect of %s from %.200s to %.200s: a redirect may not leave https or lead to local files",
+				rc = tb_fail_why(e, TB_ENET, "url-refused", "refusing the redirect of %s from %.200s to %.200s: a redirect may not leave https or lead to local files",
 					     rq->what, url, next);
 				break;
 			}
@@ -729,9 +811,16 @@ int fetch_file(const struct config *cfg, const struct fetch_request *rq, const c
 	       struct fetch_file_result *out, struct tb_error *e)
 {
 	memset(out, 0, sizeof *out);
-	int fd = open(part_path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+	/* 0600: what a server sent is nobody else's business until it is checked. */
+	int fd = open(part_path, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600);
 	if (fd < 0)
 		return tb_fail_errno(e, TB_EFAIL, "cannot open %s", part_path);
+	struct stat pst;
+	if (fstat(fd, &pst) != 0 || !S_ISREG(pst.st_mode) || fchmod(fd, 0600) != 0) {
+		close(fd);
+		return tb_fail_why(e, TB_EFAIL, "damaged",
+				   "%s is not a regular file; remove it and run the command again", part_path);
+	}
 	struct transfer t = {.cfg = cfg, .rq = rq, .to_file = 1, .fd = fd, .limit = expect_size,
 			     .progress = p, .name = name};
 	reset_answer(&t);
@@ -744,8 +833,18 @@ int fetch_file(const struct config *cfg, const struct fetch_request *rq, const c
 		close(fd);
 		return rc;
 	}
-	if (have >= expect_size && have) {
-		/* Complete or overlong leftovers: start over rather than trust them. */
+	if (have == expect_size && have) {
+		/* Already whole (an earlier run was stopped after the last byte): nothing to fetch;
+		 * the caller checks the hash as for any download, and drops it when wrong. */
+		sha256_end(h, out->sha256);
+		out->size = out->resumed_from = have;
+		close(fd);
+		progress_bytes(p, "download", name, have, expect_size);
+		progress_done(p, "download", name);
+		return TB_OK;
+	}
+	if (have > expect_size) {
+		/* Overlong leftovers: start over rather than trust them. */
 		sha256_end(h, hex);
 		h = sha256_begin();
 		if (ftruncate(fd, 0) < 0 || lseek(fd, 0, SEEK_SET) < 0) {
@@ -765,7 +864,7 @@ int fetch_file(const struct config *cfg, const struct fetch_request *rq, const c
 
 	int rc = perform(&t, e);
 	if (rc == TB_OK && t.status == 304)
-		rc = tb_fail(e, TB_ENET, "unexpected answer 304 for %s", rq->what);
+		rc = tb_fail_why(e, TB_ENET, "network", "unexpected answer 304 for %s", rq->what);
 	/* No fsync: a partial file damaged by a crash only fails its hash check and is fetched
 	 * again, and the unpacked tree is what the store makes durable. */
 	if (close(fd) < 0 && rc == TB_OK)
@@ -775,14 +874,14 @@ int fetch_file(const struct config *cfg, const struct fetch_request *rq, const c
 	if (t.offset < out->resumed_from)
 		out->resumed_from = 0; /* the server ignored the Range: started over */
 	if (rc == TB_OK && t.received != expect_size)
-		rc = tb_fail(e, TB_EVERIFY, "%s has %llu bytes, the release says %llu; refusing it",
+		rc = tb_fail_why(e, TB_EVERIFY, "size-mismatch", "%s has %llu bytes, the release says %llu; refusing it",
 			     name, (unsigned long long)t.received, (unsigned long long)expect_size);
 	if (rc == TB_OK)
 		progress_done(p, "download", name);
 	/* A complete but wrong answer must not be resumed, nor a partial file the server cannot
 	 * continue (416): drop it. */
-	if (rc == TB_EVERIFY || t.resume_refused || t.bad_range)
-		unlink(part_path);
+	if (rc == TB_EVERIFY || t.resume_refused || t.bad_range || (rc && !t.received))
+		unlink(part_path); /* nor an empty one a refused URL left */
 	free(t.etag);
 	return rc;
 }

@@ -25,8 +25,8 @@ const char *lc_phase_name(enum lc_phase p)
 
 static void phase(const struct lc_ctx *c, enum lc_phase p, const char *version)
 {
-	if (c->phase)
-		c->phase(c->phase_arg, p, version);
+	(void)version;
+	progress_step(c->progress, lc_phase_name(p));
 }
 
 static int same(const char *a, const char *b)
@@ -280,10 +280,10 @@ static void prune_versions(struct store *s, int keep)
 }
 
 static int smoke_failed(const struct lc_ctx *c, struct lc_view *v, const char *version,
-			const char *why, struct lc_result *r, struct tb_error *e)
+			const char *reason_id, const char *why, struct lc_result *r,
+			struct tb_error *e)
 {
-	state_set(&v->st.failed, version);
-	state_set(&v->st.failed_reason, why);
+	state_set_failed(&v->st, version, reason_id, why);
 	int rc = commit(c, v->current, v->previous, &v->st, 0, r, e);
 	if (rc)
 		return rc;
@@ -319,7 +319,8 @@ int lc_install(const struct lc_ctx *c, const char *version, int run_smoke,
 		if (!src && !smoke->failed)
 			src = suite_after_install(c->s, version, c->cfg, c->progress, &smoke_err);
 		if (src || smoke->failed) {
-			rc = smoke_failed(c, &v, version, src ? smoke_err.msg : smoke->first_failure, r, e);
+			rc = smoke_failed(c, &v, version, src ? tb_error_reason(&smoke_err) : "smoke-failed",
+					  src ? smoke_err.msg : smoke->first_failure, r, e);
 			if (src && smoke_err.reason && !strcmp(smoke_err.reason, "suite-regression"))
 				e->reason = smoke_err.reason;
 			goto out;
@@ -327,8 +328,7 @@ int lc_install(const struct lc_ctx *c, const char *version, int run_smoke,
 	}
 	phase(c, LC_SWITCHING, version);
 	const char *prev = same(v.current, version) ? v.previous : v.current;
-	state_set(&v.st.failed, NULL);
-	state_set(&v.st.failed_reason, NULL);
+	state_set_failed(&v.st, NULL, NULL, NULL);
 	if (v.st.enabled)
 		start_trial(&v.st, version, c->cfg);
 	else
@@ -357,8 +357,7 @@ int lc_on(const struct lc_ctx *c, struct lc_result *r, struct tb_error *e)
 			start_trial(&v.st, v.current, c->cfg);
 		}
 		if (same(v.st.failed, v.current)) {
-			state_set(&v.st.failed, NULL);
-			state_set(&v.st.failed_reason, NULL);
+			state_set_failed(&v.st, NULL, NULL, NULL);
 		}
 		phase(c, LC_SWITCHING, v.current);
 		rc = commit(c, v.current, v.previous, &v.st, 0, r, e);
@@ -432,10 +431,9 @@ int lc_boot_tick(const struct lc_ctx *c, const char *boot_id, struct lc_result *
 		if (v.state_damaged)
 			rc = commit(c, v.current, v.previous, &v.st, 1, r, e);
 	} else if (v.st.tries >= v.st.max) {
-		char *why = xasprintf("not confirmed with `tb323fu-ctl mesa keep` after %d starts", v.st.tries);
+		char *why = xasprintf("not confirmed after %d starts", v.st.tries);
 		v.st.enabled = 0;
-		state_set(&v.st.failed, v.st.trial);
-		state_set(&v.st.failed_reason, why);
+		state_set_failed(&v.st, v.st.trial, "trial-expired", why);
 		end_trial(&v.st);
 		state_set(&v.st.boot, id);
 		phase(c, LC_SWITCHING, r->version);
@@ -463,9 +461,9 @@ int lc_remove(const struct lc_ctx *c, const char *version, struct lc_result *r,
 	if (!store_has_version(c->s, version))
 		rc = tb_fail_why(e, TB_EFAIL, "not-installed", "Mesa %s is not installed (tb323fu-ctl mesa list)", version);
 	else if (same(version, v.current))
-		rc = tb_fail(e, TB_EFAIL, "Mesa %s is current; install or roll back to another version first (a damaged one is repaired with `tb323fu-ctl mesa verify --repair %s`)", version, version);
+		rc = tb_fail_why(e, TB_EFAIL, "in-use", "Mesa %s is current; install or roll back to another version first (a damaged one is repaired with `tb323fu-ctl mesa verify --repair %s`)", version, version);
 	else if (same(version, v.previous))
-		rc = tb_fail(e, TB_EFAIL, "Mesa %s is kept for rollback; install another version first", version);
+		rc = tb_fail_why(e, TB_EFAIL, "in-use", "Mesa %s is kept for rollback; install another version first", version);
 	else
 		rc = release_remove(c->s, version, e);
 	if (!rc && v.state_damaged)

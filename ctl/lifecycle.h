@@ -22,7 +22,8 @@ void lc_view_free(struct lc_view *v);
 /* status's state: "trial", "ready" or "idle". */
 const char *lc_state_name(const struct lc_view *v);
 
-/* Where a running command is (docs/design.md §9's running states), for whoever publishes it. */
+/* Where a running command is (docs/design.md §9's running states); each phase is reported as
+ * a progress step, which the running-command record publishes (docs/design.md §13). */
 enum lc_phase {
 	LC_INSTALLING,
 	LC_SMOKE_TESTING,
@@ -36,8 +37,6 @@ struct lc_ctx {
 	struct store *s; /* locked */
 	const struct config *cfg;
 	const struct tb_progress *progress;
-	void (*phase)(void *arg, enum lc_phase p, const char *version); /* optional */
-	void *phase_arg;
 };
 
 /* What a transition did, for the command's report. */

@@ -5,6 +5,10 @@
 #include "util.h"
 
 #define MANIFEST_MAX_BYTES (1 << 20)
+/* Every value of a known key is at most this long: with the store's path (at most PATH_MAX)
+ * five times over, the env files a release produces stay far below what the launcher and
+ * the session readers take (64 KiB), and sentences stay readable. */
+#define MANIFEST_VALUE_MAX 256
 
 struct manifest_file {
 	char *path;        /* relative to the tree: lib/…, share/… */

@@ -14,11 +14,20 @@ void state_set(char **field, const char *value)
 	*field = copy;
 }
 
+void state_set_failed(struct state *st, const char *version, const char *reason_id,
+		      const char *sentence)
+{
+	state_set(&st->failed, version);
+	state_set(&st->failed_reason, version ? sentence : NULL);
+	state_set(&st->failed_reason_id, version ? reason_id : NULL);
+}
+
 void state_free(struct state *st)
 {
 	free(st->trial);
 	free(st->failed);
 	free(st->failed_reason);
+	free(st->failed_reason_id);
 	free(st->boot);
 	memset(st, 0, sizeof *st);
 }
@@ -29,6 +38,7 @@ void state_copy(struct state *dst, const struct state *src)
 	dst->trial = src->trial ? xstrdup(src->trial) : NULL;
 	dst->failed = src->failed ? xstrdup(src->failed) : NULL;
 	dst->failed_reason = src->failed_reason ? xstrdup(src->failed_reason) : NULL;
+	dst->failed_reason_id = src->failed_reason_id ? xstrdup(src->failed_reason_id) : NULL;
 	dst->boot = src->boot ? xstrdup(src->boot) : NULL;
 }
 
@@ -59,9 +69,15 @@ static int version_or_empty(const char *v)
 	return !*v || version_is_valid(v);
 }
 
-enum { K_ENABLED, K_TRIAL, K_TRIES, K_MAX, K_FAILED, K_REASON, K_BOOT, K_COUNT };
+enum { K_ENABLED, K_TRIAL, K_TRIES, K_MAX, K_FAILED, K_REASON, K_REASON_ID, K_BOOT, K_COUNT };
 static const char *const keys[K_COUNT] = {"enabled", "trial", "tries", "max", "failed",
-					  "failed_reason", "boot"};
+					  "failed_reason", "failed_reason_id", "boot"};
+
+/* A reason id: kebab-case, as docs/design.md lists them. */
+static int reason_id_shape(const char *v)
+{
+	return *v && strlen(v) <= 64 && strspn(v, "abcdefghijklmnopqrstuvwxyz0123456789-") == strlen(v);
+}
 
 static int take(struct state *st, int k, const char *v)
 {
@@ -81,6 +97,8 @@ static int take(struct state *st, int k, const char *v)
 		return version_or_empty(v) ? (state_set(&st->failed, v), 0) : -1;
 	case K_REASON:
 		return printable(v) ? (state_set(&st->failed_reason, v), 0) : -1;
+	case K_REASON_ID:
+		return !*v || reason_id_shape(v) ? (state_set(&st->failed_reason_id, v), 0) : -1;
 	default:
 		return printable(v) && strlen(v) <= 128 ? (state_set(&st->boot, v), 0) : -1;
 	}
@@ -159,6 +177,8 @@ void state_format(const struct state *st, struct strbuf *sb)
 	sb_appendf(sb, "tries=%d\nmax=%d\n", st->tries, st->max);
 	one_line(sb, "failed", st->failed);
 	one_line(sb, "failed_reason", st->failed_reason);
+	if (st->failed_reason_id)
+		one_line(sb, "failed_reason_id", st->failed_reason_id);
 	one_line(sb, "boot", st->boot);
 }
 

@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
+#include "ident.h"
 
 static const char usage_text[] =
 	"usage: tb323fu-mesa [--store DIR] run [--version V] COMMAND [ARGS...]\n"
@@ -118,6 +119,8 @@ static int cmd_distro(const char *root, int argc, char **argv)
 		return fail(EXIT_FAILED, "cannot set the environment: out of memory", NULL);
 	return exec_command(argv + start);
 }
+
+TB_IDENT_DEFINE("tb323fu-mesa");
 
 int main(int argc, char **argv)
 {
