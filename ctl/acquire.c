@@ -34,7 +34,7 @@ static char *version_from_name(const char *path)
 	if (!arch || !tar || arch > tar)
 		return NULL;
 	char *ver = strndup(v, (size_t)(arch - v));
-	if (!version_is_valid(ver)) {
+	if (!version_name_ok(ver)) {
 		free(ver);
 		return NULL;
 	}

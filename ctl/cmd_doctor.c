@@ -344,7 +344,7 @@ static void report_elf(struct doctor *d, const struct store *s, const struct elf
 {
 	struct elf_report r = {0};
 	if (current) {
-		char *tree = store_path(s, "versions/%s", current);
+		char *tree = store_version_dir(s, current);
 		struct manifest m;
 		struct tb_error e = {0};
 		int rc = manifest_load(tree, &m, &e);

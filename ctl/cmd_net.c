@@ -99,7 +99,7 @@ COMMAND(download)
 {
 	const char *want = NULL;
 	for (int i = 1; i < argc; i++) {
-		if (argv[i][0] == '-' || want || !version_is_valid(argv[i]))
+		if (argv[i][0] == '-' || want || !version_name_ok(argv[i]))
 			return cli_usage(o, "usage: tb323fu-ctl mesa download [VERSION] (a version like 2026.10.06)");
 		want = argv[i];
 	}

@@ -258,7 +258,7 @@ COMMAND(install)
 		else
 			return cli_usage(o, "usage: tb323fu-ctl mesa install [VERSION] [--no-smoke]");
 	}
-	if (version && !version_is_valid(version))
+	if (version && !version_name_ok(version))
 		return cli_usage(o, "\"%.80s\" is not a Mesa version (like 2026.10.06)", version);
 	struct store s;
 	struct tb_error e = {0};
@@ -429,7 +429,7 @@ COMMAND(remove)
 	if (argc != 2 || argv[1][0] == '-')
 		return cli_usage(o, "usage: tb323fu-ctl mesa remove VERSION");
 	const char *v = argv[1];
-	if (!version_is_valid(v))
+	if (!version_name_ok(v))
 		return cli_usage(o, "\"%.80s\" is not a Mesa version (like 2026.10.06)", v);
 	struct store s;
 	struct tb_error e = {0};
@@ -479,7 +479,7 @@ COMMAND(verify)
 		else
 			return cli_usage(o, "usage: tb323fu-ctl mesa verify [VERSION] [--repair]");
 	}
-	if (want && !version_is_valid(want))
+	if (want && !version_name_ok(want))
 		return cli_usage(o, "\"%.80s\" is not a Mesa version (like 2026.10.06)", want);
 	struct store s;
 	struct tb_error e = {0};

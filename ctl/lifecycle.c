@@ -166,8 +166,8 @@ static void space_advice(const struct store *s, struct strbuf *sb)
 static int stage_all(const struct lc_ctx *c, const char *cur, const char *prev,
 		     const struct state *st, struct txn *t, struct tb_error *e)
 {
-	char *cl = cur ? xasprintf("versions/%s", cur) : NULL;
-	char *pl = prev ? xasprintf("versions/%s", prev) : NULL;
+	char *cl = store_version_rel(cur);
+	char *pl = store_version_rel(prev);
 	struct strbuf sb = {0};
 	state_format(st, &sb);
 	int rc = txn_put_link(t, "current", cl, e);

@@ -490,7 +490,7 @@ int release_unpack(struct store *s, const struct release_request *r, char **vers
 	else
 		unpack_limits_default(&u.limits);
 	u.name = r->asset_name ? r->asset_name : (strrchr(r->tarball, '/') ? strrchr(r->tarball, '/') + 1 : r->tarball);
-	if (r->expect_version && !version_is_valid(r->expect_version))
+	if (r->expect_version && !version_name_ok(r->expect_version))
 		return tb_fail_why(e, TB_EVERIFY, "manifest-invalid", "\"%.80s\" is not a valid version", r->expect_version);
 
 	char expect[65] = "";
@@ -629,7 +629,7 @@ int release_verify_installed(const struct store *s, const char *version, struct 
 {
 	if (!store_has_version(s, version))
 		return tb_fail_why(e, TB_EFAIL, "not-installed", "Mesa %s is not installed (tb323fu-ctl mesa list)", version);
-	char *root = store_path(s, "versions/%s", version);
+	char *root = store_version_dir(s, version);
 	struct manifest m;
 	int rc = manifest_load(root, &m, e);
 	if (rc) {

@@ -66,7 +66,7 @@ static int printable(const char *v)
 
 static int version_or_empty(const char *v)
 {
-	return !*v || version_is_valid(v);
+	return !*v || version_name_ok(v);
 }
 
 enum { K_ENABLED, K_TRIAL, K_TRIES, K_MAX, K_FAILED, K_REASON, K_REASON_ID, K_BOOT, K_COUNT };

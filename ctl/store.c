@@ -255,9 +255,26 @@ char *store_path(const struct store *s, const char *fmt, ...)
 	return p;
 }
 
+/* The one place that spells a version's directory (docs/design.md §3). */
+char *store_version_rel(const char *version)
+{
+	return version ? xasprintf("versions/%s", version) : NULL;
+}
+
 char *store_version_dir(const struct store *s, const char *version)
 {
-	return store_path(s, "versions/%s", version);
+	char *rel = store_version_rel(version);
+	char *p = path_join(s->root, rel);
+	free(rel);
+	return p;
+}
+
+char *store_manifest_path(const struct store *s, const char *version)
+{
+	char *dir = store_version_dir(s, version);
+	char *p = path_join(dir, "MANIFEST");
+	free(dir);
+	return p;
 }
 
 char *store_env_path(const struct store *s, const char *version)
@@ -284,7 +301,7 @@ static char *link_version(const struct store *s, const char *link)
 	if (n <= 0)
 		return NULL;
 	buf[n] = '\0';
-	if (strncmp(buf, "versions/", 9) || !version_is_valid(buf + 9))
+	if (strncmp(buf, "versions/", 9) || !version_name_ok(buf + 9))
 		return NULL;
 	return xstrdup(buf + 9);
 }
@@ -307,7 +324,7 @@ int store_set_link(struct store *s, const char *link, const char *version, struc
 		if (unlink(p) != 0 && errno != ENOENT)
 			rc = tb_fail_errno(e, TB_EFAIL, "cannot remove %s", p);
 	} else {
-		char *target = xasprintf("versions/%s", version);
+		char *target = store_version_rel(version);
 		rc = atomic_symlink(target, p, e);
 		free(target);
 	}
@@ -317,9 +334,9 @@ int store_set_link(struct store *s, const char *link, const char *version, struc
 
 int store_has_version(const struct store *s, const char *version)
 {
-	if (!version_is_valid(version))
+	if (!version_name_ok(version))
 		return 0;
-	char *p = store_path(s, "versions/%s/MANIFEST", version);
+	char *p = store_manifest_path(s, version);
 	int ok = access(p, F_OK) == 0;
 	free(p);
 	return ok;
@@ -342,7 +359,7 @@ char **store_versions(const struct store *s, size_t *n)
 	char **list = NULL;
 	struct dirent *de;
 	while ((de = readdir(d))) {
-		if (!version_is_valid(de->d_name) || !store_has_version(s, de->d_name))
+		if (!version_name_ok(de->d_name) || !store_has_version(s, de->d_name))
 			continue;
 		if (*n == cap) {
 			cap = cap ? cap * 2 : 8;

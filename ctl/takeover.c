@@ -14,7 +14,7 @@ static int version_incomplete(const struct store *s, const char *v)
 {
 	char *env = store_path(s, "env/%s.env", v);
 	char *icd = store_path(s, "icd/versions/%s", v);
-	char *man = store_path(s, "versions/%s/MANIFEST", v);
+	char *man = store_manifest_path(s, v);
 	int missing = path_exists(man) && (!path_exists(env) || !is_directory(icd));
 	free(env);
 	free(icd);
@@ -47,7 +47,7 @@ static int needs_ld_library_path(const struct store *s, const char *v, const str
 {
 	if (m->ld_library_path)
 		return 1;
-	char *tree = store_path(s, "versions/%s", v);
+	char *tree = store_version_dir(s, v);
 	struct elf_report r;
 	struct tb_error ignored = {0};
 	int yes = elf_check_tree(tree, m, &r, &ignored) == TB_OK && r.needs_ld_library_path;
@@ -64,7 +64,7 @@ int takeover_run(struct store *s, int *done, struct tb_error *e)
 	for (size_t i = 0; !rc && i < n; i++) {
 		if (!version_incomplete(s, list[i]))
 			continue;
-		char *tree = store_path(s, "versions/%s", list[i]);
+		char *tree = store_version_dir(s, list[i]);
 		struct manifest m;
 		struct tb_error bad = {0};
 		/* A tree whose MANIFEST we cannot read stays as it is: verify names it. */
