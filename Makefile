@@ -97,8 +97,10 @@ $(BUILD)/libtblaunch.a: $(LAUNCH_OBJ)
 	@rm -f $@
 	$(AR) rcs $@ $^
 
-# termtext (escaping for terminals) is the launcher's and shared with the control tool.
-$(BUILD)/bin/tb323fu-ctl: $(BUILD)/obj/ctl/main.o $(BUILD)/libtbctl.a $(BUILD)/obj/tb323fu-mesa/termtext.o
+# termtext (escaping for terminals) and version_name (the rule for version names) are the
+# launcher's and shared with the control tool.
+$(BUILD)/bin/tb323fu-ctl: $(BUILD)/obj/ctl/main.o $(BUILD)/libtbctl.a $(BUILD)/obj/tb323fu-mesa/termtext.o \
+		$(BUILD)/obj/tb323fu-mesa/version_name.o
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(CTL_LIBS)
 

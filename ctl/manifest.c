@@ -11,17 +11,6 @@ static int is_path_char(char c)
 	return isalnum((unsigned char)c) || c == '.' || c == '_' || c == '@' || c == '+' || c == '-';
 }
 
-int version_is_valid(const char *v)
-{
-	size_t n = strlen(v);
-	if (n == 0 || n > 64 || !isdigit((unsigned char)v[0]))
-		return 0;
-	for (size_t i = 0; i < n; i++)
-		if (!isalnum((unsigned char)v[i]) && !strchr("._+-", v[i]))
-			return 0;
-	return 1;
-}
-
 static int all_digits(const char *s, size_t n)
 {
 	for (size_t i = 0; i < n; i++)
@@ -313,7 +302,7 @@ static int parse_key(struct manifest *m, const char *k, const char *v, int linen
 			BAD("MANIFEST format %.20s is not supported by this tool; update tb323fu-mesa", v);
 		m->format = 1;
 	} else if (!strcmp(k, "version")) {
-		if (!version_is_valid(v))
+		if (!version_name_ok(v))
 			BAD("MANIFEST line %d: invalid version \"%.80s\"", lineno, v);
 		set_field(&m->version, v);
 	} else if (!strcmp(k, "arch")) {

@@ -231,7 +231,7 @@ static char *tagged_version(const char *comment)
 			end++;
 		if (end - p > 9 && !strncmp(p, "tag:mesa-", 9)) {
 			char *v = strndup(p + 9, (size_t)(end - p - 9));
-			if (v && version_is_valid(v))
+			if (v && version_name_ok(v))
 				return v;
 			free(v);
 		}

@@ -1,7 +1,7 @@
 /* One pass over the tarball: hash it, unpack it into a staging tree, check every entry
  * against the rules of docs/design.md §4 and the MANIFEST, then move the tree into place. */
 #include "release.h"
-#include "activate.h"
+#include "envfiles.h"
 #include "elfcheck.h"
 #include "hash.h"
 #include "manifest.h"
@@ -129,8 +129,8 @@ static int make_parents(struct unpack *u, const char *rel, struct tb_error *e)
 static int write_failed(struct tb_error *e, const struct unpack *u, const char *rel)
 {
 	if (errno == ENOSPC || errno == EDQUOT)
-		return tb_fail_why(e, TB_EFAIL, "no-space", "the disk is full while unpacking %s (%s); free some space and try again; nothing was changed",
-			       u->name, rel);
+		return tb_fail_why(e, TB_EFAIL, "no-space", "the disk is full while unpacking %s (%s); free some space (partial downloads in cache/, versions not in use: `tb323fu-ctl mesa list`, then `tb323fu-ctl mesa remove VERSION`) and try again; nothing was changed",
+				   u->name, rel);
 	return tb_fail_errno(e, TB_EFAIL, "cannot write %s/%s", u->staging, rel);
 }
 
@@ -403,9 +403,10 @@ static int expected_sha256(const struct release_request *r, const char *name, ch
 {
 	if (r->known_sha256)
 		return TB_OK;
-	if (!r->sums_path)
+	if (!r->expect_sha256)
 		return tb_fail_why(e, TB_EVERIFY, "sums-invalid", "no SHA256SUMS for %s: pass --sums FILE (the release's SHA256SUMS)", name);
-	return sums_lookup(r->sums_path, name, hex, e);
+	snprintf(hex, 65, "%s", r->expect_sha256);
+	return TB_OK;
 }
 
 static int stream_archive(struct unpack *u, struct tb_error *e)
@@ -450,6 +451,34 @@ out:
 	return rc;
 }
 
+/* versions/.<v>.tmp becomes versions/<v>. A whole tree already there stays (installed trees
+ * never change under running programs); a damaged one is exchanged with the new tree in one
+ * step and then removed. */
+static int move_into_place(struct store *s, struct unpack *u, const char *version,
+			   struct tb_error *e)
+{
+	char *final = store_version_dir(s, version);
+	int rc = TB_OK;
+	struct tb_error damage = {0};
+	if (!path_exists(final)) {
+		if (rename(u->staging, final) != 0)
+			rc = tb_fail_errno(e, TB_EFAIL, "cannot move the new tree to %s", final);
+	} else if (release_verify_installed(s, version, &damage) == TB_OK) {
+		remove_tree(u->staging);
+	} else if (renameat2(AT_FDCWD, u->staging, AT_FDCWD, final, RENAME_EXCHANGE) != 0) {
+		rc = tb_fail_errno(e, TB_EFAIL, "cannot replace the damaged %s", final);
+	} else {
+		remove_tree(u->staging); /* now the damaged tree */
+	}
+	if (!rc) {
+		char *versions = store_path(s, "versions");
+		fsync_dir(versions);
+		free(versions);
+	}
+	free(final);
+	return rc;
+}
+
 int release_unpack(struct store *s, const struct release_request *r, char **version_out,
 		   struct tb_error *e)
 {
@@ -461,7 +490,7 @@ int release_unpack(struct store *s, const struct release_request *r, char **vers
 	else
 		unpack_limits_default(&u.limits);
 	u.name = r->asset_name ? r->asset_name : (strrchr(r->tarball, '/') ? strrchr(r->tarball, '/') + 1 : r->tarball);
-	if (r->expect_version && !version_is_valid(r->expect_version))
+	if (r->expect_version && !version_name_ok(r->expect_version))
 		return tb_fail_why(e, TB_EVERIFY, "manifest-invalid", "\"%.80s\" is not a valid version", r->expect_version);
 
 	char expect[65] = "";
@@ -549,20 +578,10 @@ int release_unpack(struct store *s, const struct release_request *r, char **vers
 	if (rc)
 		goto out;
 
-	char *final = store_path(s, "versions/%s", m.version);
-	if (path_exists(final)) {
-		/* Installed trees never change under running programs: keep the one there. */
-		remove_tree(u.staging);
-	} else if (rename(u.staging, final) != 0) {
-		rc = tb_fail_errno(e, TB_EFAIL, "cannot move the new tree to %s", final);
-	} else {
-		char *versions = store_path(s, "versions");
-		fsync_dir(versions);
-		free(versions);
-	}
-	free(final);
+	/* Its files for the loaders first: a version is never visible without them. */
+	rc = envfiles_write_version(s, &m, report.needs_ld_library_path || m.ld_library_path, e);
 	if (!rc)
-		rc = envfiles_write_version(s, m.version, report.needs_ld_library_path || m.ld_library_path, e);
+		rc = move_into_place(s, &u, m.version, e);
 	if (!rc && version_out)
 		*version_out = xstrdup(m.version);
 out:
@@ -610,7 +629,7 @@ int release_verify_installed(const struct store *s, const char *version, struct 
 {
 	if (!store_has_version(s, version))
 		return tb_fail_why(e, TB_EFAIL, "not-installed", "Mesa %s is not installed (tb323fu-ctl mesa list)", version);
-	char *root = store_path(s, "versions/%s", version);
+	char *root = store_version_dir(s, version);
 	struct manifest m;
 	int rc = manifest_load(root, &m, e);
 	if (rc) {
@@ -647,8 +666,8 @@ int release_verify_installed(const struct store *s, const char *version, struct 
 	}
 	find_extras(root, "", &m, &bad, &count);
 	if (count)
-		rc = tb_fail_why(e, TB_EVERIFY, "damaged", "Mesa %s is damaged: %s; reinstall it (tb323fu-ctl mesa remove, then download or install-local)",
-			     version, bad.buf);
+		rc = tb_fail_why(e, TB_EVERIFY, "damaged", "Mesa %s is damaged: %s; repair it with `tb323fu-ctl mesa verify --repair %s` (or install-local its tarball again)",
+			     version, bad.buf, version);
 	sb_free(&bad);
 	manifest_free(&m);
 	free(root);

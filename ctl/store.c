@@ -1,5 +1,6 @@
 #include "store.h"
 #include "manifest.h"
+#include "txn.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -231,6 +232,8 @@ int store_lock(struct store *s, int wait, struct tb_error *e)
 		s->lock_fd = -1;
 		return rc;
 	}
+	/* a commit a killed writer left half done is finished before its temporaries go */
+	txn_recover(s);
 	static const char *const dirs[] = {"", "versions", "icd", "icd/opencl", "icd/versions", "env",
 					   "smoke", "cache"};
 	for (size_t i = 0; i < sizeof dirs / sizeof *dirs; i++) {
@@ -252,6 +255,43 @@ char *store_path(const struct store *s, const char *fmt, ...)
 	return p;
 }
 
+/* The one place that spells a version's directory (docs/design.md §3). */
+char *store_version_rel(const char *version)
+{
+	return version ? xasprintf("versions/%s", version) : NULL;
+}
+
+char *store_version_dir(const struct store *s, const char *version)
+{
+	char *rel = store_version_rel(version);
+	char *p = path_join(s->root, rel);
+	free(rel);
+	return p;
+}
+
+char *store_manifest_path(const struct store *s, const char *version)
+{
+	char *dir = store_version_dir(s, version);
+	char *p = path_join(dir, "MANIFEST");
+	free(dir);
+	return p;
+}
+
+char *store_env_path(const struct store *s, const char *version)
+{
+	return version ? store_path(s, "env/%s.env", version) : store_path(s, "env/current.env");
+}
+
+char *store_icd_dir(const struct store *s, const char *version)
+{
+	return version ? store_path(s, "icd/versions/%s", version) : store_path(s, "icd");
+}
+
+char *store_smoke_file(const struct store *s, const char *version)
+{
+	return store_path(s, "smoke/%s.json", version);
+}
+
 static char *link_version(const struct store *s, const char *link)
 {
 	char *p = path_join(s->root, link);
@@ -261,7 +301,7 @@ static char *link_version(const struct store *s, const char *link)
 	if (n <= 0)
 		return NULL;
 	buf[n] = '\0';
-	if (strncmp(buf, "versions/", 9) || !version_is_valid(buf + 9))
+	if (strncmp(buf, "versions/", 9) || !version_name_ok(buf + 9))
 		return NULL;
 	return xstrdup(buf + 9);
 }
@@ -284,7 +324,7 @@ int store_set_link(struct store *s, const char *link, const char *version, struc
 		if (unlink(p) != 0 && errno != ENOENT)
 			rc = tb_fail_errno(e, TB_EFAIL, "cannot remove %s", p);
 	} else {
-		char *target = xasprintf("versions/%s", version);
+		char *target = store_version_rel(version);
 		rc = atomic_symlink(target, p, e);
 		free(target);
 	}
@@ -294,9 +334,9 @@ int store_set_link(struct store *s, const char *link, const char *version, struc
 
 int store_has_version(const struct store *s, const char *version)
 {
-	if (!version_is_valid(version))
+	if (!version_name_ok(version))
 		return 0;
-	char *p = store_path(s, "versions/%s/MANIFEST", version);
+	char *p = store_manifest_path(s, version);
 	int ok = access(p, F_OK) == 0;
 	free(p);
 	return ok;
@@ -319,7 +359,7 @@ char **store_versions(const struct store *s, size_t *n)
 	char **list = NULL;
 	struct dirent *de;
 	while ((de = readdir(d))) {
-		if (!version_is_valid(de->d_name) || !store_has_version(s, de->d_name))
+		if (!version_name_ok(de->d_name) || !store_has_version(s, de->d_name))
 			continue;
 		if (*n == cap) {
 			cap = cap ? cap * 2 : 8;
@@ -369,7 +409,7 @@ static uint64_t tree_bytes(int dirfd)
 
 uint64_t store_version_bytes(const struct store *s, const char *version)
 {
-	char *p = store_path(s, "versions/%s", version);
+	char *p = store_version_dir(s, version);
 	int fd = open(p, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 	free(p);
 	return fd < 0 ? 0 : tree_bytes(fd);

@@ -123,14 +123,14 @@ static void test_paths(void **state)
 
 static void test_versions(void **state)
 {
-	assert_true(version_is_valid("2026.10.06"));
-	assert_true(version_is_valid("2026.10.06.2"));
-	assert_true(version_is_valid("1.0-rc1+git"));
-	assert_false(version_is_valid(""));
-	assert_false(version_is_valid("v2026"));
-	assert_false(version_is_valid("2026/10"));
-	assert_false(version_is_valid("2026\n10"));
-	assert_false(version_is_valid("1234567890123456789012345678901234567890123456789012345678901234567890"));
+	assert_true(version_name_ok("2026.10.06"));
+	assert_true(version_name_ok("2026.10.06.2"));
+	assert_true(version_name_ok("1.0-rc1+git"));
+	assert_false(version_name_ok(""));
+	assert_false(version_name_ok("v2026"));
+	assert_false(version_name_ok("2026/10"));
+	assert_false(version_name_ok("2026\n10"));
+	assert_false(version_name_ok("1234567890123456789012345678901234567890123456789012345678901234567890"));
 	assert_true(version_compare("2026.10.06", "2026.10.07") < 0);
 	assert_true(version_compare("2026.10.06.2", "2026.10.06") > 0);
 	assert_true(version_compare("2026.9.30", "2026.10.1") < 0);
