@@ -1,5 +1,7 @@
 # tb323fu-mesa: make, make check [SANITIZE=1], make install PREFIX=… DESTDIR=…, make demo
 
+# The one place the version is kept: the programs' --version, the man pages, the package.
+VERSION := $(shell cat VERSION)
 PREFIX ?= /usr/local
 SYSCONFDIR ?= /etc
 DESTDIR ?=
@@ -19,7 +21,7 @@ SMOKE_PKGS := vulkan OpenCL json-c
 
 WARN := -Wall -Wextra -Werror -Wshadow -Wno-unused-parameter
 BASE_CFLAGS := -std=gnu11 -O2 -g $(WARN) -D_GNU_SOURCE -D_FILE_OFFSET_BITS=64 \
-	-DTB_PREFIX='"$(PREFIX)"' -DTB_SYSCONFDIR='"$(SYSCONFDIR)"'
+	-DTB_PREFIX='"$(PREFIX)"' -DTB_SYSCONFDIR='"$(SYSCONFDIR)"' -DTB_VERSION='"$(VERSION)"'
 SAN_FLAGS :=
 ifeq ($(SANITIZE),1)
 SAN_FLAGS := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
@@ -84,7 +86,7 @@ $(BUILD)/libtblaunch.a: $(LAUNCH_OBJ)
 	@rm -f $@
 	ar rcs $@ $^
 
-$(BUILD)/bin/tb323fu-ctl: $(BUILD)/obj/ctl/main.o $(BUILD)/libtbctl.a
+$(BUILD)/bin/tb323fu-ctl: $(BUILD)/obj/ctl/main.o $(BUILD)/libtbctl.a $(BUILD)/obj/tb323fu-mesa/suggest.o
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(CTL_LIBS)
 
@@ -109,7 +111,7 @@ unit-tests: $(UNIT_BIN)
 
 # libFuzzer targets: built with clang over the engine's sources, with ASan + UBSan.
 FUZZ_FLAGS := -std=gnu11 -g -O1 -D_GNU_SOURCE -D_FILE_OFFSET_BITS=64 \
-	-DTB_PREFIX='"$(PREFIX)"' -DTB_SYSCONFDIR='"$(SYSCONFDIR)"' \
+	-DTB_PREFIX='"$(PREFIX)"' -DTB_SYSCONFDIR='"$(SYSCONFDIR)"' -DTB_VERSION='"$(VERSION)"' \
 	-fsanitize=fuzzer,address,undefined -Ictl -Itb323fu-mesa $(CTL_CFLAGS)
 $(BUILD)/fuzz/%: tests/fuzz/%.c $(CTL_SRC) $(LAUNCH_SRC) $(wildcard ctl/*.h tb323fu-mesa/*.h)
 	@mkdir -p $(dir $@)

@@ -23,6 +23,7 @@ struct outcome {
 	const char *reason;  /* a failure's reason id (docs/design.md), static; NULL on success */
 	json_object *fields; /* an object; "ok" and "message" are added by main */
 	int fields_only;     /* status and list: the object has exactly DESIGN §5's keys */
+	int report;          /* the message is a report for stdout even when code says failed */
 };
 
 void outcome_say(struct outcome *o, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
