@@ -142,5 +142,33 @@ install: all
 	sed 's|@BINDIR@|$(PREFIX)/bin|g' dist/systemd/tb323fu-mesa-boot-tick.service.in \
 		> $(DESTDIR)$(PREFIX)/lib/systemd/system/tb323fu-mesa-boot-tick.service
 
+# Man pages from their scdoc sources (doc/), and the bash completion; `make install` puts
+# both where man and bash-completion look.
+SCDOC ?= scdoc
+MANDIR ?= $(PREFIX)/share/man
+ifeq ($(PREFIX),/usr)
+BASHCOMPDIR ?= $(shell $(PKG_CONFIG) --variable=completionsdir bash-completion 2>/dev/null || \
+	echo /usr/share/bash-completion/completions)
+else
+BASHCOMPDIR ?= $(PREFIX)/share/bash-completion/completions
+endif
+MAN_PAGES := $(patsubst doc/%.scd,$(BUILD)/man/%,$(wildcard doc/*.scd))
+
+$(BUILD)/man/%: doc/%.scd doc/tidy-man.awk VERSION
+	@mkdir -p $(dir $@)
+	sed 's/@VERSION@/$(VERSION)/' $< | $(SCDOC) | awk -f doc/tidy-man.awk > $@.tmp
+	mv $@.tmp $@
+
+.PHONY: man install-doc
+man: $(MAN_PAGES)
+check: man
+install: install-doc
+install-doc: man
+	install -d $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man5 $(DESTDIR)$(BASHCOMPDIR)
+	install -m 0644 $(filter %.1,$(MAN_PAGES)) $(DESTDIR)$(MANDIR)/man1/
+	install -m 0644 $(filter %.5,$(MAN_PAGES)) $(DESTDIR)$(MANDIR)/man5/
+	install -m 0644 dist/bash-completion/tb323fu-ctl $(DESTDIR)$(BASHCOMPDIR)/tb323fu-ctl
+	ln -sfn tb323fu-ctl $(DESTDIR)$(BASHCOMPDIR)/tb323fu-mesa
+
 clean:
 	rm -rf build build-san

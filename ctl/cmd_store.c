@@ -441,7 +441,7 @@ COMMAND(keep)
 		return o->code;
 	int rc = TB_OK;
 	if (!st.trial) {
-		outcome_say(o, "no Mesa version is on trial; nothing to confirm");
+		outcome_say(o, "nothing to keep: no Mesa version is on trial");
 	} else {
 		char *v = xstrdup(st.trial);
 		state_set(&st.trial, NULL);
