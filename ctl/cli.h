@@ -22,7 +22,7 @@ struct outcome {
 	char *message;
 	const char *reason;  /* a failure's reason id (docs/design.md), static; NULL on success */
 	json_object *fields; /* an object; "ok" and "message" are added by main */
-	int fields_only;     /* status and list: the object has exactly DESIGN §5's keys */
+	int fields_only;     /* status and list: the object has exactly docs/design.md §5's keys */
 	int report;          /* the message is a report for stdout even when code says failed */
 };
 

@@ -25,7 +25,7 @@ static const char *const vulkan_icd_dirs[] = {
 };
 #define OPENCL_VENDORS_DIR "/etc/OpenCL/vendors"
 
-/* The variables a release selects (DESIGN §3). */
+/* The variables a release selects (docs/design.md §3). */
 static const char *const selecting_vars[] = {
 	"VK_DRIVER_FILES", "VK_ICD_FILENAMES", "OCL_ICD_VENDORS", "RUSTICL_ENABLE", "LD_LIBRARY_PATH",
 };

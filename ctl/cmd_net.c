@@ -95,7 +95,7 @@ struct download_result {
 	uint64_t resumed_from;
 };
 
-/* DESIGN §4 in order: signature over SHA256SUMS, then the tarball's size and hashes (while
+/* docs/design.md §4 in order: signature over SHA256SUMS, then the tarball's size and hashes (while
  * it arrives), then release_unpack for the tree. Refusals leave nothing behind. */
 static int download_release(struct cli *c, struct remote *rs, const struct feed_release *r,
 			    struct download_result *res, struct tb_error *e)

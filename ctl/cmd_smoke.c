@@ -1,4 +1,4 @@
-/* tb323fu-ctl mesa smoke [VERSION] [--deqp PATH --caselist FILE]: the smoke tests of DESIGN
+/* tb323fu-ctl mesa smoke [VERSION] [--deqp PATH --caselist FILE]: the smoke tests of docs/design.md
  * §7 against an installed version, or a dEQP-VK case list under the same environment. */
 #include <json-c/json.h>
 #include <stdio.h>

@@ -1,4 +1,4 @@
-/* /etc/tb323fu/mesa.conf (DESIGN §5): key = value lines, # comments. */
+/* /etc/tb323fu/mesa.conf (docs/design.md §5): key = value lines, # comments. */
 #ifndef TB_CONFIG_H
 #define TB_CONFIG_H
 
@@ -26,7 +26,7 @@ struct config {
 	char *path;     /* the file read, or NULL when none was */
 };
 
-/* Sets every default of DESIGN §5. */
+/* Sets every default of docs/design.md §5. */
 void config_defaults(struct config *c);
 /* Reads path over the defaults. A missing file is fine when must_exist is 0. A bad line is
  * TB_EUSAGE with a sentence naming the file and the line. */

@@ -1,4 +1,4 @@
-/* Running a dEQP-VK binary over a case list and counting its QPA log (DESIGN §7, optional
+/* Running a dEQP-VK binary over a case list and counting its QPA log (docs/design.md §7, optional
  * part of `smoke`). */
 #ifndef TB_DEQP_H
 #define TB_DEQP_H

@@ -1,4 +1,4 @@
-/* ELF checks of a release tree against this host (DESIGN §4 step 5), with libelf's gelf API:
+/* ELF checks of a release tree against this host (docs/design.md §4 step 5), with libelf's gelf API:
  * machine and class, the glibc floor from the version needs, every DT_NEEDED resolved, the
  * drivers' loader entry points. */
 #include "elfcheck.h"

@@ -1,4 +1,4 @@
-/* ELF checks of an unpacked release (DESIGN §4 step 5), with libelf. */
+/* ELF checks of an unpacked release (docs/design.md §4 step 5), with libelf. */
 #ifndef TB_ELFCHECK_H
 #define TB_ELFCHECK_H
 

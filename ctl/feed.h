@@ -1,4 +1,4 @@
-/* The release list (DESIGN §5): GitHub's REST JSON for the configured source, cached with its
+/* The release list (docs/design.md §5): GitHub's REST JSON for the configured source, cached with its
  * ETag in <store>/cache/, reduced to the mesa-<version> releases this host can install. */
 #ifndef TB_FEED_H
 #define TB_FEED_H

@@ -1,4 +1,4 @@
-/* Transfers with libcurl (DESIGN §5): the release list and small assets into memory, release
+/* Transfers with libcurl (docs/design.md §5): the release list and small assets into memory, release
  * tarballs into a file resumed with Range and hashed while they arrive. Every URL passes the
  * same policy: https (verified; ca_file adds a CA), http only to this machine, file:// for
  * offline mirrors. Redirects are followed here, one hop at a time, so each hop passes the

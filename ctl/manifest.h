@@ -1,4 +1,4 @@
-/* The release MANIFEST (DESIGN §4) and the version rules. */
+/* The release MANIFEST (docs/design.md §4) and the version rules. */
 #ifndef TB_MANIFEST_H
 #define TB_MANIFEST_H
 
@@ -35,7 +35,7 @@ struct manifest {
 	size_t n_links;
 };
 
-/* Parses and validates a MANIFEST (every path rule of DESIGN §4); TB_EVERIFY on bad input. */
+/* Parses and validates a MANIFEST (every path rule of docs/design.md §4); TB_EVERIFY on bad input. */
 int manifest_parse(const char *text, size_t len, struct manifest *m, struct tb_error *e);
 void manifest_free(struct manifest *m);
 /* Reads <dir>/MANIFEST. */

@@ -1,4 +1,4 @@
-/* minisign signatures over SHA256SUMS, checked with libcrypto (DESIGN §4 step 1). */
+/* minisign signatures over SHA256SUMS, checked with libcrypto (docs/design.md §4 step 1). */
 #ifndef TB_MINISIGN_H
 #define TB_MINISIGN_H
 

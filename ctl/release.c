@@ -1,5 +1,5 @@
 /* One pass over the tarball: hash it, unpack it into a staging tree, check every entry
- * against the rules of DESIGN §4 and the MANIFEST, then move the tree into place. */
+ * against the rules of docs/design.md §4 and the MANIFEST, then move the tree into place. */
 #include "release.h"
 #include "activate.h"
 #include "elfcheck.h"

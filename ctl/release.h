@@ -1,4 +1,4 @@
-/* Verify and unpack one release tarball into versions/<v> (DESIGN §4 steps 2–5). */
+/* Verify and unpack one release tarball into versions/<v> (docs/design.md §4 steps 2–5). */
 #ifndef TB_RELEASE_H
 #define TB_RELEASE_H
 

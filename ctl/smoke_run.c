@@ -20,7 +20,7 @@
 #define DEFAULT_TIMEOUT_SECONDS 60
 #define MAX_EVENT_LINE 65536
 
-/* DESIGN §7, in the order the smoke program runs them. */
+/* docs/design.md §7, in the order the smoke program runs them. */
 static const char *const test_names[] = {
 	"vk.loader", "vk.driver", "vk.compute", "vk.sync", "cl.platform", "cl.kernel",
 };

@@ -1,4 +1,4 @@
-/* Runs tb323fu-mesa-smoke against one installed version (DESIGN §7). */
+/* Runs tb323fu-mesa-smoke against one installed version (docs/design.md §7). */
 #ifndef TB_SMOKE_RUN_H
 #define TB_SMOKE_RUN_H
 

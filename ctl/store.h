@@ -1,4 +1,4 @@
-/* The side-by-side store of DESIGN §3: layout, lock, current/previous links, versions. */
+/* The side-by-side store of docs/design.md §3: layout, lock, current/previous links, versions. */
 #ifndef TB_STORE_H
 #define TB_STORE_H
 

@@ -7,7 +7,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 
-/* Exit codes of DESIGN §5; an engine function returns one of them. */
+/* Exit codes of docs/design.md §5; an engine function returns one of them. */
 enum {
 	TB_OK = 0,
 	TB_EFAIL = 1,

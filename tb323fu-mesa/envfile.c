@@ -1,4 +1,4 @@
-/* Reading the env files of DESIGN §3 (format described in envfile.h). */
+/* Reading the env files of docs/design.md §3 (format described in envfile.h). */
 #include "envfile.h"
 
 #include <errno.h>

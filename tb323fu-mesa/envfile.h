@@ -1,4 +1,4 @@
-/* The env files the control tool writes for the launcher (DESIGN §3): `KEY=VALUE` lines that
+/* The env files the control tool writes for the launcher (docs/design.md §3): `KEY=VALUE` lines that
  * POSIX sh, systemd's environment.d(5) and this reader all understand the same way.
  *
  * Accepted: empty lines, lines starting with '#', and `NAME=VALUE` where NAME is a shell name

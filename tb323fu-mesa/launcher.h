@@ -5,11 +5,11 @@
 #include "envfile.h"
 #include "storepath.h"
 
-/* Exit codes, as the control tool's (DESIGN §5), plus the shell's for a command that cannot
+/* Exit codes, as the control tool's (docs/design.md §5), plus the shell's for a command that cannot
  * be started (126) or found (127). */
 enum { EXIT_FAILED = 1, EXIT_USAGE = 2, EXIT_CANNOT_RUN = 126, EXIT_NOT_FOUND = 127 };
 
-/* The variables a release selects (DESIGN §3); `distro` and `run` clear them first. */
+/* The variables a release selects (docs/design.md §3); `distro` and `run` clear them first. */
 extern const char *const selected_vars[];
 extern const size_t selected_vars_count;
 

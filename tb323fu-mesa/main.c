@@ -1,4 +1,4 @@
-/* tb323fu-mesa: starts programs on the store's Mesa build or on the distribution's (DESIGN §6).
+/* tb323fu-mesa: starts programs on the store's Mesa build or on the distribution's (docs/design.md §6).
  *
  * `run` is on every application start, so it does the least possible: read one small file,
  * set a few variables, execvp. No shell, no fork, no stdio; argv passes through untouched and

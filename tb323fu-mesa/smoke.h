@@ -1,10 +1,10 @@
-/* tb323fu-mesa-smoke: the pieces of the smoke-test program (DESIGN §7). */
+/* tb323fu-mesa-smoke: the pieces of the smoke-test program (docs/design.md §7). */
 #ifndef TB_SMOKE_H
 #define TB_SMOKE_H
 
 #include <stdint.h>
 
-/* Every compute test covers this many 32-bit elements (DESIGN: at least 1 Mi). */
+/* Every compute test covers this many 32-bit elements (docs/design.md §7: at least 1 Mi). */
 #define SMOKE_ELEMENTS (1u << 20)
 /* How long one wait on the device may take before the test gives up. */
 #define SMOKE_WAIT_SECONDS 20

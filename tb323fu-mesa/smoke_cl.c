@@ -1,4 +1,4 @@
-/* The OpenCL smoke tests: cl.platform and cl.kernel (DESIGN §7). */
+/* The OpenCL smoke tests: cl.platform and cl.kernel (docs/design.md §7). */
 #define CL_TARGET_OPENCL_VERSION 300
 #define CL_USE_DEPRECATED_OPENCL_1_2_APIS /* clCreateCommandQueue works on every version */
 #include "smoke.h"

@@ -1,5 +1,5 @@
 /* tb323fu-mesa-smoke: proves that a Mesa build really drives the GPU through the system's
- * Vulkan and OpenCL loaders (DESIGN §7). The control tool runs it through the launcher, so
+ * Vulkan and OpenCL loaders (docs/design.md §7). The control tool runs it through the launcher, so
  * the environment is exactly what applications get, and reads its --stream events. */
 #include "smoke.h"
 

@@ -1,4 +1,4 @@
-/* The Vulkan smoke tests: vk.loader, vk.driver, vk.compute, vk.sync (DESIGN §7). */
+/* The Vulkan smoke tests: vk.loader, vk.driver, vk.compute, vk.sync (docs/design.md §7). */
 #include "smoke.h"
 
 #include <stdio.h>

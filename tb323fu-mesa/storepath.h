@@ -1,4 +1,4 @@
-/* Where things are in the store, as the launcher sees it (DESIGN §3), without the engine:
+/* Where things are in the store, as the launcher sees it (docs/design.md §3), without the engine:
  * the launcher is a separate small static program. */
 #ifndef TB_STOREPATH_H
 #define TB_STOREPATH_H
@@ -11,7 +11,7 @@
 /* The store root: the --store option, else $TB323FU_MESA_DIR, else the default. */
 const char *store_root(const char *option);
 
-/* DESIGN §4 version names: [A-Za-z0-9._+-], 1 to 64 bytes, starting with a digit. */
+/* docs/design.md §4 version names: [A-Za-z0-9._+-], 1 to 64 bytes, starting with a digit. */
 int version_name_ok(const char *v);
 
 /* Joins parts into out (cap bytes); returns 0, or -1 when it does not fit. */
