@@ -159,7 +159,12 @@ $(BUILD)/man/%: doc/%.scd doc/tidy-man.awk VERSION
 	sed 's/@VERSION@/$(VERSION)/' $< | $(SCDOC) | awk -f doc/tidy-man.awk > $@.tmp
 	mv $@.tmp $@
 
-.PHONY: man install-doc
+.PHONY: man install-doc check-deb
+# Opt-in: the Debian package built, linted, installed with apt into a Debian 12 root, used,
+# removed and purged; each step timed (tests/check-deb).
+check-deb: all
+	BUILD=$(BUILD) sh tests/check-deb
+
 man: $(MAN_PAGES)
 check: man
 install: install-doc

@@ -45,6 +45,13 @@ check "help touches no store" test ! -e "$STORE"
 usage_ok "the options of install are listed" "$CTL" mesa install -h
 check "  --no-smoke among them" grep -q '^  --no-smoke' "$T/out"
 
+# --- called as tb323fu-ctl-mesa (the backend's name): the same without the word ---
+ln -s "$CTL" "$T/tb323fu-ctl-mesa"
+usage_ok "tb323fu-ctl-mesa --help" "$T/tb323fu-ctl-mesa" --help
+usage_ok "tb323fu-ctl-mesa status --help" "$T/tb323fu-ctl-mesa" status --help
+usage_ok "tb323fu-ctl-mesa help install" "$T/tb323fu-ctl-mesa" help install
+refused_with "tb323fu-ctl-mesa stauts" 'did you mean "status"?' "$T/tb323fu-ctl-mesa" stauts
+
 # --- tb323fu-mesa ---
 for args in "--help" "-h" "help" "help run" "help distro" "help env" "help which" \
 	"run --help" "run -h" "distro --help" "env --help" "which --help" "which --json --help"; do
