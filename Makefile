@@ -109,13 +109,24 @@ $(BUILD)/tests/%: tests/unit/%.c $(BUILD)/libtbctl.a $(BUILD)/libtblaunch.a
 
 unit-tests: $(UNIT_BIN)
 
-# libFuzzer targets: built with clang over the engine's sources, with ASan + UBSan.
+# libFuzzer targets: built with clang over the engine's sources, with ASan + UBSan. The engine
+# is compiled once for all targets (coverage instrumentation without libFuzzer's main), then
+# each target links its harness against that archive.
 FUZZ_FLAGS := -std=gnu11 -g -O1 -D_GNU_SOURCE -D_FILE_OFFSET_BITS=64 \
 	-DTB_PREFIX='"$(PREFIX)"' -DTB_SYSCONFDIR='"$(SYSCONFDIR)"' -DTB_VERSION='"$(VERSION)"' \
-	-fsanitize=fuzzer,address,undefined -Ictl -Itb323fu-mesa $(CTL_CFLAGS)
-$(BUILD)/fuzz/%: tests/fuzz/%.c $(CTL_SRC) $(LAUNCH_SRC) $(wildcard ctl/*.h tb323fu-mesa/*.h)
+	-fsanitize=address,undefined -Ictl -Itb323fu-mesa $(CTL_CFLAGS)
+FUZZ_OBJ := $(CTL_SRC:%.c=$(BUILD)/fuzzobj/%.o) $(LAUNCH_SRC:%.c=$(BUILD)/fuzzobj/%.o)
+$(BUILD)/fuzzobj/%.o: %.c $(wildcard ctl/*.h tb323fu-mesa/*.h)
 	@mkdir -p $(dir $@)
-	$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ $< $(CTL_SRC) $(LAUNCH_SRC) $(CTL_LIBS)
+	$(FUZZ_CC) $(FUZZ_FLAGS) -fsanitize=fuzzer-no-link -c -o $@ $<
+
+$(BUILD)/libtbfuzz.a: $(FUZZ_OBJ)
+	@rm -f $@
+	ar rcs $@ $^
+
+$(BUILD)/fuzz/%: tests/fuzz/%.c $(BUILD)/libtbfuzz.a
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) $(FUZZ_FLAGS) -fsanitize=fuzzer -o $@ $< $(BUILD)/libtbfuzz.a $(CTL_LIBS)
 
 fuzz: $(FUZZ_BIN)
 
