@@ -26,7 +26,7 @@ SAN_FLAGS :=
 ifeq ($(SANITIZE),1)
 SAN_FLAGS := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
 endif
-ALL_CFLAGS := $(BASE_CFLAGS) $(SAN_FLAGS) $(CFLAGS)
+ALL_CFLAGS := $(BASE_CFLAGS) $(SAN_FLAGS) $(CPPFLAGS) $(CFLAGS)
 ALL_LDFLAGS := $(SAN_FLAGS) $(LDFLAGS)
 
 CTL_CFLAGS := $(shell $(PKG_CONFIG) --cflags $(CTL_PKGS))

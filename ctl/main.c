@@ -217,6 +217,10 @@ int main(int argc, char **argv)
 			free(rest);
 			return 0;
 		}
+		if (!dashdash && !strcmp(argv[i], "--version") && !cli_option_find(cmd->options, argv[i])) {
+			free(rest);
+			return print_version();
+		}
 		int r = dashdash ? 0 : take_global(&g, argc, argv, &i);
 		if (r < 0) {
 			fprintf(stderr, "tb323fu-ctl: missing value for %s (see tb323fu-ctl mesa help %s)\n",

@@ -66,6 +66,9 @@ for p in "$CTL" "$MESA" "$SMOKE"; do
 	check "  prints $(basename "$p") $VERSION" test "$(cat "$T/out")" = "$(basename "$p") $VERSION"
 done
 expect_exit 0 "tb323fu-ctl mesa --version" "$CTL" mesa --version
+check "  the same version" test "$(cat "$T/out")" = "tb323fu-ctl $VERSION"
+expect_exit 0 "tb323fu-ctl mesa status --version" "$CTL" mesa status --version
+check "  the same version" test "$(cat "$T/out")" = "tb323fu-ctl $VERSION"
 check "the package's version is the same" \
 	test "$(sed -n '1s/^tb323fu-mesa (\([^)]*\)).*/\1/p' "$TB_TOP/debian/changelog")" = "$VERSION"
 
