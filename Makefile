@@ -1,10 +1,23 @@
 # tb323fu-mesa: make, make check [SANITIZE=1], make install PREFIX=… DESTDIR=…, make demo
+#   make CROSS=aarch64 [SYSROOT=…]: the programs for the tablet (aarch64) into build-aarch64/,
+#   built with the cross compiler against an arm64 Debian 13 root (build-recipes/arm64-root)
+#   and that root's pkg-config files; make check-tablet runs them there under qemu-user.
 
 # The one place the version is kept: the programs' --version, the man pages, the package.
 VERSION := $(shell cat VERSION)
 PREFIX ?= /usr/local
 SYSCONFDIR ?= /etc
 DESTDIR ?=
+ifeq ($(CROSS),aarch64)
+SYSROOT ?= $(shell sh build-recipes/arm64-root path)
+CC := aarch64-linux-gnu-gcc --sysroot=$(SYSROOT)
+AR := aarch64-linux-gnu-ar
+PKG_CONFIG := PKG_CONFIG_SYSROOT_DIR=$(SYSROOT) \
+	PKG_CONFIG_LIBDIR=$(SYSROOT)/usr/lib/aarch64-linux-gnu/pkgconfig:$(SYSROOT)/usr/share/pkgconfig pkg-config
+BUILD ?= build-aarch64
+else ifneq ($(CROSS),)
+$(error CROSS=$(CROSS): only CROSS=aarch64 is known)
+endif
 ifeq ($(SANITIZE),1)
 BUILD ?= build-san
 else
@@ -57,7 +70,7 @@ FUZZ_BIN := $(FUZZ_SRC:tests/fuzz/%.c=$(BUILD)/fuzz/%)
 
 BINS := $(BUILD)/bin/tb323fu-ctl $(BUILD)/bin/tb323fu-mesa $(BUILD)/bin/tb323fu-mesa-smoke
 
-.PHONY: all check check-recipes demo install fuzz clean unit-tests
+.PHONY: all check check-recipes check-tablet demo install fuzz clean unit-tests
 all: $(BINS)
 
 # Everything is rebuilt when the flags change (SANITIZE, CFLAGS, PREFIX…), not only the sources.
@@ -80,11 +93,11 @@ $(BUILD)/obj/tb323fu-mesa/%.o: tb323fu-mesa/%.c $(wildcard tb323fu-mesa/*.h) $(F
 
 $(BUILD)/libtbctl.a: $(CTL_OBJ)
 	@rm -f $@
-	ar rcs $@ $^
+	$(AR) rcs $@ $^
 
 $(BUILD)/libtblaunch.a: $(LAUNCH_OBJ)
 	@rm -f $@
-	ar rcs $@ $^
+	$(AR) rcs $@ $^
 
 $(BUILD)/bin/tb323fu-ctl: $(BUILD)/obj/ctl/main.o $(BUILD)/libtbctl.a $(BUILD)/obj/tb323fu-mesa/suggest.o
 	@mkdir -p $(dir $@)
@@ -137,6 +150,10 @@ check: all unit-tests
 check-recipes: all
 	sh build-recipes/check-turnip-host
 
+# Opt-in and slow: the tablet's platform (aarch64 Debian 13) under qemu-user; needs root.
+check-tablet:
+	sh tests/tablet/run
+
 demo: all
 	sh tests/demo
 
@@ -187,4 +204,4 @@ install-doc: man
 	ln -sfn tb323fu-ctl $(DESTDIR)$(BASHCOMPDIR)/tb323fu-mesa
 
 clean:
-	rm -rf build build-san
+	rm -rf build build-san build-aarch64

@@ -1,5 +1,6 @@
-/* tb323fu-ctl mesa smoke [VERSION] [--deqp PATH --caselist FILE]: the smoke tests of docs/design.md
- * §7 against an installed version, or a dEQP-VK case list under the same environment. */
+/* tb323fu-ctl mesa smoke [VERSION] [--tests a,b,…] [--deqp PATH --caselist FILE]: the smoke
+ * tests of docs/design.md §7 (all, or the chosen ones) against an installed version, or a
+ * dEQP-VK case list under the same environment. */
 #include <json-c/json.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,7 +12,7 @@
 #include "smoke_run.h"
 
 static const char usage[] =
-	"usage: tb323fu-ctl mesa smoke [VERSION] [--deqp PATH --caselist FILE]";
+	"usage: tb323fu-ctl mesa smoke [VERSION] [--tests a,b,…] [--deqp PATH --caselist FILE]";
 
 /* The human table: one line a test. */
 static void print_tests(json_object *res)
@@ -100,11 +101,12 @@ static int run_deqp(struct cli *c, struct store *s, const char *version, const c
 	return rc;
 }
 
-static int run_smoke(struct cli *c, struct store *s, const char *version, struct outcome *o)
+static int run_smoke(struct cli *c, struct store *s, const char *version, const char *tests,
+		     struct outcome *o)
 {
 	struct tb_error e = {0};
 	struct smoke_outcome so;
-	if (smoke_run_version(s, version, c->progress, &so, &e))
+	if (smoke_run_tests(s, version, tests, c->progress, &so, &e))
 		return outcome_fail(o, &e);
 	json_object *res = smoke_read_result(s, version);
 	if (res) {
@@ -128,12 +130,14 @@ static int run_smoke(struct cli *c, struct store *s, const char *version, struct
 COMMAND(smoke)
 {
 	struct tb_error e = {0};
-	const char *version = NULL, *deqp = NULL, *caselist = NULL;
+	const char *version = NULL, *deqp = NULL, *caselist = NULL, *tests = NULL;
 	for (int i = 1; i < argc; i++) { /* argv[0] is the command's name */
 		if (!strcmp(argv[i], "--deqp") && i + 1 < argc) {
 			deqp = argv[++i];
 		} else if (!strcmp(argv[i], "--caselist") && i + 1 < argc) {
 			caselist = argv[++i];
+		} else if (!strcmp(argv[i], "--tests") && i + 1 < argc) {
+			tests = argv[++i];
 		} else if (argv[i][0] != '-' && !version) {
 			version = argv[i];
 		} else {
@@ -143,6 +147,18 @@ COMMAND(smoke)
 	}
 	if (!deqp != !caselist) {
 		tb_fail(&e, TB_EUSAGE, "--deqp and --caselist go together (%s)", usage);
+		return outcome_fail(o, &e);
+	}
+	char *bad = tests ? smoke_tests_unknown(tests) : NULL;
+	if (bad) {
+		tb_fail_why(&e, TB_EUSAGE, "usage", "--tests: no smoke test is named \"%s\" (the tests: "
+			    "vk.loader, vk.driver, vk.compute, vk.sync, cl.platform, cl.kernel)", bad);
+		free(bad);
+		return outcome_fail(o, &e);
+	}
+	if (tests && deqp) {
+		tb_fail_why(&e, TB_EUSAGE, "usage", "--tests chooses smoke tests; it does not go with --deqp (%s)",
+			    usage);
 		return outcome_fail(o, &e);
 	}
 	if (version && !version_is_valid(version)) {
@@ -164,7 +180,7 @@ COMMAND(smoke)
 		rc = outcome_fail(o, &e);
 	} else {
 		outcome_str(o, "version", chosen);
-		rc = deqp ? run_deqp(c, &s, chosen, deqp, caselist, o) : run_smoke(c, &s, chosen, o);
+		rc = deqp ? run_deqp(c, &s, chosen, deqp, caselist, o) : run_smoke(c, &s, chosen, tests, o);
 	}
 	free(chosen);
 	store_close(&s);

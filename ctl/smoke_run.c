@@ -473,8 +473,30 @@ static int account_for_end(struct run *r, int timed_out, int status, int timeout
 	return TB_OK;
 }
 
+char *smoke_tests_unknown(const char *tests)
+{
+	const char *p = tests;
+	for (;;) {
+		size_t len = strcspn(p, ",");
+		int known = 0;
+		for (int i = 0; i < N_TESTS && !known; i++)
+			known = strlen(test_names[i]) == len && !strncmp(test_names[i], p, len);
+		if (!known)
+			return xasprintf("%.*s", (int)len, p);
+		if (!p[len])
+			return NULL;
+		p += len + 1;
+	}
+}
+
 int smoke_run_version(struct store *s, const char *version, const struct tb_progress *p,
 		      struct smoke_outcome *o, struct tb_error *e)
+{
+	return smoke_run_tests(s, version, NULL, p, o, e);
+}
+
+int smoke_run_tests(struct store *s, const char *version, const char *tests,
+		    const struct tb_progress *p, struct smoke_outcome *o, struct tb_error *e)
 {
 	memset(o, 0, sizeof *o);
 	char *tree = store_path(s, "versions/%s", version);
@@ -517,6 +539,10 @@ int smoke_run_version(struct store *s, const char *version, const struct tb_prog
 		cmd[n++] = opencl_lib;
 	} else {
 		cmd[n++] = "--no-opencl";
+	}
+	if (tests) {
+		cmd[n++] = "--tests";
+		cmd[n++] = (char *)tests;
 	}
 	cmd[n] = NULL;
 

@@ -21,6 +21,13 @@ struct smoke_outcome {
  * not run at all. */
 int smoke_run_version(struct store *s, const char *version, const struct tb_progress *p,
 		      struct smoke_outcome *o, struct tb_error *e);
+/* The same with only the tests named in tests ("vk.loader,cl.kernel"; NULL: all of them);
+ * the others are reported as skipped. */
+int smoke_run_tests(struct store *s, const char *version, const char *tests,
+		    const struct tb_progress *p, struct smoke_outcome *o, struct tb_error *e);
+/* NULL when every name of the comma-separated list is a smoke test, else the first bad
+ * name (free it). */
+char *smoke_tests_unknown(const char *tests);
 /* The last result of a version: "pass", "fail" or "none". */
 const char *smoke_last_result(const struct store *s, const char *version);
 /* smoke/<v>.json as written by smoke_run_version, or NULL (json_object_put it). */

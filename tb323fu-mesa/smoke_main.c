@@ -15,28 +15,55 @@
 static const char usage[] =
 	"usage: tb323fu-mesa-smoke [--json] [--stream] [--version V] [--vulkan-lib PATH]\n"
 	"                          [--driver-id N] [--opencl-lib PATH] [--no-vulkan] [--no-opencl]\n"
+	"                          [--tests NAME,…]\n"
 	"  --json        print the result as one JSON object\n"
 	"  --stream      print one JSON line as each test starts and ends\n"
 	"  --vulkan-lib  the Vulkan driver that must be the only one mapped\n"
 	"  --driver-id   the VkDriverId the device must report\n"
 	"  --opencl-lib  the OpenCL driver that must be the only one mapped\n"
-	"  --no-vulkan / --no-opencl   skip the tests of a driver the release lacks\n";
+	"  --no-vulkan / --no-opencl   skip the tests of a driver the release lacks\n"
+	"  --tests       run only these tests (vk.loader, vk.driver, vk.compute, vk.sync,\n"
+	"                cl.platform, cl.kernel); the others are reported as skipped\n";
 
 struct test {
 	const char *name;
 	int opencl;
+	int needs; /* the test whose setup this one reuses (index), or -1 */
 	void (*run)(struct smoke_ctx *c, struct smoke_result *r);
 };
 
 static const struct test tests[] = {
-	{"vk.loader", 0, smoke_vk_loader},
-	{"vk.driver", 0, smoke_vk_driver},
-	{"vk.compute", 0, smoke_vk_compute},
-	{"vk.sync", 0, smoke_vk_sync},
-	{"cl.platform", 1, smoke_cl_platform},
-	{"cl.kernel", 1, smoke_cl_kernel},
+	{"vk.loader", 0, -1, smoke_vk_loader},
+	{"vk.driver", 0, 0, smoke_vk_driver},
+	{"vk.compute", 0, 0, smoke_vk_compute},
+	{"vk.sync", 0, 0, smoke_vk_sync},
+	{"cl.platform", 1, -1, smoke_cl_platform},
+	{"cl.kernel", 1, 4, smoke_cl_kernel},
 };
 #define N_TESTS (sizeof tests / sizeof tests[0])
+
+/* --tests a,b,…: marks the chosen tests; -1 naming the first unknown one. */
+static int select_tests(const char *list, int chosen[N_TESTS])
+{
+	memset(chosen, 0, N_TESTS * sizeof chosen[0]);
+	const char *p = list;
+	for (;;) {
+		size_t len = strcspn(p, ",");
+		size_t i = 0;
+		while (i < N_TESTS && (strlen(tests[i].name) != len || strncmp(tests[i].name, p, len)))
+			i++;
+		if (i == N_TESTS) {
+			fprintf(stderr, "tb323fu-mesa-smoke: --tests: no test is named \"%.*s\" (the tests: "
+				"vk.loader, vk.driver, vk.compute, vk.sync, cl.platform, cl.kernel)\n",
+				(int)len, p);
+			return -1;
+		}
+		chosen[i] = 1;
+		if (!p[len])
+			return 0;
+		p += len + 1;
+	}
+}
 
 static const char *status_names[] = {"pass", "fail", "skip"};
 
@@ -56,6 +83,18 @@ void smoke_set(struct smoke_result *r, enum smoke_status status, const char *fmt
 	r->status = status;
 	vsnprintf(r->detail, sizeof r->detail, fmt, ap);
 	va_end(ap);
+}
+
+/* Runs test i once, unreported, for the setup a chosen test builds on; 1 when it passed. */
+static int prepared(struct smoke_ctx *c, size_t i, struct smoke_result setup[N_TESTS],
+		    int done[N_TESTS])
+{
+	if (!done[i]) {
+		setup[i] = (struct smoke_result){.status = SMOKE_FAIL};
+		tests[i].run(c, &setup[i]);
+		done[i] = 1;
+	}
+	return setup[i].status == SMOKE_PASS;
 }
 
 static double now_ms(void)
@@ -96,6 +135,9 @@ int main(int argc, char **argv)
 {
 	struct smoke_options opt = {.vulkan_driver_id = -1};
 	int json = 0, stream = 0;
+	int chosen[N_TESTS];
+	for (size_t i = 0; i < N_TESTS; i++)
+		chosen[i] = 1;
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i];
 		const char *value = i + 1 < argc ? argv[i + 1] : NULL;
@@ -120,6 +162,9 @@ int main(int argc, char **argv)
 			opt.vulkan_lib = argv[++i];
 		} else if (value && !strcmp(a, "--opencl-lib")) {
 			opt.opencl_lib = argv[++i];
+		} else if (value && !strcmp(a, "--tests")) {
+			if (select_tests(argv[++i], chosen) < 0)
+				return 2;
 		} else if (value && !strcmp(a, "--driver-id")) {
 			if (parse_driver_id(argv[++i], &opt.vulkan_driver_id) < 0) {
 				fprintf(stderr, "tb323fu-mesa-smoke: --driver-id wants a VkDriverId "
@@ -148,6 +193,10 @@ int main(int argc, char **argv)
 	struct smoke_ctx ctx = {.opt = &opt};
 	json_object *list = json_object_new_array();
 	int counts[3] = {0};
+	/* A chosen test whose setup another test makes (the instance of vk.loader, the
+	 * platform of cl.platform) runs that one first, unreported, when it was not chosen. */
+	struct smoke_result setup[N_TESTS];
+	int setup_done[N_TESTS] = {0};
 	for (size_t i = 0; i < N_TESTS; i++) {
 		const struct test *t = &tests[i];
 		struct smoke_result r = {.status = SMOKE_FAIL};
@@ -159,11 +208,18 @@ int main(int argc, char **argv)
 			json_object_put(ev);
 		}
 		double t0 = now_ms();
-		if (t->opencl ? opt.no_opencl : opt.no_vulkan)
+		int need = t->needs;
+		if (t->opencl ? opt.no_opencl : opt.no_vulkan) {
 			smoke_set(&r, SMOKE_SKIP, "the release ships no %s driver",
 				  t->opencl ? "OpenCL" : "Vulkan");
-		else
+		} else if (!chosen[i]) {
+			smoke_set(&r, SMOKE_SKIP, "not chosen (--tests)");
+		} else if (need >= 0 && !chosen[need] && !prepared(&ctx, need, setup, setup_done)) {
+			smoke_set(&r, SMOKE_FAIL, "%s, which this test builds on, failed: %.400s",
+				  tests[need].name, setup[need].detail);
+		} else {
 			t->run(&ctx, &r);
+		}
 		int64_t ms = (int64_t)(now_ms() - t0 + 0.5);
 		counts[r.status]++;
 		json_object *res = result_json(t->name, &r, ms);

@@ -12,11 +12,21 @@ export TB323FU_MESA_CONFIG="$T/mesa.conf"
 : >"$TB323FU_MESA_CONFIG"
 unset TB323FU_MESA_DIR VK_DRIVER_FILES VK_ICD_FILENAMES OCL_ICD_VENDORS RUSTICL_ENABLE
 _tb_n=0
+# Everything the test made goes with it, also when it fails or is interrupted: the processes
+# it left running (TB_KILL_ON_EXIT), file systems mounted under $T, then $T itself (made
+# writable first: a test may have taken the write bit away).
 _tb_cleanup() {
 	for pid in ${TB_KILL_ON_EXIT:-}; do kill "$pid" 2>/dev/null; done
+	for pid in ${TB_KILL_ON_EXIT:-}; do wait "$pid" 2>/dev/null || :; done
+	awk -v t="$T/" 'index($2, t) == 1 { print $2 }' /proc/mounts 2>/dev/null | sort -r |
+		while read -r m; do umount "$m" 2>/dev/null || umount -l "$m" 2>/dev/null; done
+	chmod -R u+w "$T" 2>/dev/null
 	rm -rf "$T"
 }
 trap _tb_cleanup EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
+trap 'exit 129' HUP
 
 ok() { _tb_n=$((_tb_n + 1)); echo "ok $_tb_n - $1"; }
 not_ok() {
@@ -25,6 +35,11 @@ not_ok() {
 	shift
 	[ $# -gt 0 ] && printf '#   %s\n' "$@"
 	return 0
+}
+# skip NAME REASON: a test that cannot run on this machine, counted as skipped.
+skip() {
+	_tb_n=$((_tb_n + 1))
+	echo "ok $_tb_n - $1 # SKIP $2"
 }
 # check NAME CMD…: passes when CMD succeeds.
 check() {

@@ -9,11 +9,17 @@
 #include <unistd.h>
 
 #include "minisign.h"
+#include "../tmpdir.h"
 
 #define KEY_A "RWSK1wu0jvJrLnEu+YP32aTe0viV5G18BEbfADkvm9ahgiihgfM1emex"
 
-static char dir[] = "/tmp/fuzz_minisign.XXXXXX";
-static char *data_path, *sig_path;
+static char *dir, *data_path, *sig_path;
+
+/* One directory for the whole run (libFuzzer ends with exit(), so this runs). */
+static void remove_dir(void)
+{
+	remove_tree(dir);
+}
 
 static void write_file(const char *path, const uint8_t *p, size_t n)
 {
@@ -27,8 +33,10 @@ static void write_file(const char *path, const uint8_t *p, size_t n)
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	if (!data_path) {
-		if (!mkdtemp(dir))
+		dir = test_mkdtemp("fuzz_minisign");
+		if (!dir)
 			abort();
+		atexit(remove_dir);
 		data_path = path_join(dir, "SHA256SUMS");
 		sig_path = path_join(dir, "SHA256SUMS.minisig");
 		static const char sums[] =

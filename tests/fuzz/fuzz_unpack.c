@@ -10,6 +10,7 @@
 #include "activate.h"
 #include "hash.h"
 #include "release.h"
+#include "../tmpdir.h"
 
 static struct store store;
 static char tarball[256];
@@ -37,10 +38,11 @@ static int versions_is_empty(void)
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	if (!store.root) {
-		char dir[] = "/tmp/fuzz-unpack.XXXXXX";
+		char *dir = test_mkdtemp("fuzz-unpack");
 		struct tb_error e = {0};
-		if (!mkdtemp(dir) || store_open(&store, dir, 1, &e) || store_lock(&store, 0, &e))
+		if (!dir || store_open(&store, dir, 1, &e) || store_lock(&store, 0, &e))
 			abort();
+		free(dir);
 		snprintf(tarball, sizeof tarball, "%s/cache/input.tar", store.root);
 		atexit(remove_store);
 	}

@@ -42,7 +42,7 @@ if command -v aarch64-linux-gnu-gcc >/dev/null; then
 	check "an aarch64 library with RUNPATH \$ORIGIN" sh -c \
 		"readelf -hd '$T/libarm.so' | grep -q AArch64 && readelf -d '$T/libarm.so' | grep -q 'runpath: \[\$ORIGIN\]'"
 else
-	ok "# SKIP no aarch64-linux-gnu-gcc"
+	skip "a cross link finds the cross linker through the compiler" "no aarch64-linux-gnu-gcc"
 fi
 
 expect_exit 1 "a missing real linker is one clear sentence" env TB_LD_REAL=/nonexistent/ld \

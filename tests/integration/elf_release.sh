@@ -48,7 +48,7 @@ if [ -f "$FX/libtbarm64.so" ]; then
 		grep -q "lib/libfoo.so is built for aarch64, this system is $(uname -m)" "$T/err"
 	check "nothing was installed" test ! -e "$T/store-arm/versions/2026.11.01"
 else
-	ok "# SKIP no aarch64-linux-gnu-gcc"
+	skip "an aarch64 library is refused" "no aarch64-linux-gnu-gcc to build one"
 fi
 
 # --- a library that needs a SONAME nobody has ---

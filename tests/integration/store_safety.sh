@@ -80,6 +80,6 @@ if mkdir -p "$T/small" && mount -t tmpfs -o size=20m tmpfs "$T/small" 2>/dev/nul
 	check "…leaving the store as it was" test "$(snapshot "$small")" = "$sb"
 	umount "$T/small"
 else
-	ok "full disk # SKIP cannot mount a tmpfs here"
+	skip "a full disk" "cannot mount a tmpfs here"
 fi
 done_testing

@@ -15,6 +15,7 @@
 #include "launcher.h"
 #include "procmaps.h"
 #include "storepath.h"
+#include "../tmpdir.h"
 
 static struct env_list list;
 static struct env_problem why;
@@ -170,19 +171,21 @@ static void applies_the_prepend_form_as_sh_does(void **state)
 	assert_int_equal(env_var_apply(&front, "/old", out, 10), 9);
 }
 
-static char tmpdir[64];
+static char *tmpdir;
 
 static int make_tmpdir(void **state)
 {
-	strcpy(tmpdir, "/tmp/test_envfile.XXXXXX");
-	return mkdtemp(tmpdir) ? 0 : -1;
+	tmpdir = test_mkdtemp("test_envfile");
+	return tmpdir ? 0 : -1;
 }
 
 static int remove_tmpdir(void **state)
 {
-	char cmd[128];
+	char cmd[4200];
 	snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmpdir);
-	return system(cmd) == 0 ? 0 : -1;
+	int rc = system(cmd);
+	free(tmpdir);
+	return rc == 0 ? 0 : -1;
 }
 
 static void write_file(const char *path, const char *text, size_t n)

@@ -14,6 +14,7 @@
 #include "feed.h"
 #include "hash.h"
 #include "fetch.h"
+#include "../tmpdir.h"
 
 #define D64 "ab0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcd"
 
@@ -168,8 +169,8 @@ static void write_file(const char *path, const char *text)
 /* An offline mirror (file://) refreshes the cache; feed_cached reads it back. */
 static void mirror_and_cache(void **state)
 {
-	char dir[] = "/tmp/test_feed.XXXXXX";
-	assert_non_null(mkdtemp(dir));
+	char *dir = test_mkdtemp("test_feed");
+	assert_non_null(dir);
 	char *repo = xasprintf("%s/mirror/repos/o/r", dir);
 	struct tb_error e = {0};
 	assert_int_equal(mkdir_p(repo, 0755, &e), TB_OK);
@@ -211,14 +212,15 @@ static void mirror_and_cache(void **state)
 	free(repo);
 	free(cache);
 	remove_tree(dir);
+	free(dir);
 }
 
 /* fetch_file over file://: a partial file is resumed, the hash covers the whole file, and a
  * complete answer of the wrong size is refused and dropped. */
 static void file_download_resumes(void **state)
 {
-	char dir[] = "/tmp/test_fetch.XXXXXX";
-	assert_non_null(mkdtemp(dir));
+	char *dir = test_mkdtemp("test_fetch");
+	assert_non_null(dir);
 	char *src = path_join(dir, "asset.bin"), *part = path_join(dir, "asset.bin.part");
 	size_t size = 300 * 1024 + 7;
 	unsigned char *data = xmalloc(size);
@@ -256,6 +258,7 @@ static void file_download_resumes(void **state)
 	free(src);
 	free(part);
 	remove_tree(dir);
+	free(dir);
 }
 
 int main(void)

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "minisign.h"
+#include "../tmpdir.h"
 
 #define KEY_A "RWSK1wu0jvJrLnEu+YP32aTe0viV5G18BEbfADkvm9ahgiihgfM1emex"
 #define KEY_B "RWSPyBCVKJ4K7uE3ks0OWkwAmvP234So01pfOB2bgJCmNmV+Fua8pL1z"
@@ -52,7 +53,7 @@ static const char sig_retagged[] =
 	"V43npEjf/b9Gop1M43hNc52NLmeZxoO+kMuYY4YUDqfMYl2HoED/zRtWjyw8vgyK6KtafE4lwHQVUk+rvSMmDg==\n";
 
 struct fixture {
-	char dir[64];
+	char *dir;
 	char *data, *sig, *keys;
 	struct config cfg;
 };
@@ -68,8 +69,8 @@ static void put(const char *path, const char *text)
 static int setup(void **state)
 {
 	struct fixture *fx = calloc(1, sizeof *fx);
-	strcpy(fx->dir, "/tmp/test_minisign.XXXXXX");
-	assert_non_null(mkdtemp(fx->dir));
+	fx->dir = test_mkdtemp("test_minisign");
+	assert_non_null(fx->dir);
 	fx->data = path_join(fx->dir, "SHA256SUMS");
 	fx->sig = path_join(fx->dir, "SHA256SUMS.minisig");
 	fx->keys = path_join(fx->dir, "keys");
@@ -85,6 +86,7 @@ static int teardown(void **state)
 {
 	struct fixture *fx = *state;
 	remove_tree(fx->dir);
+	free(fx->dir);
 	free(fx->data);
 	free(fx->sig);
 	free(fx->keys);

@@ -1,0 +1,80 @@
+#!/bin/sh
+# build-recipes/publish against the fake GitHub on 127.0.0.1: it signs SHA256SUMS (trusted
+# comment tag:mesa-V), creates the release as a draft, uploads the assets, publishes it, and
+# `tb323fu-ctl mesa update` with require_signature = true installs what it published. The
+# token reaches the server but never a command line or the output; a refused token, a
+# SHA256SUMS that does not match and a non-loopback http:// API stop it before anything is
+# published; a second run completes an existing release instead of failing.
+. "$TB_TOP/tests/lib.sh"
+. "$TB_TOP/tests/httpd-lib.sh"
+
+V=2026.11.01
+arch=$(uname -m)
+R=$(standin $V) || { not_ok "stand-in release"; done_testing; exit 1; }
+PUBLISH="$TB_TOP/build-recipes/publish"
+WWW="$T/www"
+mkdir -p "$WWW" "$T/keys" "$T/rel" "$T/bin"
+# publish writes SHA256SUMS.minisig beside the release: work on a copy of the shared one.
+cp "$R" "$(dirname "$R")/SHA256SUMS" "$T/rel/"
+TOKEN=ghp_publishTest0123456789
+printf '%s\n' "$TOKEN" >"$WWW/.token"
+printf '%s\n' "$TOKEN" >"$T/token"
+printf 'ghp_wrongToken\n' >"$T/wrong-token"
+minisign -G -W -p "$T/keys/release.pub" -s "$T/release.key" >/dev/null </dev/null
+# curl as publish calls it, with its command line recorded.
+cat >"$T/bin/curl" <<EOS
+#!/bin/sh
+printf '%s\n' "\$*" >>"$T/curl-argv"
+exec $(command -v curl) "\$@"
+EOS
+chmod +x "$T/bin/curl"
+
+start_httpd "$WWW" || { not_ok "the test server starts" "$(cat "$T/httpd.err")"; done_testing; exit 1; }
+API="http://127.0.0.1:$PORT"
+LOG="$WWW/.log"
+pub() { PATH="$T/bin:$PATH" "$PUBLISH" --repo o/r --key "$T/release.key" --api "$API" --uploads "$API/uploads" "$@"; }
+requests() { wc -l <"$LOG" 2>/dev/null || echo 0; }
+
+# --- refusals before anything is published
+expect_exit 1 "a token the server refuses stops publish" pub --token-file "$T/wrong-token" "$T/rel"
+check "…saying the token was refused" grep -q "refused the token" "$T/err"
+check "…and no release exists" test ! -s "$WWW/repos/o/r/releases" -o "$(cat "$WWW/repos/o/r/releases" 2>/dev/null)" = "[]"
+n=$(requests)
+cp -r "$T/rel" "$T/bad"
+printf 'x' >>"$T/bad/$(basename "$R")"
+expect_exit 1 "a SHA256SUMS that does not match the tarball stops publish" pub --token-file "$T/token" "$T/bad"
+check "…before any request" test "$(requests)" = "$n"
+expect_exit 1 "an http:// API that is not this machine is refused" \
+	"$PUBLISH" --repo o/r --key "$T/release.key" --token-file "$T/token" --api http://example.invalid "$T/rel"
+check "…saying why" grep -q "must be https://" "$T/err"
+
+# --- publish
+expect_exit 0 "publish signs, creates, uploads and publishes mesa-$V" pub --token-file "$T/token" "$T/rel"
+check "…saying what it did" sh -c "grep -q 'release mesa-$V created' '$T/out' && grep -q 'release mesa-$V published' '$T/out'"
+check "the token is in no output" sh -c "! grep -q '$TOKEN' '$T/out' '$T/err'"
+check "the token was on no command line" sh -c "test -s '$T/curl-argv' && ! grep -q '$TOKEN' '$T/curl-argv'"
+check "every request that changed something carried the token" \
+	test "$(grep -E '^(POST|PATCH) .* -> 20[01]$' "$LOG" | grep -c "auth=Bearer_$TOKEN")" = 5
+check "created as a draft, three uploads, then published" \
+	test "$(sed -n 's/^\([A-Z]*\) \([^ ?]*\).* -> \([0-9]*\)$/\1 \3/p' "$LOG" | tail -n 5 | tr '\n' ' ')" = \
+	"POST 201 POST 201 POST 201 POST 201 PATCH 200 "
+rel() { python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(eval(sys.argv[2]))' "$WWW/repos/o/r/releases" "$1"; }
+check "the release is mesa-$V, not a draft, with the tarball, SHA256SUMS and its signature" \
+	test "$(rel '[(r["tag_name"], r["draft"], r["prerelease"], sorted(a["name"] for a in r["assets"])) for r in d]')" = \
+	"[('mesa-$V', False, False, ['SHA256SUMS', 'SHA256SUMS.minisig', 'tb323fu-mesa-$V-$arch.tar.gz'])]"
+check "the uploaded tarball is the release's" cmp -s "$R" "$WWW/download/mesa-$V/tb323fu-mesa-$V-$arch.tar.gz"
+check "minisign -V: the signature verifies and names tag:mesa-$V" sh -c \
+	"minisign -V -p '$T/keys/release.pub' -m '$WWW/download/mesa-$V/SHA256SUMS' </dev/null | grep -qx 'Trusted comment: tag:mesa-$V'"
+
+# --- a tablet follows it, signature required
+net_config "require_signature = true"
+expect_exit 0 "update installs mesa-$V with the signature required" ctl mesa update
+check "…$V is current" test "$(readlink "$STORE/current")" = "versions/$V"
+check "…its signature was fetched" grep -q "GET /download/mesa-$V/SHA256SUMS.minisig .* -> 200" "$LOG"
+
+# --- a second run completes instead of failing
+expect_exit 0 "publishing mesa-$V again completes the existing release" pub --token-file "$T/token" "$T/rel"
+check "…every asset is there already" test "$(grep -c 'is there already' "$T/out")" = 3
+check "…still one release with three assets" test "$(rel '[len(r["assets"]) for r in d]')" = "[3]"
+
+done_testing

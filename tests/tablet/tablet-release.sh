@@ -1,0 +1,76 @@
+#!/bin/sh
+# Runs inside the arm64 Debian 13 root (tests/tablet/run): the tablet release that
+# build-recipes/tablet-build made installs with the ELF check against Debian 13's libraries
+# (every DT_NEEDED resolved, glibc floor within Debian 13's), and with freedreno's noop DRM
+# shim (an Adreno the shim pretends to be; it accepts every submission without running it)
+# `run vulkaninfo --summary` reports a Turnip device loaded from the store, and the smoke tests
+# that need no results from the GPU (vk.loader, vk.driver) pass.
+# Environment: TB_BIN (the aarch64 programs), TABLET (the release's directory; its build's
+# shim in TABLET/../work/shim), W (a work directory), FD_GPU_ID (default 660).
+set -u
+: "${TB_BIN:?}" "${TABLET:?}" "${W:?}"
+CTL=$TB_BIN/tb323fu-ctl
+MESA=$TB_BIN/tb323fu-mesa
+STORE=$W/tablet-store
+T=$W/tablet
+mkdir -p "$T"
+export TB323FU_MESA_CONFIG=$T/mesa.conf
+: >"$TB323FU_MESA_CONFIG"
+export TB323FU_MESA_SMOKE_TIMEOUT=${TB323FU_MESA_SMOKE_TIMEOUT:-900}
+unset VK_DRIVER_FILES VK_ICD_FILENAMES OCL_ICD_VENDORS RUSTICL_ENABLE
+n=0
+ok() { n=$((n + 1)); echo "ok $n - $1"; }
+not_ok() { n=$((n + 1)); echo "not ok $n - $1"; shift; [ $# -gt 0 ] && printf '#   %s\n' "$@"; return 0; }
+check() { name=$1; shift; if "$@"; then ok "$name"; else not_ok "$name"; fi; }
+tarball=$(ls "$TABLET"/tb323fu-mesa-*-aarch64.tar.* 2>/dev/null | head -n 1)
+shim=$(cd "$TABLET/../work/shim" 2>/dev/null && pwd)/libfreedreno_noop_drm_shim.so
+gpu=${FD_GPU_ID:-660}
+
+check "an aarch64 tablet release is there ($tarball)" test -f "$tarball"
+echo "#   packed $(stat -c %s "$tarball") bytes"
+start=$(date +%s)
+if "$CTL" --store "$STORE" mesa install-local "$tarball" --sums "$TABLET/SHA256SUMS" --no-smoke >"$T/out" 2>"$T/err"; then
+	ok "install-local: verified, unpacked and ELF-checked against Debian 13's arm64 libraries ($(($(date +%s) - start)) s)"
+else
+	not_ok "install-local of the tablet release" "$(tail -n 8 "$T/err")"
+fi
+cat "$T/out"
+V=$(sed -n 's/^version=//p' "$STORE/current/MANIFEST" 2>/dev/null)
+echo "#   unpacked $(du -sb "$STORE/versions/$V" 2>/dev/null | cut -f1) bytes"
+sed -n 's/^\(arch\|mesa_version\|min_glibc\|drivers\|vulkan_api\)=/#   MANIFEST \1=/p' "$STORE/current/MANIFEST" 2>/dev/null
+floor=$(sed -n 's/^min_glibc=//p' "$STORE/current/MANIFEST" 2>/dev/null)
+check "its glibc floor ($floor) is within Debian 13's ($(ldd --version | sed -n '1s/.* //p'))" \
+	sh -c "[ -n '$floor' ] && [ \"\$(printf '%s\n%s\n' '$floor' 2.41 | sort -t. -k1,1n -k2,2n | tail -n 1)\" = 2.41 ]"
+"$CTL" --store "$STORE" mesa doctor >"$T/doctor" 2>&1
+grep -i glibc "$T/doctor" | sed 's/^/#   doctor: /'
+
+check "freedreno's noop DRM shim for aarch64 is there" test -f "$shim"
+REAL=$(cd "$STORE" && pwd -P)
+if FD_GPU_ID=$gpu LD_PRELOAD=$shim VK_LOADER_DEBUG=driver "$MESA" --store "$STORE" run vulkaninfo --summary \
+	>"$T/vk" 2>"$T/vk.loader"; then
+	ok "run vulkaninfo --summary on the shim (FD_GPU_ID=$gpu)"
+else
+	not_ok "run vulkaninfo --summary on the shim" "$(tail -n 8 "$T/vk.loader")"
+fi
+sed -n '/^Devices:/,$p' "$T/vk" | sed 's/^/#   /'
+check "…a Turnip device (driverID MESA_TURNIP)" grep -q 'driverID *= *DRIVER_ID_MESA_TURNIP' "$T/vk"
+check "…loaded from the store's libvulkan_freedreno.so" grep -q "$REAL/.*libvulkan_freedreno.so" "$T/vk.loader"
+
+if FD_GPU_ID=$gpu LD_PRELOAD=$shim "$CTL" --store "$STORE" mesa smoke --tests vk.loader,vk.driver >"$T/out" 2>"$T/err"; then
+	ok "smoke --tests vk.loader,vk.driver passes on the shim"
+else
+	not_ok "smoke --tests vk.loader,vk.driver on the shim" "$(tail -n 8 "$T/out" "$T/err")"
+fi
+sed 's/^/#   /' "$T/out"
+if grep -q '^drivers=.*opencl' "$STORE/current/MANIFEST"; then
+	if FD_GPU_ID=$gpu LD_PRELOAD=$shim "$MESA" --store "$STORE" run clinfo -l >"$T/cl" 2>"$T/cl.err"; then
+		ok "run clinfo -l on the shim"
+	else
+		not_ok "run clinfo -l on the shim" "$(tail -n 5 "$T/cl.err")"
+	fi
+	sed 's/^/#   /' "$T/cl"
+	check "…rusticl with a freedreno device" grep -qi 'Device #0: .*\(FD\|Adreno\|freedreno\)' "$T/cl"
+else
+	echo "#   the release has no OpenCL driver (built with --drivers vulkan): no clinfo check"
+fi
+echo "1..$n"
