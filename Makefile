@@ -43,7 +43,7 @@ ALL_CFLAGS := $(BASE_CFLAGS) $(SAN_FLAGS) $(CPPFLAGS) $(CFLAGS)
 ALL_LDFLAGS := $(SAN_FLAGS) $(LDFLAGS)
 
 CTL_CFLAGS := $(shell $(PKG_CONFIG) --cflags $(CTL_PKGS))
-CTL_LIBS := $(shell $(PKG_CONFIG) --libs $(CTL_PKGS))
+CTL_LIBS := $(shell $(PKG_CONFIG) --libs $(CTL_PKGS)) -lm
 SMOKE_CFLAGS := $(shell $(PKG_CONFIG) --cflags $(SMOKE_PKGS))
 SMOKE_LIBS := $(shell $(PKG_CONFIG) --libs $(SMOKE_PKGS)) -ldl
 CMOCKA_LIBS := $(shell $(PKG_CONFIG) --libs cmocka)
@@ -70,7 +70,7 @@ FUZZ_BIN := $(FUZZ_SRC:tests/fuzz/%.c=$(BUILD)/fuzz/%)
 
 BINS := $(BUILD)/bin/tb323fu-ctl $(BUILD)/bin/tb323fu-mesa $(BUILD)/bin/tb323fu-mesa-smoke
 
-.PHONY: all check check-recipes check-tablet demo install fuzz clean unit-tests
+.PHONY: all check check-cts check-recipes check-tablet demo install fuzz clean unit-tests
 all: $(BINS)
 
 # Everything is rebuilt when the flags change (SANITIZE, CFLAGS, PREFIX…), not only the sources.
@@ -146,6 +146,10 @@ fuzz: $(FUZZ_BIN)
 check: all unit-tests
 	@if command -v $(FUZZ_CC) >/dev/null; then $(MAKE) --no-print-directory fuzz; fi
 	@BUILD=$(BUILD) SANITIZE=$(SANITIZE) sh tests/run
+
+# piglit's whole quick_cl profile on a stand-in, both sides; prints the counts and the time.
+check-cts: all
+	BUILD=$(BUILD) sh tests/check-cts
 
 check-recipes: all
 	sh build-recipes/check-turnip-host

@@ -2,6 +2,7 @@
 #include "activate.h"
 #include "manifest.h"
 #include "state.h"
+#include "suite_piglit.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -240,6 +241,9 @@ int release_activate(struct store *s, const char *version, const struct activate
 	if (!rc && o->run_smoke) {
 		struct tb_error smoke_err = {0};
 		int src = smoke_run_version(s, version, o->progress, smoke, &smoke_err);
+		/* mesa.conf's smoke_suite: a tier after the smoke tests, failing the same way */
+		if (!src && !smoke->failed)
+			src = suite_after_install(s, version, o->cfg, o->progress, &smoke_err);
 		if (src || smoke->failed) {
 			const char *why = src ? smoke_err.msg : smoke->first_failure;
 			/* back to what was current; for a re-install of current, to previous */
@@ -260,6 +264,8 @@ int release_activate(struct store *s, const char *version, const struct activate
 			else
 				rc = tb_fail(e, TB_ESMOKE, "Mesa %s failed its smoke test (%s); Mesa %s is current again (look with `tb323fu-ctl mesa smoke %s`)",
 					     version, why, back, version);
+			if (src && smoke_err.reason && !strcmp(smoke_err.reason, "suite-regression"))
+				e->reason = smoke_err.reason;
 		}
 	}
 	if (!rc)

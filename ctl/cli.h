@@ -59,6 +59,7 @@ COMMAND(boot_tick);
 COMMAND(remove);
 COMMAND(verify);
 COMMAND(smoke);
+COMMAND(bench);
 COMMAND(doctor);
 COMMAND(pack);
 

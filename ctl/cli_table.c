@@ -29,8 +29,17 @@ static const struct cli_option install_local_options[] = {
 	END,
 };
 static const struct cli_option smoke_options[] = {
+	{"--tests", "LIST", "run only these of the six tests (vk.compute,cl.kernel…)"},
+	{"--suite", "SUITE", "piglit-cl, or deqp-vk (with --deqp and --caselist)"},
+	{"--profile", "quick|full", "piglit's profile (with --suite piglit-cl)"},
+	{"--filter", "REGEX", "only piglit's tests that match (with --suite piglit-cl)"},
 	{"--deqp", "PATH", "run a dEQP-VK binary over a case list instead of the built-in tests"},
 	{"--caselist", "FILE", "the dEQP case list (with --deqp)"},
+	END,
+};
+static const struct cli_option bench_options[] = {
+	{"--command", "CMD", "the benchmark to run (default clpeak)"},
+	{"--rounds", "N", "rounds through run and distro alternately"},
 	END,
 };
 static const struct cli_option pack_options[] = {
@@ -89,9 +98,12 @@ const struct cli_command cli_commands[] = {
 	{"verify", cmd_verify, "[VERSION]",
 	 "re-hash an installed version (default current) against its MANIFEST",
 	 "tb323fu-ctl mesa verify", 0, OPERAND_VERSION, no_options},
-	{"smoke", cmd_smoke, "[VERSION] [--deqp PATH --caselist FILE]",
+	{"smoke", cmd_smoke, "[VERSION] [--tests LIST | --suite SUITE [OPTIONS] | --deqp PATH --caselist FILE]",
 	 "run the smoke tests against a version (default current)",
 	 "tb323fu-ctl mesa smoke 2026.10.06", 1, OPERAND_VERSION, smoke_options},
+	{"bench", cmd_bench, "[VERSION] [--command CMD] [--rounds N]",
+	 "run a benchmark through run and distro alternately and compare the medians",
+	 "tb323fu-ctl mesa bench --rounds 5", 1, OPERAND_VERSION, bench_options},
 	{"doctor", cmd_doctor, "",
 	 "explain what programs get now and list every problem (exit 1 when there is one)",
 	 "tb323fu-ctl mesa doctor", 0, OPERAND_NONE, no_options},

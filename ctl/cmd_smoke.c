@@ -1,6 +1,7 @@
-/* tb323fu-ctl mesa smoke [VERSION] [--tests a,b,…] [--deqp PATH --caselist FILE]: the smoke
- * tests of docs/design.md §7 (all, or the chosen ones) against an installed version, or a
- * dEQP-VK case list under the same environment. */
+/* tb323fu-ctl mesa smoke [VERSION] [--tests a,b,…] [--deqp PATH --caselist FILE]
+ * [--suite piglit-cl|deqp-vk …]: the smoke tests of docs/design.md §7 (all, or the chosen ones)
+ * against an installed version, a dEQP-VK case list under the same environment, or a suite on
+ * the store's build and the distribution's Mesa (§10). */
 #include <json-c/json.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -10,9 +11,14 @@
 #include "deqp.h"
 #include "manifest.h"
 #include "smoke_run.h"
+#include "suite_compare.h"
+#include "suite_deqp.h"
+#include "suite_piglit.h"
 
 static const char usage[] =
-	"usage: tb323fu-ctl mesa smoke [VERSION] [--tests a,b,…] [--deqp PATH --caselist FILE]";
+	"usage: tb323fu-ctl mesa smoke [VERSION] [--tests a,b,…] [--deqp PATH --caselist FILE] "
+	"[--suite piglit-cl [--profile quick|full] [--filter REGEX]] "
+	"[--suite deqp-vk --deqp PATH --caselist FILE]";
 
 /* The human table: one line a test. */
 static void print_tests(json_object *res)
@@ -101,6 +107,60 @@ static int run_deqp(struct cli *c, struct store *s, const char *version, const c
 	return rc;
 }
 
+/* The suite's table: a line a test with both results, regressions marked. */
+static void print_suite(json_object *res)
+{
+	json_object *list;
+	if (!json_object_object_get_ex(res, "results", &list))
+		return;
+	printf("%-60s %-10s %s\n", "test", "store", "distribution");
+	for (size_t i = 0; i < json_object_array_length(list); i++) {
+		json_object *t = json_object_array_get_idx(list, i), *name, *a, *b;
+		json_object_object_get_ex(t, "name", &name);
+		json_object_object_get_ex(t, "store", &a);
+		json_object_object_get_ex(t, "distribution", &b);
+		const char *sa = json_object_get_string(a), *sb = json_object_get_string(b);
+		printf("%-60s %-10s %-12s%s\n", json_object_get_string(name), sa, sb,
+		       suite_result_passes(sb) && !suite_result_passes(sa) ? " regression" : "");
+	}
+}
+
+static int run_suite(struct cli *c, struct store *s, const char *version, const char *suite,
+		     const char *profile, const char *filter, const char *deqp,
+		     const char *caselist, struct outcome *o)
+{
+	struct tb_error e = {0};
+	struct suite_outcome so;
+	json_object *res = NULL;
+	int rc;
+	if (!strcmp(suite, "deqp-vk")) {
+		rc = suite_deqp_run(s, version, deqp, caselist, c->progress, &so, &res, &e);
+	} else {
+		struct suite_request r = {.profile = profile, .filter = filter, .progress = c->progress};
+		rc = suite_piglit_run(s, version, &r, &so, &res, &e);
+	}
+	if (rc)
+		return outcome_fail(o, &e);
+	if (!c->json)
+		print_suite(res);
+	outcome_str(o, "suite", suite);
+	adopt_fields(o, res);
+	json_object_put(res);
+	if (so.regressions) {
+		char *file = store_path(s, "smoke/%s.json", version);
+		tb_fail_why(&e, TB_ESMOKE, "suite-regression",
+			    "Mesa %s regressed in %d of %d %s tests against the distribution's Mesa: %s "
+			    "(the full result is in %s)",
+			    version, so.regressions, so.tests, suite, so.names, file);
+		free(file);
+		return outcome_fail(o, &e);
+	}
+	outcome_say(o, "Mesa %s passes every %s test the distribution's Mesa passes (%d tests%s)",
+		    version, suite, so.tests,
+		    so.distro_cached ? "; the distribution's results came from the cache" : "");
+	return TB_OK;
+}
+
 static int run_smoke(struct cli *c, struct store *s, const char *version, const char *tests,
 		     struct outcome *o)
 {
@@ -131,8 +191,15 @@ COMMAND(smoke)
 {
 	struct tb_error e = {0};
 	const char *version = NULL, *deqp = NULL, *caselist = NULL, *tests = NULL;
+	const char *suite = NULL, *profile = NULL, *filter = NULL;
 	for (int i = 1; i < argc; i++) { /* argv[0] is the command's name */
-		if (!strcmp(argv[i], "--deqp") && i + 1 < argc) {
+		if (!strcmp(argv[i], "--suite") && i + 1 < argc) {
+			suite = argv[++i];
+		} else if (!strcmp(argv[i], "--profile") && i + 1 < argc) {
+			profile = argv[++i];
+		} else if (!strcmp(argv[i], "--filter") && i + 1 < argc) {
+			filter = argv[++i];
+		} else if (!strcmp(argv[i], "--deqp") && i + 1 < argc) {
 			deqp = argv[++i];
 		} else if (!strcmp(argv[i], "--caselist") && i + 1 < argc) {
 			caselist = argv[++i];
@@ -145,6 +212,26 @@ COMMAND(smoke)
 			return outcome_fail(o, &e);
 		}
 	}
+	if (suite && strcmp(suite, "piglit-cl") && strcmp(suite, "deqp-vk")) {
+		tb_fail(&e, TB_EUSAGE, "unknown suite \"%s\": piglit-cl or deqp-vk (%s)", suite, usage);
+		return outcome_fail(o, &e);
+	}
+	if (profile && strcmp(profile, "quick") && strcmp(profile, "full")) {
+		tb_fail(&e, TB_EUSAGE, "--profile is quick or full, not \"%s\"", profile);
+		return outcome_fail(o, &e);
+	}
+	if ((profile || filter) && (!suite || strcmp(suite, "piglit-cl"))) {
+		tb_fail(&e, TB_EUSAGE, "--profile and --filter go with --suite piglit-cl (%s)", usage);
+		return outcome_fail(o, &e);
+	}
+	if (suite && !strcmp(suite, "deqp-vk") && !deqp) {
+		tb_fail(&e, TB_EUSAGE, "--suite deqp-vk needs --deqp and --caselist (%s)", usage);
+		return outcome_fail(o, &e);
+	}
+	if (suite && !strcmp(suite, "piglit-cl") && deqp) {
+		tb_fail(&e, TB_EUSAGE, "--deqp goes with --suite deqp-vk, not piglit-cl (%s)", usage);
+		return outcome_fail(o, &e);
+	}
 	if (!deqp != !caselist) {
 		tb_fail(&e, TB_EUSAGE, "--deqp and --caselist go together (%s)", usage);
 		return outcome_fail(o, &e);
@@ -154,6 +241,11 @@ COMMAND(smoke)
 		tb_fail_why(&e, TB_EUSAGE, "usage", "--tests: no smoke test is named \"%s\" (the tests: "
 			    "vk.loader, vk.driver, vk.compute, vk.sync, cl.platform, cl.kernel)", bad);
 		free(bad);
+		return outcome_fail(o, &e);
+	}
+	if (tests && suite) {
+		tb_fail_why(&e, TB_EUSAGE, "usage", "--tests chooses smoke tests; it does not go with --suite (%s)",
+			    usage);
 		return outcome_fail(o, &e);
 	}
 	if (tests && deqp) {
@@ -180,7 +272,12 @@ COMMAND(smoke)
 		rc = outcome_fail(o, &e);
 	} else {
 		outcome_str(o, "version", chosen);
-		rc = deqp ? run_deqp(c, &s, chosen, deqp, caselist, o) : run_smoke(c, &s, chosen, tests, o);
+		if (suite)
+			rc = run_suite(c, &s, chosen, suite, profile, filter, deqp, caselist, o);
+		else if (deqp)
+			rc = run_deqp(c, &s, chosen, deqp, caselist, o);
+		else
+			rc = run_smoke(c, &s, chosen, tests, o);
 	}
 	free(chosen);
 	store_close(&s);

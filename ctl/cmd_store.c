@@ -1,6 +1,7 @@
 /* The commands that work on the store alone: status, list, install, install-local, on, off,
  * keep, rollback, boot-tick, remove, verify. */
 #include "activate.h"
+#include "bench.h"
 #include "cli.h"
 #include "elfcheck.h"
 #include "feed.h"
@@ -8,6 +9,7 @@
 #include "minisign.h"
 #include "release.h"
 #include "smoke_run.h"
+#include "suite_piglit.h"
 #include "state.h"
 
 #include <stdio.h>
@@ -144,6 +146,14 @@ COMMAND(status)
 		sb_append(&sb, "\nit is used by `tb323fu-mesa run`; switch it on for every program with `tb323fu-ctl mesa on`");
 	if (on_trial)
 		sb_appendf(&sb, "\nit is on trial (%d of %d starts); confirm it with `tb323fu-ctl mesa keep`", st.tries, st.max);
+	json_object *bench = cur ? bench_summary(&s, cur) : NULL;
+	json_object *ratio = bench ? json_object_object_get(bench, "ratio") : NULL;
+	if (ratio)
+		sb_appendf(&sb, "\nits last benchmark: %.2fx the distribution's Mesa (%s, %d rounds; `tb323fu-ctl mesa bench` measures again)",
+			   json_object_get_double(ratio),
+			   json_object_get_string(json_object_object_get(bench, "command")),
+			   json_object_get_int(json_object_object_get(bench, "rounds")));
+	json_object_put(bench);
 	if (prev)
 		sb_appendf(&sb, "\nMesa %s is kept for `tb323fu-ctl mesa rollback`", prev);
 	if (ready)
@@ -196,10 +206,18 @@ COMMAND(list)
 		json_object_object_add(item, "mesa_version", json_object_new_string(have_m && m.mesa_version ? m.mesa_version : ""));
 		json_object_object_add(item, "bytes", json_object_new_int64((int64_t)bytes));
 		json_object_object_add(item, "smoke", json_object_new_string(smoke));
+		const char *suite = suite_last_result(&s, v);
+		json_object *bench = bench_summary(&s, v);
+		json_object_object_add(item, "suite", json_object_new_string(suite));
+		json_object_object_add(item, "bench", bench);
 		json_object_array_add(arr, item);
-		sb_appendf(&sb, "%s%-14s %-8s %-14s %-22s %7.1f MiB  smoke %s", i ? "\n" : "", v,
+		sb_appendf(&sb, "%s%-14s %-8s %-14s %-22s %7.1f MiB  smoke %s  suite %s", i ? "\n" : "", v,
 			   is_cur ? "current" : is_prev ? "previous" : "", drivers_text(have_m ? &m : NULL),
-			   have_m && m.mesa_version ? m.mesa_version : "", (double)bytes / 1048576.0, smoke);
+			   have_m && m.mesa_version ? m.mesa_version : "", (double)bytes / 1048576.0, smoke,
+			   suite);
+		json_object *ratio = bench ? json_object_object_get(bench, "ratio") : NULL;
+		if (ratio)
+			sb_appendf(&sb, "  bench %.2fx", json_object_get_double(ratio));
 		if (have_m)
 			manifest_free(&m);
 	}

@@ -16,6 +16,9 @@ void config_defaults(struct config *c)
 	c->channel = xstrdup("stable");
 	c->keys_dir = xstrdup(TB_SYSCONFDIR "/tb323fu/keys");
 	c->smoke = 1;
+	c->smoke_suite = xstrdup("");
+	c->smoke_suite_profile = xstrdup("quick");
+	c->smoke_suite_filter = xstrdup("");
 	c->max_tries = 2;
 	c->keep_versions = 2;
 	c->connect_timeout = 15;
@@ -35,6 +38,9 @@ void config_free(struct config *c)
 	free(c->keys_dir);
 	free(c->ca_file);
 	free(c->token_file);
+	free(c->smoke_suite);
+	free(c->smoke_suite_profile);
+	free(c->smoke_suite_filter);
 	free(c->path);
 	memset(c, 0, sizeof *c);
 }
@@ -127,6 +133,22 @@ static int set_key(struct config *c, const char *k, const char *v)
 	}
 	if (!strcmp(k, "smoke"))
 		return parse_bool(v, &c->smoke);
+	if (!strcmp(k, "smoke_suite")) {
+		if (*v && strcmp(v, "none") && strcmp(v, "piglit-cl"))
+			return -1;
+		set_str(&c->smoke_suite, !strcmp(v, "none") ? "" : v);
+		return 0;
+	}
+	if (!strcmp(k, "smoke_suite_profile")) {
+		if (strcmp(v, "quick") && strcmp(v, "full"))
+			return -1;
+		set_str(&c->smoke_suite_profile, v);
+		return 0;
+	}
+	if (!strcmp(k, "smoke_suite_filter")) {
+		set_str(&c->smoke_suite_filter, v);
+		return 0;
+	}
 	if (!strcmp(k, "max_tries")) {
 		if (parse_long(v, 1, 100, &n))
 			return -1;

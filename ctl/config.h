@@ -18,6 +18,9 @@ struct config {
 	char *ca_file;
 	char *token_file;
 	int smoke;      /* on | off */
+	char *smoke_suite;         /* "" (none) | piglit-cl: a suite after every install */
+	char *smoke_suite_profile; /* quick | full */
+	char *smoke_suite_filter;  /* a regular expression for piglit's -t, "" for all */
 	int max_tries;
 	int keep_versions;
 	long connect_timeout; /* seconds */

@@ -46,3 +46,27 @@ char *find_launcher_program(void)
 	char *p = beside_self("tb323fu-mesa");
 	return p ? p : if_executable(xstrdup(TB_PREFIX "/bin/tb323fu-mesa"));
 }
+
+char *find_program(const char *name, const char *env)
+{
+	const char *over = env ? getenv(env) : NULL;
+	if (over && *over)
+		name = over;
+	if (strchr(name, '/'))
+		return if_executable(xstrdup(name));
+	const char *path = getenv("PATH");
+	if (!path || !*path)
+		path = "/usr/local/bin:/usr/bin:/bin";
+	for (const char *p = path; *p;) {
+		size_t n = strcspn(p, ":");
+		char *dir = n ? xasprintf("%.*s", (int)n, p) : xstrdup(".");
+		char *found = if_executable(path_join(dir, name));
+		free(dir);
+		if (found)
+			return found;
+		p += n;
+		if (*p == ':')
+			p++;
+	}
+	return NULL;
+}

@@ -473,6 +473,47 @@ static int account_for_end(struct run *r, int timed_out, int status, int timeout
 	return TB_OK;
 }
 
+static int write_result(struct store *s, const char *version, json_object *res,
+			struct tb_error *e)
+{
+	const char *text = json_object_to_json_string_ext(
+		res, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE);
+	char *dir = store_path(s, "smoke");
+	char *file = store_path(s, "smoke/%s.json", version);
+	char *body = xasprintf("%s\n", text);
+	int rc = mkdir_p(dir, 0755, e);
+	if (!rc)
+		rc = atomic_write_file(file, body, strlen(body), 0644, e);
+	free(body);
+	free(dir);
+	free(file);
+	return rc;
+}
+
+int smoke_record_set(struct store *s, const char *version, const char *key, const char *name,
+		     json_object *value, struct tb_error *e)
+{
+	json_object *res = smoke_read_result(s, version);
+	if (!res) {
+		res = json_object_new_object();
+		json_object_object_add(res, "version", json_object_new_string(version));
+	}
+	if (name) {
+		json_object *section;
+		if (!json_object_object_get_ex(res, key, &section) ||
+		    !json_object_is_type(section, json_type_object)) {
+			section = json_object_new_object();
+			json_object_object_add(res, key, section);
+		}
+		json_object_object_add(section, name, value);
+	} else {
+		json_object_object_add(res, key, value);
+	}
+	int rc = write_result(s, version, res, e);
+	json_object_put(res);
+	return rc;
+}
+
 char *smoke_tests_unknown(const char *tests)
 {
 	const char *p = tests;
@@ -565,17 +606,14 @@ int smoke_run_tests(struct store *s, const char *version, const char *tests,
 	}
 	if (!rc) {
 		json_object *res = result_object(r, version, o);
-		const char *text = json_object_to_json_string_ext(
-			res, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE);
-		char *dir = store_path(s, "smoke");
-		char *file = store_path(s, "smoke/%s.json", version);
-		char *body = xasprintf("%s\n", text);
-		rc = mkdir_p(dir, 0755, e);
-		if (!rc)
-			rc = atomic_write_file(file, body, strlen(body), 0644, e);
-		free(body);
-		free(dir);
-		free(file);
+		/* the suites and the benchmark of the version stay: they are other runs' results */
+		json_object *old = smoke_read_result(s, version), *keep;
+		static const char *const kept[] = {"suites", "bench"};
+		for (size_t k = 0; old && k < sizeof kept / sizeof kept[0]; k++)
+			if (json_object_object_get_ex(old, kept[k], &keep))
+				json_object_object_add(res, kept[k], json_object_get(keep));
+		json_object_put(old);
+		rc = write_result(s, version, res, e);
 		json_object_put(res);
 	}
 	smoke_free_argv(argv);
@@ -595,7 +633,7 @@ json_object *smoke_read_result(const struct store *s, const char *version)
 		return NULL;
 	char *file = store_path(s, "smoke/%s.json", version);
 	size_t len;
-	char *text = read_small_file(file, 1 << 20, &len);
+	char *text = read_small_file(file, 16 << 20, &len);
 	free(file);
 	if (!text)
 		return NULL;

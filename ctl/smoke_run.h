@@ -33,6 +33,12 @@ const char *smoke_last_result(const struct store *s, const char *version);
 /* smoke/<v>.json as written by smoke_run_version, or NULL (json_object_put it). */
 struct json_object *smoke_read_result(const struct store *s, const char *version);
 
+/* Sets key of smoke/<v>.json (or key.name when name is given: "suites", "piglit-cl"),
+ * keeping the rest of the file; takes over value's reference. The smoke tests' own runs keep
+ * the "suites" and "bench" sections too. */
+int smoke_record_set(struct store *s, const char *version, const char *key, const char *name,
+		     struct json_object *value, struct tb_error *e);
+
 /* Seconds a smoke run (or one dEQP case) may take before it is killed:
  * $TB323FU_MESA_SMOKE_TIMEOUT, else 60. */
 int smoke_timeout_seconds(void);

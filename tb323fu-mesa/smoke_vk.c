@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <vulkan/vulkan.h>
 
 #include "smoke_spirv.h"
@@ -561,6 +562,13 @@ static int end_with_fence(struct smoke_vk *vk, VkCommandBuffer cmd, VkFence *fen
 	return 0;
 }
 
+static double seconds_now(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
 void smoke_vk_compute(struct smoke_ctx *c, struct smoke_result *r)
 {
 	if (!need_device(c, r))
@@ -594,11 +602,13 @@ void smoke_vk_compute(struct smoke_ctx *c, struct smoke_result *r)
 		.commandBufferCount = 1,
 		.pCommandBuffers = &cmd,
 	};
+	double t0 = seconds_now();
 	if ((res = vkQueueSubmit(vk->queue, 1, &submit, fence)) != VK_SUCCESS) {
 		fail_vk(r, "vkQueueSubmit", res);
 		goto out;
 	}
 	res = vkWaitForFences(vk->device, 1, &fence, VK_TRUE, WAIT_NS);
+	double took = seconds_now() - t0;
 	if (res == VK_TIMEOUT) {
 		smoke_set(r, SMOKE_FAIL, "the dispatch did not finish within %d s", SMOKE_WAIT_SECONDS);
 		goto out;
@@ -607,9 +617,12 @@ void smoke_vk_compute(struct smoke_ctx *c, struct smoke_result *r)
 		fail_vk(r, "vkWaitForFences", res);
 		goto out;
 	}
+	/* Throughput from submit to fence: every element read once and written once, so
+	 * `bench` has a Vulkan figure of its own (docs/design.md §10). */
+	double gbps = took > 0 ? 2.0 * SMOKE_ELEMENTS * sizeof(uint32_t) / took / 1e9 : 0;
 	if (check_second(vk, "compute dispatch", 0, r) == 0)
-		smoke_set(r, SMOKE_PASS, "%u elements computed by %u workgroups, all correct",
-			  SMOKE_ELEMENTS, SMOKE_ELEMENTS / LOCAL_SIZE);
+		smoke_set(r, SMOKE_PASS, "%u elements computed by %u workgroups, all correct; %.3g GB/s",
+			  SMOKE_ELEMENTS, SMOKE_ELEMENTS / LOCAL_SIZE, gbps);
 out:
 	if (fence)
 		vkDestroyFence(vk->device, fence, NULL);

@@ -87,7 +87,7 @@ expect_exit 2 "remove a version with a slash" ctl mesa remove "../$V1"
 
 check "list --json: newest first with the design's keys" test \
 	"$(ctl mesa list --json | json '[(v["version"], v["current"], v["previous"], v["smoke"], sorted(v)) for v in d["versions"]]')" = \
-	"[('$V3', True, False, 'none', ['bytes', 'current', 'drivers', 'mesa_version', 'previous', 'smoke', 'version']), ('$V1', False, True, 'none', ['bytes', 'current', 'drivers', 'mesa_version', 'previous', 'smoke', 'version'])]"
+	"[('$V3', True, False, 'none', ['bench', 'bytes', 'current', 'drivers', 'mesa_version', 'previous', 'smoke', 'suite', 'version']), ('$V1', False, True, 'none', ['bench', 'bytes', 'current', 'drivers', 'mesa_version', 'previous', 'smoke', 'suite', 'version'])]"
 check "other commands' --json has ok and message" test "$(ctl mesa keep --json | json 'd["ok"], bool(d["message"])')" = "(True, True)"
 
 # keep_versions=2: a fourth install prunes what is neither current nor previous

@@ -23,8 +23,8 @@ check() { name=$1; shift; if "$@"; then ok "$name"; else not_ok "$name"; fi; }
 json() { python3 -c 'import json,sys; d=json.load(sys.stdin); print(eval(sys.argv[1]))' "$1"; }
 SYSLIB=/usr/lib/aarch64-linux-gnu
 
-check "this is aarch64 Debian 13 ($(uname -m), Debian $(cat /etc/debian_version))" \
-	sh -c '[ "$(uname -m)" = aarch64 ] && grep -q "^13" /etc/debian_version'
+check "this is Debian 13 ($(cat /etc/debian_version)) with its arm64 Mesa" \
+	sh -c 'grep -q "^13" /etc/debian_version && test -f /usr/lib/aarch64-linux-gnu/libvulkan_lvp.so'
 check "our programs are aarch64 executables" sh -c "file -b '$CTL' 2>/dev/null | grep -q aarch64 || head -c 20 '$CTL' | od -An -tx1 | grep -q 'b7 00'"
 
 cat >"$TB323FU_MESA_CONFIG" <<CONF
@@ -43,6 +43,8 @@ fi
 cat "$T/out"
 REAL=$(cd "$STORE" && pwd -P)
 check "$V is current" test "$(readlink "$STORE/current" 2>/dev/null)" = "versions/$V"
+# tb323fu-ctl installs only a release of its own machine (uname -m): under qemu-user, aarch64.
+check "…an aarch64 release, as the emulated tb323fu-ctl requires" grep -qx 'arch=aarch64' "$STORE/current/MANIFEST"
 if [ -f "$STORE/smoke/$V.json" ]; then
 	json '"\n".join("#   %-12s %-4s %7d ms  %s" % (t["name"], t["status"], t["ms"], t["detail"]) for t in d["tests"])' <"$STORE/smoke/$V.json"
 	check "the six smoke tests passed under qemu-user" \

@@ -1,0 +1,111 @@
+/* tb323fu-ctl mesa bench [VERSION] [--command CMD] [--rounds N]: the speed-up of a version's
+ * build over the distribution's Mesa, figure by figure (docs/design.md §10). */
+#include <json-c/json.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bench.h"
+#include "cli.h"
+#include "manifest.h"
+
+static const char usage[] = "usage: tb323fu-ctl mesa bench [VERSION] [--command CMD] [--rounds N]";
+
+static double number(json_object *o, const char *key)
+{
+	json_object *v;
+	return json_object_object_get_ex(o, key, &v) ? json_object_get_double(v) : 0;
+}
+
+/* "5.23 (5.10–5.40)": the median and the spread of the rounds. */
+static void cell(char *buf, size_t size, json_object *side)
+{
+	snprintf(buf, size, "%.2f (%.2f-%.2f)", number(side, "median"), number(side, "min"),
+		 number(side, "max"));
+}
+
+static void print_table(json_object *res)
+{
+	json_object *figures = json_object_object_get(res, "figures");
+	printf("%-58s %-24s %-24s %s\n", "figure", "store", "distribution", "ratio");
+	for (size_t i = 0; i < json_object_array_length(figures); i++) {
+		json_object *f = json_object_array_get_idx(figures, i), *ratio;
+		char name[128], a[64], b[64], r[16] = "-";
+		const char *unit = json_object_get_string(json_object_object_get(f, "unit"));
+		snprintf(name, sizeof name, "%s%s%s%s", json_object_get_string(json_object_object_get(f, "name")),
+			 *unit ? " [" : "", unit, *unit ? "]" : "");
+		cell(a, sizeof a, json_object_object_get(f, "store"));
+		cell(b, sizeof b, json_object_object_get(f, "distribution"));
+		if (json_object_object_get_ex(f, "ratio", &ratio) && ratio)
+			snprintf(r, sizeof r, "%.2fx", json_object_get_double(ratio));
+		printf("%-58s %-24s %-24s %s\n", name, a, b, r);
+	}
+}
+
+COMMAND(bench)
+{
+	struct tb_error e = {0};
+	const char *version = NULL, *command = NULL;
+	int rounds = BENCH_DEFAULT_ROUNDS;
+	for (int i = 1; i < argc; i++) { /* argv[0] is the command's name */
+		if (!strcmp(argv[i], "--command") && i + 1 < argc) {
+			command = argv[++i];
+		} else if (!strcmp(argv[i], "--rounds") && i + 1 < argc) {
+			char *end;
+			long n = strtol(argv[++i], &end, 10);
+			if (*end || end == argv[i] || n < 1 || n > 1000) {
+				tb_fail(&e, TB_EUSAGE, "--rounds wants a number from 1 to 1000, not \"%s\"", argv[i]);
+				return outcome_fail(o, &e);
+			}
+			rounds = (int)n;
+		} else if (argv[i][0] != '-' && !version) {
+			version = argv[i];
+		} else {
+			tb_fail(&e, TB_EUSAGE, "unexpected argument \"%s\" (%s)", argv[i], usage);
+			return outcome_fail(o, &e);
+		}
+	}
+	if (version && !version_is_valid(version)) {
+		tb_fail(&e, TB_EUSAGE, "\"%s\" is not a Mesa version (like 2026.10.06)", version);
+		return outcome_fail(o, &e);
+	}
+	struct store s;
+	if (cli_open_store(c, &s, 1, &e))
+		return outcome_fail(o, &e);
+	char *chosen = version ? xstrdup(version) : store_current(&s);
+	int rc;
+	if (!chosen) {
+		tb_fail_why(&e, TB_EFAIL, "not-installed", "no Mesa version is installed (tb323fu-ctl mesa update)");
+		rc = outcome_fail(o, &e);
+	} else if (!store_has_version(&s, chosen)) {
+		tb_fail_why(&e, TB_EFAIL, "unknown-version",
+			    "Mesa %s is not installed (tb323fu-ctl mesa list shows what is)", chosen);
+		rc = outcome_fail(o, &e);
+	} else {
+		outcome_str(o, "version", chosen);
+		struct bench_request r = {.command = command, .rounds = rounds, .progress = c->progress};
+		json_object *res = NULL;
+		rc = bench_run(&s, chosen, &r, &res, &e);
+		if (rc) {
+			rc = outcome_fail(o, &e);
+		} else {
+			if (!c->json)
+				print_table(res);
+			json_object *ratio = json_object_object_get(res, "ratio");
+			json_object_object_foreach(res, key, val)
+				json_object_object_add(o->fields, key, json_object_get(val));
+			if (ratio)
+				outcome_say(o, "Mesa %s against the distribution's Mesa: %.2fx (%s, the median of %d rounds, geometric mean of %zu figures)",
+					    chosen, json_object_get_double(ratio),
+					    json_object_get_string(json_object_object_get(res, "command")), rounds,
+					    json_object_array_length(json_object_object_get(res, "figures")));
+			else
+				outcome_say(o, "Mesa %s against the distribution's Mesa: no figure gave a ratio (%s, %d rounds)",
+					    chosen, json_object_get_string(json_object_object_get(res, "command")), rounds);
+			json_object_put(res);
+		}
+	}
+	free(chosen);
+	store_close(&s);
+	return rc;
+}

@@ -1,0 +1,97 @@
+#!/bin/sh
+# The piglit-cl suite tier on stand-in releases: piglit's OpenCL tests run through `run
+# --version V` and through `distro`; a good release has no regression, a release that breaks
+# two OpenCL entry points is named with exactly those two tests and, with smoke_suite set in
+# mesa.conf, rolled back (exit 6, reason suite-regression). The distribution's side is run once
+# and then taken from the cache.
+. "$TB_TOP/tests/lib.sh"
+
+if ! command -v piglit >/dev/null; then
+	ok "# SKIP piglit is not installed (apt-get install piglit)"
+	done_testing
+	exit 0
+fi
+V1=2026.06.01
+V2=2026.06.02
+R1=$(standin $V1) && R2=$(standin $V2) || { not_ok "stand-in releases"; done_testing; exit 1; }
+json() { python3 -c 'import json,sys; d=json.load(sys.stdin); print(eval(sys.argv[1]))' "$1"; }
+suite() { json "$1" <"$STORE/smoke/$2.json"; }
+
+# piglit through a wrapper that records each side's OpenCL environment, and preloads a library
+# that breaks clGetMemObjectInfo and clGetKernelWorkGroupInfo in $V2's tree only.
+cc -shared -fPIC -o "$T/break.so" "$TB_TOP/tests/tools/cl-break-entry.c" -ldl ||
+	{ not_ok "build the entry-point breaker"; done_testing; exit 1; }
+cat >"$T/piglit" <<EOF2
+#!/bin/sh
+echo "OCL_ICD_VENDORS=\${OCL_ICD_VENDORS:-} RUSTICL_ENABLE=\${RUSTICL_ENABLE:-}" >>"$T/record"
+LD_PRELOAD="$T/break.so" CL_BREAK_IN="/versions/$V2/" exec piglit "\$@"
+EOF2
+chmod 755 "$T/piglit"
+export TB323FU_MESA_PIGLIT="$T/piglit"
+SMALL='^api@(clgetmemobjectinfo|clgetkernelworkgroupinfo|clgetplatformids|clcreatebuffer|clcreatecontext)$'
+# about sixty tests: the API, the custom tests and a few builds
+WIDE='^(api|custom)@|^program@build@(fail@|macro|scalar|version)'
+
+cat >"$TB323FU_MESA_CONFIG" <<EOF2
+smoke_suite = piglit-cl
+smoke_suite_filter = $SMALL
+EOF2
+
+# --- a good release passes the suite after install ---------------------------------------------
+expect_exit 0 "install-local $V1 with smoke_suite set runs the suite and passes" \
+	ctl --progress json mesa install-local "$R1" --sums "$(dirname "$R1")/SHA256SUMS"
+REAL=$(cd "$STORE" && pwd -P)
+check "smoke/$V1.json: the smoke tests and the suite" \
+	test "$(suite 'd["passed"], d["suites"]["piglit-cl"]["tests"], d["suites"]["piglit-cl"]["regressions"]' $V1)" = "(6, 5, [])"
+check "progress: each side ran, then each test" \
+	test "$(grep -c '"test":"piglit-cl:\(store\|distribution\)","status":"pass"' "$T/err") $(grep -c '"test":"piglit-cl:api@' "$T/err")" = "2 5"
+check "the store's side ran under the version's OpenCL, the distribution's with RUSTICL_ENABLE only" \
+	test "$(cat "$T/record")" = "OCL_ICD_VENDORS=$REAL/icd/versions/$V1/opencl RUSTICL_ENABLE=llvmpipe
+OCL_ICD_VENDORS= RUSTICL_ENABLE=llvmpipe"
+check "list: suite pass" test "$(ctl mesa list --json | json '[(v["suite"], v["bench"]) for v in d["versions"]]')" = "[('pass', None)]"
+
+# --- about sixty tests through both sides: no regression -------------------------------------
+: >"$T/record"
+expect_exit 0 "smoke --suite piglit-cl --filter (about sixty tests)" \
+	ctl mesa smoke $V1 --suite piglit-cl --filter "$WIDE" --json
+check "between 55 and 70 tests ran on both sides" \
+	test "$(json '55 <= d["tests"] <= 70 and all(t["store"] != "missing" and t["distribution"] != "missing" for t in d["results"])' <"$T/out")" = True
+check "zero regressions" test "$(json 'd["regressions"], d["ok"], d["suite"]' <"$T/out")" = "([], True, 'piglit-cl')"
+check "the API tests pass on the store's side" \
+	test "$(json 'sum(1 for t in d["results"] if t["name"].startswith("api@") and t["store"] == "pass") >= 30' <"$T/out")" = True
+check "both sides ran (nothing cached for this filter)" test "$(wc -l <"$T/record")" = 2
+expect_exit 0 "the human form: a line a test with both results, then the sentence" \
+	ctl mesa smoke $V1 --suite piglit-cl --filter "$SMALL"
+check "…with both columns" sh -c "grep -q '^api@clgetmemobjectinfo  *pass  *pass' '$T/out' && tail -n 1 '$T/out' | grep -q \"passes every piglit-cl test the distribution's Mesa passes (5 tests; the distribution's results came from the cache)\""
+
+# --- a release that breaks two entry points is rolled back ------------------------------------
+: >"$T/record"
+expect_exit 6 "install-local $V2 (breaks two OpenCL entry points) is rolled back" \
+	ctl --json mesa install-local "$R2" --sums "$(dirname "$R2")/SHA256SUMS"
+check "reason suite-regression" test "$(json 'd["ok"], d["reason"]' <"$T/out")" = "(False, 'suite-regression')"
+check "the sentence names exactly the two tests" \
+	sh -c "json() { python3 -c 'import json,sys; print(json.load(sys.stdin)[\"message\"])'; }; json <'$T/out' | grep -q '2 of 5 piglit-cl tests pass with the distribution.s Mesa and not with Mesa $V2: api@clgetkernelworkgroupinfo, api@clgetmemobjectinfo'"
+check "$V1 is current again, $V2 failed" \
+	test "$(ctl mesa status --json | json 'd["installed"], d["failed"]')" = "('$V1', '$V2')"
+check "smoke/$V2.json names exactly those regressions" \
+	test "$(suite 'd["suites"]["piglit-cl"]["regressions"], d["suites"]["piglit-cl"]["distribution_cached"]' $V2)" = \
+	"(['api@clgetkernelworkgroupinfo', 'api@clgetmemobjectinfo'], True)"
+check "the distribution's side came from the cache: piglit ran once, on the store's side" \
+	test "$(cat "$T/record")" = "OCL_ICD_VENDORS=$REAL/icd/versions/$V2/opencl RUSTICL_ENABLE=llvmpipe"
+check "list: $V2 has regressions" \
+	test "$(ctl mesa list --json | json '[v["suite"] for v in d["versions"] if v["version"] == "'$V2'"]')" = "['regressions']"
+expect_exit 6 "smoke $V2 --suite piglit-cl names them again" \
+	ctl mesa smoke $V2 --suite piglit-cl --filter "$SMALL"
+check "…marked in the table and named in the sentence" \
+	sh -c "grep -q '^api@clgetmemobjectinfo .* regression' '$T/out' && grep -q 'regressed in 2 of 5 piglit-cl tests.*api@clgetkernelworkgroupinfo, api@clgetmemobjectinfo' '$T/err'"
+
+# --- arguments and configuration ---------------------------------------------------------------
+expect_exit 2 "an unknown suite" ctl mesa smoke --suite nothing
+expect_exit 2 "--profile that is neither quick nor full" ctl mesa smoke --suite piglit-cl --profile slow
+expect_exit 2 "--filter without --suite piglit-cl" ctl mesa smoke --filter x
+echo "smoke_suite = everything" >"$TB323FU_MESA_CONFIG"
+expect_exit 2 "smoke_suite names an unknown suite" ctl mesa status
+TB323FU_MESA_PIGLIT=$T/missing expect_exit 1 "without piglit: one sentence" \
+	env TB323FU_MESA_CONFIG=/dev/null "$CTL" --store "$STORE" mesa smoke --suite piglit-cl
+check "…that says what to install" grep -q "apt-get install piglit" "$T/err"
+done_testing
