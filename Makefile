@@ -161,18 +161,37 @@ check-tablet:
 demo: all
 	sh tests/demo
 
+# Beside the Open Device Helper (docs/design.md §13): the backend calls
+# libexec/tb323fu-mesa/tb323fu-ctl-mesa, which is always ours; bin/ and /etc files are replaced
+# only where none is there or the one there is ours (dist/install-beside), so the helper's own
+# tb323fu-ctl, launcher and profile.d file stay as they are. Then a store the helper made is
+# completed with our files (takeover).
+LIBEXECDIR := $(PREFIX)/libexec/tb323fu-mesa
+UNITDIR ?= $(PREFIX)/lib/systemd/system
+STORE_DIR ?= /var/lib/tb323fu/mesa
+BESIDE := sh dist/install-beside
 install: all
-	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/libexec/tb323fu-mesa
-	install -m 0755 $(BUILD)/bin/tb323fu-ctl $(BUILD)/bin/tb323fu-mesa $(DESTDIR)$(PREFIX)/bin/
-	install -m 0755 $(BUILD)/bin/tb323fu-mesa-smoke $(DESTDIR)$(PREFIX)/libexec/tb323fu-mesa/
-	install -d $(DESTDIR)$(SYSCONFDIR)/environment.d $(DESTDIR)$(SYSCONFDIR)/profile.d \
-		$(DESTDIR)$(SYSCONFDIR)/tb323fu $(DESTDIR)$(PREFIX)/lib/systemd/system
-	ln -sfn /var/lib/tb323fu/mesa/env.conf $(DESTDIR)$(SYSCONFDIR)/environment.d/60-tb323fu-mesa.conf
-	install -m 0644 dist/profile.d/tb323fu-mesa.sh $(DESTDIR)$(SYSCONFDIR)/profile.d/tb323fu-mesa.sh
+	install -d $(DESTDIR)$(LIBEXECDIR) $(DESTDIR)$(SYSCONFDIR)/tb323fu $(DESTDIR)$(UNITDIR)
+	install -m 0755 $(BUILD)/bin/tb323fu-ctl $(DESTDIR)$(LIBEXECDIR)/tb323fu-ctl-mesa
+	install -m 0755 $(BUILD)/bin/tb323fu-mesa $(BUILD)/bin/tb323fu-mesa-smoke $(DESTDIR)$(LIBEXECDIR)/
+	@$(BESIDE) -l ../libexec/tb323fu-mesa/tb323fu-ctl-mesa $(DESTDIR)$(PREFIX)/bin/tb323fu-ctl "" \
+		"ours answers as $(LIBEXECDIR)/tb323fu-ctl-mesa COMMAND, the same as tb323fu-ctl mesa COMMAND"
+	@$(BESIDE) -m 0755 $(BUILD)/bin/tb323fu-mesa $(DESTDIR)$(PREFIX)/bin/tb323fu-mesa "" \
+		"ours is $(LIBEXECDIR)/tb323fu-mesa; both run programs on the store's current version"
+	@$(BESIDE) -l $(STORE_DIR)/env.conf $(DESTDIR)$(SYSCONFDIR)/environment.d/60-tb323fu-mesa.conf \
+		$(DESTDIR)$(SYSCONFDIR)/environment.d/61-tb323fu-mesa-ctl.conf
+	@$(BESIDE) -m 0644 dist/profile.d/tb323fu-mesa.sh $(DESTDIR)$(SYSCONFDIR)/profile.d/tb323fu-mesa.sh \
+		$(DESTDIR)$(SYSCONFDIR)/profile.d/tb323fu-mesa-ctl.sh
 	test -e $(DESTDIR)$(SYSCONFDIR)/tb323fu/mesa.conf || \
 		install -m 0644 dist/mesa.conf $(DESTDIR)$(SYSCONFDIR)/tb323fu/mesa.conf
-	sed 's|@BINDIR@|$(PREFIX)/bin|g' dist/systemd/tb323fu-mesa-boot-tick.service.in \
-		> $(DESTDIR)$(PREFIX)/lib/systemd/system/tb323fu-mesa-boot-tick.service
+	@for u in tb323fu-mesa-boot-tick.service tb323fu-mesa-check.service tb323fu-mesa-check.timer; do \
+		sed 's|@LIBEXECDIR@|$(LIBEXECDIR)|g' dist/systemd/$$u.in > $(BUILD)/$$u && \
+		$(BESIDE) -m 0644 $(BUILD)/$$u $(DESTDIR)$(UNITDIR)/$$u $(DESTDIR)$(UNITDIR)/$${u%.*}-ctl.$${u##*.} || exit 1; \
+	done
+	@if [ -d $(DESTDIR)$(STORE_DIR)/versions ]; then \
+		$(DESTDIR)$(LIBEXECDIR)/tb323fu-ctl-mesa --store $(DESTDIR)$(STORE_DIR) --wait takeover || \
+		echo "the store $(STORE_DIR) still needs our files: run $(LIBEXECDIR)/tb323fu-ctl-mesa takeover as its owner"; \
+	fi
 
 # Man pages from their scdoc sources (doc/), and the bash completion; `make install` puts
 # both where man and bash-completion look.

@@ -219,8 +219,9 @@ int release_activate(struct store *s, const char *version, const struct activate
 		     struct smoke_outcome *smoke, struct tb_error *e)
 {
 	memset(smoke, 0, sizeof *smoke);
+	progress_step(o->progress, "installing");
 	if (!store_has_version(s, version))
-		return tb_fail(e, TB_EFAIL, "Mesa %s is not downloaded (tb323fu-ctl mesa download %s)", version, version);
+		return tb_fail_why(e, TB_EFAIL, "not-installed", "Mesa %s is not downloaded (tb323fu-ctl mesa download %s)", version, version);
 	char *old_cur = store_current(s), *old_prev = store_previous(s);
 	struct state st, saved;
 	state_load(s, &st);
@@ -234,8 +235,7 @@ int release_activate(struct store *s, const char *version, const struct activate
 		st.max = o->cfg->max_tries;
 	}
 	if (!rc) {
-		state_set(&st.failed, NULL);
-		state_set(&st.failed_reason, NULL);
+		state_set_failed(&st, NULL, NULL, NULL);
 		rc = state_save(s, &st, e);
 	}
 	if (!rc && o->run_smoke) {
@@ -250,8 +250,7 @@ int release_activate(struct store *s, const char *version, const struct activate
 			const char *back = same ? old_prev : old_cur;
 			struct tb_error ignored = {0};
 			set_links(s, back, same ? NULL : old_prev, &ignored);
-			state_set(&saved.failed, version);
-			state_set(&saved.failed_reason, why);
+			state_set_failed(&saved, version, src ? tb_error_reason(&smoke_err) : "smoke-failed", why);
 			if (saved.trial && !strcmp(saved.trial, version)) {
 				state_set(&saved.trial, NULL);
 				saved.tries = 0;
@@ -259,10 +258,10 @@ int release_activate(struct store *s, const char *version, const struct activate
 			state_save(s, &saved, &ignored);
 			envfiles_write_current(s, &ignored);
 			if (!back)
-				rc = tb_fail(e, TB_ESMOKE, "Mesa %s failed its smoke test (%s) and was switched off; no store version is current (look with `tb323fu-ctl mesa smoke %s`)",
+				rc = tb_fail_why(e, TB_ESMOKE, "smoke-failed", "Mesa %s failed its smoke test (%s) and was switched off; no store version is current (look with `tb323fu-ctl mesa smoke %s`)",
 					     version, why, version);
 			else
-				rc = tb_fail(e, TB_ESMOKE, "Mesa %s failed its smoke test (%s); Mesa %s is current again (look with `tb323fu-ctl mesa smoke %s`)",
+				rc = tb_fail_why(e, TB_ESMOKE, "smoke-failed", "Mesa %s failed its smoke test (%s); Mesa %s is current again (look with `tb323fu-ctl mesa smoke %s`)",
 					     version, why, back, version);
 			if (src && smoke_err.reason && !strcmp(smoke_err.reason, "suite-regression"))
 				e->reason = smoke_err.reason;

@@ -1,5 +1,7 @@
 /* Helpers shared by the commands: building the outcome, opening the store. */
 #include "cli.h"
+#include "running.h"
+#include "takeover.h"
 #include "smoke_run.h"
 #include "state.h"
 
@@ -80,6 +82,12 @@ int cli_open_store(struct cli *c, struct store *s, int writer, struct tb_error *
 	int rc = store_open(s, c->store_dir, writer, e);
 	if (!rc && writer)
 		rc = store_lock(s, c->wait, e);
+	if (!rc && writer)
+		running_attach(s->root);
+	/* A store the helper made gets our files before anything else (docs/design.md §13). */
+	int completed;
+	if (!rc && writer && takeover_needed(s))
+		rc = takeover_run(s, &completed, e);
 	if (rc)
 		store_close(s); /* callers return at once on failure */
 	return rc;

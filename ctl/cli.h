@@ -62,5 +62,8 @@ COMMAND(smoke);
 COMMAND(bench);
 COMMAND(doctor);
 COMMAND(pack);
+COMMAND(notes);
+COMMAND(takeover);
+COMMAND(auto_check);
 
 #endif

@@ -1,5 +1,6 @@
 /* The progress printers of the command line: a bar on a terminal, JSON lines for the GUI. */
 #include "cli_progress.h"
+#include "running.h"
 
 #include <json-c/json.h>
 #include <stdio.h>
@@ -54,6 +55,7 @@ static void on_bytes(void *ctx, const char *op, const char *file, uint64_t done,
 		json_object_object_add(o, "file", json_object_new_string(file));
 		json_object_object_add(o, "done", json_object_new_int64((int64_t)done));
 		json_object_object_add(o, "total", json_object_new_int64((int64_t)total));
+		json_object_object_add(o, "percent", json_object_new_int(running_percent()));
 		fprintf(stderr, "%s\n", json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN));
 		json_object_put(o);
 		return;
@@ -95,6 +97,7 @@ static void on_test(void *ctx, const char *name, const char *status)
 		json_object_object_add(o, "op", json_object_new_string("smoke"));
 		json_object_object_add(o, "test", json_object_new_string(name));
 		json_object_object_add(o, "status", json_object_new_string(status));
+		json_object_object_add(o, "percent", json_object_new_int(running_percent()));
 		fprintf(stderr, "%s\n", json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN));
 		json_object_put(o);
 	} else if (strcmp(status, "run")) {
@@ -102,7 +105,41 @@ static void on_test(void *ctx, const char *name, const char *status)
 	}
 }
 
-static struct tb_progress bar_progress = {on_bytes, on_test, on_done, &printer};
+static void print_json(json_object *o)
+{
+	fprintf(stderr, "%s\n", json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE));
+	json_object_put(o);
+}
+
+/* A new step (docs/design.md §13): a JSON line; a bar shows it by the op of its lines. */
+static void on_step(void *ctx, const char *step, int percent)
+{
+	struct printer *p = ctx;
+	if (!p->json)
+		return;
+	json_object *o = json_object_new_object();
+	json_object_object_add(o, "op", json_object_new_string("step"));
+	json_object_object_add(o, "step", json_object_new_string(step));
+	json_object_object_add(o, "percent", json_object_new_int(percent));
+	print_json(o);
+}
+
+void cli_progress_finished(const char *operation, int code, const char *reason, const char *message)
+{
+	if (!printer.json)
+		return;
+	json_object *o = json_object_new_object();
+	json_object_object_add(o, "op", json_object_new_string("finished"));
+	json_object_object_add(o, "operation", json_object_new_string(operation));
+	json_object_object_add(o, "ok", json_object_new_boolean(code == 0));
+	json_object_object_add(o, "code", json_object_new_int(code));
+	json_object_object_add(o, "reason", json_object_new_string(code ? reason ? reason : "failed" : ""));
+	json_object_object_add(o, "message", json_object_new_string(message ? message : ""));
+	json_object_object_add(o, "percent", json_object_new_int(100));
+	print_json(o);
+}
+
+static struct tb_progress bar_progress = {on_bytes, on_test, on_done, &printer, on_step};
 
 const struct tb_progress *cli_progress(const char *mode)
 {

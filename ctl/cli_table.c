@@ -58,6 +58,7 @@ static const struct cli_option pack_options[] = {
 	{"--ld-library-path", "lib", "the release needs LD_LIBRARY_PATH=its lib/"},
 	{"--min-glibc", "X.Y", "the glibc the release needs at least"},
 	{"--compress", "gz|zst|xz", "the tarball's compression (default gz)"},
+	{"--keep-links", NULL, "keep the tree's symbolic links as links (old tools cannot read them)"},
 	END,
 };
 
@@ -107,6 +108,15 @@ const struct cli_command cli_commands[] = {
 	{"doctor", cmd_doctor, "",
 	 "explain what programs get now and list every problem (exit 1 when there is one)",
 	 "tb323fu-ctl mesa doctor", 0, OPERAND_NONE, no_options},
+	{"notes", cmd_notes, "[VERSION]",
+	 "the release notes of a version (default the channel's newest), from the cached release list",
+	 "tb323fu-ctl mesa notes", 0, OPERAND_OTHER, no_options},
+	{"takeover", cmd_takeover, "",
+	 "complete a store the Open Device Helper made with this tool's files, keeping its state",
+	 "tb323fu-ctl mesa takeover", 1, OPERAND_NONE, no_options},
+	{"auto-check", cmd_auto_check, "",
+	 "what the daily timer runs: check, and download when auto_download = on",
+	 "tb323fu-ctl mesa auto-check", 1, OPERAND_NONE, no_options},
 	{"pack", cmd_pack, "--stage DIR --version V [OPTIONS] OUTDIR",
 	 "make a release (tarball and SHA256SUMS) from a release tree",
 	 "tb323fu-ctl mesa pack --stage stage --version 2026.10.06 out", 0, OPERAND_DIR,

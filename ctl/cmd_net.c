@@ -70,7 +70,7 @@ static int fetch_small_asset(struct cli *c, struct remote *rs, const struct feed
 	struct fetch_reply reply;
 	int rc = fetch_memory(&c->cfg, &rq, &reply, e);
 	if (!rc && reply.len != a->size)
-		rc = tb_fail(e, TB_EVERIFY, "%s has %zu bytes, the release says %llu; refusing it", what,
+		rc = tb_fail_why(e, TB_EVERIFY, "size-mismatch", "%s has %zu bytes, the release says %llu; refusing it", what,
 			     reply.len, (unsigned long long)a->size);
 	if (!rc) {
 		/* cache/<tag>/SHA256SUMS: the file keeps its name for sentences and minisign -V. */
@@ -113,7 +113,7 @@ static int download_release(struct cli *c, struct remote *rs, const struct feed_
 	if (!rc)
 		rc = sums_lookup_text(sums_text, sums_len, r->tarball.name, expect, e);
 	if (!rc && r->tarball.digest[0] && strcmp(r->tarball.digest, expect))
-		rc = tb_fail(e, TB_EVERIFY, "the digest the release gives for %s differs from its SHA256SUMS; refusing it",
+		rc = tb_fail_why(e, TB_EVERIFY, "digest-mismatch", "the digest the release gives for %s differs from its SHA256SUMS; refusing it",
 			     r->tarball.name);
 	struct fetch_file_result got;
 	if (!rc) {
@@ -127,10 +127,10 @@ static int download_release(struct cli *c, struct remote *rs, const struct feed_
 		res->resumed_from = got.resumed_from;
 	}
 	if (!rc && strcmp(got.sha256, expect))
-		rc = tb_fail(e, TB_EVERIFY, "%s does not match its SHA256SUMS (damaged or altered download); refusing it",
+		rc = tb_fail_why(e, TB_EVERIFY, "hash-mismatch", "%s does not match its SHA256SUMS (damaged or altered download); refusing it",
 			     r->tarball.name);
 	if (!rc && r->tarball.digest[0] && strcmp(got.sha256, r->tarball.digest))
-		rc = tb_fail(e, TB_EVERIFY, "%s does not match the digest the release gives; refusing it",
+		rc = tb_fail_why(e, TB_EVERIFY, "digest-mismatch", "%s does not match the digest the release gives; refusing it",
 			     r->tarball.name);
 	if (!rc) {
 		struct release_request req = {.tarball = part, .asset_name = r->tarball.name,
@@ -213,6 +213,9 @@ COMMAND(check)
 	outcome_bool(o, "cached", rs.from_cache);
 	outcome_str(o, "version", r ? r->version : "");
 	outcome_bool(o, "prerelease", r && r->prerelease);
+	outcome_str(o, "notes_url", r ? r->notes_url : "");
+	outcome_str(o, "published_at", r ? r->published_at : "");
+	outcome_int(o, "size", r ? (int64_t)r->tarball.size : 0);
 	if (!r)
 		outcome_say(o, "no Mesa release for %s is offered on %s by %s", host_arch(), channel, c->cfg.source);
 	else if (!newer)
@@ -243,10 +246,10 @@ COMMAND(download)
 	if (!rc) {
 		r = want ? feed_find(&rs.feed, want) : feed_newest(&rs.feed, c->cfg.channel);
 		if (!r && want)
-			rc = tb_fail(&e, TB_EFAIL, "Mesa %s is not offered for %s by %s; `tb323fu-ctl mesa check` shows what is",
+			rc = tb_fail_why(&e, TB_EFAIL, "unknown-version", "Mesa %s is not offered for %s by %s; `tb323fu-ctl mesa check` shows what is",
 				     want, host_arch(), c->cfg.source);
 		else if (!r)
-			rc = tb_fail(&e, TB_EFAIL, "no Mesa release for %s is offered on %s by %s", host_arch(),
+			rc = tb_fail_why(&e, TB_EFAIL, "unknown-version", "no Mesa release for %s is offered on %s by %s", host_arch(),
 				     c->cfg.channel, c->cfg.source);
 	}
 	if (rc) {
@@ -309,7 +312,7 @@ COMMAND(update)
 			outcome_bool(o, "updated", 0);
 			outcome_say(o, "Mesa up to date (%s)", cur);
 		} else {
-			rc = tb_fail(&e, TB_EFAIL, "no Mesa release for %s is offered on %s by %s", host_arch(),
+			rc = tb_fail_why(&e, TB_EFAIL, "unknown-version", "no Mesa release for %s is offered on %s by %s", host_arch(),
 				     c->cfg.channel, c->cfg.source);
 		}
 		free(cur);

@@ -96,7 +96,7 @@ static int run_deqp(struct cli *c, struct store *s, const char *version, const c
 		counts[QPA_QUALITY_WARNING], counts[QPA_COMPATIBILITY_WARNING], counts[QPA_CRASH],
 		counts[QPA_TIMEOUT], counts[QPA_OTHER]);
 	if (failed) {
-		tb_fail(&e, TB_ESMOKE, "dEQP-VK on Mesa %s: %zu of %zu cases failed (%s)", version,
+		tb_fail_why(&e, TB_ESMOKE, "suite-regression", "dEQP-VK on Mesa %s: %zu of %zu cases failed (%s)", version,
 			failed, q.n, summary);
 		rc = outcome_fail(o, &e);
 	} else {
@@ -177,7 +177,7 @@ static int run_smoke(struct cli *c, struct store *s, const char *version, const 
 	}
 	if (so.failed) {
 		char *file = store_path(s, "smoke/%s.json", version);
-		tb_fail(&e, TB_ESMOKE, "Mesa %s failed %d of %d smoke tests (%s); the full result is in %s",
+		tb_fail_why(&e, TB_ESMOKE, "smoke-failed", "Mesa %s failed %d of %d smoke tests (%s); the full result is in %s",
 			version, so.failed, so.passed + so.failed + so.skipped, so.first_failure, file);
 		free(file);
 		return outcome_fail(o, &e);
@@ -264,10 +264,10 @@ COMMAND(smoke)
 	char *chosen = version ? xstrdup(version) : store_current(&s);
 	int rc;
 	if (!chosen) {
-		tb_fail(&e, TB_EFAIL, "no Mesa version is installed (tb323fu-ctl mesa update)");
+		tb_fail_why(&e, TB_EFAIL, "not-installed", "no Mesa version is installed (tb323fu-ctl mesa update)");
 		rc = outcome_fail(o, &e);
 	} else if (!store_has_version(&s, chosen)) {
-		tb_fail(&e, TB_EFAIL, "Mesa %s is not installed (tb323fu-ctl mesa list shows what is)",
+		tb_fail_why(&e, TB_EFAIL, "not-installed", "Mesa %s is not installed (tb323fu-ctl mesa list shows what is)",
 			chosen);
 		rc = outcome_fail(o, &e);
 	} else {

@@ -8,6 +8,8 @@
 #include "manifest.h"
 #include "minisign.h"
 #include "release.h"
+#include "running.h"
+#include "takeover.h"
 #include "smoke_run.h"
 #include "suite_piglit.h"
 #include "state.h"
@@ -111,7 +113,10 @@ COMMAND(status)
 		free(tree);
 	}
 	int on_trial = st.enabled && st.trial && cur && !strcmp(st.trial, cur);
-	const char *state = on_trial ? "trial" : ready ? "ready" : "idle";
+	struct running_info ri;
+	running_read(s.root, &ri);
+	/* a running writer's step first, whoever started it (docs/design.md §13) */
+	const char *state = ri.command[0] ? ri.step : on_trial ? "trial" : ready ? "ready" : "idle";
 	outcome_str(o, "installed", cur);
 	outcome_str(o, "previous", prev);
 	outcome_str(o, "available", avail);
@@ -122,11 +127,17 @@ COMMAND(status)
 	outcome_int(o, "max_tries", st.trial ? st.max : c->cfg.max_tries);
 	outcome_str(o, "failed", st.failed);
 	outcome_str(o, "failed_reason", st.failed_reason);
+	outcome_str(o, "failed_reason_id", st.failed ? (st.failed_reason_id ? st.failed_reason_id : "failed") : "");
 	json_object_object_add(o->fields, "drivers", drivers_array(have_m ? &m : NULL));
 	outcome_str(o, "base", have_m ? m.base : "");
 	outcome_str(o, "mesa_version", have_m ? m.mesa_version : "");
 	outcome_str(o, "state", state);
 	outcome_str(o, "store", s.root);
+	int incomplete = takeover_needed(&s);
+	outcome_bool(o, "takeover_needed", incomplete > 0);
+	outcome_str(o, "op", ri.command);
+	outcome_int(o, "progress", ri.command[0] ? ri.percent : 0);
+	outcome_str(o, "message", ri.last_message);
 	o->fields_only = 1;
 
 	struct strbuf sb = {0};
@@ -162,8 +173,13 @@ COMMAND(status)
 		sb_appendf(&sb, "\nMesa %s is available (tb323fu-ctl mesa update)", avail);
 	if (st.failed)
 		sb_appendf(&sb, "\nMesa %s failed: %s", st.failed, st.failed_reason ? st.failed_reason : "");
+	if (incomplete)
+		sb_append(&sb, "\nthe store was made by the Open Device Helper and still needs our files; any writing command adds them (tb323fu-ctl mesa takeover)");
+	if (ri.command[0])
+		sb_appendf(&sb, "\n%s is running (%s, %d %%)", ri.command, ri.step, ri.percent);
 	outcome_say(o, "%s", sb.buf);
 	sb_free(&sb);
+	running_info_free(&ri);
 	if (have_m)
 		manifest_free(&m);
 	state_free(&st);
@@ -271,9 +287,9 @@ COMMAND(install)
 	char *chosen = version ? xstrdup(version) : ready_version(&s);
 	int rc;
 	if (!chosen)
-		rc = tb_fail(&e, TB_EFAIL, "no downloaded version waits for install (tb323fu-ctl mesa download, or update)"), outcome_fail(o, &e);
+		rc = tb_fail_why(&e, TB_EFAIL, "not-installed", "no downloaded version waits for install (tb323fu-ctl mesa download, or update)"), outcome_fail(o, &e);
 	else if (!store_has_version(&s, chosen))
-		rc = tb_fail(&e, TB_EFAIL, "Mesa %s is not downloaded (tb323fu-ctl mesa download %s)", chosen, chosen), outcome_fail(o, &e);
+		rc = tb_fail_why(&e, TB_EFAIL, "not-installed", "Mesa %s is not downloaded (tb323fu-ctl mesa download %s)", chosen, chosen), outcome_fail(o, &e);
 	else
 		rc = activate_and_say(c, &s, chosen, no_smoke, o);
 	free(chosen);
@@ -341,7 +357,7 @@ COMMAND(install_local)
 	struct store s;
 	int rc = TB_OK;
 	if (!path_exists(sums_path))
-		rc = tb_fail(&e, TB_EVERIFY, "no SHA256SUMS for %s: pass the release's SHA256SUMS with --sums FILE", file);
+		rc = tb_fail_why(&e, TB_EVERIFY, "sums-invalid", "no SHA256SUMS for %s: pass the release's SHA256SUMS with --sums FILE", file);
 	else
 		rc = minisign_verify_file(&c->cfg, sums_path, sig_path, claimed, &e);
 	if (rc)
@@ -397,7 +413,7 @@ COMMAND(on)
 	int rc;
 	if (!cur) {
 		struct tb_error e = {0};
-		tb_fail(&e, TB_EFAIL, "no Mesa version installed to switch on (tb323fu-ctl mesa update)");
+		tb_fail_why(&e, TB_EFAIL, "not-installed", "no Mesa version installed to switch on (tb323fu-ctl mesa update)");
 		rc = outcome_fail(o, &e);
 	} else {
 		int already = st.enabled;
@@ -411,8 +427,7 @@ COMMAND(on)
 			}
 		}
 		if (st.failed && !strcmp(st.failed, cur)) {
-			state_set(&st.failed, NULL);
-			state_set(&st.failed_reason, NULL);
+			state_set_failed(&st, NULL, NULL, NULL);
 		}
 		rc = save_state(&s, &st, o);
 		if (!rc) {
@@ -488,7 +503,7 @@ COMMAND(rollback)
 	struct tb_error e = {0};
 	int rc;
 	if (!prev || !store_has_version(&s, prev)) {
-		tb_fail(&e, TB_EFAIL, "there is no previous version to go back to");
+		tb_fail_why(&e, TB_EFAIL, "not-installed", "there is no previous version to go back to");
 		rc = outcome_fail(o, &e);
 	} else {
 		rc = store_set_link(&s, "previous", cur, &e);
@@ -543,10 +558,9 @@ COMMAND(boot_tick)
 		outcome_say(o, "this start of Mesa %s is already counted (%d of %d)", st.trial, st.tries, st.max);
 	} else if (st.tries >= st.max) {
 		char *v = xstrdup(st.trial);
-		char *why = xasprintf("not confirmed with `tb323fu-ctl mesa keep` after %d starts", st.tries);
+		char *why = xasprintf("not confirmed after %d starts", st.tries);
 		st.enabled = 0;
-		state_set(&st.failed, v);
-		state_set(&st.failed_reason, why);
+		state_set_failed(&st, v, "trial-expired", why);
 		state_set(&st.trial, NULL);
 		state_set(&st.boot, id);
 		st.tries = 0;
@@ -588,11 +602,11 @@ COMMAND(remove)
 	char *cur = store_current(&s), *prev = store_previous(&s);
 	int rc;
 	if (!store_has_version(&s, v))
-		rc = tb_fail(&e, TB_EFAIL, "Mesa %s is not installed (tb323fu-ctl mesa list)", v);
+		rc = tb_fail_why(&e, TB_EFAIL, "not-installed", "Mesa %s is not installed (tb323fu-ctl mesa list)", v);
 	else if (cur && !strcmp(v, cur))
-		rc = tb_fail(&e, TB_EFAIL, "Mesa %s is current; install or roll back to another version first", v);
+		rc = tb_fail_why(&e, TB_EFAIL, "in-use", "Mesa %s is current; install or roll back to another version first", v);
 	else if (prev && !strcmp(v, prev))
-		rc = tb_fail(&e, TB_EFAIL, "Mesa %s is kept for rollback; install another version first", v);
+		rc = tb_fail_why(&e, TB_EFAIL, "in-use", "Mesa %s is kept for rollback; install another version first", v);
 	else
 		rc = release_remove(&s, v, &e);
 	if (rc)
@@ -618,7 +632,7 @@ COMMAND(verify)
 	char *v = argc == 2 ? xstrdup(argv[1]) : store_current(&s);
 	int rc;
 	if (!v)
-		rc = tb_fail(&e, TB_EFAIL, "no Mesa version installed (tb323fu-ctl mesa update)");
+		rc = tb_fail_why(&e, TB_EFAIL, "not-installed", "no Mesa version installed (tb323fu-ctl mesa update)");
 	else if (!version_is_valid(v))
 		rc = tb_fail(&e, TB_EUSAGE, "that is not a valid version");
 	else

@@ -109,13 +109,19 @@ static int set_key(struct config *c, const char *k, const char *v)
 		if (strcmp(v, "stable") && strcmp(v, "testing"))
 			return -1;
 		set_str(&c->channel, v);
+		c->set_here |= CONFIG_SET_CHANNEL;
 		return 0;
 	}
-	if (!strcmp(k, "require_signature"))
+	if (!strcmp(k, "require_signature")) {
+		c->set_here |= CONFIG_SET_SIGNATURE;
 		return parse_bool(v, &c->require_signature);
+	}
+	if (!strcmp(k, "auto_download"))
+		return parse_bool(v, &c->auto_download);
 	if (!strcmp(k, "public_key")) {
 		if (!*v || c->n_public_keys >= CONFIG_MAX_KEYS)
 			return -1;
+		c->set_here |= CONFIG_SET_KEYS;
 		c->public_keys[c->n_public_keys++] = xstrdup(v);
 		return 0;
 	}

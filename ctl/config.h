@@ -26,8 +26,12 @@ struct config {
 	long connect_timeout; /* seconds */
 	long stall_timeout;   /* seconds */
 	long stall_speed;     /* bytes per second */
+	int auto_download;    /* the daily check also downloads (docs/design.md §13) */
+	unsigned set_here;    /* CONFIG_SET_* bits: what mesa.conf itself set */
 	char *path;     /* the file read, or NULL when none was */
 };
+
+enum { CONFIG_SET_CHANNEL = 1, CONFIG_SET_SIGNATURE = 2, CONFIG_SET_KEYS = 4 };
 
 /* Sets every default of docs/design.md §5. */
 void config_defaults(struct config *c);
@@ -37,5 +41,10 @@ int config_load(struct config *c, const char *path, int must_exist, struct tb_er
 /* Parses text (the file's content) over the current values; name is used in messages. */
 int config_parse(struct config *c, const char *text, const char *name, struct tb_error *e);
 void config_free(struct config *c);
+
+/* Takes the Open Device Helper's channel and signature policy from its helper.toml ([kernel]
+ * channel, require_signature, public_keys) where mesa.conf left them unset. A missing or
+ * unreadable file changes nothing: it is another program's file. */
+void config_apply_helper_toml(struct config *c, const char *path);
 
 #endif

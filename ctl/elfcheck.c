@@ -157,7 +157,7 @@ static void note_version_need(struct elf_facts *f, const char *name)
 static int damaged(const char *name, struct tb_error *e)
 {
 	int err = elf_errno();
-	return tb_fail(e, TB_EVERIFY,
+	return tb_fail_why(e, TB_EVERIFY, "damaged",
 		       "%s is a damaged ELF file (%s); rebuild the release or download it again",
 		       name, err ? elf_errmsg(err) : "its section table is cut short");
 }
@@ -306,7 +306,7 @@ static int read_facts(Elf *elf, const char *name, struct elf_facts *f, struct tb
 	    (eh.e_shoff != 0 && eh.e_shnum > 1 && seen == 0))
 		return damaged(name, e);
 	if (!has_dynamic && has_dynamic_segment(elf))
-		return tb_fail(e, TB_EVERIFY,
+		return tb_fail_why(e, TB_EVERIFY, "damaged",
 			       "%s has a dynamic segment but no section table, so the libraries it "
 			       "needs cannot be checked; rebuild it without removing its section headers",
 			       name);
@@ -556,14 +556,14 @@ static int check_file(struct tree_check *c, const char *rel, const char *path,
 	const struct elf_host *h = c->h;
 	char mine[48], theirs[48];
 	if (f.machine != h->machine) {
-		rc = tb_fail(e, TB_EVERIFY,
+		rc = tb_fail_why(e, TB_EVERIFY, "arch-mismatch",
 			     "%s is built for %s, this system is %s; install the release built for %s",
 			     rel, elf_machine_name(f.machine, f.elf_class, theirs, sizeof theirs),
 			     h->arch, h->arch);
 		goto out;
 	}
 	if (f.elf_class != h->elf_class) {
-		rc = tb_fail(e, TB_EVERIFY,
+		rc = tb_fail_why(e, TB_EVERIFY, "arch-mismatch",
 			     "%s is a %d-bit %s file, this system runs %d-bit %s programs; install the "
 			     "release built for %s",
 			     rel, f.elf_class == ELFCLASS32 ? 32 : 64,
@@ -574,7 +574,7 @@ static int check_file(struct tree_check *c, const char *rel, const char *path,
 	}
 	if (f.glibc_floor[0]) {
 		if (h->glibc[0] && glibc_version_compare(f.glibc_floor, h->glibc) > 0) {
-			rc = tb_fail(e, TB_EVERIFY,
+			rc = tb_fail_why(e, TB_EVERIFY, "glibc-too-old",
 				     "%s needs glibc %s (%s), this system has %s; use a release built "
 				     "for this system's glibc",
 				     rel, f.glibc_floor, f.glibc_floor_name, h->glibc);
@@ -600,7 +600,7 @@ static int check_file(struct tree_check *c, const char *rel, const char *path,
 				c->r->needs_ld_library_path = 1;
 				break;
 			case FOUND_NOWHERE:
-				rc = tb_fail(e, TB_EVERIFY,
+				rc = tb_fail_why(e, TB_EVERIFY, "library-unresolved",
 					     "%s needs %s, which this system does not have; install it "
 					     "or use a release that ships it in lib/",
 					     rel, f.needed[i]);
@@ -625,7 +625,7 @@ static int walk(struct tree_check *c, const char *dir, const char *rel_dir, int 
 		struct tb_error *e)
 {
 	if (depth > TREE_MAX_DEPTH)
-		return tb_fail(e, TB_EVERIFY, "%s is nested too deeply for a release", rel_dir);
+		return tb_fail_why(e, TB_EVERIFY, "unsafe-archive", "%s is nested too deeply for a release", rel_dir);
 	struct dirent **names;
 	int n = scandir(dir, &names, not_dot_entries, alphasort);
 	if (n < 0)
@@ -656,27 +656,27 @@ static int check_driver(const struct tree_check *c, const char *lib, const char 
 			const char *entry, int vulkan, struct tb_error *e)
 {
 	if (!lib || !*lib)
-		return tb_fail(e, TB_EVERIFY, "the MANIFEST names no %s driver library", api);
+		return tb_fail_why(e, TB_EVERIFY, "driver-entry-missing", "the MANIFEST names no %s driver library", api);
 	char *path = path_join(c->root, lib);
 	char *real = realpath(path, NULL);
 	int rc = TB_OK;
 	struct stat st;
 	if (!real || stat(real, &st) != 0 || !S_ISREG(st.st_mode)) {
-		rc = tb_fail(e, TB_EVERIFY,
+		rc = tb_fail_why(e, TB_EVERIFY, "driver-entry-missing",
 			     "the %s driver %s named in the MANIFEST is missing from the release; "
 			     "fix the release's MANIFEST or its files",
 			     api, lib);
 	} else if (!path_is_inside(real, c->root)) {
-		rc = tb_fail(e, TB_EVERIFY, "the %s driver %s points outside the release", api, lib);
+		rc = tb_fail_why(e, TB_EVERIFY, "driver-entry-missing", "the %s driver %s points outside the release", api, lib);
 	} else {
 		struct elf_facts f;
 		rc = elf_read_facts_file(lib, real, &f, e);
 		if (!rc && !f.is_elf)
-			rc = tb_fail(e, TB_EVERIFY,
+			rc = tb_fail_why(e, TB_EVERIFY, "driver-entry-missing",
 				     "the %s driver %s is not an ELF library; fix the release", api,
 				     lib);
 		else if (!rc && !(vulkan ? f.exports_vulkan_entry : f.exports_opencl_entry))
-			rc = tb_fail(e, TB_EVERIFY,
+			rc = tb_fail_why(e, TB_EVERIFY, "driver-entry-missing",
 				     "the %s driver %s does not export %s, so the %s loader cannot use "
 				     "it; fix the release",
 				     api, lib, entry, api);

@@ -125,6 +125,11 @@ static int release_read(json_object *o, const char *arch, struct feed_release *r
 	r->tag = xstrdup(tag);
 	r->version = xstrdup(tag + 5);
 	r->prerelease = json_true(o, "prerelease");
+	const char *notes = json_str(o, "body"), *url = json_str(o, "html_url"),
+		   *published = json_str(o, "published_at");
+	r->notes = xstrdup(notes ? notes : "");
+	r->notes_url = xstrdup(url ? url : "");
+	r->published_at = xstrdup(published ? published : "");
 	return 0;
 }
 
@@ -135,6 +140,9 @@ static void release_free(struct feed_release *r)
 	asset_free(&r->tarball);
 	asset_free(&r->sums);
 	asset_free(&r->sig);
+	free(r->notes);
+	free(r->notes_url);
+	free(r->published_at);
 }
 
 static int newest_first(const void *a, const void *b)
@@ -158,11 +166,11 @@ int feed_parse(const char *json, size_t len, const char *arch, struct feed *f, s
 	json_tokener_free(tok);
 	if (!root || jerr != json_tokener_success || trailing) {
 		json_object_put(root);
-		return tb_fail(e, TB_ENET, "the release list is not valid JSON; check api_url and source in the configuration");
+		return tb_fail_why(e, TB_ENET, "network", "the release list is not valid JSON; check api_url and source in the configuration");
 	}
 	if (!json_object_is_type(root, json_type_array)) {
 		const char *msg = json_object_is_type(root, json_type_object) ? json_str(root, "message") : NULL;
-		int rc = tb_fail(e, TB_ENET, "the answer is not a release list%s%.200s%s; check api_url and source in the configuration",
+		int rc = tb_fail_why(e, TB_ENET, "network", "the answer is not a release list%s%.200s%s; check api_url and source in the configuration",
 				 msg ? " (\"" : "", msg ? msg : "", msg ? "\")" : "");
 		json_object_put(root);
 		return rc;
@@ -244,7 +252,7 @@ static int parse_cached(const char *cache_dir, struct feed *f, struct tb_error *
 	char *text = read_small_file(path, FEED_MAX_BYTES, &len);
 	int rc;
 	if (!text)
-		rc = tb_fail_errno(e, TB_EFAIL, "cannot read the cached release list %s; run `tb323fu-ctl mesa check`", path);
+		rc = tb_fail_errno_why(e, TB_EFAIL, "not-checked", "cannot read the cached release list %s; run `tb323fu-ctl mesa check`", path);
 	else
 		rc = feed_parse(text, len, host_arch(), f, e);
 	free(text);
@@ -263,7 +271,7 @@ int feed_cached(const struct config *cfg, const char *cache_dir, struct feed *f,
 	free(text);
 	free(url);
 	if (!same)
-		return tb_fail(e, TB_EFAIL, "the release list of %s was not fetched yet; run `tb323fu-ctl mesa check`",
+		return tb_fail_why(e, TB_EFAIL, "not-checked", "the release list of %s was not fetched yet; run `tb323fu-ctl mesa check`",
 			       cfg->source);
 	return parse_cached(cache_dir, f, e);
 }

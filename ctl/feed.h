@@ -24,6 +24,9 @@ struct feed_release {
 	struct feed_asset tarball; /* tb323fu-mesa-<version>-<arch>.tar.{gz,zst,xz} */
 	struct feed_asset sums;    /* SHA256SUMS */
 	struct feed_asset sig;     /* SHA256SUMS.minisig; name NULL when absent */
+	char *notes;               /* the release's Markdown body, "" when none */
+	char *notes_url;           /* html_url, "" when none */
+	char *published_at;        /* as GitHub gives it, "" when none */
 };
 
 struct feed {

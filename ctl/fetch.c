@@ -66,15 +66,15 @@ int fetch_url_allowed(const char *url, struct tb_error *e)
 {
 	struct url_parts u;
 	if (url_split(url, &u) < 0)
-		return tb_fail(e, TB_ENET, "cannot fetch \"%.200s\": not a valid URL", url);
+		return tb_fail_why(e, TB_ENET, "url-refused", "cannot fetch \"%.200s\": not a valid URL", url);
 	int rc = TB_OK;
 	if (!strcasecmp(u.scheme, "http")) {
 		if (!host_is_loopback(u.host))
-			rc = tb_fail(e, TB_ENET,
+			rc = tb_fail_why(e, TB_ENET, "url-refused",
 				     "refusing to fetch %.200s: plain http is only allowed to this machine (127.0.0.1, ::1, localhost); use https",
 				     url);
 	} else if (strcasecmp(u.scheme, "https") && strcasecmp(u.scheme, "file")) {
-		rc = tb_fail(e, TB_ENET, "refusing to fetch %.200s: only https, http to this machine and file:// are allowed",
+		rc = tb_fail_why(e, TB_ENET, "url-refused", "refusing to fetch %.200s: only https, http to this machine and file:// are allowed",
 			     url);
 	}
 	url_parts_free(&u);
@@ -471,10 +471,10 @@ static int curl_failure(struct transfer *t, CURLcode rc, const char *url, struct
 	url_host(url, host, sizeof host);
 	const char *why = t->errbuf[0] ? t->errbuf : curl_easy_strerror(rc);
 	if (t->too_big)
-		return tb_fail(e, rq->too_big_code, "%s from %s is larger than %llu bytes; refusing it",
+		return tb_fail_why(e, rq->too_big_code, "too-large", "%s from %s is larger than %llu bytes; refusing it",
 			       rq->what, host, (unsigned long long)t->limit);
 	if (t->bad_range)
-		return tb_fail(e, TB_ENET, "%s answered a different range than asked for %s; run the command again",
+		return tb_fail_why(e, TB_ENET, "network", "%s answered a different range than asked for %s; run the command again",
 			       host, rq->what);
 	if (t->write_errno) {
 		errno = t->write_errno;
@@ -485,41 +485,41 @@ static int curl_failure(struct transfer *t, CURLcode rc, const char *url, struct
 		curl_off_t connected = 0;
 		curl_easy_getinfo(t->curl, CURLINFO_CONNECT_TIME_T, &connected);
 		if (!connected && !t->received && !t->mem.len)
-			return tb_fail(e, TB_ENET, "cannot connect to %s within %ld s; check the network connection",
+			return tb_fail_why(e, TB_ENET, "network", "cannot connect to %s within %ld s; check the network connection",
 				       host, t->cfg->connect_timeout);
-		return tb_fail(e, TB_ENET,
+		return tb_fail_why(e, TB_ENET, "network",
 			       "the transfer of %s from %s stalled (below %ld bytes/s for %ld s); run the command again, a download resumes where it stopped",
 			       rq->what, host, t->cfg->stall_speed, t->cfg->stall_timeout);
 	}
 	case CURLE_COULDNT_RESOLVE_HOST:
 	case CURLE_COULDNT_RESOLVE_PROXY:
 	case CURLE_COULDNT_CONNECT:
-		return tb_fail(e, TB_ENET, "cannot reach %s (%s); check the network connection and api_url",
+		return tb_fail_why(e, TB_ENET, "network", "cannot reach %s (%s); check the network connection and api_url",
 			       host, why);
 	case CURLE_PEER_FAILED_VERIFICATION:
 	case CURLE_SSL_CONNECT_ERROR:
 	case CURLE_SSL_CACERT_BADFILE:
 	case CURLE_SSL_CERTPROBLEM:
-		return tb_fail(e, TB_ENET,
+		return tb_fail_why(e, TB_ENET, "network",
 			       "the TLS connection to %s cannot be trusted (%s); for a mirror of your own, add its CA with ca_file",
 			       host, why);
 	case CURLE_BAD_DOWNLOAD_RESUME:
 	case CURLE_RANGE_ERROR:
-		return tb_fail(e, TB_ENET, "%s could not resume %s where the last attempt stopped; run the command again to start it over",
+		return tb_fail_why(e, TB_ENET, "network", "%s could not resume %s where the last attempt stopped; run the command again to start it over",
 			       host, rq->what);
 	case CURLE_FILE_COULDNT_READ_FILE:
-		return tb_fail(e, TB_ENET, "cannot read %s from the mirror (%s); check api_url", rq->what, url);
+		return tb_fail_why(e, TB_ENET, "network", "cannot read %s from the mirror (%s); check api_url", rq->what, url);
 	case CURLE_PARTIAL_FILE:
 	case CURLE_RECV_ERROR:
 	case CURLE_GOT_NOTHING:
 	case CURLE_SEND_ERROR:
 	case CURLE_HTTP2:
 	case CURLE_HTTP2_STREAM:
-		return tb_fail(e, TB_ENET,
+		return tb_fail_why(e, TB_ENET, "network",
 			       "the connection to %s broke off during %s (%s); run the command again, a download resumes where it stopped",
 			       host, rq->what, why);
 	default:
-		return tb_fail(e, TB_ENET, "fetching %s from %s failed (%s); check the network connection and api_url",
+		return tb_fail_why(e, TB_ENET, "network", "fetching %s from %s failed (%s); check the network connection and api_url",
 			       rq->what, host, why);
 	}
 }
@@ -532,23 +532,23 @@ static int status_failure(struct transfer *t, const char *url, struct tb_error *
 	if ((s == 403 || s == 429) && t->rl_remaining == 0) {
 		char when[64];
 		describe_time(t->rl_reset, when, sizeof when);
-		return tb_fail(e, TB_ENET, "the API rate limit of %s is used up until %s; try again then, or set token_file",
+		return tb_fail_why(e, TB_ENET, "rate-limited", "the API rate limit of %s is used up until %s; try again then, or set token_file",
 			       host, when);
 	}
 	if (s == 416)
-		return tb_fail(e, TB_ENET, "%s could not resume %s where the last attempt stopped (HTTP 416); run the command again to start it over",
+		return tb_fail_why(e, TB_ENET, "network", "%s could not resume %s where the last attempt stopped (HTTP 416); run the command again to start it over",
 			       host, t->rq->what);
 	if (s == 429)
-		return tb_fail(e, TB_ENET, "%s asks to slow down (HTTP 429) for %s; try again later", host, t->rq->what);
+		return tb_fail_why(e, TB_ENET, "rate-limited", "%s asks to slow down (HTTP 429) for %s; try again later", host, t->rq->what);
 	if (s == 404)
-		return tb_fail(e, TB_ENET, "%s answered 404 Not Found for %s (%.300s); check source and api_url in the configuration",
+		return tb_fail_why(e, TB_ENET, "not-found", "%s answered 404 Not Found for %s (%.300s); check source and api_url in the configuration",
 			       host, t->rq->what, url);
 	if (s == 401 || s == 403)
-		return tb_fail(e, TB_ENET, "%s refused %s (HTTP %ld); check token_file and source in the configuration",
+		return tb_fail_why(e, TB_ENET, "network", "%s refused %s (HTTP %ld); check token_file and source in the configuration",
 			       host, t->rq->what, s);
 	if (s >= 500)
-		return tb_fail(e, TB_ENET, "%s failed to serve %s (HTTP %ld); try again later", host, t->rq->what, s);
-	return tb_fail(e, TB_ENET, "%s answered HTTP %ld for %s (%.300s); check api_url or try again later",
+		return tb_fail_why(e, TB_ENET, "network", "%s failed to serve %s (HTTP %ld); try again later", host, t->rq->what, s);
+	return tb_fail_why(e, TB_ENET, "network", "%s answered HTTP %ld for %s (%.300s); check api_url or try again later",
 		       host, s, t->rq->what, url);
 }
 
@@ -602,7 +602,7 @@ static int perform(struct transfer *t, struct tb_error *e)
 	char *url = xstrdup(rq->url);
 	for (int hop = 0; rc == TB_OK; hop++) {
 		if (hop > MAX_REDIRECTS) {
-			rc = tb_fail(e, TB_ENET, "too many redirects fetching %s from %.300s", rq->what, rq->url);
+			rc = tb_fail_why(e, TB_ENET, "network", "too many redirects fetching %s from %.300s", rq->what, rq->url);
 			break;
 		}
 		if ((rc = fetch_url_allowed(url, e)) != TB_OK)
@@ -645,11 +645,11 @@ static int perform(struct transfer *t, struct tb_error *e)
 			char *next = NULL;
 			curl_easy_getinfo(c, CURLINFO_REDIRECT_URL, &next);
 			if (!next) {
-				rc = tb_fail(e, TB_ENET, "%.300s redirected %s nowhere (HTTP %ld)", url, rq->what, t->status);
+				rc = tb_fail_why(e, TB_ENET, "network", "%.300s redirected %s nowhere (HTTP %ld)", url, rq->what, t->status);
 				break;
 			}
 			if (redirect_downgrades(url, next)) {
-				rc = tb_fail(e, TB_ENET, "refusing the redirect of %s from %.200s to %.200s: a redirect may not leave https or lead to local files",
+				rc = tb_fail_why(e, TB_ENET, "url-refused", "refusing the redirect of %s from %.200s to %.200s: a redirect may not leave https or lead to local files",
 					     rq->what, url, next);
 				break;
 			}
@@ -765,7 +765,7 @@ int fetch_file(const struct config *cfg, const struct fetch_request *rq, const c
 
 	int rc = perform(&t, e);
 	if (rc == TB_OK && t.status == 304)
-		rc = tb_fail(e, TB_ENET, "unexpected answer 304 for %s", rq->what);
+		rc = tb_fail_why(e, TB_ENET, "network", "unexpected answer 304 for %s", rq->what);
 	/* No fsync: a partial file damaged by a crash only fails its hash check and is fetched
 	 * again, and the unpacked tree is what the store makes durable. */
 	if (close(fd) < 0 && rc == TB_OK)
@@ -775,7 +775,7 @@ int fetch_file(const struct config *cfg, const struct fetch_request *rq, const c
 	if (t.offset < out->resumed_from)
 		out->resumed_from = 0; /* the server ignored the Range: started over */
 	if (rc == TB_OK && t.received != expect_size)
-		rc = tb_fail(e, TB_EVERIFY, "%s has %llu bytes, the release says %llu; refusing it",
+		rc = tb_fail_why(e, TB_EVERIFY, "size-mismatch", "%s has %llu bytes, the release says %llu; refusing it",
 			     name, (unsigned long long)t.received, (unsigned long long)expect_size);
 	if (rc == TB_OK)
 		progress_done(p, "download", name);

@@ -4,10 +4,14 @@
 #include "cli_progress.h"
 #include "cli_table.h"
 #include "../tb323fu-mesa/suggest.h"
+#include "running.h"
+#include "../tb323fu-mesa/ident.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+TB_IDENT_DEFINE("tb323fu-ctl");
 
 struct globals {
 	const char *store, *config, *progress;
@@ -40,7 +44,8 @@ static int take_global(struct globals *g, int argc, char **argv, int *i)
 	return 0;
 }
 
-static int print_outcome(const struct cli *c, struct outcome *o)
+/* With --progress json stderr carries JSON lines only: the finished line has the sentence. */
+static int print_outcome(const struct cli *c, struct outcome *o, int json_progress)
 {
 	const char *msg = o->message ? o->message : "";
 	if (c->json) {
@@ -54,18 +59,18 @@ static int print_outcome(const struct cli *c, struct outcome *o)
 						       json_object_new_string(o->reason ? o->reason : "failed"));
 		}
 		printf("%s\n", json_object_to_json_string_ext(o->fields, JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE));
-		if (o->code && !o->report)
+		if (o->code && !o->report && !json_progress)
 			fprintf(stderr, "tb323fu-ctl: %s\n", msg);
 	} else if (o->code == TB_OK || o->report) {
 		if (*msg)
 			printf("%s\n", msg);
-	} else {
+	} else if (!json_progress) {
 		fprintf(stderr, "tb323fu-ctl: %s\n", msg);
 	}
 	return o->code;
 }
 
-/* Called as tb323fu-ctl-mesa (the path a backend calls, docs/design.md §9) the tool is
+/* Called as tb323fu-ctl-mesa (the path a backend calls, docs/design.md §13) the tool is
  * `tb323fu-ctl mesa` without the word. */
 static int called_as_mesa(const char *argv0)
 {
@@ -252,7 +257,7 @@ int main(int argc, char **argv)
 	}
 
 	struct cli c = {.store_dir = g.store, .json = g.json, .wait = g.wait};
-	c.progress = cli_progress(g.progress);
+	c.progress = running_begin(name, cli_progress(g.progress));
 	config_defaults(&c.cfg);
 	struct outcome o = {0};
 	struct tb_error e = {0};
@@ -260,12 +265,16 @@ int main(int argc, char **argv)
 	int explicit_conf = conf && *conf;
 	if (!explicit_conf)
 		conf = TB_SYSCONFDIR "/tb323fu/mesa.conf";
-	if (cmd->writes && cli_writer_preflight(&c, n, rest, argc - 1, argv + 1, &o) >= 0)
+	const char *helper_conf = getenv("TB323FU_CONFIG"); /* the helper's own override */
+	if (cmd->writes && cli_writer_preflight(&c, n, rest, argc - 1, argv + 1, &o) >= 0) {
 		; /* answered without touching the store */
-	else if (config_load(&c.cfg, conf, explicit_conf, &e))
+	} else if (config_load(&c.cfg, conf, explicit_conf, &e)) {
 		outcome_fail(&o, &e);
-	else
+	} else {
+		config_apply_helper_toml(&c.cfg, helper_conf && *helper_conf ? helper_conf
+									    : TB_SYSCONFDIR "/tb323fu/helper.toml");
 		o.code = cmd->fn(&c, n, rest, &o);
+	}
 	if (o.code == TB_EUSAGE && stranger) {
 		/* The command did not know it either: name it for what it is. */
 		outcome_say(&o, "unknown option for %s: \"%s\" (see %s)", name, stranger, see);
@@ -274,7 +283,9 @@ int main(int argc, char **argv)
 		free(o.message);
 		o.message = m;
 	}
-	int rc = print_outcome(&c, &o);
+	running_end(o.code, o.code ? o.reason : "", o.message);
+	cli_progress_finished(name, o.code, o.reason, o.message);
+	int rc = print_outcome(&c, &o, !strcmp(g.progress, "json"));
 	json_object_put(o.fields);
 	free(o.message);
 	free(rest);

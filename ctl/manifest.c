@@ -243,7 +243,7 @@ static int parse_u64(const char *s, uint64_t *out)
 	return 0;
 }
 
-#define BAD(...) (rc = tb_fail(e, TB_EVERIFY, __VA_ARGS__))
+#define BAD(...) (rc = tb_fail_why(e, TB_EVERIFY, "manifest-invalid", __VA_ARGS__))
 
 static int parse_entry(struct manifest *m, char *rest, int is_file, int lineno, size_t *cap_f,
 		       size_t *cap_l, struct tb_error *e)
@@ -417,9 +417,9 @@ int manifest_parse(const char *text, size_t len, struct manifest *m, struct tb_e
 	memset(m, 0, sizeof *m);
 	m->vulkan_driver_id = -1;
 	if (len > MANIFEST_MAX_BYTES)
-		return tb_fail(e, TB_EVERIFY, "the MANIFEST is larger than 1 MiB");
+		return tb_fail_why(e, TB_EVERIFY, "manifest-invalid", "the MANIFEST is larger than 1 MiB");
 	if (memchr(text, '\0', len))
-		return tb_fail(e, TB_EVERIFY, "the MANIFEST is not a text file");
+		return tb_fail_why(e, TB_EVERIFY, "manifest-invalid", "the MANIFEST is not a text file");
 	char *copy = xmalloc(len + 1);
 	memcpy(copy, text, len);
 	copy[len] = '\0';

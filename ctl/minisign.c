@@ -109,7 +109,7 @@ static int load_keys(const struct config *cfg, struct pubkey *keys, size_t *n, s
 		int bad = parse_pubkey(s, strlen(s), &keys[*n]) < 0;
 		free(copy);
 		if (bad)
-			return tb_fail(e, TB_EVERIFY, "public_key \"%.80s\" in the configuration is not a minisign public key (RW…); fix that line",
+			return tb_fail_why(e, TB_EVERIFY, "key-invalid", "public_key \"%.80s\" in the configuration is not a minisign public key (RW…); fix that line",
 				       cfg->public_keys[i]);
 		(*n)++;
 	}
@@ -129,7 +129,7 @@ static int load_keys(const struct config *cfg, struct pubkey *keys, size_t *n, s
 			if (!text)
 				rc = tb_fail_errno(e, TB_EVERIFY, "cannot read the public key %s", path);
 			else if (parse_pubkey_file(text, &keys[*n]) < 0)
-				rc = tb_fail(e, TB_EVERIFY, "%s is not a minisign public key file; replace or remove it", path);
+				rc = tb_fail_why(e, TB_EVERIFY, "key-invalid", "%s is not a minisign public key file; replace or remove it", path);
 			else
 				(*n)++;
 			free(text);
@@ -251,13 +251,13 @@ int minisign_verify_file(const struct config *cfg, const char *data_path, const 
 	if (!n_keys) {
 		/* Nothing to check against: fine unless signatures are required. */
 		if (cfg->require_signature)
-			rc = tb_fail(e, TB_EVERIFY,
+			rc = tb_fail_why(e, TB_EVERIFY, "signature-missing",
 				     "require_signature is set but no public key is configured; add public_key or a .pub file in %s",
 				     cfg->keys_dir ? cfg->keys_dir : "keys_dir");
 		goto out;
 	}
 	if (!sig_path) {
-		rc = tb_fail(e, TB_EVERIFY, "%s of this release is not signed (no %s.minisig) but signatures are expected; refusing it",
+		rc = tb_fail_why(e, TB_EVERIFY, "signature-missing", "%s of this release is not signed (no %s.minisig) but signatures are expected; refusing it",
 			     name, name);
 		goto out;
 	}
@@ -268,7 +268,7 @@ int minisign_verify_file(const struct config *cfg, const char *data_path, const 
 		goto out;
 	}
 	if (strlen(text) != len || parse_signature(text, &sig) < 0) {
-		rc = tb_fail(e, TB_EVERIFY, "the signature of %s is not a minisign signature file; refusing it", name);
+		rc = tb_fail_why(e, TB_EVERIFY, "signature-invalid", "the signature of %s is not a minisign signature file; refusing it", name);
 		goto out;
 	}
 	const struct pubkey *key = NULL;
@@ -278,13 +278,13 @@ int minisign_verify_file(const struct config *cfg, const char *data_path, const 
 	char id[2 * KEYID_LEN + 1];
 	keyid_hex(sig.id, id);
 	if (!key) {
-		rc = tb_fail(e, TB_EVERIFY, "%s is signed by key %s, which is not trusted; add its public key if you trust it, otherwise do not install this release",
+		rc = tb_fail_why(e, TB_EVERIFY, "signature-untrusted", "%s is signed by key %s, which is not trusted; add its public key if you trust it, otherwise do not install this release",
 			     name, id);
 		goto out;
 	}
 	rc = check_message(key, &sig, data_path, name, e);
 	if (rc != TB_OK) {
-		rc = tb_fail(e, TB_EVERIFY, "the signature of %s does not verify with key %s: the file was changed after signing; refusing it",
+		rc = tb_fail_why(e, TB_EVERIFY, "signature-invalid", "the signature of %s does not verify with key %s: the file was changed after signing; refusing it",
 			     name, id);
 		goto out;
 	}
@@ -296,12 +296,12 @@ int minisign_verify_file(const struct config *cfg, const char *data_path, const 
 	int global_ok = ed25519_ok(key->pk, sig.global, msg, SIG_LEN + tl);
 	free(msg);
 	if (!global_ok) {
-		rc = tb_fail(e, TB_EVERIFY, "the trusted comment of the signature of %s does not verify with key %s; refusing it",
+		rc = tb_fail_why(e, TB_EVERIFY, "signature-invalid", "the trusted comment of the signature of %s does not verify with key %s; refusing it",
 			     name, id);
 		goto out;
 	}
 	if (version && !names_tag(sig.trusted, version))
-		rc = tb_fail(e, TB_EVERIFY, "the signature of %s was made for another release (trusted comment \"%.100s\", expected tag:mesa-%s); refusing it",
+		rc = tb_fail_why(e, TB_EVERIFY, "tag-mismatch", "the signature of %s was made for another release (trusted comment \"%.100s\", expected tag:mesa-%s); refusing it",
 			     name, sig.trusted, version);
 out:
 	free(sig.trusted);

@@ -17,10 +17,47 @@
 
 struct staged {
 	struct manifest m;
+	int keep_links; /* links stay links; otherwise each is stored as a copy of its target */
 	size_t cap_files, cap_links;
 	char **dirs;
 	size_t n_dirs, cap_dirs;
 };
+
+static int add_file(struct staged *st, const char *sub, const char *full, mode_t mode,
+		    struct tb_error *e)
+{
+	if (st->m.n_files == st->cap_files) {
+		st->cap_files = st->cap_files ? st->cap_files * 2 : 64;
+		st->m.files = xrealloc(st->m.files, st->cap_files * sizeof *st->m.files);
+	}
+	struct manifest_file *f = &st->m.files[st->m.n_files];
+	unsigned long long size;
+	if (sha256_file(full, f->sha256, &size) != 0)
+		return tb_fail_errno(e, TB_EFAIL, "cannot read %s", full);
+	f->path = xstrdup(sub);
+	f->size = size;
+	f->mode = (mode & 0111) ? 0755 : 0644;
+	st->m.n_files++;
+	return TB_OK;
+}
+
+/* The Open Device Helper's channel takes no links (docs/design.md §13): by default a link
+ * inside the tree is stored as a copy of the file it names. */
+static int add_link_as_copy(const char *stage, const char *sub, const char *full,
+			    struct staged *st, struct tb_error *e)
+{
+	char target[PATH_MAX];
+	ssize_t n = readlink(full, target, sizeof target - 1);
+	if (n < 0)
+		return tb_fail_errno(e, TB_EFAIL, "cannot read %s", full);
+	target[n] = '\0';
+	struct stat sb;
+	if (!link_target_is_safe(sub, target))
+		return tb_fail_why(e, TB_EUSAGE, "usage", "%s: the link %s -> %s leaves the tree; make it relative and inside", stage, sub, target);
+	if (stat(full, &sb) != 0 || !S_ISREG(sb.st_mode))
+		return tb_fail_why(e, TB_EUSAGE, "usage", "%s: the link %s -> %s does not name a file; fix it, or keep links with --keep-links", stage, sub, target);
+	return add_file(st, sub, full, sb.st_mode, e);
+}
 
 static int walk(const char *stage, const char *rel, struct staged *st, struct tb_error *e)
 {
@@ -50,22 +87,11 @@ static int walk(const char *stage, const char *rel, struct staged *st, struct tb
 			rc = tb_fail(e, TB_EUSAGE, "%s: the path %s is not allowed in a release (characters [A-Za-z0-9._@+-])", stage, sub);
 		else if (S_ISDIR(sb.st_mode))
 			rc = walk(stage, sub, st, e);
-		else if (S_ISREG(sb.st_mode)) {
-			if (st->m.n_files == st->cap_files) {
-				st->cap_files = st->cap_files ? st->cap_files * 2 : 64;
-				st->m.files = xrealloc(st->m.files, st->cap_files * sizeof *st->m.files);
-			}
-			struct manifest_file *f = &st->m.files[st->m.n_files];
-			unsigned long long size;
-			if (sha256_file(full, f->sha256, &size) != 0)
-				rc = tb_fail_errno(e, TB_EFAIL, "cannot read %s", full);
-			else {
-				f->path = xstrdup(sub);
-				f->size = size;
-				f->mode = (sb.st_mode & 0111) ? 0755 : 0644;
-				st->m.n_files++;
-			}
-		} else if (S_ISLNK(sb.st_mode)) {
+		else if (S_ISLNK(sb.st_mode) && !st->keep_links)
+			rc = add_link_as_copy(stage, sub, full, st, e);
+		else if (S_ISREG(sb.st_mode))
+			rc = add_file(st, sub, full, sb.st_mode, e);
+		else if (S_ISLNK(sb.st_mode)) {
 			char target[PATH_MAX];
 			ssize_t n = readlink(full, target, sizeof target - 1);
 			if (n < 0)
@@ -221,7 +247,28 @@ static const char *const pack_usage =
 	"usage: pack --stage DIR --version V [--arch A] [--commit C] [--base B] [--mesa-version M] "
 	"[--drivers vulkan,opencl] [--vulkan-lib P] [--vulkan-api X.Y.Z] [--vulkan-driver-id N] "
 	"[--opencl-lib P] [--rusticl-enable D] [--ld-library-path lib] [--min-glibc X.Y] "
-	"[--compress gz|zst|xz] OUTDIR";
+	"[--compress gz|zst|xz] [--keep-links] OUTDIR";
+
+/* Why the Open Device Helper's channel as it is would not take this release (its rules:
+ * docs/design.md §13), or NULL when it would. */
+static const char *helper_channel_gap(const struct staged *st, const char *version,
+				      const char *compress, size_t manifest_len)
+{
+	if (strcmp(compress, "gz"))
+		return "it reads only .tar.gz";
+	if (st->m.n_links)
+		return "it takes no links (pack without --keep-links)";
+	if (st->m.n_files + 1 > 64)
+		return "it takes at most 64 files";
+	if (manifest_len > 16 * 1024)
+		return "it takes a MANIFEST of at most 16 KiB";
+	if (strlen(version) > 40 || strspn(version, "0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ.+-") != strlen(version))
+		return "it takes versions of at most 40 letters, digits, '.', '+' and '-'";
+	for (size_t i = 0; i < st->m.n_files; i++)
+		if (strlen(st->m.files[i].path) > 200)
+			return "it takes paths of at most 200 bytes";
+	return NULL;
+}
 
 COMMAND(pack)
 {
@@ -234,6 +281,7 @@ COMMAND(pack)
 	};
 	enum { VERSION, ARCH, COMMIT, BASE, MESA, DRIVERS, VKLIB, VKAPI, VKID, CLLIB, RUSTICL, LDLP, GLIBC, NOPTS };
 	struct tb_error e = {0};
+	struct staged st = {0};
 	for (int i = 1; i < argc; i++) {
 		int taken = 0;
 		if (i + 1 < argc) {
@@ -245,6 +293,8 @@ COMMAND(pack)
 				if (!strcmp(argv[i], opts[k].opt))
 					opts[k].val = argv[++i], taken = 1;
 		}
+		if (!taken && !strcmp(argv[i], "--keep-links"))
+			st.keep_links = 1, taken = 1;
 		if (!taken && argv[i][0] != '-' && !outdir)
 			outdir = argv[i], taken = 1;
 		if (!taken)
@@ -261,13 +311,15 @@ COMMAND(pack)
 					   [DRIVERS] = "drivers", [VKLIB] = "vulkan_lib", [VKAPI] = "vulkan_api",
 					   [VKID] = "vulkan_driver_id", [CLLIB] = "opencl_lib",
 					   [RUSTICL] = "rusticl_enable", [LDLP] = "ld_library_path", [GLIBC] = "min_glibc"};
+	/* drivers always written: the helper's channel refuses a MANIFEST without it */
+	if (!opts[DRIVERS].val)
+		opts[DRIVERS].val = "vulkan,opencl";
 	for (int k = COMMIT; k < NOPTS; k++) {
 		if (opts[k].val && strchr(opts[k].val, '\n'))
 			return tb_fail(&e, TB_EUSAGE, "%s must be one line", opts[k].opt), outcome_fail(o, &e);
 		if (opts[k].val)
 			sb_appendf(&head, "%s=%s\n", keys[k], opts[k].val);
 	}
-	struct staged st = {0};
 	int rc = TB_OK;
 	if (!is_directory(stage))
 		rc = tb_fail(&e, TB_EUSAGE, "%s is not a directory", stage);
@@ -313,8 +365,12 @@ COMMAND(pack)
 			outcome_str(o, "file", tarball);
 			outcome_str(o, "sha256", hex);
 			outcome_int(o, "files", (int64_t)st.m.n_files);
-			outcome_say(o, "packed Mesa %s into %s (%zu files); sign it with `minisign -S -m %s/SHA256SUMS -t tag:mesa-%s`",
-				    opts[VERSION].val, tarball, st.m.n_files, outdir, opts[VERSION].val);
+			const char *gap = helper_channel_gap(&st, opts[VERSION].val, compress, text.len);
+			outcome_bool(o, "helper_channel", !gap);
+			outcome_say(o, "packed Mesa %s into %s (%zu files); sign it with `minisign -S -m %s/SHA256SUMS -t tag:mesa-%s`%s%s",
+				    opts[VERSION].val, tarball, st.m.n_files, outdir, opts[VERSION].val,
+				    gap ? "\nthe Open Device Helper's channel as it is refuses this release: " : "",
+				    gap ? gap : "");
 		}
 	}
 	if (rc)

@@ -20,3 +20,9 @@ void progress_done(const struct tb_progress *p, const char *op, const char *file
 	if (p && p->done)
 		p->done(p->ctx, op, file);
 }
+
+void progress_step(const struct tb_progress *p, const char *step)
+{
+	if (p && p->step)
+		p->step(p->ctx, step, -1);
+}

@@ -13,6 +13,9 @@ struct tb_progress {
 	/* The operation on file is complete. */
 	void (*done)(void *ctx, const char *op, const char *file);
 	void *ctx;
+	/* A new step of the command began (a state name of docs/design.md §9: "downloading",
+	 * "smoke-testing", …); percent is the whole command's. */
+	void (*step)(void *ctx, const char *step, int percent);
 };
 
 /* Null-safe calls, so engine code can pass a NULL progress. */
@@ -20,5 +23,6 @@ void progress_bytes(const struct tb_progress *p, const char *op, const char *fil
 		    uint64_t done, uint64_t total);
 void progress_test(const struct tb_progress *p, const char *name, const char *status);
 void progress_done(const struct tb_progress *p, const char *op, const char *file);
+void progress_step(const struct tb_progress *p, const char *step);
 
 #endif

@@ -84,9 +84,10 @@ static ssize_t read_tarball(struct archive *a, void *data, const void **out)
 	}
 }
 
-static int refuse(struct tb_error *e, const struct unpack *u, const char *fmt, const char *what)
+static int refuse(struct tb_error *e, const struct unpack *u, const char *why, const char *fmt,
+		  const char *what)
 {
-	return tb_fail(e, TB_EVERIFY, fmt, u->name, what);
+	return tb_fail_why(e, TB_EVERIFY, why, fmt, u->name, what);
 }
 
 /* Creates the parent directories of rel inside the staging tree. No symbolic links exist in
@@ -110,7 +111,7 @@ static int make_parents(struct unpack *u, const char *rel, struct tb_error *e)
 static int write_failed(struct tb_error *e, const struct unpack *u, const char *rel)
 {
 	if (errno == ENOSPC || errno == EDQUOT)
-		return tb_fail(e, TB_EFAIL, "the disk is full while unpacking %s (%s); free some space and try again; nothing was changed",
+		return tb_fail_why(e, TB_EFAIL, "no-space", "the disk is full while unpacking %s (%s); free some space and try again; nothing was changed",
 			       u->name, rel);
 	return tb_fail_errno(e, TB_EFAIL, "cannot write %s/%s", u->staging, rel);
 }
@@ -124,7 +125,7 @@ static int extract_file(struct unpack *u, struct archive *a, struct archive_entr
 	int fd = openat(u->staging_fd, rel, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
 	if (fd < 0) {
 		if (errno == EEXIST)
-			return refuse(e, u, "%s is refused: the archive holds %s twice", rel);
+			return refuse(e, u, "unsafe-archive", "%s is refused: the archive holds %s twice", rel);
 		return write_failed(e, u, rel);
 	}
 	struct sha256_stream *h = sha256_begin();
@@ -134,22 +135,22 @@ static int extract_file(struct unpack *u, struct archive *a, struct archive_entr
 		if (n == 0)
 			break;
 		if (n < 0) {
-			rc = tb_fail(e, TB_EVERIFY, "%s is damaged: %s", u->name, archive_error_string(a));
+			rc = tb_fail_why(e, TB_EVERIFY, "damaged", "%s is damaged: %s", u->name, archive_error_string(a));
 			break;
 		}
 		size += (uint64_t)n;
 		u->unpacked_bytes += (uint64_t)n;
 		if (size > u->limits.max_file_bytes) {
-			rc = refuse(e, u, "%s is refused: %s is larger than the per-file limit", rel);
+			rc = refuse(e, u, "too-large", "%s is refused: %s is larger than the per-file limit", rel);
 			break;
 		}
 		if (u->unpacked_bytes > u->limits.max_total_bytes) {
-			rc = refuse(e, u, "%s is refused: it unpacks to more than the total limit (at %s)", rel);
+			rc = refuse(e, u, "too-large", "%s is refused: it unpacks to more than the total limit (at %s)", rel);
 			break;
 		}
 		if (u->unpacked_bytes > u->limits.ratio_free_bytes &&
 		    u->unpacked_bytes / (u->read_bytes ? u->read_bytes : 1) > u->limits.max_ratio) {
-			rc = refuse(e, u, "%s is refused: it expands more than 100 times (a decompression bomb?) at %s", rel);
+			rc = refuse(e, u, "bomb", "%s is refused: it expands more than 100 times (a decompression bomb?) at %s", rel);
 			break;
 		}
 		sha256_add(h, u->data, (size_t)n);
@@ -189,19 +190,19 @@ static int extract_file(struct unpack *u, struct archive *a, struct archive_entr
 static int read_manifest(struct unpack *u, struct archive *a, struct tb_error *e)
 {
 	if (u->manifest_text)
-		return refuse(e, u, "%s is refused: the archive holds %s twice", "MANIFEST");
+		return refuse(e, u, "unsafe-archive", "%s is refused: the archive holds %s twice", "MANIFEST");
 	size_t cap = 4096;
 	u->manifest_text = xmalloc(cap);
 	for (;;) {
 		if (u->manifest_len + 1 >= cap) {
 			if (cap > MANIFEST_MAX_BYTES + 1)
-				return refuse(e, u, "%s is refused: its %s is larger than 1 MiB", "MANIFEST");
+				return refuse(e, u, "manifest-invalid", "%s is refused: its %s is larger than 1 MiB", "MANIFEST");
 			cap *= 2;
 			u->manifest_text = xrealloc(u->manifest_text, cap);
 		}
 		ssize_t n = archive_read_data(a, u->manifest_text + u->manifest_len, cap - u->manifest_len - 1);
 		if (n < 0)
-			return tb_fail(e, TB_EVERIFY, "%s is damaged: %s", u->name, archive_error_string(a));
+			return tb_fail_why(e, TB_EVERIFY, "damaged", "%s is damaged: %s", u->name, archive_error_string(a));
 		if (n == 0)
 			break;
 		u->manifest_len += (size_t)n;
@@ -215,21 +216,21 @@ static int take_entry(struct unpack *u, struct archive *a, struct archive_entry 
 {
 	const char *name = archive_entry_pathname(ent);
 	if (!name)
-		return refuse(e, u, "%s is refused: an entry has no %s", "name");
+		return refuse(e, u, "unsafe-archive", "%s is refused: an entry has no %s", "name");
 	if (++u->entries > u->limits.max_files + 64)
-		return refuse(e, u, "%s is refused: it holds more than the limit of %s entries", "10,000");
+		return refuse(e, u, "too-large", "%s is refused: it holds more than the limit of %s entries", "10,000");
 	mode_t type = archive_entry_filetype(ent);
 	if (archive_entry_hardlink(ent))
-		return refuse(e, u, "%s is refused: %s is a hard link", name);
+		return refuse(e, u, "unsafe-archive", "%s is refused: %s is a hard link", name);
 	if (archive_entry_mode(ent) & (S_ISUID | S_ISGID | S_ISVTX))
-		return refuse(e, u, "%s is refused: %s has a setuid, setgid or sticky bit", name);
+		return refuse(e, u, "unsafe-archive", "%s is refused: %s has a setuid, setgid or sticky bit", name);
 	if (!strcmp(name, "MANIFEST")) {
 		if (type != AE_IFREG)
-			return refuse(e, u, "%s is refused: %s is not a regular file", name);
+			return refuse(e, u, "unsafe-archive", "%s is refused: %s is not a regular file", name);
 		return read_manifest(u, a, e);
 	}
 	if (strncmp(name, "tree/", 5) != 0)
-		return refuse(e, u, "%s is refused: unexpected entry \"%.200s\" (only MANIFEST and tree/… belong in a release)", name);
+		return refuse(e, u, "unsafe-archive", "%s is refused: unexpected entry \"%.200s\" (only MANIFEST and tree/… belong in a release)", name);
 	char *rel = xstrdup(name + 5);
 	size_t len = strlen(rel);
 	int rc = TB_OK;
@@ -238,23 +239,23 @@ static int take_entry(struct unpack *u, struct archive *a, struct archive_entry 
 			rel[--len] = '\0';
 		/* "tree/" itself, or a directory whose path is as safe as a file's would be */
 		if (len && (!release_path_is_safe(rel) && strcmp(rel, "lib") && strcmp(rel, "share")))
-			rc = refuse(e, u, "%s is refused: unsafe path \"%.200s\"", name);
+			rc = refuse(e, u, "unsafe-archive", "%s is refused: unsafe path \"%.200s\"", name);
 		else if (len) {
 			rc = make_parents(u, rel, e);
 			if (!rc && mkdirat(u->staging_fd, rel, 0755) != 0 && errno != EEXIST)
 				rc = tb_fail_errno(e, TB_EFAIL, "cannot create %s/%s", u->staging, rel);
 		}
 	} else if (!release_path_is_safe(rel)) {
-		rc = refuse(e, u, "%s is refused: unsafe path \"%.200s\"", name);
+		rc = refuse(e, u, "unsafe-archive", "%s is refused: unsafe path \"%.200s\"", name);
 	} else if (type == AE_IFREG) {
 		if (u->n_files >= u->limits.max_files)
-			rc = refuse(e, u, "%s is refused: it holds more than the limit of %s files", "10,000");
+			rc = refuse(e, u, "too-large", "%s is refused: it holds more than the limit of %s files", "10,000");
 		else
 			rc = extract_file(u, a, ent, rel, e);
 	} else if (type == AE_IFLNK) {
 		const char *target = archive_entry_symlink(ent);
 		if (!target || !link_target_is_safe(rel, target))
-			rc = refuse(e, u, "%s is refused: the symbolic link %s points out of the tree", name);
+			rc = refuse(e, u, "unsafe-archive", "%s is refused: the symbolic link %s points out of the tree", name);
 		else {
 			if (u->n_links == u->cap_links) {
 				u->cap_links = u->cap_links ? u->cap_links * 2 : 16;
@@ -265,7 +266,7 @@ static int take_entry(struct unpack *u, struct archive *a, struct archive_entry 
 			u->n_links++;
 		}
 	} else {
-		rc = refuse(e, u, "%s is refused: %s is a device, FIFO or socket", name);
+		rc = refuse(e, u, "unsafe-archive", "%s is refused: %s is a device, FIFO or socket", name);
 	}
 	free(rel);
 	return rc;
@@ -283,13 +284,13 @@ static int match_manifest(struct unpack *u, const struct manifest *m, struct tb_
 		const struct seen_file *f = &u->files[i];
 		const struct manifest_file *mf = manifest_find_file(m, f->path);
 		if (!mf)
-			return refuse(e, u, "%s is refused: %s is not listed in its MANIFEST", f->path);
+			return refuse(e, u, "manifest-mismatch", "%s is refused: %s is not listed in its MANIFEST", f->path);
 		if (mf->size != f->size)
-			return refuse(e, u, "%s is refused: %s has a different size than its MANIFEST says", f->path);
+			return refuse(e, u, "manifest-mismatch", "%s is refused: %s has a different size than its MANIFEST says", f->path);
 		if (strcmp(mf->sha256, f->sha256))
-			return refuse(e, u, "%s is refused: %s has a different SHA-256 than its MANIFEST says", f->path);
+			return refuse(e, u, "manifest-mismatch", "%s is refused: %s has a different SHA-256 than its MANIFEST says", f->path);
 		if (mf->mode != f->mode)
-			return refuse(e, u, "%s is refused: %s has a different mode than its MANIFEST says", f->path);
+			return refuse(e, u, "manifest-mismatch", "%s is refused: %s has a different mode than its MANIFEST says", f->path);
 	}
 	if (u->n_files != m->n_files) {
 		if (u->n_files)
@@ -297,19 +298,19 @@ static int match_manifest(struct unpack *u, const struct manifest *m, struct tb_
 		for (size_t i = 0; i < m->n_files; i++) {
 			struct seen_file key = {.path = m->files[i].path};
 			if (!u->n_files || !bsearch(&key, u->files, u->n_files, sizeof key, by_path))
-				return refuse(e, u, "%s is refused: %s is listed in its MANIFEST but missing", m->files[i].path);
+				return refuse(e, u, "manifest-mismatch", "%s is refused: %s is listed in its MANIFEST but missing", m->files[i].path);
 		}
-		return refuse(e, u, "%s is refused: %s", "it holds a file twice");
+		return refuse(e, u, "unsafe-archive", "%s is refused: %s", "it holds a file twice");
 	}
 	for (size_t i = 0; i < u->n_links; i++) {
 		const struct manifest_link *ml = manifest_find_link(m, u->links[i].path);
 		if (!ml)
-			return refuse(e, u, "%s is refused: the symbolic link %s is not declared in its MANIFEST", u->links[i].path);
+			return refuse(e, u, "manifest-mismatch", "%s is refused: the symbolic link %s is not declared in its MANIFEST", u->links[i].path);
 		if (strcmp(ml->target, u->links[i].target))
-			return refuse(e, u, "%s is refused: the symbolic link %s points elsewhere than its MANIFEST says", u->links[i].path);
+			return refuse(e, u, "manifest-mismatch", "%s is refused: the symbolic link %s points elsewhere than its MANIFEST says", u->links[i].path);
 		for (size_t j = 0; j < i; j++)
 			if (!strcmp(u->links[j].path, u->links[i].path))
-				return refuse(e, u, "%s is refused: the archive holds %s twice", u->links[i].path);
+				return refuse(e, u, "unsafe-archive", "%s is refused: the archive holds %s twice", u->links[i].path);
 	}
 	if (u->n_links != m->n_links)
 		for (size_t i = 0; i < m->n_links; i++) {
@@ -317,7 +318,7 @@ static int match_manifest(struct unpack *u, const struct manifest *m, struct tb_
 			for (j = 0; j < u->n_links && strcmp(u->links[j].path, m->links[i].path); j++)
 				;
 			if (j == u->n_links)
-				return refuse(e, u, "%s is refused: the link %s is listed in its MANIFEST but missing", m->links[i].path);
+				return refuse(e, u, "manifest-mismatch", "%s is refused: the link %s is listed in its MANIFEST but missing", m->links[i].path);
 		}
 	return TB_OK;
 }
@@ -372,7 +373,7 @@ static int expected_sha256(const struct release_request *r, const char *name, ch
 	if (r->known_sha256)
 		return TB_OK;
 	if (!r->sums_path)
-		return tb_fail(e, TB_EVERIFY, "no SHA256SUMS for %s: pass --sums FILE (the release's SHA256SUMS)", name);
+		return tb_fail_why(e, TB_EVERIFY, "sums-invalid", "no SHA256SUMS for %s: pass --sums FILE (the release's SHA256SUMS)", name);
 	return sums_lookup(r->sums_path, name, hex, e);
 }
 
@@ -385,7 +386,7 @@ static int stream_archive(struct unpack *u, struct tb_error *e)
 	archive_read_support_format_tar(a);
 	int rc = TB_OK;
 	if (archive_read_open(a, u, NULL, read_tarball, NULL) != ARCHIVE_OK) {
-		rc = tb_fail(e, TB_EVERIFY, "%s is not a release tarball: %s", u->name, archive_error_string(a));
+		rc = tb_fail_why(e, TB_EVERIFY, "unsafe-archive", "%s is not a release tarball: %s", u->name, archive_error_string(a));
 		goto out;
 	}
 	for (;;) {
@@ -394,7 +395,7 @@ static int stream_archive(struct unpack *u, struct tb_error *e)
 		if (r == ARCHIVE_EOF)
 			break;
 		if (r != ARCHIVE_OK) {
-			rc = tb_fail(e, TB_EVERIFY, "%s is damaged: %s; download it again", u->name,
+			rc = tb_fail_why(e, TB_EVERIFY, "damaged", "%s is damaged: %s; download it again", u->name,
 				     archive_error_string(a) ? archive_error_string(a) : "unreadable entry");
 			break;
 		}
@@ -425,7 +426,7 @@ int release_unpack(struct store *s, const struct release_request *r, char **vers
 		unpack_limits_default(&u.limits);
 	u.name = r->asset_name ? r->asset_name : (strrchr(r->tarball, '/') ? strrchr(r->tarball, '/') + 1 : r->tarball);
 	if (r->expect_version && !version_is_valid(r->expect_version))
-		return tb_fail(e, TB_EVERIFY, "\"%.80s\" is not a valid version", r->expect_version);
+		return tb_fail_why(e, TB_EVERIFY, "manifest-invalid", "\"%.80s\" is not a valid version", r->expect_version);
 
 	char expect[65] = "";
 	int rc = expected_sha256(r, u.name, expect, e);
@@ -439,7 +440,7 @@ int release_unpack(struct store *s, const struct release_request *r, char **vers
 	}
 	u.tar_size = (uint64_t)st.st_size;
 	if (r->known_size && r->known_size != u.tar_size) {
-		rc = tb_fail(e, TB_EVERIFY, "%s has %llu bytes, the release says %llu; download it again",
+		rc = tb_fail_why(e, TB_EVERIFY, "size-mismatch", "%s has %llu bytes, the release says %llu; download it again",
 			     u.name, (unsigned long long)u.tar_size, (unsigned long long)r->known_size);
 		goto out;
 	}
@@ -467,12 +468,12 @@ int release_unpack(struct store *s, const struct release_request *r, char **vers
 		sha256_end(u.tar_hash, got);
 		u.tar_hash = NULL;
 		if (strcmp(got, expect)) {
-			rc = tb_fail(e, TB_EVERIFY, "%s does not match its SHA256SUMS (damaged or altered download); download it again", u.name);
+			rc = tb_fail_why(e, TB_EVERIFY, "hash-mismatch", "%s does not match its SHA256SUMS (damaged or altered download); download it again", u.name);
 			goto out;
 		}
 	}
 	if (!u.manifest_text) {
-		rc = tb_fail(e, TB_EVERIFY, "%s is refused: it has no MANIFEST", u.name);
+		rc = tb_fail_why(e, TB_EVERIFY, "manifest-invalid", "%s is refused: it has no MANIFEST", u.name);
 		goto out;
 	}
 	rc = manifest_parse(u.manifest_text, u.manifest_len, &m, e);
@@ -484,12 +485,12 @@ int release_unpack(struct store *s, const struct release_request *r, char **vers
 	}
 	have_manifest = 1;
 	if (r->expect_version && strcmp(m.version, r->expect_version)) {
-		rc = tb_fail(e, TB_EVERIFY, "%s is refused: its MANIFEST says version %s, the release is %s",
+		rc = tb_fail_why(e, TB_EVERIFY, "manifest-mismatch", "%s is refused: its MANIFEST says version %s, the release is %s",
 			     u.name, m.version, r->expect_version);
 		goto out;
 	}
 	if (strcmp(m.arch, host_arch())) {
-		rc = tb_fail(e, TB_EVERIFY, "%s is refused: it is built for %s, this system is %s",
+		rc = tb_fail_why(e, TB_EVERIFY, "arch-mismatch", "%s is refused: it is built for %s, this system is %s",
 			     u.name, m.arch, host_arch());
 		goto out;
 	}
@@ -563,13 +564,13 @@ static void find_extras(const char *root, const char *rel, const struct manifest
 int release_verify_installed(const struct store *s, const char *version, struct tb_error *e)
 {
 	if (!store_has_version(s, version))
-		return tb_fail(e, TB_EFAIL, "Mesa %s is not installed (tb323fu-ctl mesa list)", version);
+		return tb_fail_why(e, TB_EFAIL, "not-installed", "Mesa %s is not installed (tb323fu-ctl mesa list)", version);
 	char *root = store_path(s, "versions/%s", version);
 	struct manifest m;
 	int rc = manifest_load(root, &m, e);
 	if (rc) {
 		free(root);
-		return rc == TB_EFAIL ? rc : tb_fail(e, TB_EVERIFY, "the MANIFEST of Mesa %s is damaged", version);
+		return rc == TB_EFAIL ? rc : tb_fail_why(e, TB_EVERIFY, "damaged", "the MANIFEST of Mesa %s is damaged", version);
 	}
 	struct strbuf bad = {0};
 	int count = 0;
@@ -601,7 +602,7 @@ int release_verify_installed(const struct store *s, const char *version, struct 
 	}
 	find_extras(root, "", &m, &bad, &count);
 	if (count)
-		rc = tb_fail(e, TB_EVERIFY, "Mesa %s is damaged: %s; reinstall it (tb323fu-ctl mesa remove, then download or install-local)",
+		rc = tb_fail_why(e, TB_EVERIFY, "damaged", "Mesa %s is damaged: %s; reinstall it (tb323fu-ctl mesa remove, then download or install-local)",
 			     version, bad.buf);
 	sb_free(&bad);
 	manifest_free(&m);

@@ -9,11 +9,20 @@ void state_set(char **field, const char *value)
 	*field = value && *value ? xstrdup(value) : NULL;
 }
 
+void state_set_failed(struct state *st, const char *version, const char *reason_id,
+		      const char *sentence)
+{
+	state_set(&st->failed, version);
+	state_set(&st->failed_reason, version ? sentence : NULL);
+	state_set(&st->failed_reason_id, version ? reason_id : NULL);
+}
+
 void state_free(struct state *st)
 {
 	free(st->trial);
 	free(st->failed);
 	free(st->failed_reason);
+	free(st->failed_reason_id);
 	free(st->boot);
 	memset(st, 0, sizeof *st);
 }
@@ -44,6 +53,8 @@ void state_load(const struct store *s, struct state *st)
 				state_set(&st->failed, v);
 			else if (!strcmp(k, "failed_reason"))
 				state_set(&st->failed_reason, v);
+			else if (!strcmp(k, "failed_reason_id"))
+				state_set(&st->failed_reason_id, v);
 			else if (!strcmp(k, "boot"))
 				state_set(&st->boot, v);
 		}
@@ -70,6 +81,8 @@ int state_save(struct store *s, const struct state *st, struct tb_error *e)
 	sb_appendf(&sb, "tries=%d\nmax=%d\n", st->tries, st->max);
 	one_line(&sb, "failed", st->failed);
 	one_line(&sb, "failed_reason", st->failed_reason);
+	if (st->failed_reason_id)
+		one_line(&sb, "failed_reason_id", st->failed_reason_id);
 	one_line(&sb, "boot", st->boot);
 	char *path = path_join(s->root, "state");
 	int rc = atomic_write_file(path, sb.buf, sb.len, 0644, e);

@@ -1,4 +1,5 @@
-/* <store>/state: key=value lines (enabled, trial, tries, max, failed, failed_reason, boot). */
+/* <store>/state: key=value lines (enabled, trial, tries, max, failed, failed_reason,
+ * failed_reason_id, boot). */
 #ifndef TB_STATE_H
 #define TB_STATE_H
 
@@ -10,7 +11,8 @@ struct state {
 	int tries;           /* unconfirmed starts counted for the trial */
 	int max;             /* max_tries in force when the trial began */
 	char *failed;        /* version that failed (smoke or trial), or NULL */
-	char *failed_reason;
+	char *failed_reason;    /* a sentence for people */
+	char *failed_reason_id; /* its stable reason id (docs/design.md), or NULL */
 	char *boot;          /* boot id last counted */
 };
 
@@ -18,5 +20,9 @@ void state_load(const struct store *s, struct state *st);
 int state_save(struct store *s, const struct state *st, struct tb_error *e);
 void state_free(struct state *st);
 void state_set(char **field, const char *value);
+/* Records that version failed (reason_id from docs/design.md, sentence without command-line
+ * syntax), or clears the record (version NULL). */
+void state_set_failed(struct state *st, const char *version, const char *reason_id,
+		      const char *sentence);
 
 #endif

@@ -98,12 +98,12 @@ int store_lock(struct store *s, int wait, struct tb_error *e)
 	int fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
 	free(path);
 	if (fd < 0)
-		return tb_fail_errno(e, TB_EFAIL, "cannot open the store's lock in %s (run as the store's owner, e.g. with sudo)", s->root);
+		return tb_fail_errno_why(e, TB_EFAIL, "permission", "cannot open the store's lock in %s (run as the store's owner, e.g. with sudo)", s->root);
 	if (flock(fd, LOCK_EX | (wait ? 0 : LOCK_NB)) != 0) {
 		int busy = errno == EWOULDBLOCK;
 		close(fd);
 		if (busy)
-			return tb_fail(e, TB_EBUSY, "busy: another tb323fu-ctl is changing the store %s; try again when it is done, or pass --wait", s->root);
+			return tb_fail_why(e, TB_EBUSY, "busy", "busy: another tb323fu-ctl is changing the store %s; try again when it is done, or pass --wait", s->root);
 		return tb_fail_errno(e, TB_EFAIL, "cannot lock the store %s", s->root);
 	}
 	s->lock_fd = fd;

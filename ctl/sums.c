@@ -9,7 +9,7 @@ int sums_lookup_text(const char *text, size_t len, const char *name, char hex[65
 		     struct tb_error *e)
 {
 	if (len > SUMS_MAX_BYTES || memchr(text, '\0', len))
-		return tb_fail(e, TB_EVERIFY, "SHA256SUMS is not a checksum list");
+		return tb_fail_why(e, TB_EVERIFY, "sums-invalid", "SHA256SUMS is not a checksum list");
 	char *copy = xmalloc(len + 1);
 	memcpy(copy, text, len);
 	copy[len] = '\0';
@@ -21,7 +21,7 @@ int sums_lookup_text(const char *text, size_t len, const char *name, char hex[65
 		if (n) {
 			/* "<64 hex><space><space or *><name>" */
 			if (n < 67 || line[64] != ' ' || (line[65] != ' ' && line[65] != '*')) {
-				rc = tb_fail(e, TB_EVERIFY, "SHA256SUMS line %d is not \"<sha256>  <file>\"", lineno);
+				rc = tb_fail_why(e, TB_EVERIFY, "sums-invalid", "SHA256SUMS line %d is not \"<sha256>  <file>\"", lineno);
 				break;
 			}
 			line[64] = '\0';
@@ -29,12 +29,12 @@ int sums_lookup_text(const char *text, size_t len, const char *name, char hex[65
 				if (*p >= 'A' && *p <= 'F')
 					*p = (char)(*p - 'A' + 'a');
 			if (!is_sha256_hex(line)) {
-				rc = tb_fail(e, TB_EVERIFY, "SHA256SUMS line %d has no valid SHA-256", lineno);
+				rc = tb_fail_why(e, TB_EVERIFY, "sums-invalid", "SHA256SUMS line %d has no valid SHA-256", lineno);
 				break;
 			}
 			if (!strcmp(line + 66, name)) {
 				if (found && strcmp(hex, line))
-					rc = tb_fail(e, TB_EVERIFY, "SHA256SUMS lists %s twice with different sums", name);
+					rc = tb_fail_why(e, TB_EVERIFY, "sums-invalid", "SHA256SUMS lists %s twice with different sums", name);
 				memcpy(hex, line, 65);
 				found = 1;
 			}
@@ -42,7 +42,7 @@ int sums_lookup_text(const char *text, size_t len, const char *name, char hex[65
 	}
 	free(copy);
 	if (rc == TB_OK && !found)
-		rc = tb_fail(e, TB_EVERIFY, "SHA256SUMS has no line for %s; use the SHA256SUMS of the same release", name);
+		rc = tb_fail_why(e, TB_EVERIFY, "sums-invalid", "SHA256SUMS has no line for %s; use the SHA256SUMS of the same release", name);
 	return rc;
 }
 

@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
+#include "ident.h"
 
 static int usage_error(const char *what)
 {
@@ -118,6 +119,8 @@ static int wants_help(int argc, char **argv)
 			return 1;
 	return 0;
 }
+
+TB_IDENT_DEFINE("tb323fu-mesa");
 
 int main(int argc, char **argv)
 {

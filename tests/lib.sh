@@ -9,6 +9,8 @@ T=$(mktemp -d "${TMPDIR:-/tmp}/tb323fu-test.XXXXXX")
 STORE="$T/store"
 RELEASES="$TB_BUILD/test-releases"
 export TB323FU_MESA_CONFIG="$T/mesa.conf"
+# the Open Device Helper's settings, which apply where mesa.conf is silent: none unless a test writes them
+export TB323FU_CONFIG="$T/helper.toml"
 : >"$TB323FU_MESA_CONFIG"
 unset TB323FU_MESA_DIR VK_DRIVER_FILES VK_ICD_FILENAMES OCL_ICD_VENDORS RUSTICL_ENABLE
 _tb_n=0
@@ -90,4 +92,13 @@ standin() {
 
 done_testing() {
 	echo "1..$_tb_n"
+}
+
+# reason_is ID|ID…: the JSON failure in $T/out carries one of these reason ids (docs/design.md §9).
+reason_is() {
+	got=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1])).get("reason", ""))' "$T/out" 2>/dev/null)
+	case "|$1|" in
+	*"|$got|"*) [ -n "$got" ] && ok "…reason $got" || not_ok "…reason $1" "no reason in: $(head -c 300 "$T/out")" ;;
+	*) not_ok "…reason $1" "reason \"$got\" in: $(head -c 300 "$T/out")" ;;
+	esac
 }

@@ -57,7 +57,7 @@ cp "$FX/libtbuser-runpath.so" "$T/stage/lib/libtbuser.so"
 cp "$FX/libtbdep.so.1" "$T/stage/lib/libtbdep.so.1"
 chmod 0644 "$T/stage/lib/"*
 ln -s libtbuser.so "$T/stage/lib/libtb-devlink.so" # a development link, as real releases ship them
-"$CTL" mesa pack --stage "$T/stage" --version 2026.11.21 --drivers opencl \
+"$CTL" mesa pack --stage "$T/stage" --version 2026.11.21 --drivers opencl --keep-links \
 	--opencl-lib lib/libRusticlOpenCL.so.1 "$T/rel" >/dev/null || not_ok "pack"
 ctl mesa install-local "$T/rel/tb323fu-mesa-2026.11.21-$(uname -m).tar.gz" --no-smoke >/dev/null ||
 	not_ok "install 2026.11.21"

@@ -36,7 +36,7 @@ release() {
 
 # install NAME TARBALL: install-local into a store of its own ($T/store-NAME).
 install() {
-	"$CTL" --store "$T/store-$1" mesa install-local "$2" --sums "$(dirname "$2")/SHA256SUMS" --no-smoke
+	"$CTL" --store "$T/store-$1" --json mesa install-local "$2" --sums "$(dirname "$2")/SHA256SUMS" --no-smoke
 }
 
 # --- a library built for another architecture ---
@@ -44,6 +44,7 @@ if [ -f "$FX/libtbarm64.so" ]; then
 	R=$(release arm 2026.11.01 --drivers opencl --opencl-lib lib/libRusticlOpenCL.so.1 -- \
 		libtbdriver.so:lib/libRusticlOpenCL.so.1 libtbarm64.so:lib/libfoo.so)
 	expect_exit 4 "an aarch64 library is refused" install arm "$R"
+	reason_is arch-mismatch
 	check "the sentence names the library and both architectures" \
 		grep -q "lib/libfoo.so is built for aarch64, this system is $(uname -m)" "$T/err"
 	check "nothing was installed" test ! -e "$T/store-arm/versions/2026.11.01"
@@ -55,6 +56,7 @@ fi
 R=$(release nosoname 2026.11.02 --drivers opencl --opencl-lib lib/libRusticlOpenCL.so.1 -- \
 	libtbdriver.so:lib/libRusticlOpenCL.so.1 libtbuser-runpath.so:lib/libtbuser.so)
 expect_exit 4 "a library needing a missing SONAME is refused" install nosoname "$R"
+reason_is library-unresolved
 check "the sentence names the library and what it needs" \
 	grep -q "lib/libtbuser.so needs libtbdep.so.1, which this system does not have" "$T/err"
 check "one line on stderr" test "$(wc -l <"$T/err")" -eq 1
@@ -88,6 +90,7 @@ check "the env file sets LD_LIBRARY_PATH to the release's lib/" \
 R=$(release future 2026.11.05 --drivers opencl --opencl-lib lib/libRusticlOpenCL.so.1 -- \
 	libtbdriver.so:lib/libRusticlOpenCL.so.1 libtbfuture.so:lib/libtbfuture.so)
 expect_exit 4 "a library needing glibc 2.99 is refused" install future "$R"
+reason_is glibc-too-old
 check "the sentence names the glibc it needs and the host's" \
 	grep -q "lib/libtbfuture.so needs glibc 2.99 (GLIBC_2.99), this system has $(getconf GNU_LIBC_VERSION | sed 's/^glibc //')" "$T/err"
 
@@ -95,6 +98,7 @@ check "the sentence names the glibc it needs and the host's" \
 R=$(release noentry 2026.11.06 --drivers vulkan --vulkan-lib lib/libvulkan_test.so -- \
 	libtbplain.so:lib/libvulkan_test.so)
 expect_exit 4 "a Vulkan driver without vk_icdGetInstanceProcAddr is refused" install noentry "$R"
+reason_is driver-entry-missing
 check "the sentence names the driver and the entry point" \
 	grep -q "lib/libvulkan_test.so does not export vk_icdGetInstanceProcAddr" "$T/err"
 done_testing

@@ -60,7 +60,8 @@ net_config
 
 # --- a dropped connection, then a resumed download
 fault "$(tarball_path 2026.10.06)" drop
-expect_exit 5 "a connection dropped halfway: exit 5" ctl mesa download 2026.10.06
+expect_exit 5 "a connection dropped halfway: exit 5" ctl --json mesa download 2026.10.06
+reason_is network
 check "it says the connection broke off" has "broke off" "$T/err"
 part="$STORE/cache/tb323fu-mesa-2026.10.06-$arch.tar.gz.part"
 check "the partial download is kept" test -s "$part"
@@ -79,7 +80,8 @@ expect_exit 0 "status after a download" ctl --json mesa status
 check "status: 2026.10.06 is downloaded, waiting for install" test "$(jget downloaded) $(jget state) $(jget installed)" = "2026.10.06 ready "
 expect_exit 0 "install makes the downloaded version current" ctl mesa install --no-smoke
 check "install: 2026.10.06 is current" test "$(readlink "$STORE/current")" = versions/2026.10.06
-expect_exit 1 "install of a version that is not downloaded" ctl mesa install 2030.1.1
+expect_exit 1 "install of a version that is not downloaded" ctl --json mesa install 2030.1.1
+reason_is not-installed
 check "…says how to download it" has "tb323fu-ctl mesa download 2030.1.1" "$T/err"
 
 # --- update
@@ -91,8 +93,9 @@ check "the second update says up to date" has "Mesa up to date (2026.10.07)" "$T
 
 # --- refusals: exit 4, a sentence, nothing unpacked
 refused() {
-	v=$1 words=$2 what=$3
-	expect_exit 4 "$what: exit 4" ctl mesa download "$v"
+	v=$1 words=$2 what=$3 why=$4
+	expect_exit 4 "$what: exit 4" ctl --json mesa download "$v"
+	reason_is "$why"
 	if has "$words" "$T/err"; then ok "$what: says so"; else not_ok "$what: says so" "stderr: $(cat "$T/err")" "wanted: $words"; fi
 	check "$what: nothing unpacked" unpacked_nothing "$v"
 }
@@ -105,18 +108,18 @@ minisign_says() {
 		[ "$2" = no ]
 	fi
 }
-refused 2026.9.1 "does not match its SHA256SUMS" "a flipped byte"
-refused 2026.9.2 "the release says" "a wrong size"
-refused 2026.9.3 "digest" "a digest mismatch"
-refused 2026.9.4 "does not verify" "a signature that does not verify"
+refused 2026.9.1 "does not match its SHA256SUMS" "a flipped byte" hash-mismatch
+refused 2026.9.2 "the release says" "a wrong size" size-mismatch
+refused 2026.9.3 "digest" "a digest mismatch" digest-mismatch
+refused 2026.9.4 "does not verify" "a signature that does not verify" signature-invalid
 check "minisign -V agrees: the changed SHA256SUMS does not verify" minisign_says 2026.9.4 no
-refused 2026.9.5 "which is not trusted" "a signature by an untrusted key"
+refused 2026.9.5 "which is not trusted" "a signature by an untrusted key" signature-untrusted
 check "minisign -V agrees: the other key's signature does not verify with ours" minisign_says 2026.9.5 no
 net_config "require_signature = true"
-refused 2026.9.6 "not signed" "an unsigned release when signatures are required"
+refused 2026.9.6 "not signed" "an unsigned release when signatures are required" signature-missing
 check "minisign -V agrees: there is no signature" minisign_says 2026.9.6 no
 net_config
-refused 2026.9.7 "made for another release" "a signature for another tag"
+refused 2026.9.7 "made for another release" "a signature for another tag" tag-mismatch
 check "minisign -V agrees: the signature is good but names tag:mesa-2026.10.07" sh -c \
 	"minisign -V -p '$T/keys/release.pub' -m '$WWW/download/mesa-2026.9.7/SHA256SUMS' </dev/null | grep -qx 'Trusted comment: tag:mesa-2026.10.07'"
 for v in 2026.9.1 2026.9.2 2026.9.3; do
@@ -126,15 +129,18 @@ done
 # --- a partial file longer than what the server has: 416, dropped, then the size is refused
 tb2="$STORE/cache/tb323fu-mesa-2026.9.2-$arch.tar.gz.part"
 cp "$v6" "$tb2"
-expect_exit 5 "a partial file the server cannot continue: exit 5" ctl mesa download 2026.9.2
+expect_exit 5 "a partial file the server cannot continue: exit 5" ctl --json mesa download 2026.9.2
+reason_is network
 check "it says to start over" has "run the command again to start it over" "$T/err"
 check "the partial file is dropped" test ! -e "$tb2"
-expect_exit 4 "the next attempt downloads it whole and refuses its size" ctl mesa download 2026.9.2
+expect_exit 4 "the next attempt downloads it whole and refuses its size" ctl --json mesa download 2026.9.2
+reason_is size-mismatch
 
 # --- a stall, then the API url of an asset (no browser_download_url)
 CHANNEL=testing net_config
 fault "/api-assets/mesa-2026.10.08/tb323fu-mesa-2026.10.08-$arch.tar.gz" stall
-expect_exit 5 "a stalled download: exit 5" ctl mesa download 2026.10.08
+expect_exit 5 "a stalled download: exit 5" ctl --json mesa download 2026.10.08
+reason_is network
 check "it says the download stalled" has "stalled" "$T/err"
 no_faults
 fault "/api-assets/mesa-2026.10.08/tb323fu-mesa-2026.10.08-$arch.tar.gz" norange
@@ -158,32 +164,39 @@ check "2026.10.08 is still current" test "$(readlink "$STORE/current")" = versio
 
 # --- network failures: exit 5 with a sentence
 fault /repos/o/r/releases status 404
-expect_exit 5 "404: exit 5" ctl mesa check
+expect_exit 5 "404: exit 5" ctl --json mesa check
+reason_is not-found
 check "404: says Not Found" has "404 Not Found" "$T/err"
 no_faults
 fault /repos/o/r/releases status 500
-expect_exit 5 "500: exit 5" ctl mesa check
+expect_exit 5 "500: exit 5" ctl --json mesa check
+reason_is network
 check "500: says try again later" has "HTTP 500" "$T/err"
 no_faults
 fault /repos/o/r/releases ratelimit 1900000000
-expect_exit 5 "rate limited: exit 5" ctl mesa check
+expect_exit 5 "rate limited: exit 5" ctl --json mesa check
+reason_is rate-limited
 until=$(date -u -d @1900000000 '+%Y-%m-%d %H:%M:%S UTC')
 check "rate limited: says until when" has "until $until" "$T/err"
 no_faults
 fault /repos/o/r/releases redirect http://192.0.2.1/releases
-expect_exit 5 "a redirect to plain http elsewhere: exit 5" ctl mesa check
+expect_exit 5 "a redirect to plain http elsewhere: exit 5" ctl --json mesa check
+reason_is url-refused
 check "it is refused before connecting" has "plain http is only allowed to this machine" "$T/err"
 no_faults
 fault /repos/o/r/releases redirect file:///etc/passwd
-expect_exit 5 "a redirect to a local file: exit 5" ctl mesa check
+expect_exit 5 "a redirect to a local file: exit 5" ctl --json mesa check
+reason_is url-refused
 check "it is refused" has "may not leave https or lead to local files" "$T/err"
 no_faults
 net_config
 sed -i 's|^api_url = .*|api_url = http://192.0.2.1|' "$TB323FU_MESA_CONFIG"
-expect_exit 5 "api_url with plain http to another machine: exit 5" ctl mesa check
+expect_exit 5 "api_url with plain http to another machine: exit 5" ctl --json mesa check
+reason_is url-refused
 net_config
 stop_httpd
-expect_exit 5 "server down: exit 5" ctl mesa check
+expect_exit 5 "server down: exit 5" ctl --json mesa check
+reason_is network
 check "server down: says it cannot reach the server" has "cannot reach 127.0.0.1" "$T/err"
 check "every error is one line" test "$(wc -l <"$T/err")" -eq 1
 
@@ -202,7 +215,8 @@ check "the mirror offers 2026.10.07" test "$(jget available)" = 2026.10.07
 expect_exit 0 "update from the offline mirror" ctl mesa update --no-smoke
 check "2026.10.07 is current in the other store" test "$(readlink "$STORE/current")" = versions/2026.10.07
 rm "$MIRROR/download/mesa-2026.10.06/SHA256SUMS"
-expect_exit 5 "a file missing from the mirror: exit 5" ctl mesa download 2026.10.06
+expect_exit 5 "a file missing from the mirror: exit 5" ctl --json mesa download 2026.10.06
+reason_is network
 check "it names the missing file" has "cannot read SHA256SUMS of mesa-2026.10.06 from the mirror" "$T/err"
 
 done_testing

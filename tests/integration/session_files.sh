@@ -115,13 +115,17 @@ check "the default configuration, every line a comment or blank" \
 check "the default configuration is accepted by tb323fu-ctl" \
 	sh -c '"$@" >/dev/null' sh "$CTL" --store "$STORE" --config "$DEST/etc/tb323fu/mesa.conf" mesa status
 UNIT=$DEST/usr/lib/systemd/system/tb323fu-mesa-boot-tick.service
-check "boot-tick unit with the binary's path filled in" grep -qx "ExecStart=/usr/bin/tb323fu-ctl --wait mesa boot-tick" "$UNIT"
+check "boot-tick unit with the backend's path filled in" grep -qx "ExecStart=/usr/libexec/tb323fu-mesa/tb323fu-ctl-mesa --wait boot-tick" "$UNIT"
 check "boot-tick runs before logins and the display manager" grep -qx "Before=systemd-user-sessions.service display-manager.service" "$UNIT"
 if command -v systemd-analyze >/dev/null; then
-	sed "s|/usr/bin/tb323fu-ctl|$CTL|" "$UNIT" >"$T/tb323fu-mesa-boot-tick.service"
-	check "systemd-analyze verify accepts the unit" systemd-analyze verify "$T/tb323fu-mesa-boot-tick.service"
+	ln -s "$CTL" "$T/tb323fu-ctl-mesa"
+	mkdir -p "$T/units"
+	for u in tb323fu-mesa-boot-tick.service tb323fu-mesa-check.service tb323fu-mesa-check.timer; do
+		sed "s|/usr/libexec/tb323fu-mesa/tb323fu-ctl-mesa|$T/tb323fu-ctl-mesa|" "$DEST/usr/lib/systemd/system/$u" >"$T/units/$u"
+	done
+	check "systemd-analyze verify accepts the units" sh -c "cd '$T/units' && systemd-analyze verify tb323fu-mesa-boot-tick.service tb323fu-mesa-check.service tb323fu-mesa-check.timer"
 else
-	skip "systemd-analyze verify accepts the unit" "no systemd-analyze"
+	skip "systemd-analyze verify accepts the units" "no systemd-analyze"
 fi
 
 done_testing

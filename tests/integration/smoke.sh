@@ -53,7 +53,10 @@ expect_exit 0 "the smoke program under \`run\` passes vk.driver" \
 
 # --- a release whose driverID claims Turnip ---------------------------------------------------
 expect_exit 6 "install-local of a release claiming driverID 18 is rolled back" \
-	ctl mesa install-local "$R2" --sums "$(dirname "$R2")/SHA256SUMS"
+	ctl --json mesa install-local "$R2" --sums "$(dirname "$R2")/SHA256SUMS"
+reason_is smoke-failed
+check "status: failed_reason_id smoke-failed, failed_reason without command-line syntax" \
+	test "$(st 'd["failed_reason_id"], "`" in d["failed_reason"]')" = "('smoke-failed', False)"
 check "the sentence names vk.driver and how to look" \
 	sh -c "grep -q 'vk.driver' '$T/err' && grep -q 'tb323fu-ctl mesa smoke $V2' '$T/err'"
 check "$V1 is current again" test "$(st 'd["installed"]')" = "$V1"
@@ -80,7 +83,8 @@ ctl mesa pack --stage "$T/stage" --version $V3 --drivers vulkan --vulkan-lib lib
 	--vulkan-api 1.3.0 --vulkan-driver-id 13 "$T/broken" >/dev/null
 R3=$(ls "$T/broken"/tb323fu-mesa-$V3-*.tar.*)
 expect_exit 6 "install-local of a release with a broken Vulkan driver is rolled back" \
-	ctl mesa install-local "$R3" --sums "$T/broken/SHA256SUMS"
+	ctl --json mesa install-local "$R3" --sums "$T/broken/SHA256SUMS"
+reason_is smoke-failed
 check "the sentence names vk.loader" grep -q "vk.loader" "$T/err"
 check "$V1 is still current, $V3 recorded as failed" test "$(st 'd["installed"], d["failed"]')" = "('$V1', '$V3')"
 check "the OpenCL tests were skipped: the release has no OpenCL driver" \
@@ -90,7 +94,8 @@ check "the OpenCL tests were skipped: the release has no OpenCL driver" \
 STORE1=$STORE
 STORE=$T/store-first
 expect_exit 6 "a first install that fails its smoke tests" \
-	ctl mesa install-local "$R2" --sums "$(dirname "$R2")/SHA256SUMS"
+	ctl --json mesa install-local "$R2" --sums "$(dirname "$R2")/SHA256SUMS"
+reason_is smoke-failed
 check "no version is current, failed is set" test "$(st 'd["installed"], d["failed"]')" = "('', '$V2')"
 check "the sentence says none is current" grep -q "no store version is current" "$T/err"
 STORE=$STORE1
@@ -110,13 +115,15 @@ echo '{"event":"start","name":"vk.loader"}'
 sleep 100017
 EOF2
 chmod 755 "$T/crashing-smoke" "$T/hanging-smoke"
-TB323FU_MESA_SMOKE=$T/crashing-smoke expect_exit 6 "a smoke program that crashes fails the run" ctl mesa smoke $V1
+TB323FU_MESA_SMOKE=$T/crashing-smoke expect_exit 6 "a smoke program that crashes fails the run" ctl --json mesa smoke $V1
+reason_is smoke-failed
 check "the crashed test fails with the signal and the last message" \
 	test "$(result '[t["status"] for t in d["tests"]], d["tests"][1]["detail"]' $V1)" = \
 	"(['pass', 'fail', 'skip', 'skip', 'skip', 'skip'], 'the smoke program crashed with signal 11 (Segmentation fault); its last message: driver: about to fall over')"
 check "the sentence names the crashed test" grep -q "vk.driver: the smoke program crashed" "$T/err"
 check "list shows the failure" test "$(ctl mesa list --json | json '[v["smoke"] for v in d["versions"] if v["version"] == "'$V1'"]')" = "['fail']"
-TB323FU_MESA_SMOKE=$T/hanging-smoke TB323FU_MESA_SMOKE_TIMEOUT=1 expect_exit 6 "a smoke program that hangs is killed" ctl mesa smoke $V1
+TB323FU_MESA_SMOKE=$T/hanging-smoke TB323FU_MESA_SMOKE_TIMEOUT=1 expect_exit 6 "a smoke program that hangs is killed" ctl --json mesa smoke $V1
+reason_is smoke-failed
 check "the hung test fails naming the timeout" \
 	test "$(result 'd["tests"][0]["status"], d["tests"][0]["detail"]' $V1)" = "('fail', 'timed out after 1 s and was killed')"
 check "no process of the hung run is left" sh -c "! pgrep -f 'sleep 10001[7]' >/dev/null"
@@ -127,16 +134,21 @@ echo "driver: giving up" >&2
 exit 3
 EOF2
 chmod 755 "$T/exiting-smoke"
-TB323FU_MESA_SMOKE=$T/exiting-smoke expect_exit 6 "a smoke program that exits inside a test fails the run" ctl mesa smoke $V1
+TB323FU_MESA_SMOKE=$T/exiting-smoke expect_exit 6 "a smoke program that exits inside a test fails the run" ctl --json mesa smoke $V1
+reason_is smoke-failed
 check "that test fails with the exit status, the rest did not run" \
 	test "$(result '[t["status"] for t in d["tests"]], d["tests"][0]["detail"]' $V1)" = \
 	"(['fail', 'skip', 'skip', 'skip', 'skip', 'skip'], 'the smoke program ended with exit status 3 before reporting it; its last message: driver: giving up')"
-TB323FU_MESA_SMOKE=$T/missing expect_exit 1 "without the smoke program: one sentence" ctl mesa smoke $V1
+TB323FU_MESA_SMOKE=$T/missing expect_exit 1 "without the smoke program: one sentence" ctl --json mesa smoke $V1
+reason_is program-missing
 check "…that says what to do" grep -q "TB323FU_MESA_SMOKE" "$T/err"
 
 # --- arguments --------------------------------------------------------------------------------
-expect_exit 1 "smoke of a version that is not installed" ctl mesa smoke 2020.01.01
-expect_exit 2 "smoke of something that is not a version" ctl mesa smoke ../etc
-expect_exit 2 "--deqp without --caselist" ctl mesa smoke --deqp /bin/true
+expect_exit 1 "smoke of a version that is not installed" ctl --json mesa smoke 2020.01.01
+reason_is not-installed
+expect_exit 2 "smoke of something that is not a version" ctl --json mesa smoke ../etc
+reason_is usage
+expect_exit 2 "--deqp without --caselist" ctl --json mesa smoke --deqp /bin/true
+reason_is usage
 expect_exit 0 "smoke $V1 passes again with the real program" ctl mesa smoke $V1
 done_testing

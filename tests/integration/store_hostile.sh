@@ -13,7 +13,17 @@ refused() {
 	c=$1 pattern=$2 what=$3
 	tarball=${4:-$(python3 "$GEN" "$c" "$T/rel-$c")}
 	sums=${5:-$T/rel-$c/SHA256SUMS}
-	expect_exit 4 "$what: refused with exit 4" ctl mesa install-local "$tarball" --sums "$sums" --no-smoke
+	expect_exit 4 "$what: refused with exit 4" ctl --json mesa install-local "$tarball" --sums "$sums" --no-smoke
+	case $c in
+	flip*) reason_is "damaged|hash-mismatch" ;;
+	not-in-sums) reason_is sums-invalid ;;
+	wrong-sum) reason_is hash-mismatch ;;
+	unlisted | missing | size | hash | mode) reason_is manifest-mismatch ;;
+	arch) reason_is arch-mismatch ;;
+	version-slash | no-manifest) reason_is manifest-invalid ;;
+	bomb) reason_is bomb ;;
+	*) reason_is unsafe-archive ;;
+	esac
 	if grep -q "$pattern" "$T/err" && [ "$(wc -l <"$T/err")" -eq 1 ]; then
 		ok "$what: one sentence naming the problem"
 	else
@@ -60,19 +70,24 @@ check "nothing was written outside the store" sh -c "test ! -e /tmp/evil-absolut
 check "the working directory is untouched" test -z "$(ls -A "$work")"
 
 # version arguments are checked before any path is built from them
-expect_exit 2 "install with a version holding a slash" ctl mesa install "../2026.1.1"
-expect_exit 2 "install with a version holding a newline" ctl mesa install "2026.1.1
+expect_exit 2 "install with a version holding a slash" ctl --json mesa install "../2026.1.1"
+reason_is usage
+expect_exit 2 "install with a version holding a newline" ctl --json mesa install "2026.1.1
 evil"
-expect_exit 2 "verify with a version holding a slash" ctl mesa verify "a/b"
+reason_is usage
+expect_exit 2 "verify with a version holding a slash" ctl --json mesa verify "a/b"
+reason_is usage
 
 # verify names the file whose byte changed
 expect_exit 0 "a good release installs" ctl mesa install-local "$good" --no-smoke
 expect_exit 0 "verify passes on an intact tree" ctl mesa verify
 chmod u+w "$STORE/versions/2026.1.1/share/demo/README"
 printf 'D' | dd of="$STORE/versions/2026.1.1/share/demo/README" bs=1 seek=0 conv=notrunc 2>/dev/null
-expect_exit 4 "verify after one byte changed exits 4" ctl mesa verify 2026.1.1
+expect_exit 4 "verify after one byte changed exits 4" ctl --json mesa verify 2026.1.1
+reason_is damaged
 check "verify names the damaged file" grep -q "share/demo/README (content changed)" "$T/err"
 touch "$STORE/versions/2026.1.1/lib/intruder"
-expect_exit 4 "verify finds an extra file" ctl mesa verify
+expect_exit 4 "verify finds an extra file" ctl --json mesa verify
+reason_is damaged
 check "verify names the extra file" grep -q "lib/intruder (not in the MANIFEST)" "$T/err"
 done_testing

@@ -20,14 +20,14 @@ check "--progress json: unpack lines on stderr, the last one complete" python3 -
 import json, sys
 lines = [json.loads(l) for l in open(sys.argv[1])]
 unpack = [l for l in lines if l["op"] == "unpack"]
-assert unpack and set(unpack[0]) == {"op", "file", "done", "total"}, lines
+assert unpack and set(unpack[0]) == {"op", "file", "done", "total", "percent"}, lines
 assert unpack[-1]["done"] == unpack[-1]["total"] > 0, unpack[-1]
 assert unpack[0]["file"].startswith("tb323fu-mesa-2026.10.06-"), unpack[0]
 ' "$T/err"
 check "the sentence names the version" grep -q "Mesa $V1 installed" "$T/out"
 check "status: installed $V1, idle, off" test "$(st 'd["installed"], d["state"], d["enabled"]')" = "('$V1', 'idle', False)"
 check "status --json has exactly the keys of the design" test "$(ctl mesa status --json | json 'sorted(d)')" = \
-	"['available', 'base', 'downloaded', 'drivers', 'enabled', 'failed', 'failed_reason', 'installed', 'max_tries', 'mesa_version', 'previous', 'state', 'store', 'trial', 'tries']"
+	"['available', 'base', 'downloaded', 'drivers', 'enabled', 'failed', 'failed_reason', 'failed_reason_id', 'installed', 'max_tries', 'mesa_version', 'message', 'op', 'previous', 'progress', 'state', 'store', 'takeover_needed', 'trial', 'tries']"
 check "status names the real store path" test "$(st 'd["store"]')" = "$REAL"
 check "icd/turnip.json is valid JSON with library_path through current/" \
 	test "$(json 'd["ICD"]["library_path"]' <"$STORE/icd/turnip.json")" = "$REAL/current/lib/libvulkan_lvp.so"
@@ -57,6 +57,8 @@ check "second boot counted" test "$(st 'd["tries"], d["enabled"]')" = "(2, True)
 TB323FU_BOOT_ID=boot-c expect_exit 0 "boot-tick after max_tries unconfirmed starts" ctl mesa boot-tick
 check "switched off, failed recorded" test "$(st 'd["enabled"], d["failed"], d["trial"]')" = "(False, '$V1', '')"
 check "failed_reason says why" sh -c "ctl() { \"$CTL\" --store \"$STORE\" \"\$@\"; }; ctl mesa status --json | grep -q 'not confirmed'"
+check "failed_reason_id is trial-expired, failed_reason carries no command line" \
+	test "$(st 'd["failed_reason_id"], "`" in d["failed_reason"]')" = "('trial-expired', False)"
 check "env.conf is empty after the switch-off" test ! -s "$STORE/env.conf"
 
 expect_exit 0 "on again" ctl mesa on
@@ -77,13 +79,17 @@ check "the ICD still goes through current/" test "$(readlink -f "$STORE/current"
 
 expect_exit 0 "install-local a third version" ctl mesa install-local "$R3" --no-smoke
 check "third current, the one before previous" test "$(st 'd["installed"], d["previous"]')" = "('$V3', '$V1')"
-expect_exit 1 "remove refuses current" ctl mesa remove "$V3"
+expect_exit 1 "remove refuses current" ctl --json mesa remove "$V3"
+reason_is in-use
 check "…with a sentence" grep -q "is current" "$T/err"
-expect_exit 1 "remove refuses previous" ctl mesa remove "$V1"
+expect_exit 1 "remove refuses previous" ctl --json mesa remove "$V1"
+reason_is in-use
 expect_exit 0 "remove an older version" ctl mesa remove "$V2"
 check "its tree and files are gone" sh -c "test ! -e '$STORE/versions/$V2' && test ! -e '$STORE/env/$V2.env' && test ! -e '$STORE/icd/versions/$V2'"
-expect_exit 1 "remove an unknown version" ctl mesa remove 1999.1.1
-expect_exit 2 "remove a version with a slash" ctl mesa remove "../$V1"
+expect_exit 1 "remove an unknown version" ctl --json mesa remove 1999.1.1
+reason_is not-installed
+expect_exit 2 "remove a version with a slash" ctl --json mesa remove "../$V1"
+reason_is usage
 
 check "list --json: newest first with the design's keys" test \
 	"$(ctl mesa list --json | json '[(v["version"], v["current"], v["previous"], v["smoke"], sorted(v)) for v in d["versions"]]')" = \

@@ -12,7 +12,8 @@ flock "$STORE/.lock" sleep 20 &
 holder=$!
 TB_KILL_ON_EXIT="$holder"
 sleep 0.3
-expect_exit 3 "a second writer exits 3" ctl mesa on
+expect_exit 3 "a second writer exits 3" ctl --json mesa on
+reason_is busy
 check "…saying busy" grep -q "^tb323fu-ctl: busy: " "$T/err"
 expect_exit 0 "readers take no lock" ctl mesa status
 ctl --wait mesa on >"$T/wait.out" 2>&1 &

@@ -1,0 +1,87 @@
+/* Completing a store made by the Open Device Helper (docs/design.md §13). */
+#include "takeover.h"
+#include "activate.h"
+#include "elfcheck.h"
+#include "manifest.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* A version of ours has its env file; the helper's have none. */
+static int version_incomplete(const struct store *s, const char *v)
+{
+	char *env = store_path(s, "env/%s.env", v);
+	char *icd = store_path(s, "icd/versions/%s", v);
+	char *man = store_path(s, "versions/%s/MANIFEST", v);
+	int missing = path_exists(man) && (!path_exists(env) || !is_directory(icd));
+	free(env);
+	free(icd);
+	free(man);
+	return missing;
+}
+
+int takeover_needed(const struct store *s)
+{
+	size_t n;
+	char **list = store_versions(s, &n);
+	int needed = 0;
+	for (size_t i = 0; i < n; i++)
+		needed += version_incomplete(s, list[i]);
+	store_free_list(list, n);
+	char *cur = store_current(s);
+	char *env = store_path(s, "env/current.env");
+	char *smoke = store_path(s, "smoke");
+	if (cur && (!path_exists(env) || !is_directory(smoke)))
+		needed++;
+	free(cur);
+	free(env);
+	free(smoke);
+	return needed;
+}
+
+/* Whether a version needs its lib/ on LD_LIBRARY_PATH: the MANIFEST says so, or the ELF check
+ * finds a library only lib/ provides (as when it was unpacked by us). */
+static int needs_ld_library_path(const struct store *s, const char *v, const struct manifest *m)
+{
+	if (m->ld_library_path)
+		return 1;
+	char *tree = store_path(s, "versions/%s", v);
+	struct elf_report r;
+	struct tb_error ignored = {0};
+	int yes = elf_check_tree(tree, m, &r, &ignored) == TB_OK && r.needs_ld_library_path;
+	free(tree);
+	return yes;
+}
+
+int takeover_run(struct store *s, int *done, struct tb_error *e)
+{
+	*done = 0;
+	size_t n;
+	char **list = store_versions(s, &n);
+	int rc = TB_OK;
+	for (size_t i = 0; !rc && i < n; i++) {
+		if (!version_incomplete(s, list[i]))
+			continue;
+		char *tree = store_path(s, "versions/%s", list[i]);
+		struct manifest m;
+		struct tb_error bad = {0};
+		/* A tree whose MANIFEST we cannot read stays as it is: verify names it. */
+		if (manifest_load(tree, &m, &bad) == TB_OK) {
+			rc = envfiles_write_version(s, list[i], needs_ld_library_path(s, list[i], &m), e);
+			manifest_free(&m);
+			if (!rc)
+				(*done)++;
+		}
+		free(tree);
+	}
+	store_free_list(list, n);
+	char *smoke = store_path(s, "smoke");
+	if (!rc)
+		rc = mkdir_p(smoke, 0755, e);
+	free(smoke);
+	/* The current ICD files, env/current.env and env.conf, from the state as it is: the
+	 * helper's launcher keeps finding icd/turnip.json and icd/opencl/ through current/. */
+	if (!rc)
+		rc = envfiles_write_current(s, e);
+	return rc;
+}
