@@ -99,7 +99,10 @@ $(BUILD)/libtblaunch.a: $(LAUNCH_OBJ)
 	@rm -f $@
 	$(AR) rcs $@ $^
 
-$(BUILD)/bin/tb323fu-ctl: $(BUILD)/obj/ctl/main.o $(BUILD)/libtbctl.a $(BUILD)/obj/tb323fu-mesa/suggest.o
+# termtext (escaping for terminals), version_name (the rule for version names) and suggest
+# ("did you mean") are the launcher's and shared with the control tool.
+$(BUILD)/bin/tb323fu-ctl: $(BUILD)/obj/ctl/main.o $(BUILD)/libtbctl.a $(BUILD)/obj/tb323fu-mesa/termtext.o \
+		$(BUILD)/obj/tb323fu-mesa/version_name.o $(BUILD)/obj/tb323fu-mesa/suggest.o
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(CTL_LIBS)
 

@@ -183,13 +183,13 @@ static int run_one(struct store *s, const char *version, enum side side,
 	fs->heading_indent = -1;
 	memset(fs->seen, 0, sizeof fs->seen);
 	int status, timed_out;
-	struct smoke_tail tail = {0};
+	struct child_tail tail = {0};
 	int rc = side_run(argv, NULL, 0, fn, fs, &status, &timed_out, &tail, e);
 	smoke_free_argv(argv);
 	if (!rc && must_succeed && !(WIFEXITED(status) && WEXITSTATUS(status) == 0)) {
 		char how[160], last[200];
-		smoke_describe_status(status, how, sizeof how);
-		smoke_tail_last_line(&tail, last, sizeof last);
+		child_describe_status(status, how, sizeof how);
+		child_tail_last_line(&tail, last, sizeof last);
 		rc = tb_fail_why(e, TB_EFAIL, "failed", "%s failed on the %s side (%s%s%s)",
 				 must_succeed, side == SIDE_STORE ? "store's" : "distribution's", how,
 				 last[0] ? ": " : "", last);
@@ -282,7 +282,7 @@ int bench_run(struct store *s, const char *version, const struct bench_request *
 	*result = NULL;
 	const char *command = r->command && *r->command ? r->command : BENCH_DEFAULT_COMMAND;
 	int rounds = r->rounds > 0 ? r->rounds : BENCH_DEFAULT_ROUNDS;
-	char *tree = store_path(s, "versions/%s", version);
+	char *tree = store_version_dir(s, version);
 	struct manifest m;
 	int rc = manifest_load(tree, &m, e);
 	free(tree);

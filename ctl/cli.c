@@ -1,13 +1,17 @@
 /* Helpers shared by the commands: building the outcome, opening the store. */
 #include "cli.h"
+#include "lifecycle.h"
+#include "manifest.h"
 #include "running.h"
 #include "takeover.h"
 #include "smoke_run.h"
 #include "state.h"
+#include "txn.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 static void ensure_fields(struct outcome *o)
 {
@@ -52,6 +56,59 @@ void outcome_bool(struct outcome *o, const char *key, int value)
 	json_object_object_add(o->fields, key, json_object_new_boolean(value));
 }
 
+int cli_usage(struct outcome *o, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	char *s = xvasprintf(fmt, ap);
+	va_end(ap);
+	struct tb_error e = {0};
+	tb_fail_why(&e, TB_EUSAGE, "usage", "%s", s);
+	free(s);
+	return outcome_fail(o, &e);
+}
+
+json_object *cli_drivers_array(const struct manifest *m)
+{
+	json_object *a = json_object_new_array();
+	if (m && m->has_vulkan)
+		json_object_array_add(a, json_object_new_string("vulkan"));
+	if (m && m->has_opencl)
+		json_object_array_add(a, json_object_new_string("opencl"));
+	return a;
+}
+
+const char *cli_drivers_text(const struct manifest *m)
+{
+	if (!m || (!m->has_vulkan && !m->has_opencl))
+		return "no drivers";
+	return m->has_vulkan && m->has_opencl ? "vulkan, opencl" : m->has_vulkan ? "vulkan" : "opencl";
+}
+
+void cli_describe_version(struct outcome *o, const struct store *s, const char *version,
+			  char *about, size_t n)
+{
+	struct manifest m = {0};
+	struct tb_error ignored = {0};
+	char *dir = store_version_dir(s, version);
+	int have = manifest_load(dir, &m, &ignored) == TB_OK;
+	free(dir);
+	ensure_fields(o);
+	outcome_str(o, "version", version);
+	json_object_object_add(o->fields, "drivers", cli_drivers_array(have ? &m : NULL));
+	outcome_str(o, "base", have ? m.base : "");
+	outcome_str(o, "mesa_version", have ? m.mesa_version : "");
+	if (have) {
+		/* A commit hash is shortened as git does; any other name is kept whole. */
+		const char *base = m.base ? m.base : "?";
+		int is_hash = strlen(base) >= 12 && strspn(base, "0123456789abcdef") == strlen(base);
+		snprintf(about, n, "%s, based on upstream %.*s", cli_drivers_text(&m), is_hash ? 7 : 64, base);
+		manifest_free(&m);
+	} else {
+		snprintf(about, n, "unknown drivers");
+	}
+}
+
 void outcome_installed(struct outcome *o, const struct store *s, const char *version,
 		       const struct smoke_outcome *smoke)
 {
@@ -67,9 +124,12 @@ void outcome_installed(struct outcome *o, const struct store *s, const char *ver
 	if (smoke)
 		sb_appendf(&sb, "Mesa %s passed its smoke tests (%d passed, %d skipped)\n", version,
 			   smoke->passed, smoke->skipped);
-	/* current/ is what the ICD and session files point through: new programs see it at once */
-	if (st.enabled)
-		sb_appendf(&sb, "Mesa %s installed; new programs use it now, on trial until `tb323fu-ctl mesa keep`", version);
+	/* current/ is what the ICD and session files point through: a session switched on sees
+	 * the new version in every program it starts from now on */
+	if (st.enabled && st.trial)
+		sb_appendf(&sb, "Mesa %s installed; programs started from now on use it, on trial for %d starts until `tb323fu-ctl mesa keep`", version, st.max);
+	else if (st.enabled)
+		sb_appendf(&sb, "Mesa %s installed; programs started from now on use it", version);
 	else
 		sb_appendf(&sb, "Mesa %s installed; switch it on with `tb323fu-ctl mesa on`", version);
 	outcome_say(o, "%s", sb.buf);
@@ -80,8 +140,18 @@ void outcome_installed(struct outcome *o, const struct store *s, const char *ver
 int cli_open_store(struct cli *c, struct store *s, int writer, struct tb_error *e)
 {
 	int rc = store_open(s, c->store_dir, writer, e);
-	if (!rc && writer)
+	if (!rc && writer) {
 		rc = store_lock(s, c->wait, e);
+		if (!rc)
+			lc_reserve_keep(s);
+	} else if (!rc && txn_pending(s)) {
+		/* a writer was killed while committing: finish it if this reader may */
+		struct tb_error ignored = {0};
+		if (store_lock(s, 0, &ignored) == TB_OK) {
+			close(s->lock_fd);
+			s->lock_fd = -1;
+		}
+	}
 	if (!rc && writer)
 		running_attach(s->root);
 	/* A store the helper made gets our files before anything else (docs/design.md §13). */

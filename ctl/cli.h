@@ -38,8 +38,26 @@ struct smoke_outcome;
 void outcome_installed(struct outcome *o, const struct store *s, const char *version,
 		       const struct smoke_outcome *smoke);
 
-/* Opens the store as a writer (created, locked) or a reader. */
+/* A usage error: exit 2, reason usage, the sentence (printf format) naming the right usage. */
+int cli_usage(struct outcome *o, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* A release's drivers: ["vulkan","opencl"] for JSON, "vulkan, opencl" for people (m NULL:
+ * none known). */
+struct manifest;
+json_object *cli_drivers_array(const struct manifest *m);
+const char *cli_drivers_text(const struct manifest *m);
+/* Adds version, drivers, base, mesa_version of an installed version to the outcome and
+ * writes "vulkan, opencl, based on upstream 1a2b3c4" into about. */
+void cli_describe_version(struct outcome *o, const struct store *s, const char *version,
+			  char *about, size_t n);
+
+/* Opens the store as a writer (created, locked, an interrupted commit finished, the reserve
+ * kept) or a reader (an interrupted commit finished when the reader may write). */
 int cli_open_store(struct cli *c, struct store *s, int writer, struct tb_error *e);
+
+/* verify --repair's second half: fetches the version anew from the release source and
+ * replaces the damaged tree (the store open and locked). */
+int cli_verify_repair(struct cli *c, struct store *s, const char *version, struct outcome *o);
 
 typedef int (*command_fn)(struct cli *c, int argc, char **argv, struct outcome *o);
 

@@ -1,9 +1,11 @@
 /* The progress printers of the command line: a bar on a terminal, JSON lines for the GUI. */
 #include "cli_progress.h"
+#include "util.h"
 #include "running.h"
 
 #include <json-c/json.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
@@ -75,7 +77,9 @@ static void on_bytes(void *ctx, const char *op, const char *file, uint64_t done,
 	for (int i = 0; i < width; i++)
 		bar[i] = i < fill ? '#' : '.';
 	bar[width] = '\0';
-	fprintf(stderr, "\r%-8s %-.40s [%s] %s / %s, %s/s%s\033[K", op, file, bar, d, tot, rate, left);
+	char *shown = term_text(file, 0);
+	fprintf(stderr, "\r%-8s %-.40s [%s] %s / %s, %s/s%s\033[K", op, shown, bar, d, tot, rate, left);
+	free(shown);
 	p->bar_shown = 1;
 }
 
@@ -101,7 +105,10 @@ static void on_test(void *ctx, const char *name, const char *status)
 		fprintf(stderr, "%s\n", json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN));
 		json_object_put(o);
 	} else if (strcmp(status, "run")) {
-		fprintf(stderr, "smoke    %-12s %s\n", name, status);
+		char *n = term_text(name, 0), *st = term_text(status, 0);
+		fprintf(stderr, "smoke    %-12s %s\n", n, st);
+		free(n);
+		free(st);
 	}
 }
 

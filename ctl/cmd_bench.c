@@ -65,7 +65,7 @@ COMMAND(bench)
 			return outcome_fail(o, &e);
 		}
 	}
-	if (version && !version_is_valid(version)) {
+	if (version && !version_name_ok(version)) {
 		tb_fail(&e, TB_EUSAGE, "\"%s\" is not a Mesa version (like 2026.10.06)", version);
 		return outcome_fail(o, &e);
 	}

@@ -17,7 +17,7 @@ static int usage_error(struct outcome *o, const char *what)
 
 COMMAND(notes)
 {
-	if (argc > 2 || (argc == 2 && (argv[1][0] == '-' || !version_is_valid(argv[1]))))
+	if (argc > 2 || (argc == 2 && (argv[1][0] == '-' || !version_name_ok(argv[1]))))
 		return usage_error(o, "usage: notes [VERSION] (a version like 2026.10.06)");
 	const char *want = argc == 2 ? argv[1] : NULL;
 	struct store s;

@@ -6,7 +6,7 @@
 #include "manifest.h"
 #include "release.h"
 #include "smoke_run.h"
-#include "state.h"
+#include "lifecycle.h"
 
 #include <dirent.h>
 #include <glob.h>
@@ -86,8 +86,9 @@ static char *library_version(const char *path)
 
 static void report_store(struct doctor *d, const struct store *s, char **current)
 {
-	struct state st;
-	state_load(s, &st);
+	struct lc_view v;
+	lc_read(s, &v);
+	struct state st = v.st;
 	*current = store_current(s);
 	char *previous = store_previous(s);
 	json_object_object_add(d->fields, "store", json_object_new_string(s->root));
@@ -113,9 +114,18 @@ static void report_store(struct doctor *d, const struct store *s, char **current
 	if (st.trial)
 		line(d, "Mesa %s is on trial (%d of %d starts); confirm it with `tb323fu-ctl mesa keep`",
 		     st.trial, st.tries, st.max);
-	if (st.failed)
+	/* a failed smoke test switches nothing and a rollback keeps the switch: "switched off"
+	 * only when it was */
+	const char *why = st.failed_reason ? st.failed_reason : "no reason recorded";
+	if (st.failed && *current && strcmp(st.failed, *current))
+		problem(d, "Mesa %s failed (%s); it is not in use, Mesa %s is current; try another version or report it",
+			st.failed, why, *current);
+	else if (st.failed && !st.enabled)
 		problem(d, "Mesa %s failed (%s) and was switched off; try another version or report it",
-			st.failed, st.failed_reason ? st.failed_reason : "no reason recorded");
+			st.failed, why);
+	else if (st.failed)
+		problem(d, "Mesa %s failed (%s) and is still current; roll back with `tb323fu-ctl mesa rollback` or report it",
+			st.failed, why);
 
 	if (st.enabled) {
 		/* The session files read env.conf: it must carry the variables while on. */
@@ -140,7 +150,7 @@ static void report_store(struct doctor *d, const struct store *s, char **current
 		json_object_object_add(d->fields, "smoke", json_object_new_string("none"));
 	}
 	free(previous);
-	state_free(&st);
+	lc_view_free(&v);
 }
 
 /* The session files of ours or, beside the helper's, of ours under a second name
@@ -398,7 +408,7 @@ static void report_elf(struct doctor *d, const struct store *s, const struct elf
 {
 	struct elf_report r = {0};
 	if (current) {
-		char *tree = store_path(s, "versions/%s", current);
+		char *tree = store_version_dir(s, current);
 		struct manifest m;
 		struct tb_error e = {0};
 		int rc = manifest_load(tree, &m, &e);

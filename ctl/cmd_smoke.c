@@ -33,7 +33,12 @@ static void print_tests(json_object *res)
 		const char *status = json_object_object_get_ex(t, "status", &v) ? json_object_get_string(v) : "";
 		int64_t ms = json_object_object_get_ex(t, "ms", &v) ? json_object_get_int64(v) : 0;
 		const char *detail = json_object_object_get_ex(t, "detail", &v) ? json_object_get_string(v) : "";
-		printf("%-12s %-4s %6lld ms  %s\n", name, status, (long long)ms, detail);
+		/* details come from drivers (device names, loader errors): shown, not obeyed */
+		char *line = xasprintf("%-12s %-4s %6lld ms  %s", name, status, (long long)ms, detail);
+		char *shown = term_text(line, 0);
+		printf("%s\n", shown);
+		free(shown);
+		free(line);
 	}
 }
 
@@ -253,7 +258,7 @@ COMMAND(smoke)
 			    usage);
 		return outcome_fail(o, &e);
 	}
-	if (version && !version_is_valid(version)) {
+	if (version && !version_name_ok(version)) {
 		tb_fail(&e, TB_EUSAGE, "\"%s\" is not a Mesa version (like 2026.10.06)", version);
 		return outcome_fail(o, &e);
 	}

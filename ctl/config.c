@@ -215,11 +215,24 @@ int config_parse(struct config *c, const char *text, const char *name, struct tb
 
 int config_load(struct config *c, const char *path, int must_exist, struct tb_error *e)
 {
-	char *text = read_small_file(path, 1 << 20, NULL);
+	size_t len;
+	char *text = read_small_file(path, CONFIG_MAX_BYTES, &len);
 	if (!text) {
 		if (errno == ENOENT && !must_exist)
 			return TB_OK;
+		if (errno == E2BIG)
+			return tb_fail_why(e, TB_EUSAGE, "too-large",
+					   "the configuration %s is larger than 1 MiB; a mesa.conf is a few lines of key = value",
+					   path);
 		return tb_fail_errno(e, TB_EUSAGE, "cannot read the configuration %s", path);
+	}
+	/* A NUL would silently end the text early and drop the lines after it (a
+	 * require_signature among them). */
+	if (memchr(text, '\0', len)) {
+		free(text);
+		return tb_fail_why(e, TB_EUSAGE, "usage",
+				   "the configuration %s contains a NUL byte, so it is not a text file; rewrite it as key = value lines",
+				   path);
 	}
 	int rc = config_parse(c, text, path, e);
 	free(text);

@@ -5,6 +5,7 @@
 #include "util.h"
 
 #define CONFIG_MAX_KEYS 32
+#define CONFIG_MAX_BYTES (1 << 20)
 
 struct config {
 	char *source;   /* github:OWNER/REPO */

@@ -19,6 +19,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "child.h"
 #include "smoke_run.h"
 
 #define QPA_MAX_LINE 65536
@@ -410,13 +411,6 @@ static int caselist_is_done(const struct caselist *l, const char *name)
 	return i >= 0 && l->done[i];
 }
 
-static double now_seconds(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
 /* Appends what was added to the log since the last call. */
 static void read_log(int *fd, const char *path, struct qpa_parser *q)
 {
@@ -433,8 +427,40 @@ static void read_log(int *fd, const char *path, struct qpa_parser *q)
 struct one_run {
 	int status;
 	int timed_out;
-	struct smoke_tail tail; /* dEQP's stdout and stderr, for messages */
+	struct child_tail tail; /* dEQP's stdout and stderr, for messages */
 };
+
+/* What run_once watches while dEQP runs: its log, and whether a case makes progress. */
+struct watch {
+	int log_fd;
+	const char *log_path;
+	struct qpa_parser *q;
+	size_t seen_cases;
+	int seen_open;
+	double last_progress;
+	int case_timeout;
+	struct child_tail *tail;
+};
+
+static void to_tail(void *ctx, const char *data, size_t n)
+{
+	struct watch *w = ctx;
+	child_tail_add(w->tail, data, n);
+}
+
+/* Reads the log even when dEQP prints nothing; a case that makes no progress for
+ * case_timeout seconds stops the run. */
+static int log_tick(void *ctx)
+{
+	struct watch *w = ctx;
+	read_log(&w->log_fd, w->log_path, w->q);
+	if (w->q->n != w->seen_cases || w->q->open != w->seen_open) {
+		w->seen_cases = w->q->n;
+		w->seen_open = w->q->open;
+		w->last_progress = now_seconds();
+	}
+	return now_seconds() - w->last_progress > w->case_timeout;
+}
 
 /* Runs dEQP once over list_path, feeding its log into q as it grows. */
 static int run_once(const struct deqp_request *r, const char *deqp, const char *dir,
@@ -463,58 +489,19 @@ static int run_once(const struct deqp_request *r, const char *deqp, const char *
 	free(list_arg);
 	free(log_arg);
 	memset(out, 0, sizeof *out);
-	struct smoke_child child;
-	int rc = smoke_child_start(&child, argv, dir, e);
+	struct child child;
+	int rc = child_start(&child, argv, dir, e);
 	smoke_free_argv(argv);
 	if (rc)
 		return rc;
 
-	int log_fd = -1;
-	size_t seen_cases = q->n;
-	int seen_open = q->open;
-	double last_progress = now_seconds();
-	char buf[8192];
-	for (;;) {
-		struct pollfd fds[2] = {{.fd = child.out_fd, .events = POLLIN},
-					{.fd = child.err_fd, .events = POLLIN}};
-		if (child.out_fd >= 0 || child.err_fd >= 0) {
-			/* Wake up now and then to read the log even when dEQP prints nothing. */
-			if (poll(fds, 2, 200) > 0)
-				for (int k = 0; k < 2; k++) {
-					if (fds[k].fd < 0 || !fds[k].revents)
-						continue;
-					ssize_t got = read(fds[k].fd, buf, sizeof buf);
-					if (got > 0) {
-						smoke_tail_add(&out->tail, buf, (size_t)got);
-					} else if (got == 0 || (errno != EINTR && errno != EAGAIN)) {
-						close(fds[k].fd);
-						*(k ? &child.err_fd : &child.out_fd) = -1;
-					}
-				}
-		} else {
-			struct timespec pause = {0, 50 * 1000 * 1000};
-			nanosleep(&pause, NULL);
-		}
-		read_log(&log_fd, log_path, q);
-		if (q->n != seen_cases || q->open != seen_open) {
-			seen_cases = q->n;
-			seen_open = q->open;
-			last_progress = now_seconds();
-		}
-		int status;
-		pid_t w = waitpid(child.pid, &status, WNOHANG);
-		if (w == child.pid) {
-			child.pid = -1;
-			out->status = status;
-			break;
-		}
-		if (now_seconds() - last_progress > r->case_timeout) {
-			out->timed_out = 1;
-			out->status = smoke_child_kill(&child);
-			break;
-		}
-	}
-	smoke_child_wait(&child);
+	struct watch w = {.log_fd = -1, .log_path = log_path, .q = q, .seen_cases = q->n,
+			  .seen_open = q->open, .last_progress = now_seconds(),
+			  .case_timeout = r->case_timeout, .tail = &out->tail};
+	struct child_watch cw = {.out = to_tail, .err_tail = &out->tail, .tick = log_tick,
+				 .tick_ms = 200, .ctx = &w};
+	out->timed_out = child_supervise(&child, &cw, &out->status);
+	int log_fd = w.log_fd;
 	read_log(&log_fd, log_path, q);
 	if (log_fd >= 0)
 		close(log_fd);
@@ -571,8 +558,8 @@ int deqp_run(const struct deqp_request *r, struct qpa_parser *q, struct tb_error
 		if (rc)
 			break;
 		char how[160], last[200], detail[400];
-		smoke_describe_status(res.status, how, sizeof how);
-		smoke_tail_last_line(&res.tail, last, sizeof last);
+		child_describe_status(res.status, how, sizeof how);
+		child_tail_last_line(&res.tail, last, sizeof last);
 		if (res.timed_out)
 			snprintf(detail, sizeof detail, "no result within %d s; dEQP-VK was killed",
 				 r->case_timeout);

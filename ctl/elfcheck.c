@@ -520,6 +520,68 @@ static int found_in_search_path(const struct tree_check *c, const char *search_p
 	return found;
 }
 
+/* The directory an $ORIGIN entry names, or NULL when the entry does not start with $ORIGIN
+ * (or ${ORIGIN}) followed by '/' or its end, or uses another substitution. */
+static char *origin_entry_dir(const char *entry, const char *origin)
+{
+	const char *rest = NULL;
+	if (!strncmp(entry, "$ORIGIN", 7) && (entry[7] == '/' || !entry[7]))
+		rest = entry + 7;
+	else if (!strncmp(entry, "${ORIGIN}", 9) && (entry[9] == '/' || !entry[9]))
+		rest = entry + 9;
+	if (!rest || strchr(rest, '$'))
+		return NULL;
+	char *dir = xasprintf("%s%s", origin, rest);
+	char *norm = normalize_path(dir);
+	free(dir);
+	return norm;
+}
+
+static int is_system_dir(const struct elf_host *h, const char *entry)
+{
+	if (entry[0] != '/' || strchr(entry, '$'))
+		return 0;
+	char *norm = normalize_path(entry);
+	int found = 0;
+	for (size_t i = 0; i < h->n_lib_dirs && !found; i++) {
+		char *d = normalize_path(h->lib_dirs[i]);
+		found = !strcmp(d, norm);
+		free(d);
+	}
+	free(norm);
+	return found;
+}
+
+/* Every entry of a RUNPATH or RPATH is $ORIGIN-based and stays inside the release, or is one
+ * of the system's library directories. Anything else (an empty entry or a relative one, which
+ * the dynamic linker takes from the working directory; an absolute directory elsewhere;
+ * $LIB or $PLATFORM) lets whoever can write there put code into every program that loads
+ * the release. */
+static int check_search_path(const struct tree_check *c, const char *rel, const char *kind,
+			     const char *search_path, const char *origin, struct tb_error *e)
+{
+	if (!search_path)
+		return TB_OK;
+	int rc = TB_OK;
+	const char *p = search_path;
+	for (;;) {
+		size_t n = strcspn(p, ":");
+		char *entry = strndup(p, n);
+		char *dir = origin_entry_dir(entry, origin);
+		int ok = dir ? path_is_inside(dir, c->root) : *entry && is_system_dir(c->h, entry);
+		if (!ok)
+			rc = tb_fail_why(e, TB_EVERIFY, "runpath-unsafe",
+					 "%s has the %s entry \"%.200s\", which reaches outside the release; only $ORIGIN-based directories inside it and the system's library directories may be searched; fix the release's link flags",
+					 rel, kind, entry);
+		free(dir);
+		free(entry);
+		if (rc || !p[n])
+			break;
+		p += n + 1;
+	}
+	return rc;
+}
+
 static enum found_where resolve_needed(const struct tree_check *c, const struct elf_facts *f,
 				       const char *origin, const char *needed)
 {
@@ -584,13 +646,16 @@ static int check_file(struct tree_check *c, const char *rel, const char *path,
 		    glibc_version_compare(f.glibc_floor, c->r->glibc_floor) > 0)
 			snprintf(c->r->glibc_floor, sizeof c->r->glibc_floor, "%s", f.glibc_floor);
 	}
-	if (f.n_needed) {
+	if (f.n_needed || f.runpath || f.rpath) {
 		char *origin_raw = xstrdup(path);
 		char *slash = strrchr(origin_raw, '/');
 		if (slash)
 			*slash = '\0';
 		char *origin = normalize_path(origin_raw);
 		free(origin_raw);
+		rc = check_search_path(c, rel, "RUNPATH", f.runpath, origin, e);
+		if (!rc)
+			rc = check_search_path(c, rel, "RPATH", f.rpath, origin, e);
 		for (size_t i = 0; i < f.n_needed && !rc; i++) {
 			switch (resolve_needed(c, &f, origin, f.needed[i])) {
 			case FOUND_VIA_SEARCH_PATH:

@@ -84,7 +84,7 @@ static int release_read(json_object *o, const char *arch, struct feed_release *r
 {
 	memset(r, 0, sizeof *r);
 	const char *tag = json_str(o, "tag_name");
-	if (!tag || strncmp(tag, "mesa-", 5) || !version_is_valid(tag + 5) || json_true(o, "draft"))
+	if (!tag || strncmp(tag, "mesa-", 5) || !version_name_ok(tag + 5) || json_true(o, "draft"))
 		return -1;
 	json_object *assets;
 	if (!json_object_object_get_ex(o, "assets", &assets) ||

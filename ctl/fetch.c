@@ -112,6 +112,55 @@ static int redirect_downgrades(const char *from, const char *to)
 	return !strncasecmp(from, "https:", 6) && strncasecmp(to, "https:", 6);
 }
 
+/* The path of a file:// URL (percent-decoded), or NULL. */
+static char *file_url_path(const char *url)
+{
+	CURLU *u = curl_url();
+	char *path = NULL, *out = NULL;
+	if (u && curl_url_set(u, CURLUPART_URL, url, 0) == CURLUE_OK &&
+	    curl_url_get(u, CURLUPART_PATH, &path, CURLU_URLDECODE) == CURLUE_OK && path)
+		out = xstrdup(path);
+	curl_free(path);
+	curl_url_cleanup(u);
+	return out;
+}
+
+/* A file:// URL is read only when api_url is itself a file:// mirror, and only a regular file
+ * inside the mirror's directory: a release list from the network must not make us read this
+ * machine's files (a root-only file, a FIFO that never ends, /dev/zero). */
+static int local_file_allowed(const struct config *cfg, const char *url, const char *what,
+			      struct tb_error *e)
+{
+	if (!cfg->api_url || !is_file_url(cfg->api_url))
+		return tb_fail_why(e, TB_ENET, "network",
+				   "refusing to read %s from %.200s: only a release list from a file:// mirror may name local files",
+				   what, url);
+	char *want = file_url_path(url), *root = file_url_path(cfg->api_url);
+	char *real = want ? realpath(want, NULL) : NULL;
+	char *real_root = root ? realpath(root, NULL) : NULL;
+	int rc = TB_OK;
+	struct stat st;
+	if (!real || !real_root) {
+		rc = tb_fail_why(e, TB_ENET, "network", "cannot read %s from the mirror (%.300s): %s; check api_url",
+				 what, url, strerror(errno));
+	} else {
+		size_t n = strlen(real_root);
+		int inside = !strncmp(real, real_root, n) && (real[n] == '/' || !strcmp(real_root, "/"));
+		if (!inside)
+			rc = tb_fail_why(e, TB_ENET, "network",
+					 "refusing to read %s from %.300s: it lies outside the mirror's directory %s",
+					 what, url, real_root);
+		else if (stat(real, &st) != 0 || !S_ISREG(st.st_mode))
+			rc = tb_fail_why(e, TB_ENET, "network",
+					 "refusing to read %s from %.300s: it is not a regular file", what, url);
+	}
+	free(real);
+	free(real_root);
+	free(want);
+	free(root);
+	return rc;
+}
+
 /* The host of a URL for sentences ("api.github.com", "this machine's files"). */
 static void url_host(const char *url, char *out, size_t n)
 {
@@ -284,6 +333,18 @@ static char *header_value(const char *line, size_t len, const char *name)
 	return strndup(v, (size_t)(end - v));
 }
 
+/* An ETag is replayed as a header: only visible ASCII may go back (a bare CR would start
+ * a header of the server's choosing). */
+static int etag_ok(const char *v)
+{
+	if (!*v || strlen(v) > 512)
+		return 0;
+	for (; *v; v++)
+		if ((unsigned char)*v < 0x21 || (unsigned char)*v > 0x7e)
+			return 0;
+	return 1;
+}
+
 static size_t on_header(char *data, size_t size, size_t n, void *ctx)
 {
 	struct transfer *t = ctx;
@@ -295,7 +356,9 @@ static size_t on_header(char *data, size_t size, size_t n, void *ctx)
 	char *v;
 	if ((v = header_value(data, len, "ETag"))) {
 		free(t->etag);
-		t->etag = v;
+		t->etag = etag_ok(v) ? v : NULL;
+		if (!t->etag)
+			free(v);
 	} else if ((v = header_value(data, len, "X-RateLimit-Remaining"))) {
 		t->rl_remaining = strtol(v, NULL, 10);
 		free(v);
@@ -464,15 +527,30 @@ static void describe_time(long long when, char *out, size_t n)
 		snprintf(out, n, "later");
 }
 
+/* Called by libcurl about once a second even while nothing arrives: a signal stops the
+ * transfer there. */
+static int on_xferinfo(void *ctx, curl_off_t dltotal, curl_off_t dlnow, curl_off_t ultotal,
+		       curl_off_t ulnow)
+{
+	return tb_interrupted ? 1 : 0;
+}
+
 static int curl_failure(struct transfer *t, CURLcode rc, const char *url, struct tb_error *e)
 {
 	const struct fetch_request *rq = t->rq;
 	char host[256];
 	url_host(url, host, sizeof host);
 	const char *why = t->errbuf[0] ? t->errbuf : curl_easy_strerror(rc);
+	if (tb_interrupted) {
+		char *what = xasprintf("fetching %s%s", rq->what,
+				       t->to_file ? " (the part already fetched is kept; the next run resumes it)" : "");
+		int r = tb_check_interrupted(e, what);
+		free(what);
+		return r;
+	}
 	if (t->too_big)
 		return tb_fail_why(e, rq->too_big_code, "too-large", "%s from %s is larger than %llu bytes; refusing it",
-			       rq->what, host, (unsigned long long)t->limit);
+				   rq->what, host, (unsigned long long)t->limit);
 	if (t->bad_range)
 		return tb_fail_why(e, TB_ENET, "network", "%s answered a different range than asked for %s; run the command again",
 			       host, rq->what);
@@ -593,6 +671,8 @@ static int perform(struct transfer *t, struct tb_error *e)
 	curl_easy_setopt(c, CURLOPT_HEADERDATA, t);
 	curl_easy_setopt(c, CURLOPT_WRITEFUNCTION, on_body);
 	curl_easy_setopt(c, CURLOPT_WRITEDATA, t);
+	curl_easy_setopt(c, CURLOPT_XFERINFOFUNCTION, on_xferinfo);
+	curl_easy_setopt(c, CURLOPT_NOPROGRESS, 0L);
 	if (t->range_sent) {
 		char range[48];
 		snprintf(range, sizeof range, "%llu-", (unsigned long long)t->offset);
@@ -607,6 +687,8 @@ static int perform(struct transfer *t, struct tb_error *e)
 		}
 		if ((rc = fetch_url_allowed(url, e)) != TB_OK)
 			break;
+		if (is_file_url(url) && (rc = local_file_allowed(cfg, url, rq->what, e)) != TB_OK)
+			break;
 		t->url_now = url;
 		int to_api = same_origin(url, cfg->api_url);
 		struct curl_slist *h = NULL;
@@ -620,7 +702,7 @@ static int perform(struct transfer *t, struct tb_error *e)
 			h = curl_slist_append(h, line);
 			free(line);
 		}
-		if (rq->etag) {
+		if (rq->etag && etag_ok(rq->etag)) {
 			line = xasprintf("If-None-Match: %s", rq->etag);
 			h = curl_slist_append(h, line);
 			free(line);
@@ -729,9 +811,16 @@ int fetch_file(const struct config *cfg, const struct fetch_request *rq, const c
 	       struct fetch_file_result *out, struct tb_error *e)
 {
 	memset(out, 0, sizeof *out);
-	int fd = open(part_path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+	/* 0600: what a server sent is nobody else's business until it is checked. */
+	int fd = open(part_path, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600);
 	if (fd < 0)
 		return tb_fail_errno(e, TB_EFAIL, "cannot open %s", part_path);
+	struct stat pst;
+	if (fstat(fd, &pst) != 0 || !S_ISREG(pst.st_mode) || fchmod(fd, 0600) != 0) {
+		close(fd);
+		return tb_fail_why(e, TB_EFAIL, "damaged",
+				   "%s is not a regular file; remove it and run the command again", part_path);
+	}
 	struct transfer t = {.cfg = cfg, .rq = rq, .to_file = 1, .fd = fd, .limit = expect_size,
 			     .progress = p, .name = name};
 	reset_answer(&t);
@@ -744,8 +833,18 @@ int fetch_file(const struct config *cfg, const struct fetch_request *rq, const c
 		close(fd);
 		return rc;
 	}
-	if (have >= expect_size && have) {
-		/* Complete or overlong leftovers: start over rather than trust them. */
+	if (have == expect_size && have) {
+		/* Already whole (an earlier run was stopped after the last byte): nothing to fetch;
+		 * the caller checks the hash as for any download, and drops it when wrong. */
+		sha256_end(h, out->sha256);
+		out->size = out->resumed_from = have;
+		close(fd);
+		progress_bytes(p, "download", name, have, expect_size);
+		progress_done(p, "download", name);
+		return TB_OK;
+	}
+	if (have > expect_size) {
+		/* Overlong leftovers: start over rather than trust them. */
 		sha256_end(h, hex);
 		h = sha256_begin();
 		if (ftruncate(fd, 0) < 0 || lseek(fd, 0, SEEK_SET) < 0) {
@@ -781,8 +880,8 @@ int fetch_file(const struct config *cfg, const struct fetch_request *rq, const c
 		progress_done(p, "download", name);
 	/* A complete but wrong answer must not be resumed, nor a partial file the server cannot
 	 * continue (416): drop it. */
-	if (rc == TB_EVERIFY || t.resume_refused || t.bad_range)
-		unlink(part_path);
+	if (rc == TB_EVERIFY || t.resume_refused || t.bad_range || (rc && !t.received))
+		unlink(part_path); /* nor an empty one a refused URL left */
 	free(t.etag);
 	return rc;
 }

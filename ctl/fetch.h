@@ -40,7 +40,8 @@ struct fetch_file_result {
 };
 
 /* Downloads rq->url into part_path, appending to what an earlier interrupted run left there
- * (Range); expect_size is the exact size the release gives. An interrupted transfer keeps the
+ * (Range; a part already of the full size is not fetched again, only hashed); expect_size is
+ * the exact size the release gives. An interrupted transfer keeps the
  * partial file and is TB_ENET; a complete answer of the wrong size is TB_EVERIFY and removes
  * it. Progress goes to progress_bytes(p, "download", name, …). */
 int fetch_file(const struct config *cfg, const struct fetch_request *rq, const char *part_path,

@@ -7,6 +7,7 @@
 #include "running.h"
 #include "../tb323fu-mesa/ident.h"
 
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -44,6 +45,15 @@ static int take_global(struct globals *g, int argc, char **argv, int *i)
 	return 0;
 }
 
+/* Sentences for people: what a MANIFEST, a release list or a server said is shown, never
+ * obeyed by the terminal. */
+static void say(FILE *f, const char *prefix, const char *msg)
+{
+	char *shown = term_text(msg, 1);
+	fprintf(f, "%s%s\n", prefix, shown);
+	free(shown);
+}
+
 /* With --progress json stderr carries JSON lines only: the finished line has the sentence. */
 static int print_outcome(const struct cli *c, struct outcome *o, int json_progress)
 {
@@ -60,14 +70,32 @@ static int print_outcome(const struct cli *c, struct outcome *o, int json_progre
 		}
 		printf("%s\n", json_object_to_json_string_ext(o->fields, JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE));
 		if (o->code && !o->report && !json_progress)
-			fprintf(stderr, "tb323fu-ctl: %s\n", msg);
+			say(stderr, "tb323fu-ctl: ", msg);
 	} else if (o->code == TB_OK || o->report) {
 		if (*msg)
-			printf("%s\n", msg);
+			say(stdout, "", msg);
 	} else if (!json_progress) {
-		fprintf(stderr, "tb323fu-ctl: %s\n", msg);
+		say(stderr, "tb323fu-ctl: ", msg);
 	}
 	return o->code;
+}
+
+static void on_signal(int sig)
+{
+	tb_interrupted = sig;
+}
+
+/* A writer stops at its next step and cleans up (staging, partial files it cannot resume)
+ * instead of dying mid-way; a second signal ends it at once (SA_RESETHAND). */
+static void catch_signals(void)
+{
+	struct sigaction sa = {0};
+	sa.sa_handler = on_signal;
+	sa.sa_flags = SA_RESETHAND;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
 }
 
 /* Called as tb323fu-ctl-mesa (the path a backend calls, docs/design.md §13) the tool is
@@ -93,11 +121,20 @@ static int print_version(void)
 static int usage_error(const char *what, const char *word, const char *suggestion,
 		       const char *help)
 {
-	fprintf(stderr, "tb323fu-ctl: %s \"%s\"", what, word);
+	char *shown = term_text(word, 0); /* a typed word may hold anything */
+	fprintf(stderr, "tb323fu-ctl: %s \"%s\"", what, shown);
+	free(shown);
 	if (suggestion)
 		fprintf(stderr, "; did you mean \"%s\"?", suggestion);
 	fprintf(stderr, " (see %s)\n", help);
 	return TB_EUSAGE;
+}
+
+static void missing_value(const char *option, const char *help)
+{
+	char *shown = term_text(option, 0);
+	fprintf(stderr, "tb323fu-ctl: missing value for %s (see %s)\n", shown, help);
+	free(shown);
 }
 
 static int unknown_command(const char *word)
@@ -163,6 +200,7 @@ static const char *unknown_option(const struct cli_command *cmd, int n, char **a
 
 int main(int argc, char **argv)
 {
+	catch_signals();
 	struct globals g = {.progress = "auto"};
 	int i = 1, alias = argc > 0 && called_as_mesa(argv[0]);
 	if (argc > 1 && !strcmp(argv[1], "__complete")) {
@@ -179,7 +217,7 @@ int main(int argc, char **argv)
 			return help(argc - i - 1, argv + i + 1);
 		int r = take_global(&g, argc, argv, &i);
 		if (r < 0) {
-			fprintf(stderr, "tb323fu-ctl: missing value for %s (see tb323fu-ctl --help)\n", argv[i]);
+			missing_value(argv[i], "tb323fu-ctl --help");
 			return TB_EUSAGE;
 		}
 		if (r == 0)
@@ -199,7 +237,7 @@ int main(int argc, char **argv)
 			return print_version();
 		int r = take_global(&g, argc, argv, &i);
 		if (r < 0) {
-			fprintf(stderr, "tb323fu-ctl: missing value for %s (see tb323fu-ctl --help)\n", argv[i]);
+			missing_value(argv[i], "tb323fu-ctl --help");
 			return TB_EUSAGE;
 		}
 		if (r == 0)
@@ -228,8 +266,9 @@ int main(int argc, char **argv)
 		}
 		int r = dashdash ? 0 : take_global(&g, argc, argv, &i);
 		if (r < 0) {
-			fprintf(stderr, "tb323fu-ctl: missing value for %s (see tb323fu-ctl mesa help %s)\n",
-				argv[i], name);
+			char see[128];
+			snprintf(see, sizeof see, "tb323fu-ctl mesa help %s", name);
+			missing_value(argv[i], see);
 			free(rest);
 			return TB_EUSAGE;
 		}

@@ -11,17 +11,6 @@ static int is_path_char(char c)
 	return isalnum((unsigned char)c) || c == '.' || c == '_' || c == '@' || c == '+' || c == '-';
 }
 
-int version_is_valid(const char *v)
-{
-	size_t n = strlen(v);
-	if (n == 0 || n > 64 || !isdigit((unsigned char)v[0]))
-		return 0;
-	for (size_t i = 0; i < n; i++)
-		if (!isalnum((unsigned char)v[i]) && !strchr("._+-", v[i]))
-			return 0;
-	return 1;
-}
-
 static int all_digits(const char *s, size_t n)
 {
 	for (size_t i = 0; i < n; i++)
@@ -292,16 +281,28 @@ static int parse_entry(struct manifest *m, char *rest, int is_file, int lineno, 
 	return rc;
 }
 
+static const char *const known_keys[] = {
+	"format", "version", "arch", "commit", "base", "mesa_version", "min_glibc", "drivers",
+	"vulkan_lib", "opencl_lib", "vulkan_api", "vulkan_driver_id", "rusticl_enable",
+	"ld_library_path",
+};
+
 static int parse_key(struct manifest *m, const char *k, const char *v, int lineno,
 		     struct tb_error *e)
 {
 	int rc = TB_OK;
+	size_t vlen = strlen(v);
+	for (size_t i = 0; i < sizeof known_keys / sizeof *known_keys; i++)
+		if (!strcmp(k, known_keys[i]) && vlen > MANIFEST_VALUE_MAX)
+			return tb_fail_why(e, TB_EVERIFY, "manifest-invalid",
+					   "MANIFEST line %d: the value of %s is %zu bytes long, more than the %d a MANIFEST value may have",
+					   lineno, k, vlen, MANIFEST_VALUE_MAX);
 	if (!strcmp(k, "format")) {
 		if (strcmp(v, "1"))
 			BAD("MANIFEST format %.20s is not supported by this tool; update tb323fu-mesa", v);
 		m->format = 1;
 	} else if (!strcmp(k, "version")) {
-		if (!version_is_valid(v))
+		if (!version_name_ok(v))
 			BAD("MANIFEST line %d: invalid version \"%.80s\"", lineno, v);
 		set_field(&m->version, v);
 	} else if (!strcmp(k, "arch")) {
@@ -350,11 +351,35 @@ static int parse_key(struct manifest *m, const char *k, const char *v, int linen
 		set_field(&m->rusticl_enable, v);
 	} else if (!strcmp(k, "ld_library_path")) {
 		if (strcmp(v, "lib"))
-			BAD("MANIFEST line %d: ld_library_path may only be \"lib\"", lineno);
+			rc = tb_fail_why(e, TB_EVERIFY, "runpath-unsafe",
+					 "MANIFEST line %d: ld_library_path \"%.200s\" may reach outside the release; it may only be \"lib\"",
+					 lineno, v);
 		set_field(&m->ld_library_path, v);
 	}
 	/* unknown keys are ignored so that old tools read new releases */
 	return rc;
+}
+
+/* The first of sorted paths (n entries, each a struct of stride bytes starting with its
+ * path) that starts with dir + "/", or NULL. Entries under a directory are contiguous. */
+static const char *first_under(const void *base, size_t n, size_t stride, const char *dir)
+{
+	size_t len = strlen(dir);
+	char *key = xasprintf("%s/", dir);
+	size_t lo = 0, hi = n;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		const char *p = *(char *const *)((const char *)base + mid * stride);
+		if (strcmp(p, key) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	free(key);
+	if (lo == n)
+		return NULL;
+	const char *p = *(char *const *)((const char *)base + lo * stride);
+	return !strncmp(p, dir, len) && p[len] == '/' ? p : NULL;
 }
 
 static int check_whole(struct manifest *m, struct tb_error *e)
@@ -404,6 +429,14 @@ static int check_whole(struct manifest *m, struct tb_error *e)
 		size_t n = strlen(m->files[i].path);
 		if (!strncmp(m->files[i].path, m->files[i + 1].path, n) && m->files[i + 1].path[n] == '/')
 			return BAD("the MANIFEST lists %s both as a file and a directory", m->files[i].path);
+	}
+	/* Nor a link where another entry needs a directory: unpacking would meet a path that
+	 * is both. */
+	for (size_t i = 0; i < m->n_links; i++) {
+		const char *p = m->links[i].path;
+		if (first_under(m->files, m->n_files, sizeof *m->files, p) ||
+		    first_under(m->links, m->n_links, sizeof *m->links, p))
+			return BAD("the MANIFEST lists %s both as a link and a directory", p);
 	}
 	if (m->has_vulkan && !manifest_find_file(m, m->vulkan_lib) && !manifest_find_link(m, m->vulkan_lib))
 		return BAD("the MANIFEST names the Vulkan driver %s but the release does not contain it", m->vulkan_lib);

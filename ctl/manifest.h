@@ -3,8 +3,13 @@
 #define TB_MANIFEST_H
 
 #include "util.h"
+#include "../tb323fu-mesa/version_name.h"
 
 #define MANIFEST_MAX_BYTES (1 << 20)
+/* Every value of a known key is at most this long: with the store's path (at most PATH_MAX)
+ * five times over, the env files a release produces stay far below what the launcher and
+ * the session readers take (64 KiB), and sentences stay readable. */
+#define MANIFEST_VALUE_MAX 256
 
 struct manifest_file {
 	char *path;        /* relative to the tree: lib/…, share/… */
@@ -51,8 +56,6 @@ int release_path_is_safe(const char *path);
 /* A link target relative to the link's directory that stays inside the tree. */
 int link_target_is_safe(const char *link_path, const char *target);
 
-/* Version strings: [A-Za-z0-9._+-], 1..64 characters, starting with a digit. */
-int version_is_valid(const char *v);
 /* Dot-separated parts, numerically where both parts are digits; <0, 0, >0. */
 int version_compare(const char *a, const char *b);
 

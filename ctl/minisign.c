@@ -1,5 +1,6 @@
 /* minisign verification: public keys "Ed"+keyid+key, signatures "Ed"/"ED"+keyid+sig, a
  * trusted comment with its own (global) signature. All crypto is libcrypto's. */
+#include "manifest.h"
 #include "minisign.h"
 
 #include <ctype.h>
@@ -219,6 +220,26 @@ static int names_tag(const char *comment, const char *version)
 	return found;
 }
 
+/* The version of the first tag:mesa-<version> word of the trusted comment, or NULL. */
+static char *tagged_version(const char *comment)
+{
+	for (const char *p = comment; *p;) {
+		while (*p && isspace((unsigned char)*p))
+			p++;
+		const char *end = p;
+		while (*end && !isspace((unsigned char)*end))
+			end++;
+		if (end - p > 9 && !strncmp(p, "tag:mesa-", 9)) {
+			char *v = strndup(p + 9, (size_t)(end - p - 9));
+			if (v && version_name_ok(v))
+				return v;
+			free(v);
+		}
+		p = end;
+	}
+	return NULL;
+}
+
 static int check_message(const struct pubkey *k, const struct signature *sig, const char *data_path,
 			 const char *name, struct tb_error *e)
 {
@@ -240,6 +261,14 @@ static int check_message(const struct pubkey *k, const struct signature *sig, co
 int minisign_verify_file(const struct config *cfg, const char *data_path, const char *sig_path,
 			 const char *version, struct tb_error *e)
 {
+	return minisign_verify_file_tag(cfg, data_path, sig_path, version, NULL, e);
+}
+
+int minisign_verify_file_tag(const struct config *cfg, const char *data_path, const char *sig_path,
+			     const char *version, char **signed_version, struct tb_error *e)
+{
+	if (signed_version)
+		*signed_version = NULL;
 	const char *name = strrchr(data_path, '/') ? strrchr(data_path, '/') + 1 : data_path;
 	struct pubkey *keys = xcalloc(MAX_KEYS + CONFIG_MAX_KEYS, sizeof *keys);
 	size_t n_keys = 0;
@@ -301,8 +330,13 @@ int minisign_verify_file(const struct config *cfg, const char *data_path, const 
 		goto out;
 	}
 	if (version && !names_tag(sig.trusted, version))
-		rc = tb_fail_why(e, TB_EVERIFY, "tag-mismatch", "the signature of %s was made for another release (trusted comment \"%.100s\", expected tag:mesa-%s); refusing it",
-			     name, sig.trusted, version);
+		rc = tb_fail_why(e, TB_EVERIFY, "tag-mismatch",
+				 "the signature of %s was made for another release (trusted comment \"%.100s\", expected tag:mesa-%s); refusing it",
+				 name, sig.trusted, version);
+	else if (signed_version && !(*signed_version = tagged_version(sig.trusted)))
+		rc = tb_fail_why(e, TB_EVERIFY, "tag-mismatch",
+				 "the signature of %s names no release (its trusted comment \"%.100s\" has no tag:mesa-<version>); refusing it",
+				 name, sig.trusted);
 out:
 	free(sig.trusted);
 	free(text);

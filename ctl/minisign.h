@@ -12,4 +12,10 @@
 int minisign_verify_file(const struct config *cfg, const char *data_path, const char *sig_path,
 			 const char *version, struct tb_error *e);
 
+/* The same; when a signature was checked and signed_version is not NULL, *signed_version gets
+ * the version its trusted comment names (tag:mesa-<version>; a signature naming none is
+ * refused), so the caller can hold the MANIFEST to it. NULL when nothing was checked. */
+int minisign_verify_file_tag(const struct config *cfg, const char *data_path, const char *sig_path,
+			     const char *version, char **signed_version, struct tb_error *e);
+
 #endif

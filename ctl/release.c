@@ -1,7 +1,7 @@
 /* One pass over the tarball: hash it, unpack it into a staging tree, check every entry
  * against the rules of docs/design.md §4 and the MANIFEST, then move the tree into place. */
 #include "release.h"
-#include "activate.h"
+#include "envfiles.h"
 #include "elfcheck.h"
 #include "hash.h"
 #include "manifest.h"
@@ -68,7 +68,16 @@ static ssize_t read_tarball(struct archive *a, void *data, const void **out)
 {
 	struct unpack *u = data;
 	for (;;) {
-		ssize_t n = read(u->fd, u->buf, sizeof u->buf);
+		/* Never past the size it had when opened: a file that keeps growing is not read on. */
+		if (tb_interrupted) {
+			archive_set_error(a, EINTR, "interrupted");
+			return -1;
+		}
+		uint64_t left = u->tar_size - u->read_bytes;
+		size_t want = left < sizeof u->buf ? (size_t)left : sizeof u->buf;
+		if (!want)
+			return 0;
+		ssize_t n = read(u->fd, u->buf, want);
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n < 0) {
@@ -98,7 +107,16 @@ static int make_parents(struct unpack *u, const char *rel, struct tb_error *e)
 	int rc = TB_OK;
 	for (char *s = strchr(p, '/'); s; s = strchr(s + 1, '/')) {
 		*s = '\0';
-		if (mkdirat(u->staging_fd, p, 0755) != 0 && errno != EEXIST)
+		struct stat st;
+		if (mkdirat(u->staging_fd, p, 0755) == 0)
+			;
+		else if (errno == ENOTDIR || (errno == EEXIST &&
+					      (fstatat(u->staging_fd, p, &st, AT_SYMLINK_NOFOLLOW) != 0 ||
+					       !S_ISDIR(st.st_mode))))
+			rc = tb_fail_why(e, TB_EVERIFY, "unsafe-archive",
+					 "%s is refused: %s is both a file or link and a directory in it",
+					 u->name, p);
+		else if (errno != EEXIST)
 			rc = tb_fail_errno(e, TB_EFAIL, "cannot create %s/%s", u->staging, p);
 		*s = '/';
 		if (rc)
@@ -111,8 +129,8 @@ static int make_parents(struct unpack *u, const char *rel, struct tb_error *e)
 static int write_failed(struct tb_error *e, const struct unpack *u, const char *rel)
 {
 	if (errno == ENOSPC || errno == EDQUOT)
-		return tb_fail_why(e, TB_EFAIL, "no-space", "the disk is full while unpacking %s (%s); free some space and try again; nothing was changed",
-			       u->name, rel);
+		return tb_fail_why(e, TB_EFAIL, "no-space", "the disk is full while unpacking %s (%s); free some space (partial downloads in cache/, versions not in use: `tb323fu-ctl mesa list`, then `tb323fu-ctl mesa remove VERSION`) and try again; nothing was changed",
+				   u->name, rel);
 	return tb_fail_errno(e, TB_EFAIL, "cannot write %s/%s", u->staging, rel);
 }
 
@@ -126,6 +144,8 @@ static int extract_file(struct unpack *u, struct archive *a, struct archive_entr
 	if (fd < 0) {
 		if (errno == EEXIST)
 			return refuse(e, u, "unsafe-archive", "%s is refused: the archive holds %s twice", rel);
+		if (errno == EISDIR || errno == ENOTDIR || errno == ELOOP)
+			return refuse(e, u, "unsafe-archive", "%s is refused: %s is both a file and a directory in it", rel);
 		return write_failed(e, u, rel);
 	}
 	struct sha256_stream *h = sha256_begin();
@@ -134,6 +154,12 @@ static int extract_file(struct unpack *u, struct archive *a, struct archive_entr
 		ssize_t n = archive_read_data(a, u->data, sizeof u->data);
 		if (n == 0)
 			break;
+		if (n < 0 && tb_interrupted) {
+			char *what = xasprintf("unpacking %s (at %s)", u->name, rel);
+			rc = tb_check_interrupted(e, what);
+			free(what);
+			break;
+		}
 		if (n < 0) {
 			rc = tb_fail_why(e, TB_EVERIFY, "damaged", "%s is damaged: %s", u->name, archive_error_string(a));
 			break;
@@ -332,8 +358,13 @@ static int finish_tree(struct unpack *u, const struct manifest *m, struct tb_err
 		int rc = make_parents(u, m->links[i].path, e);
 		if (rc)
 			return rc;
-		if (symlinkat(m->links[i].target, u->staging_fd, m->links[i].path) != 0)
+		if (symlinkat(m->links[i].target, u->staging_fd, m->links[i].path) != 0) {
+			if (errno == EEXIST || errno == ENOTDIR)
+				return tb_fail_why(e, TB_EVERIFY, "unsafe-archive",
+						   "%s is refused: the link %s stands where the release also has files",
+						   u->name, m->links[i].path);
 			return tb_fail_errno(e, TB_EFAIL, "cannot create the link %s", m->links[i].path);
+		}
 	}
 	int mfd = openat(u->staging_fd, "MANIFEST", O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
 	if (mfd < 0)
@@ -372,9 +403,10 @@ static int expected_sha256(const struct release_request *r, const char *name, ch
 {
 	if (r->known_sha256)
 		return TB_OK;
-	if (!r->sums_path)
+	if (!r->expect_sha256)
 		return tb_fail_why(e, TB_EVERIFY, "sums-invalid", "no SHA256SUMS for %s: pass --sums FILE (the release's SHA256SUMS)", name);
-	return sums_lookup(r->sums_path, name, hex, e);
+	snprintf(hex, 65, "%s", r->expect_sha256);
+	return TB_OK;
 }
 
 static int stream_archive(struct unpack *u, struct tb_error *e)
@@ -385,14 +417,18 @@ static int stream_archive(struct unpack *u, struct tb_error *e)
 	archive_read_support_filter_xz(a);
 	archive_read_support_format_tar(a);
 	int rc = TB_OK;
+	char *what = xasprintf("unpacking %s", u->name);
 	if (archive_read_open(a, u, NULL, read_tarball, NULL) != ARCHIVE_OK) {
-		rc = tb_fail_why(e, TB_EVERIFY, "unsafe-archive", "%s is not a release tarball: %s", u->name, archive_error_string(a));
+		if (!(rc = tb_check_interrupted(e, what)))
+			rc = tb_fail_why(e, TB_EVERIFY, "unsafe-archive", "%s is not a release tarball: %s", u->name, archive_error_string(a));
 		goto out;
 	}
 	for (;;) {
 		struct archive_entry *ent;
 		int r = archive_read_next_header(a, &ent);
 		if (r == ARCHIVE_EOF)
+			break;
+		if ((rc = tb_check_interrupted(e, what)))
 			break;
 		if (r != ARCHIVE_OK) {
 			rc = tb_fail_why(e, TB_EVERIFY, "damaged", "%s is damaged: %s; download it again", u->name,
@@ -404,6 +440,7 @@ static int stream_archive(struct unpack *u, struct tb_error *e)
 			break;
 	}
 out:
+	free(what);
 	archive_read_free(a);
 	if (rc == TB_OK) {
 		/* Hash what the decoder did not need (tar padding) so the hash covers the file. */
@@ -411,6 +448,34 @@ out:
 		while (read_tarball(NULL, u, &dummy) > 0)
 			;
 	}
+	return rc;
+}
+
+/* versions/.<v>.tmp becomes versions/<v>. A whole tree already there stays (installed trees
+ * never change under running programs); a damaged one is exchanged with the new tree in one
+ * step and then removed. */
+static int move_into_place(struct store *s, struct unpack *u, const char *version,
+			   struct tb_error *e)
+{
+	char *final = store_version_dir(s, version);
+	int rc = TB_OK;
+	struct tb_error damage = {0};
+	if (!path_exists(final)) {
+		if (rename(u->staging, final) != 0)
+			rc = tb_fail_errno(e, TB_EFAIL, "cannot move the new tree to %s", final);
+	} else if (release_verify_installed(s, version, &damage) == TB_OK) {
+		remove_tree(u->staging);
+	} else if (renameat2(AT_FDCWD, u->staging, AT_FDCWD, final, RENAME_EXCHANGE) != 0) {
+		rc = tb_fail_errno(e, TB_EFAIL, "cannot replace the damaged %s", final);
+	} else {
+		remove_tree(u->staging); /* now the damaged tree */
+	}
+	if (!rc) {
+		char *versions = store_path(s, "versions");
+		fsync_dir(versions);
+		free(versions);
+	}
+	free(final);
 	return rc;
 }
 
@@ -425,17 +490,25 @@ int release_unpack(struct store *s, const struct release_request *r, char **vers
 	else
 		unpack_limits_default(&u.limits);
 	u.name = r->asset_name ? r->asset_name : (strrchr(r->tarball, '/') ? strrchr(r->tarball, '/') + 1 : r->tarball);
-	if (r->expect_version && !version_is_valid(r->expect_version))
+	if (r->expect_version && !version_name_ok(r->expect_version))
 		return tb_fail_why(e, TB_EVERIFY, "manifest-invalid", "\"%.80s\" is not a valid version", r->expect_version);
 
 	char expect[65] = "";
 	int rc = expected_sha256(r, u.name, expect, e);
 	if (rc)
 		return rc;
-	u.fd = open(r->tarball, O_RDONLY | O_CLOEXEC);
+	/* O_NONBLOCK: a FIFO must not hang the command while it holds the lock. */
+	u.fd = open(r->tarball, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
 	struct stat st;
 	if (u.fd < 0 || fstat(u.fd, &st) != 0) {
 		rc = tb_fail_errno(e, TB_EFAIL, "cannot read %s", r->tarball);
+		goto out;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		/* A device (/dev/zero) never ends: only a file on disk is a release. */
+		rc = tb_fail_why(e, TB_EVERIFY, "unsafe-archive",
+				 "%s is not a regular file (a device, FIFO or directory); pass the release tarball itself",
+				 r->tarball);
 		goto out;
 	}
 	u.tar_size = (uint64_t)st.st_size;
@@ -485,8 +558,9 @@ int release_unpack(struct store *s, const struct release_request *r, char **vers
 	}
 	have_manifest = 1;
 	if (r->expect_version && strcmp(m.version, r->expect_version)) {
-		rc = tb_fail_why(e, TB_EVERIFY, "manifest-mismatch", "%s is refused: its MANIFEST says version %s, the release is %s",
-			     u.name, m.version, r->expect_version);
+		rc = tb_fail_why(e, TB_EVERIFY, "tag-mismatch",
+				 "%s is refused: its MANIFEST says version %s, the release (its name or signed tag) is %s",
+				 u.name, m.version, r->expect_version);
 		goto out;
 	}
 	if (strcmp(m.arch, host_arch())) {
@@ -504,20 +578,10 @@ int release_unpack(struct store *s, const struct release_request *r, char **vers
 	if (rc)
 		goto out;
 
-	char *final = store_path(s, "versions/%s", m.version);
-	if (path_exists(final)) {
-		/* Installed trees never change under running programs: keep the one there. */
-		remove_tree(u.staging);
-	} else if (rename(u.staging, final) != 0) {
-		rc = tb_fail_errno(e, TB_EFAIL, "cannot move the new tree to %s", final);
-	} else {
-		char *versions = store_path(s, "versions");
-		fsync_dir(versions);
-		free(versions);
-	}
-	free(final);
+	/* Its files for the loaders first: a version is never visible without them. */
+	rc = envfiles_write_version(s, &m, report.needs_ld_library_path || m.ld_library_path, e);
 	if (!rc)
-		rc = envfiles_write_version(s, m.version, report.needs_ld_library_path || m.ld_library_path, e);
+		rc = move_into_place(s, &u, m.version, e);
 	if (!rc && version_out)
 		*version_out = xstrdup(m.version);
 out:
@@ -565,7 +629,7 @@ int release_verify_installed(const struct store *s, const char *version, struct 
 {
 	if (!store_has_version(s, version))
 		return tb_fail_why(e, TB_EFAIL, "not-installed", "Mesa %s is not installed (tb323fu-ctl mesa list)", version);
-	char *root = store_path(s, "versions/%s", version);
+	char *root = store_version_dir(s, version);
 	struct manifest m;
 	int rc = manifest_load(root, &m, e);
 	if (rc) {
@@ -602,8 +666,8 @@ int release_verify_installed(const struct store *s, const char *version, struct 
 	}
 	find_extras(root, "", &m, &bad, &count);
 	if (count)
-		rc = tb_fail_why(e, TB_EVERIFY, "damaged", "Mesa %s is damaged: %s; reinstall it (tb323fu-ctl mesa remove, then download or install-local)",
-			     version, bad.buf);
+		rc = tb_fail_why(e, TB_EVERIFY, "damaged", "Mesa %s is damaged: %s; repair it with `tb323fu-ctl mesa verify --repair %s` (or install-local its tarball again)",
+			     version, bad.buf, version);
 	sb_free(&bad);
 	manifest_free(&m);
 	free(root);

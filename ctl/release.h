@@ -18,8 +18,8 @@ void unpack_limits_default(struct unpack_limits *l);
 struct release_request {
 	const char *tarball;       /* the file on disk */
 	const char *asset_name;    /* its name in SHA256SUMS (default: basename of tarball) */
-	const char *sums_path;     /* SHA256SUMS, or NULL when known_sha256 is given */
-	const char *known_sha256;  /* already hashed while downloading (no second pass) */
+	const char *expect_sha256; /* its SHA256SUMS line: hashed while it is read */
+	const char *known_sha256;  /* or already hashed while downloading (no second pass) */
 	uint64_t known_size;       /* the release's size of the asset, 0 when unknown */
 	const char *expect_version;/* from the tag, or NULL (then taken from the MANIFEST) */
 	const struct unpack_limits *limits; /* NULL: defaults */
@@ -27,8 +27,10 @@ struct release_request {
 };
 
 /* Streams the tarball once (hashing it while reading), checks every entry and the MANIFEST,
- * runs the ELF checks, and renames versions/.<v>.tmp to versions/<v>. The store must be
- * locked. On failure nothing is left in versions/. *version_out gets the version. */
+ * runs the ELF checks, and renames versions/.<v>.tmp to versions/<v>. A version already
+ * there is kept when it verifies, and replaced in one exchange when it does not (running
+ * programs keep the files they opened). The store must be locked. On failure nothing is left
+ * in versions/. *version_out (may be NULL) gets the version. */
 int release_unpack(struct store *s, const struct release_request *r, char **version_out,
 		   struct tb_error *e);
 

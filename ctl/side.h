@@ -4,6 +4,7 @@
 #ifndef TB_SIDE_H
 #define TB_SIDE_H
 
+#include "child.h"
 #include "smoke_run.h"
 #include "store.h"
 
@@ -27,6 +28,6 @@ typedef void (*side_line_fn)(void *ctx, const char *line);
  * of its stderr in tail; *status is the wait status. timeout: seconds before the whole
  * process group is killed (0: none), *timed_out says so. TB_OK when it ran. */
 int side_run(char *const argv[], const char *cwd, int timeout, side_line_fn line, void *ctx,
-	     int *status, int *timed_out, struct smoke_tail *tail, struct tb_error *e);
+	     int *status, int *timed_out, struct child_tail *tail, struct tb_error *e);
 
 #endif

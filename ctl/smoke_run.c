@@ -14,6 +14,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "child.h"
 #include "manifest.h"
 #include "programs.h"
 
@@ -36,13 +37,6 @@ int smoke_timeout_seconds(void)
 			return (int)n;
 	}
 	return DEFAULT_TIMEOUT_SECONDS;
-}
-
-static double now_seconds(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
 /* ---- children ---- */
@@ -81,150 +75,6 @@ void smoke_free_argv(char **argv)
 	free(argv);
 }
 
-int smoke_child_start(struct smoke_child *c, char *const argv[], const char *cwd,
-		      struct tb_error *e)
-{
-	int out[2], err[2], report[2];
-	c->pid = -1;
-	c->out_fd = c->err_fd = -1;
-	if (pipe2(out, O_CLOEXEC) < 0)
-		return tb_fail_errno(e, TB_EFAIL, "cannot create a pipe for %s", argv[0]);
-	if (pipe2(err, O_CLOEXEC) < 0) {
-		close(out[0]);
-		close(out[1]);
-		return tb_fail_errno(e, TB_EFAIL, "cannot create a pipe for %s", argv[0]);
-	}
-	/* The child reports a failed exec through this pipe; a successful exec closes it. */
-	if (pipe2(report, O_CLOEXEC) < 0) {
-		close(out[0]), close(out[1]), close(err[0]), close(err[1]);
-		return tb_fail_errno(e, TB_EFAIL, "cannot create a pipe for %s", argv[0]);
-	}
-	pid_t pid = fork();
-	if (pid < 0) {
-		close(out[0]), close(out[1]), close(err[0]), close(err[1]);
-		close(report[0]), close(report[1]);
-		return tb_fail_errno(e, TB_EFAIL, "cannot start %s", argv[0]);
-	}
-	if (pid == 0) {
-		/* Only async-signal-safe calls until exec. */
-		setpgid(0, 0);
-		int null = open("/dev/null", O_RDONLY);
-		if (null >= 0)
-			dup2(null, STDIN_FILENO);
-		dup2(out[1], STDOUT_FILENO);
-		dup2(err[1], STDERR_FILENO);
-		int step = 0;
-		if (cwd && chdir(cwd) < 0)
-			step = 1;
-		else
-			execv(argv[0], argv);
-		int failure[2] = {step, errno};
-		ssize_t ignored = write(report[1], failure, sizeof failure);
-		(void)ignored;
-		_exit(127);
-	}
-	setpgid(pid, pid); /* also here, so a kill right after the fork reaches the group */
-	close(out[1]);
-	close(err[1]);
-	close(report[1]);
-	int failure[2];
-	ssize_t n;
-	do
-		n = read(report[0], failure, sizeof failure);
-	while (n < 0 && errno == EINTR);
-	close(report[0]);
-	if (n == (ssize_t)sizeof failure) {
-		waitpid(pid, NULL, 0);
-		close(out[0]);
-		close(err[0]);
-		errno = failure[1];
-		if (failure[0] == 1)
-			return tb_fail_errno(e, TB_EFAIL, "cannot enter %s to run %s", cwd, argv[0]);
-		return tb_fail_errno(e, TB_EFAIL, "cannot run %s", argv[0]);
-	}
-	c->pid = pid;
-	c->out_fd = out[0];
-	c->err_fd = err[0];
-	return TB_OK;
-}
-
-static void close_pipes(struct smoke_child *c)
-{
-	if (c->out_fd >= 0)
-		close(c->out_fd);
-	if (c->err_fd >= 0)
-		close(c->err_fd);
-	c->out_fd = c->err_fd = -1;
-}
-
-static int reap(struct smoke_child *c)
-{
-	int status = 0;
-	while (c->pid > 0 && waitpid(c->pid, &status, 0) < 0 && errno == EINTR)
-		;
-	c->pid = -1;
-	return status;
-}
-
-int smoke_child_kill(struct smoke_child *c)
-{
-	if (c->pid > 0) {
-		kill(-c->pid, SIGKILL);
-		kill(c->pid, SIGKILL);
-	}
-	close_pipes(c);
-	return reap(c);
-}
-
-int smoke_child_wait(struct smoke_child *c)
-{
-	close_pipes(c);
-	return reap(c);
-}
-
-void smoke_describe_status(int status, char *buf, size_t size)
-{
-	if (WIFSIGNALED(status))
-		snprintf(buf, size, "signal %d (%s)", WTERMSIG(status), strsignal(WTERMSIG(status)));
-	else if (WIFEXITED(status))
-		snprintf(buf, size, "exit status %d", WEXITSTATUS(status));
-	else
-		snprintf(buf, size, "wait status %d", status);
-}
-
-void smoke_tail_add(struct smoke_tail *t, const char *data, size_t n)
-{
-	if (n >= sizeof t->buf) {
-		data += n - sizeof t->buf;
-		n = sizeof t->buf;
-	}
-	if (t->len + n > sizeof t->buf) {
-		size_t drop = t->len + n - sizeof t->buf;
-		memmove(t->buf, t->buf + drop, t->len - drop);
-		t->len -= drop;
-	}
-	memcpy(t->buf + t->len, data, n);
-	t->len += n;
-}
-
-void smoke_tail_last_line(const struct smoke_tail *t, char *out, size_t max)
-{
-	size_t end = t->len;
-	while (end > 0 && (t->buf[end - 1] == '\n' || t->buf[end - 1] == '\r' || t->buf[end - 1] == ' '))
-		end--;
-	size_t start = end;
-	while (start > 0 && t->buf[start - 1] != '\n')
-		start--;
-	size_t n = end - start;
-	if (n >= max)
-		n = max - 1;
-	for (size_t i = 0; i < n; i++) {
-		unsigned char ch = (unsigned char)t->buf[start + i];
-		out[i] = ch < 0x20 ? ' ' : (char)ch;
-	}
-	out[n] = '\0';
-}
-
 /* ---- one smoke run ---- */
 
 struct test_record {
@@ -241,7 +91,7 @@ struct run {
 	const struct tb_progress *progress;
 	struct strbuf line;
 	int line_overflow;
-	struct smoke_tail err;
+	struct child_tail err;
 };
 
 static int test_index(const char *name)
@@ -333,58 +183,10 @@ static void take_output(struct run *r, const char *data, size_t n)
 	}
 }
 
-/* Reads both pipes until they close, then reaps the child: 0 with its wait status, or -1
- * when the deadline passed first (the child is still running). */
-static int pump(struct run *r, struct smoke_child *c, double deadline, int *status)
+/* child_supervise's view of the smoke program's stdout. */
+static void take_output_cb(void *ctx, const char *data, size_t n)
 {
-	char buf[8192];
-	while (c->out_fd >= 0 || c->err_fd >= 0) {
-		double left = deadline - now_seconds();
-		if (left <= 0)
-			return -1;
-		struct pollfd fds[2] = {{.fd = c->out_fd, .events = POLLIN},
-					{.fd = c->err_fd, .events = POLLIN}};
-		int n = poll(fds, 2, (int)(left * 1000) + 1);
-		if (n < 0 && errno != EINTR)
-			return -1;
-		for (int k = 0; k < 2 && n > 0; k++) {
-			if (fds[k].fd < 0 || !fds[k].revents)
-				continue;
-			ssize_t got = read(fds[k].fd, buf, sizeof buf);
-			if (got < 0 && (errno == EINTR || errno == EAGAIN))
-				continue;
-			if (got <= 0) {
-				close(fds[k].fd);
-				if (k == 0)
-					c->out_fd = -1;
-				else
-					c->err_fd = -1;
-				continue;
-			}
-			if (k == 0)
-				take_output(r, buf, (size_t)got);
-			else
-				smoke_tail_add(&r->err, buf, (size_t)got);
-		}
-	}
-	/* Both pipes closed: the child is ending, but it may still hang in its exit path. */
-	while (c->pid > 0) {
-		pid_t w = waitpid(c->pid, status, WNOHANG);
-		if (w == c->pid) {
-			c->pid = -1;
-			return 0;
-		}
-		if (w < 0 && errno != EINTR) {
-			*status = 0;
-			c->pid = -1;
-			return 0;
-		}
-		if (now_seconds() >= deadline)
-			return -1;
-		struct timespec pause = {0, 20 * 1000 * 1000};
-		nanosleep(&pause, NULL);
-	}
-	return 0;
+	take_output(ctx, data, n);
 }
 
 static json_object *result_object(const struct run *r, const char *version, struct smoke_outcome *o)
@@ -420,8 +222,8 @@ static int account_for_end(struct run *r, int timed_out, int status, int timeout
 			   struct tb_error *e)
 {
 	char how[160], last[200];
-	smoke_describe_status(status, how, sizeof how);
-	smoke_tail_last_line(&r->err, last, sizeof last);
+	child_describe_status(status, how, sizeof how);
+	child_tail_last_line(&r->err, last, sizeof last);
 	int abnormal = timed_out || WIFSIGNALED(status);
 
 	if (!r->started) {
@@ -540,7 +342,7 @@ int smoke_run_tests(struct store *s, const char *version, const char *tests,
 		    const struct tb_progress *p, struct smoke_outcome *o, struct tb_error *e)
 {
 	memset(o, 0, sizeof *o);
-	char *tree = store_path(s, "versions/%s", version);
+	char *tree = store_version_dir(s, version);
 	struct manifest m;
 	int rc = manifest_load(tree, &m, e);
 	if (rc) {
@@ -594,14 +396,13 @@ int smoke_run_tests(struct store *s, const char *version, const char *tests,
 		r->tests[i].status = "fail";
 	int timeout = smoke_timeout_seconds();
 	char **argv = smoke_launch_argv(s, version, cmd, e);
-	struct smoke_child child;
-	rc = argv ? smoke_child_start(&child, argv, NULL, e) : TB_EFAIL;
+	struct child child;
+	rc = argv ? child_start(&child, argv, NULL, e) : TB_EFAIL;
 	if (!rc) {
 		int status = 0;
-		int timed_out = pump(r, &child, now_seconds() + timeout, &status) < 0;
-		if (timed_out)
-			status = smoke_child_kill(&child);
-		close_pipes(&child);
+		struct child_watch w = {.out = take_output_cb, .err_tail = &r->err,
+					.deadline = now_seconds() + timeout, .ctx = r};
+		int timed_out = child_supervise(&child, &w, &status);
 		rc = account_for_end(r, timed_out, status, timeout, e);
 	}
 	if (!rc) {
@@ -629,7 +430,7 @@ int smoke_run_tests(struct store *s, const char *version, const char *tests,
 
 json_object *smoke_read_result(const struct store *s, const char *version)
 {
-	if (!version_is_valid(version))
+	if (!version_name_ok(version))
 		return NULL;
 	char *file = store_path(s, "smoke/%s.json", version);
 	size_t len;

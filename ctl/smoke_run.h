@@ -49,28 +49,5 @@ char **smoke_launch_argv(const struct store *s, const char *version, char *const
 			 struct tb_error *e);
 void smoke_free_argv(char **argv);
 
-/* A child in its own process group, so that a timeout kills everything it started; stdin
- * is /dev/null, stdout and stderr are pipes the caller reads. */
-struct smoke_child {
-	pid_t pid;
-	int out_fd, err_fd;
-};
-int smoke_child_start(struct smoke_child *c, char *const argv[], const char *cwd,
-		      struct tb_error *e);
-/* Kills the child's process group (SIGKILL) and reaps it; returns the wait status. */
-int smoke_child_kill(struct smoke_child *c);
-/* Waits for the child to end; returns the wait status. Closes the pipes. */
-int smoke_child_wait(struct smoke_child *c);
-/* "exit status 3", "signal 11 (Segmentation fault)". */
-void smoke_describe_status(int status, char *buf, size_t size);
-
-/* The last bytes a child wrote to a stream, for a failure's detail. */
-struct smoke_tail {
-	char buf[4096];
-	size_t len;
-};
-void smoke_tail_add(struct smoke_tail *t, const char *data, size_t n);
-/* The last non-empty line, at most max bytes, into out. */
-void smoke_tail_last_line(const struct smoke_tail *t, char *out, size_t max);
 
 #endif

@@ -1,5 +1,6 @@
 #include "store.h"
 #include "manifest.h"
+#include "txn.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -16,12 +17,117 @@
  * quotes or $ differently: a writer refuses such a store up front. */
 static int session_safe(const char *path)
 {
-	return strspn(path, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789/._+-@,:=%") == strlen(path);
+	/* No ':' either: it separates the entries of LD_LIBRARY_PATH and VK_DRIVER_FILES, so a
+	 * store path with one would add a relative (working-directory) entry. */
+	return strspn(path, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789/._+-@,=%") == strlen(path);
 }
 
 static int unsafe_store(const char *path, struct tb_error *e)
 {
-	return tb_fail(e, TB_EUSAGE, "the store path %s has characters the session files cannot carry; choose a path of letters, digits and ._-/", path);
+	return tb_fail_why(e, TB_EUSAGE, "usage",
+			   "the store path %s has characters the session files cannot carry (blanks, quotes, $ or :); choose a path of letters, digits and ._-/",
+			   path);
+}
+
+/* ---- what each part of the store must be (docs/design.md §3) ----
+ * Whoever can write the store could plant a symbolic link where a directory or file belongs
+ * (versions, .lock, icd/versions/<v>) and make a writer create files elsewhere. Writers check
+ * every part under the lock and refuse a store that is not as they left it. */
+
+enum part_kind { PART_DIR = 1, PART_FILE = 2, PART_LINK = 4 };
+
+static int kind_of(mode_t m)
+{
+	return S_ISDIR(m) ? PART_DIR : S_ISREG(m) ? PART_FILE : S_ISLNK(m) ? PART_LINK : 0;
+}
+
+static const char *kind_name(int k)
+{
+	return k & PART_FILE ? "a file" : k & PART_DIR ? "a directory" : k & PART_LINK ? "a symbolic link" : "a special file";
+}
+
+static int wrong_part(const char *root, const char *rel, int have, int want, struct tb_error *e)
+{
+	return tb_fail_why(e, TB_EFAIL, "damaged",
+			   "the store %s is not as tb323fu-ctl left it: %s is %s where %s belongs; move it out of the store (or remove it) and run the command again",
+			   root, rel, kind_name(have), kind_name(want));
+}
+
+/* rel (relative to the store) is absent or one of the kinds in want. */
+static int part_is(int rootfd, const char *root, const char *rel, int want, struct tb_error *e)
+{
+	struct stat st;
+	if (fstatat(rootfd, rel, &st, AT_SYMLINK_NOFOLLOW) != 0)
+		return errno == ENOENT ? TB_OK : tb_fail_errno(e, TB_EFAIL, "cannot inspect %s/%s", root, rel);
+	return kind_of(st.st_mode) & want ? TB_OK : wrong_part(root, rel, kind_of(st.st_mode), want, e);
+}
+
+/* Every entry of the directory rel is one of the kinds in want; the entries of those that are
+ * directories are of the kinds in inner (0: not looked into). Dot files (a writer's
+ * temporaries and staging trees, removed under the lock) are skipped. */
+static int entries_are(int rootfd, const char *root, const char *rel, int want, int inner,
+		       struct tb_error *e)
+{
+	int fd = openat(rootfd, rel, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0)
+		return errno == ENOENT ? TB_OK : tb_fail_errno(e, TB_EFAIL, "cannot open %s/%s", root, rel);
+	DIR *d = fdopendir(fd);
+	if (!d) {
+		close(fd);
+		return tb_fail_errno(e, TB_EFAIL, "cannot read %s/%s", root, rel);
+	}
+	int rc = TB_OK;
+	struct dirent *de;
+	while (!rc && (de = readdir(d))) {
+		if (de->d_name[0] == '.')
+			continue;
+		char *sub = xasprintf("%s/%s", rel, de->d_name);
+		struct stat st;
+		if (fstatat(rootfd, sub, &st, AT_SYMLINK_NOFOLLOW) == 0) {
+			int k = kind_of(st.st_mode);
+			if (!(k & want))
+				rc = wrong_part(root, sub, k, want, e);
+			else if (k == PART_DIR && inner)
+				rc = entries_are(rootfd, root, sub, inner, 0, e);
+		}
+		free(sub);
+	}
+	closedir(d);
+	return rc;
+}
+
+static int store_check_parts(const struct store *s, struct tb_error *e)
+{
+	int rootfd = open(s->root, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (rootfd < 0)
+		return tb_fail_errno(e, TB_EFAIL, "cannot open the store %s", s->root);
+	static const struct {
+		const char *rel;
+		int kind;
+	} parts[] = {
+		{"versions", PART_DIR},   {"icd", PART_DIR},	   {"icd/opencl", PART_DIR},
+		{"icd/versions", PART_DIR}, {"env", PART_DIR},	   {"smoke", PART_DIR},
+		{"cache", PART_DIR},	  {"current", PART_LINK}, {"previous", PART_LINK},
+		{"env.conf", PART_FILE},  {"state", PART_FILE},   {"icd/turnip.json", PART_FILE},
+		{"icd/opencl/rusticl.icd", PART_FILE},
+	};
+	int rc = TB_OK;
+	for (size_t i = 0; !rc && i < sizeof parts / sizeof *parts; i++)
+		rc = part_is(rootfd, s->root, parts[i].rel, parts[i].kind, e);
+	if (!rc)
+		rc = entries_are(rootfd, s->root, "versions", PART_DIR, 0, e);
+	if (!rc) /* icd/versions/<v>/{turnip.json,opencl/} */
+		rc = entries_are(rootfd, s->root, "icd/versions", PART_DIR, PART_FILE | PART_DIR, e);
+	/* Elsewhere only links and special files are refused: files are replaced by rename,
+	 * which never follows a link, but a directory written into must be the store's own. */
+	if (!rc)
+		rc = entries_are(rootfd, s->root, "env", PART_FILE | PART_DIR, 0, e);
+	if (!rc)
+		rc = entries_are(rootfd, s->root, "smoke", PART_FILE | PART_DIR, 0, e);
+	if (!rc) /* releases.json, partial downloads, <tag>/SHA256SUMS */
+		rc = entries_are(rootfd, s->root, "cache", PART_FILE | PART_DIR, PART_FILE | PART_DIR, e);
+	close(rootfd);
+	return rc;
 }
 
 int store_open(struct store *s, const char *dir, int create, struct tb_error *e)
@@ -55,7 +161,11 @@ int store_open(struct store *s, const char *dir, int create, struct tb_error *e)
 						      "env", "smoke", "cache"};
 		for (size_t i = 0; i < sizeof subdirs / sizeof *subdirs; i++) {
 			char *p = path_join(s->root, subdirs[i]);
-			int rc = mkdir_p(p, 0755, e);
+			struct stat st;
+			/* mkdir_p would follow a planted link and create inside its target */
+			int rc = lstat(p, &st) == 0 && !S_ISDIR(st.st_mode)
+					 ? wrong_part(s->root, subdirs[i], kind_of(st.st_mode), PART_DIR, e)
+					 : mkdir_p(p, 0755, e);
 			free(p);
 			if (rc)
 				return rc;
@@ -95,10 +205,19 @@ static void remove_leftovers(const char *dir)
 int store_lock(struct store *s, int wait, struct tb_error *e)
 {
 	char *path = path_join(s->root, ".lock");
-	int fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+	/* O_NOFOLLOW: a planted .lock link must not make us create or lock a file elsewhere. */
+	int fd = open(path, O_RDWR | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, 0644);
 	free(path);
+	struct stat st;
+	if (fd < 0 && errno == ELOOP)
+		return wrong_part(s->root, ".lock", PART_LINK, PART_FILE, e);
 	if (fd < 0)
 		return tb_fail_errno_why(e, TB_EFAIL, "permission", "cannot open the store's lock in %s (run as the store's owner, e.g. with sudo)", s->root);
+	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+		int k = fstat(fd, &st) == 0 ? kind_of(st.st_mode) : 0;
+		close(fd);
+		return wrong_part(s->root, ".lock", k, PART_FILE, e);
+	}
 	if (flock(fd, LOCK_EX | (wait ? 0 : LOCK_NB)) != 0) {
 		int busy = errno == EWOULDBLOCK;
 		close(fd);
@@ -107,6 +226,14 @@ int store_lock(struct store *s, int wait, struct tb_error *e)
 		return tb_fail_errno(e, TB_EFAIL, "cannot lock the store %s", s->root);
 	}
 	s->lock_fd = fd;
+	int rc = store_check_parts(s, e);
+	if (rc) {
+		close(fd);
+		s->lock_fd = -1;
+		return rc;
+	}
+	/* a commit a killed writer left half done is finished before its temporaries go */
+	txn_recover(s);
 	static const char *const dirs[] = {"", "versions", "icd", "icd/opencl", "icd/versions", "env",
 					   "smoke", "cache"};
 	for (size_t i = 0; i < sizeof dirs / sizeof *dirs; i++) {
@@ -128,6 +255,43 @@ char *store_path(const struct store *s, const char *fmt, ...)
 	return p;
 }
 
+/* The one place that spells a version's directory (docs/design.md §3). */
+char *store_version_rel(const char *version)
+{
+	return version ? xasprintf("versions/%s", version) : NULL;
+}
+
+char *store_version_dir(const struct store *s, const char *version)
+{
+	char *rel = store_version_rel(version);
+	char *p = path_join(s->root, rel);
+	free(rel);
+	return p;
+}
+
+char *store_manifest_path(const struct store *s, const char *version)
+{
+	char *dir = store_version_dir(s, version);
+	char *p = path_join(dir, "MANIFEST");
+	free(dir);
+	return p;
+}
+
+char *store_env_path(const struct store *s, const char *version)
+{
+	return version ? store_path(s, "env/%s.env", version) : store_path(s, "env/current.env");
+}
+
+char *store_icd_dir(const struct store *s, const char *version)
+{
+	return version ? store_path(s, "icd/versions/%s", version) : store_path(s, "icd");
+}
+
+char *store_smoke_file(const struct store *s, const char *version)
+{
+	return store_path(s, "smoke/%s.json", version);
+}
+
 static char *link_version(const struct store *s, const char *link)
 {
 	char *p = path_join(s->root, link);
@@ -137,7 +301,7 @@ static char *link_version(const struct store *s, const char *link)
 	if (n <= 0)
 		return NULL;
 	buf[n] = '\0';
-	if (strncmp(buf, "versions/", 9) || !version_is_valid(buf + 9))
+	if (strncmp(buf, "versions/", 9) || !version_name_ok(buf + 9))
 		return NULL;
 	return xstrdup(buf + 9);
 }
@@ -160,7 +324,7 @@ int store_set_link(struct store *s, const char *link, const char *version, struc
 		if (unlink(p) != 0 && errno != ENOENT)
 			rc = tb_fail_errno(e, TB_EFAIL, "cannot remove %s", p);
 	} else {
-		char *target = xasprintf("versions/%s", version);
+		char *target = store_version_rel(version);
 		rc = atomic_symlink(target, p, e);
 		free(target);
 	}
@@ -170,9 +334,9 @@ int store_set_link(struct store *s, const char *link, const char *version, struc
 
 int store_has_version(const struct store *s, const char *version)
 {
-	if (!version_is_valid(version))
+	if (!version_name_ok(version))
 		return 0;
-	char *p = store_path(s, "versions/%s/MANIFEST", version);
+	char *p = store_manifest_path(s, version);
 	int ok = access(p, F_OK) == 0;
 	free(p);
 	return ok;
@@ -195,7 +359,7 @@ char **store_versions(const struct store *s, size_t *n)
 	char **list = NULL;
 	struct dirent *de;
 	while ((de = readdir(d))) {
-		if (!version_is_valid(de->d_name) || !store_has_version(s, de->d_name))
+		if (!version_name_ok(de->d_name) || !store_has_version(s, de->d_name))
 			continue;
 		if (*n == cap) {
 			cap = cap ? cap * 2 : 8;
@@ -245,7 +409,7 @@ static uint64_t tree_bytes(int dirfd)
 
 uint64_t store_version_bytes(const struct store *s, const char *version)
 {
-	char *p = store_path(s, "versions/%s", version);
+	char *p = store_version_dir(s, version);
 	int fd = open(p, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 	free(p);
 	return fd < 0 ? 0 : tree_bytes(fd);

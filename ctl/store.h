@@ -21,6 +21,15 @@ int store_lock(struct store *s, int wait, struct tb_error *e);
 
 /* A path under the store root (printf format). */
 char *store_path(const struct store *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* The store's paths, built here only (docs/design.md §3). Free them. */
+char *store_version_dir(const struct store *s, const char *version);  /* versions/<v> */
+/* "versions/<v>", relative to the root: what current and previous point at; NULL for NULL. */
+char *store_version_rel(const char *version);
+/* versions/<v>/MANIFEST */
+char *store_manifest_path(const struct store *s, const char *version);
+char *store_env_path(const struct store *s, const char *version);     /* env/<v>.env, NULL: current */
+char *store_icd_dir(const struct store *s, const char *version);      /* icd/versions/<v>, NULL: icd */
+char *store_smoke_file(const struct store *s, const char *version);   /* smoke/<v>.json */
 /* The version the link current / previous points at, or NULL. */
 char *store_current(const struct store *s);
 char *store_previous(const struct store *s);

@@ -224,7 +224,7 @@ static int run_side(struct store *s, const char *version, enum side side, const 
 	progress_test(r->progress, label, "run");
 	char **argv = side_argv(s, version, side, rusticl_enable, env, cmd, e);
 	int rc = argv ? TB_OK : TB_EFAIL, status = 0, timed_out = 0;
-	struct smoke_tail tail = {0};
+	struct child_tail tail = {0};
 	if (!rc)
 		rc = side_run(argv, NULL, 0, NULL, NULL, &status, &timed_out, &tail, e);
 	smoke_free_argv(argv);
@@ -232,8 +232,8 @@ static int run_side(struct store *s, const char *version, enum side side, const 
 		*map = read_results(results);
 		if (!*map) {
 			char how[160], last[200];
-			smoke_describe_status(status, how, sizeof how);
-			smoke_tail_last_line(&tail, last, sizeof last);
+			child_describe_status(status, how, sizeof how);
+			child_tail_last_line(&tail, last, sizeof last);
 			rc = tb_fail_why(e, TB_EFAIL, "failed",
 					 "piglit on the %s side left no results (%s%s%s); try `piglit run %s` by hand",
 					 side == SIDE_STORE ? "store's" : "distribution's", how,
@@ -258,7 +258,7 @@ int suite_piglit_run(struct store *s, const char *version, const struct suite_re
 	memset(out, 0, sizeof *out);
 	if (result)
 		*result = NULL;
-	char *tree = store_path(s, "versions/%s", version);
+	char *tree = store_version_dir(s, version);
 	struct manifest m;
 	int rc = manifest_load(tree, &m, e);
 	free(tree);

@@ -50,8 +50,15 @@ int sums_lookup(const char *path, const char *name, char hex[65], struct tb_erro
 {
 	size_t len;
 	char *text = read_small_file(path, SUMS_MAX_BYTES, &len);
+	if (!text && errno == E2BIG)
+		return tb_fail_why(e, TB_EVERIFY, "too-large",
+				   "%s is larger than %d KiB, so it is not a release's SHA256SUMS; refusing it",
+				   path, SUMS_MAX_BYTES >> 10);
+	if (!text && errno == ESPIPE)
+		return tb_fail_why(e, TB_EVERIFY, "unsafe-archive",
+				   "%s is not a regular file; pass the release's SHA256SUMS file", path);
 	if (!text)
-		return tb_fail_errno(e, errno == E2BIG ? TB_EVERIFY : TB_EFAIL, "cannot read %s", path);
+		return tb_fail_errno(e, TB_EFAIL, "cannot read %s", path);
 	int rc = sums_lookup_text(text, len, name, hex, e);
 	free(text);
 	return rc;

@@ -1,8 +1,10 @@
 /* Completing a store made by the Open Device Helper (docs/design.md §13). */
 #include "takeover.h"
-#include "activate.h"
+#include "envfiles.h"
 #include "elfcheck.h"
+#include "lifecycle.h"
 #include "manifest.h"
+#include "txn.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -12,7 +14,7 @@ static int version_incomplete(const struct store *s, const char *v)
 {
 	char *env = store_path(s, "env/%s.env", v);
 	char *icd = store_path(s, "icd/versions/%s", v);
-	char *man = store_path(s, "versions/%s/MANIFEST", v);
+	char *man = store_manifest_path(s, v);
 	int missing = path_exists(man) && (!path_exists(env) || !is_directory(icd));
 	free(env);
 	free(icd);
@@ -45,7 +47,7 @@ static int needs_ld_library_path(const struct store *s, const char *v, const str
 {
 	if (m->ld_library_path)
 		return 1;
-	char *tree = store_path(s, "versions/%s", v);
+	char *tree = store_version_dir(s, v);
 	struct elf_report r;
 	struct tb_error ignored = {0};
 	int yes = elf_check_tree(tree, m, &r, &ignored) == TB_OK && r.needs_ld_library_path;
@@ -62,12 +64,12 @@ int takeover_run(struct store *s, int *done, struct tb_error *e)
 	for (size_t i = 0; !rc && i < n; i++) {
 		if (!version_incomplete(s, list[i]))
 			continue;
-		char *tree = store_path(s, "versions/%s", list[i]);
+		char *tree = store_version_dir(s, list[i]);
 		struct manifest m;
 		struct tb_error bad = {0};
 		/* A tree whose MANIFEST we cannot read stays as it is: verify names it. */
 		if (manifest_load(tree, &m, &bad) == TB_OK) {
-			rc = envfiles_write_version(s, list[i], needs_ld_library_path(s, list[i], &m), e);
+			rc = envfiles_write_version(s, &m, needs_ld_library_path(s, list[i], &m), e);
 			manifest_free(&m);
 			if (!rc)
 				(*done)++;
@@ -81,7 +83,17 @@ int takeover_run(struct store *s, int *done, struct tb_error *e)
 	free(smoke);
 	/* The current ICD files, env/current.env and env.conf, from the state as it is: the
 	 * helper's launcher keeps finding icd/turnip.json and icd/opencl/ through current/. */
-	if (!rc)
-		rc = envfiles_write_current(s, e);
+	if (!rc) {
+		struct lc_view v;
+		lc_read(s, &v);
+		struct txn t;
+		txn_init(&t, s);
+		rc = envfiles_stage_current(s, v.current, v.st.enabled, &t, e);
+		if (rc)
+			txn_abort(&t);
+		else
+			rc = txn_commit(&t, e);
+		lc_view_free(&v);
+	}
 	return rc;
 }

@@ -11,6 +11,8 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
+#include "../tb323fu-mesa/termtext.h"
+
 static const char *reason_of_errno(int errnum)
 {
 	switch (errnum) {
@@ -24,6 +26,8 @@ static const char *reason_of_errno(int errnum)
 		return "read-only";
 	case EINTR:
 		return "interrupted";
+	case E2BIG:
+		return "too-large";
 	default:
 		return NULL;
 	}
@@ -39,7 +43,11 @@ static int vfail(struct tb_error *e, int code, const char *reason, int errnum, c
 	vsnprintf(e->msg, sizeof e->msg, fmt, ap);
 	if (errnum) {
 		size_t len = strlen(e->msg);
-		snprintf(e->msg + len, sizeof e->msg - len, ": %s", strerror(errnum));
+		/* read_small_file's refusals read better in words than as strerror's. */
+		const char *why = errnum == E2BIG    ? "the file is larger than this tool reads"
+				  : errnum == ESPIPE ? "not a regular file"
+						     : strerror(errnum);
+		snprintf(e->msg + len, sizeof e->msg - len, ": %s", why);
 	}
 	return code;
 }
@@ -102,6 +110,18 @@ const char *tb_error_reason(const struct tb_error *e)
 	default:
 		return "failed";
 	}
+}
+
+volatile sig_atomic_t tb_interrupted;
+
+int tb_check_interrupted(struct tb_error *e, const char *what)
+{
+	int sig = tb_interrupted;
+	if (!sig)
+		return TB_OK;
+	return tb_fail_why(e, TB_EFAIL, "interrupted",
+			   "interrupted by %s while %s; nothing was changed, run the command again to finish it",
+			   sig == SIGINT ? "SIGINT (Ctrl-C)" : sig == SIGHUP ? "SIGHUP" : "SIGTERM", what);
 }
 
 void tb_error_clear(struct tb_error *e)
@@ -308,7 +328,9 @@ int atomic_write_file(const char *path, const void *data, size_t len, mode_t mod
 {
 	char *tmp = temp_beside(path);
 	int rc = TB_OK;
-	int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, mode);
+	/* A fresh file: never one planted under the temporary's name (a link, a hard link). */
+	unlink(tmp);
+	int fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, mode);
 	if (fd < 0) {
 		rc = tb_fail_errno(e, TB_EFAIL, "cannot write %s", path);
 		goto out;
@@ -368,9 +390,21 @@ int atomic_symlink(const char *target, const char *path, struct tb_error *e)
 
 char *read_small_file(const char *path, size_t max, size_t *len_out)
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	/* O_NONBLOCK: opening a FIFO must not wait for a writer; it is refused below. */
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
 	if (fd < 0)
 		return NULL;
+	struct stat st;
+	int err = fstat(fd, &st) != 0	   ? errno
+		  : S_ISDIR(st.st_mode)	   ? EISDIR
+		  : !S_ISREG(st.st_mode)	   ? ESPIPE
+		  : (uint64_t)st.st_size > max ? E2BIG
+					   : 0;
+	if (err) {
+		close(fd);
+		errno = err;
+		return NULL;
+	}
 	size_t cap = 4096, len = 0;
 	char *buf = xmalloc(cap);
 	for (;;) {
@@ -458,4 +492,12 @@ const char *host_arch(void)
 			snprintf(arch, sizeof arch, "%s", u.machine);
 	}
 	return arch;
+}
+
+char *term_text(const char *s, int keep_newlines)
+{
+	size_t cap = 4 * strlen(s) + 1;
+	char *out = xmalloc(cap);
+	term_escape(out, cap, s, keep_newlines);
+	return out;
 }

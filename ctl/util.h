@@ -2,6 +2,7 @@
 #ifndef TB_UTIL_H
 #define TB_UTIL_H
 
+#include <signal.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -44,6 +45,13 @@ int tb_fail_errno_why(struct tb_error *e, int code, const char *reason, const ch
 const char *tb_error_reason(const struct tb_error *e);
 void tb_error_clear(struct tb_error *e);
 
+/* SIGTERM, SIGINT or SIGHUP arrived (the signal's number, 0 when none): the command line
+ * sets it from its handler; long engine loops (unpacking, transfers) stop at the next step,
+ * clean up as for any failure and say what was interrupted. */
+extern volatile sig_atomic_t tb_interrupted;
+/* TB_EFAIL with reason "interrupted" ("…while WHAT; …") once a signal arrived, else TB_OK. */
+int tb_check_interrupted(struct tb_error *e, const char *what);
+
 /* Allocation that never returns NULL: out of memory aborts with a message. */
 void *xmalloc(size_t n);
 void *xcalloc(size_t n, size_t size);
@@ -77,8 +85,9 @@ int atomic_write_file(const char *path, const void *data, size_t len, mode_t mod
 int atomic_symlink(const char *target, const char *path, struct tb_error *e);
 int fsync_dir(const char *dir);
 
-/* Reads a whole small file (at most max bytes, NUL-terminated); NULL with errno set on
- * failure, E2BIG when larger than max. */
+/* Reads a whole small regular file (at most max bytes, NUL-terminated); NULL with errno set
+ * on failure: E2BIG when larger than max, ESPIPE when it is not a regular file (a FIFO, a
+ * device: never waited on, never read). tb_fail_errno words both for people. */
 char *read_small_file(const char *path, size_t max, size_t *len_out);
 
 /* Walks a text in place: returns the line at *cursor without its newline (and a trailing \r)
@@ -87,6 +96,11 @@ char *next_line(char **cursor);
 
 /* Strips leading and trailing blanks in place; returns the first non-blank character. */
 char *trim(char *s);
+
+/* s for a terminal: control characters shown as \xNN, never obeyed (newlines kept when
+ * keep_newlines). Every sentence and progress line goes through it where it is printed; JSON
+ * output does not. Free the result. */
+char *term_text(const char *s, int keep_newlines);
 
 /* Lowercase hex of n bytes into out (2n+1 bytes). */
 void hex_encode(const unsigned char *in, size_t n, char *out);

@@ -3,7 +3,9 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <stdint.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 int env_name_ok(const char *name, size_t len)
@@ -93,9 +95,21 @@ int envfile_parse(char *text, size_t len, struct env_list *out, struct env_probl
 
 long envfile_read(const char *path, char *buf, size_t cap)
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	/* O_NONBLOCK and a regular file only: a FIFO or a device put there must not hang every
+	 * launch or feed it endless bytes. */
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
 	if (fd < 0)
 		return -errno;
+	struct stat st;
+	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+		int err = fstat(fd, &st) != 0 ? errno : S_ISDIR(st.st_mode) ? EISDIR : ESPIPE;
+		close(fd);
+		return -err;
+	}
+	if ((uint64_t)st.st_size >= cap) {
+		close(fd);
+		return -E2BIG;
+	}
 	size_t len = 0;
 	for (;;) {
 		if (len + 1 >= cap) {

@@ -42,7 +42,8 @@ struct env_problem {
 int envfile_parse(char *text, size_t len, struct env_list *out, struct env_problem *why);
 
 /* Reads a whole env file with read(2) into buf (cap bytes, NUL-terminated). Returns the
- * length, or -errno (-E2BIG when it does not fit). No stdio: this is on every launch. */
+ * length, or -errno (-E2BIG when it does not fit, -ESPIPE when it is not a regular file).
+ * No stdio: this is on every launch. */
 long envfile_read(const char *path, char *buf, size_t cap);
 
 /* 1 when name is a shell variable name ([A-Za-z_][A-Za-z0-9_]*), else 0. */

@@ -36,6 +36,10 @@ int launch_env_load(struct launch_env *e, const char *root, const char *version)
 			    " is larger than an env file can be (check the store with "
 			    "tb323fu-ctl mesa doctor)",
 			    NULL);
+	if (n == -ESPIPE || n == -EISDIR)
+		return fail(EXIT_FAILED, e->path,
+			    " is not a regular file (check the store with tb323fu-ctl mesa doctor)",
+			    NULL);
 	if (n < 0)
 		return fail(EXIT_FAILED, "cannot read ", e->path, ": ", strerror((int)-n),
 			    " (check the store's permissions with tb323fu-ctl mesa doctor)", NULL);
@@ -47,7 +51,26 @@ int launch_env_load(struct launch_env *e, const char *root, const char *version)
 		return fail(EXIT_FAILED, e->path, line, " ", why.what,
 			    " (check the store with tb323fu-ctl mesa doctor)", NULL);
 	}
+	/* Only what a release selects: an env file that sets LD_PRELOAD or PATH is not one the
+	 * control tool wrote, and none of it is applied. */
+	for (size_t i = 0; i < e->list.count; i++)
+		if (!env_name_selected(e->list.vars[i].name)) {
+			char line[32];
+			snprintf(line, sizeof line, " line %u", e->list.vars[i].line);
+			return fail(EXIT_FAILED, e->path, line, " sets ", e->list.vars[i].name,
+				    ", which is not one of the variables a release selects (check the store "
+				    "with tb323fu-ctl mesa doctor)",
+				    NULL);
+		}
 	return 0;
+}
+
+int env_name_selected(const char *name)
+{
+	for (size_t i = 0; i < selected_vars_count; i++)
+		if (strcmp(name, selected_vars[i]) == 0)
+			return 1;
+	return strcmp(name, "LD_LIBRARY_PATH") == 0;
 }
 
 int launch_env_clean(const char *root, const struct env_list *extra)

@@ -12,6 +12,8 @@ enum { EXIT_FAILED = 1, EXIT_USAGE = 2, EXIT_CANNOT_RUN = 126, EXIT_NOT_FOUND = 
 /* The variables a release selects (docs/design.md §3); `distro` and `run` clear them first. */
 extern const char *const selected_vars[];
 extern const size_t selected_vars_count;
+/* 1 for those and LD_LIBRARY_PATH: the five variables an env file may set. */
+int env_name_selected(const char *name);
 
 struct launch_env {
 	char path[STORE_PATH_MAX];

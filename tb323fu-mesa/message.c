@@ -1,5 +1,6 @@
 /* Error sentences without stdio (see message.h). */
 #include "message.h"
+#include "termtext.h"
 
 #include <stdarg.h>
 #include <string.h>
@@ -10,13 +11,10 @@ static void vsay(const char *first, va_list ap)
 	char buf[8192];
 	size_t len = 0;
 	const char *prefix = "tb323fu-mesa: ";
-	for (const char *s = prefix; s; s = (s == prefix ? first : va_arg(ap, const char *))) {
-		size_t n = strlen(s);
-		if (n > sizeof buf - 1 - len)
-			n = sizeof buf - 1 - len;
-		memcpy(buf + len, s, n);
-		len += n;
-	}
+	/* Names a user or a store file gave (a command, a path, a version) are shown, never
+	 * obeyed by the terminal. */
+	for (const char *s = prefix; s; s = (s == prefix ? first : va_arg(ap, const char *)))
+		len += term_escape(buf + len, sizeof buf - 1 - len, s, 0);
 	buf[len++] = '\n';
 	for (size_t done = 0; done < len;) {
 		ssize_t r = write(STDERR_FILENO, buf + done, len - done);

@@ -13,20 +13,6 @@ const char *store_root(const char *option)
 	return env && *env ? env : STORE_DEFAULT_ROOT;
 }
 
-int version_name_ok(const char *v)
-{
-	size_t n = strlen(v);
-	if (n == 0 || n > 64 || v[0] < '0' || v[0] > '9')
-		return 0;
-	for (size_t i = 0; i < n; i++) {
-		char c = v[i];
-		if (!((c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') ||
-		      c == '.' || c == '_' || c == '+' || c == '-'))
-			return 0;
-	}
-	return 1;
-}
-
 int path_concat(char *out, size_t cap, const char *a, const char *b, const char *c)
 {
 	size_t la = strlen(a), lb = b ? strlen(b) : 0, lc = c ? strlen(c) : 0;

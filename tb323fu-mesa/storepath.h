@@ -3,6 +3,8 @@
 #ifndef TB_STOREPATH_H
 #define TB_STOREPATH_H
 
+#include "version_name.h"
+
 #include <stddef.h>
 
 #define STORE_DEFAULT_ROOT "/var/lib/tb323fu/mesa"
@@ -11,8 +13,6 @@
 /* The store root: the --store option, else $TB323FU_MESA_DIR, else the default. */
 const char *store_root(const char *option);
 
-/* docs/design.md §4 version names: [A-Za-z0-9._+-], 1 to 64 bytes, starting with a digit. */
-int version_name_ok(const char *v);
 
 /* Joins parts into out (cap bytes); returns 0, or -1 when it does not fit. */
 int path_concat(char *out, size_t cap, const char *a, const char *b, const char *c);

@@ -3,6 +3,7 @@
 #include "jsonout.h"
 #include "help.h"
 #include "launcher.h"
+#include "termtext.h"
 #include "message.h"
 #include "procmaps.h"
 
@@ -293,7 +294,10 @@ static int which_pid(const char *root, const char *pid, int json)
 		json_string(stdout, realroot);
 		fputs(",\"drivers\":[", stdout);
 	} else if (found.count == 0) {
-		printf("process %s (%s) has no Vulkan or OpenCL driver loaded\n", pid, comm);
+		/* A process names itself: shown, never obeyed by the terminal. */
+		char comm_shown[4 * sizeof comm];
+		term_escape(comm_shown, sizeof comm_shown, comm, 0);
+		printf("process %s (%s) has no Vulkan or OpenCL driver loaded\n", pid, comm_shown);
 	}
 	for (size_t i = 0; i < found.count; i++) {
 		const struct mapped_driver *d = &found.d[i];
@@ -307,8 +311,10 @@ static int which_pid(const char *root, const char *pid, int json)
 			json_string(stdout, v ? v : "");
 			printf(",\"deleted\":%s}", d->deleted ? "true" : "false");
 		} else {
+			static char path_shown[4 * PATH_MAX];
+			term_escape(path_shown, sizeof path_shown, d->path, 0);
 			printf("%s driver %s: %s%s%s%s\n",
-			       d->api == GPU_API_VULKAN ? "Vulkan" : "OpenCL", d->path,
+			       d->api == GPU_API_VULKAN ? "Vulkan" : "OpenCL", path_shown,
 			       in_store ? "the store's Mesa" : "the system's", v ? " " : "",
 			       v ? v : "",
 			       d->deleted ? " (its file was removed or replaced since it was loaded)"

@@ -94,6 +94,30 @@ done_testing() {
 	echo "1..$_tb_n"
 }
 
+# tiny_release VERSION DIR: a release of VERSION in DIR made of two tiny driver libraries with
+# the loaders' entry points (fast to install thousands of times; no real driver in it).
+# Prints the tarball's path; its SHA256SUMS sits beside it.
+tiny_release() {
+	_v=$1
+	_d=$2
+	_s="$T/tiny-stage"
+	if [ ! -f "$_s/lib/libvk.so" ]; then
+		mkdir -p "$_s/lib"
+		printf '%s\n' \
+			'void *vk_icdGetInstanceProcAddr(void *i, const char *n) { (void)i; (void)n; return 0; }' \
+			'int vk_icdNegotiateLoaderICDInterfaceVersion(unsigned *v) { (void)v; return 0; }' \
+			'int clIcdGetPlatformIDsKHR(unsigned n, void *p, unsigned *np) { (void)n; (void)p; (void)np; return 0; }' \
+			>"$T/tiny-drv.c"
+		cc -shared -fPIC -o "$_s/lib/libvk.so" "$T/tiny-drv.c" || return 1
+		cp "$_s/lib/libvk.so" "$_s/lib/libcl.so.1" && chmod 644 "$_s/lib/"* || return 1
+	fi
+	mkdir -p "$_d"
+	"$CTL" mesa pack --stage "$_s" --version "$_v" --commit "c$_v" --base "b$_v" --mesa-version "m$_v" \
+		--drivers vulkan,opencl --vulkan-lib lib/libvk.so --opencl-lib lib/libcl.so.1 \
+		--rusticl-enable llvmpipe "$_d" >/dev/null || return 1
+	ls "$_d"/tb323fu-mesa-"$_v"-*.tar.*
+}
+
 # reason_is ID|ID…: the JSON failure in $T/out carries one of these reason ids (docs/design.md §9).
 reason_is() {
 	got=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1])).get("reason", ""))' "$T/out" 2>/dev/null)

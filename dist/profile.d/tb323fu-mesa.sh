@@ -18,14 +18,11 @@ if [ -r "$_tb323fu_conf" ]; then
 			esac
 			export LD_LIBRARY_PATH
 			;;
-		[A-Za-z_]*=*)
-			_tb323fu_name=${_tb323fu_line%%=*}
-			case $_tb323fu_name in
-			*[!A-Za-z0-9_]*) ;;
-			*) export "$_tb323fu_line" ;;
-			esac
+		VK_DRIVER_FILES=* | VK_ICD_FILENAMES=* | OCL_ICD_VENDORS=* | RUSTICL_ENABLE=*)
+			# only the variables a release selects: never LD_PRELOAD, PATH or the like
+			export "$_tb323fu_line"
 			;;
 		esac
 	done <"$_tb323fu_conf"
 fi
-unset _tb323fu_conf _tb323fu_line _tb323fu_dir _tb323fu_name
+unset _tb323fu_conf _tb323fu_line _tb323fu_dir

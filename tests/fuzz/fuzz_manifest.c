@@ -1,9 +1,39 @@
-/* libFuzzer: the MANIFEST parser; what it accepts must survive a format/parse round trip. */
+/* libFuzzer: the MANIFEST parser; what it accepts must survive a format/parse round trip, and
+ * its values must fit the env files the release produces (the launcher's reader accepts them
+ * under a store path of PATH_MAX). */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include <limits.h>
+
+#include "envfile.h"
 #include "manifest.h"
+
+static void check_value(const char *v)
+{
+	if (v && strlen(v) > MANIFEST_VALUE_MAX)
+		abort();
+}
+
+/* The env file a version gets, as the store writes it, with the longest store path. */
+static void check_env_fits(const struct manifest *m)
+{
+	static char root[PATH_MAX];
+	memset(root, 'r', sizeof root - 1);
+	root[0] = '/';
+	struct strbuf env = {0};
+	sb_appendf(&env, "VK_DRIVER_FILES=%s/icd/versions/%s/turnip.json\n", root, m->version);
+	sb_appendf(&env, "VK_ICD_FILENAMES=%s/icd/versions/%s/turnip.json\n", root, m->version);
+	sb_appendf(&env, "OCL_ICD_VENDORS=%s/icd/versions/%s/opencl\n", root, m->version);
+	sb_appendf(&env, "RUSTICL_ENABLE=%s\n", m->rusticl_enable);
+	sb_appendf(&env, "LD_LIBRARY_PATH=%s/versions/%s/lib" ENVFILE_LD_SUFFIX "\n", root, m->version);
+	static struct env_list list;
+	struct env_problem why;
+	if (env.len > ENVFILE_MAX_BYTES || envfile_parse(env.buf, env.len, &list, &why) != 0)
+		abort();
+	sb_free(&env);
+}
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -11,6 +41,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct tb_error e = {0};
 	if (manifest_parse((const char *)data, size, &m, &e) != TB_OK)
 		return 0;
+	const char *values[] = {m.version, m.arch, m.commit, m.base, m.mesa_version, m.min_glibc,
+				m.drivers, m.vulkan_lib, m.vulkan_api, m.opencl_lib,
+				m.rusticl_enable, m.ld_library_path};
+	for (size_t i = 0; i < sizeof values / sizeof *values; i++)
+		check_value(values[i]);
+	check_env_fits(&m);
 	char *text = manifest_format(&m);
 	struct manifest again;
 	struct tb_error e2 = {0};

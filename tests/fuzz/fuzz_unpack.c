@@ -7,7 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "activate.h"
+#include "lifecycle.h"
 #include "hash.h"
 #include "release.h"
 #include "../tmpdir.h"

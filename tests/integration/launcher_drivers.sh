@@ -12,7 +12,7 @@ ctl mesa install-local "$R1" --no-smoke >/dev/null &&
 	ctl mesa install-local "$R2" --no-smoke >/dev/null ||
 	{ not_ok "install the stand-in releases"; done_testing; exit 1; }
 REAL=$(cd "$STORE" && pwd -P)
-SYSLIB=/usr/lib/$(gcc -print-multiarch 2>/dev/null || dpkg-architecture -qDEB_HOST_MULTIARCH 2>/dev/null || echo "$(uname -m)-linux-gnu")
+SYSLIB=/usr/lib/${DEB_HOST_MULTIARCH:-$(gcc -print-multiarch 2>/dev/null || dpkg-architecture -qDEB_HOST_MULTIARCH 2>/dev/null || echo "$(uname -m)-linux-gnu")}
 json() { python3 -c 'import json,sys; d=json.load(sys.stdin); print(eval(sys.argv[1]))' "$1"; }
 
 realpaths() { while read -r p; do readlink -f "$p"; done; }

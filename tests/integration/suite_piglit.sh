@@ -91,7 +91,8 @@ expect_exit 2 "--profile that is neither quick nor full" ctl mesa smoke --suite 
 expect_exit 2 "--filter without --suite piglit-cl" ctl mesa smoke --filter x
 echo "smoke_suite = everything" >"$TB323FU_MESA_CONFIG"
 expect_exit 2 "smoke_suite names an unknown suite" ctl mesa status
+: >"$T/empty.conf" # configuration files must be regular files
 TB323FU_MESA_PIGLIT=$T/missing expect_exit 1 "without piglit: one sentence" \
-	env TB323FU_MESA_CONFIG=/dev/null "$CTL" --store "$STORE" mesa smoke --suite piglit-cl
+	env TB323FU_MESA_CONFIG="$T/empty.conf" "$CTL" --store "$STORE" mesa smoke --suite piglit-cl
 check "…that says what to install" grep -q "apt-get install piglit" "$T/err"
 done_testing

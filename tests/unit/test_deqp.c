@@ -10,6 +10,7 @@
 #include <cmocka.h>
 #include <json-c/json.h>
 
+#include "child.h"
 #include "deqp.h"
 #include "smoke_run.h"
 
@@ -200,15 +201,15 @@ static void the_result_json_has_the_smoke_format(void **state)
 
 static void tail_keeps_the_last_line(void **state)
 {
-	struct smoke_tail t = {0};
-	smoke_tail_add(&t, "first\nsecond\n", 13);
+	struct child_tail t = {0};
+	child_tail_add(&t, "first\nsecond\n", 13);
 	char big[6000];
 	memset(big, 'x', sizeof big);
 	big[sizeof big - 1] = '\n';
-	smoke_tail_add(&t, big, sizeof big);
-	smoke_tail_add(&t, "the last\tone\n\n", 14);
+	child_tail_add(&t, big, sizeof big);
+	child_tail_add(&t, "the last\tone\n\n", 14);
 	char out[64];
-	smoke_tail_last_line(&t, out, sizeof out);
+	child_tail_last_line(&t, out, sizeof out);
 	assert_string_equal(out, "the last one");
 	assert_true(t.len <= sizeof t.buf);
 }

@@ -144,8 +144,9 @@ static void test_runpath_does_not_reach_other_directory(void **state)
 static void test_runpath_leaving_the_tree_is_not_followed(void **state)
 {
 	/* $ORIGIN/../../outside from <tree>/lib reaches a directory beside the tree: a release
-	 * must not count on what lies around wherever it is unpacked. */
+	 * must not count on what lies around wherever it is unpacked, nor let it be searched. */
 	put("libtbuser-escape.so", "lib/libtbuser.so");
+	put("libtbdep.so.1", "lib/libtbdep.so.1");
 	run("mkdir -p '%s/outside' && cp '%s/libtbdep.so.1' '%s/outside/'", fixtures, fixtures,
 	    fixtures);
 	struct elf_report r;
@@ -153,7 +154,30 @@ static void test_runpath_leaving_the_tree_is_not_followed(void **state)
 	int rc = check_here(NULL, &r, &e);
 	run("rm -rf '%s/outside'", fixtures);
 	assert_int_equal(rc, TB_EVERIFY);
-	assert_non_null(strstr(e.msg, "needs libtbdep.so.1, which this system does not have"));
+	assert_string_equal(tb_error_reason(&e), "runpath-unsafe");
+	assert_non_null(strstr(e.msg, "lib/libtbuser.so has the RUNPATH entry \"$ORIGIN/../../outside\""));
+}
+
+static void test_runpath_from_working_directory_is_refused(void **state)
+{
+	/* "hijack" is taken from the working directory of whatever program loads the library. */
+	put("libtbuser-hijack.so", "lib/libtbuser.so");
+	put("libtbdep.so.1", "lib/libtbdep.so.1");
+	struct elf_report r;
+	struct tb_error e = {0};
+	assert_int_equal(check_here(NULL, &r, &e), TB_EVERIFY);
+	assert_string_equal(tb_error_reason(&e), "runpath-unsafe");
+	assert_non_null(strstr(e.msg, "lib/libtbuser.so has the RUNPATH entry \"hijack\""));
+}
+
+static void test_rpath_outside_system_dirs_is_refused(void **state)
+{
+	put("libtbuser-abs.so", "lib/libtbuser.so");
+	put("libtbdep.so.1", "lib/libtbdep.so.1");
+	struct elf_report r;
+	struct tb_error e = {0};
+	assert_int_equal(check_here(NULL, &r, &e), TB_EVERIFY);
+	assert_non_null(strstr(e.msg, "has the RPATH entry \"/opt/tb-elsewhere/lib\""));
 }
 
 static void test_missing_soname_is_refused_by_name(void **state)
@@ -355,6 +379,10 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_without_runpath_needs_ld_library_path,
 						new_scratch, drop_scratch),
 		cmocka_unit_test_setup_teardown(test_runpath_does_not_reach_other_directory,
+						new_scratch, drop_scratch),
+		cmocka_unit_test_setup_teardown(test_runpath_from_working_directory_is_refused,
+						new_scratch, drop_scratch),
+		cmocka_unit_test_setup_teardown(test_rpath_outside_system_dirs_is_refused,
 						new_scratch, drop_scratch),
 		cmocka_unit_test_setup_teardown(test_runpath_leaving_the_tree_is_not_followed,
 						new_scratch, drop_scratch),

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "envfile.h"
@@ -234,9 +235,19 @@ static void loads_current_or_a_version_with_clear_refusals(void **state)
 	snprintf(path, sizeof path, "%s/env/2026.10.06.env", dir);
 	write_file(path, "A=1\nB=$x\n", 9);
 	assert_int_equal(launch_env_load(&loaded, dir, "2026.10.06"), EXIT_FAILED);
+	/* Only the variables a release selects: anything else (LD_PRELOAD, PATH) refuses the file. */
 	write_file(path, "A=1\n", 4);
+	assert_int_equal(launch_env_load(&loaded, dir, "2026.10.06"), EXIT_FAILED);
+	write_file(path, "RUSTICL_ENABLE=1\nLD_PRELOAD=/x.so\n", 34);
+	assert_int_equal(launch_env_load(&loaded, dir, "2026.10.06"), EXIT_FAILED);
+	write_file(path, "RUSTICL_ENABLE=1\n", 17);
 	assert_int_equal(launch_env_load(&loaded, dir, "2026.10.06"), 0);
 	assert_string_equal(loaded.list.vars[0].value, "1");
+	/* A FIFO in its place fails at once instead of waiting for a writer. */
+	unlink(path);
+	assert_int_equal(mkfifo(path, 0644), 0);
+	assert_int_equal(launch_env_load(&loaded, dir, "2026.10.06"), EXIT_FAILED);
+	unlink(path);
 }
 
 static void run_clears_and_applies_the_environment(void **state)

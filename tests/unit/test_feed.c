@@ -234,6 +234,9 @@ static void file_download_resumes(void **state)
 
 	struct config cfg;
 	config_defaults(&cfg);
+	/* file:// is read only from an offline mirror, inside its directory. */
+	free(cfg.api_url);
+	cfg.api_url = xasprintf("file://%s", dir);
 	char *url = xasprintf("file://%s", src);
 	struct fetch_request rq = {.url = url, .max_bytes = size, .too_big_code = TB_EVERIFY, .what = "the asset"};
 	struct fetch_file_result res;
@@ -250,6 +253,14 @@ static void file_download_resumes(void **state)
 	/* One byte less: refused as soon as the answer runs past it. */
 	tb_error_clear(&e);
 	assert_int_equal(fetch_file(&cfg, &rq, part, size - 1, NULL, "asset.bin", &res, &e), TB_EVERIFY);
+	assert_int_equal(access(part, F_OK), -1);
+
+	/* A list from the network may not name local files; none is read, none is left. */
+	free(cfg.api_url);
+	cfg.api_url = xstrdup("https://api.github.com");
+	tb_error_clear(&e);
+	assert_int_equal(fetch_file(&cfg, &rq, part, size, NULL, "asset.bin", &res, &e), TB_ENET);
+	assert_non_null(strstr(e.msg, "only a release list from a file:// mirror may name local files"));
 	assert_int_equal(access(part, F_OK), -1);
 
 	config_free(&cfg);

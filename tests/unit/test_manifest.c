@@ -123,14 +123,14 @@ static void test_paths(void **state)
 
 static void test_versions(void **state)
 {
-	assert_true(version_is_valid("2026.10.06"));
-	assert_true(version_is_valid("2026.10.06.2"));
-	assert_true(version_is_valid("1.0-rc1+git"));
-	assert_false(version_is_valid(""));
-	assert_false(version_is_valid("v2026"));
-	assert_false(version_is_valid("2026/10"));
-	assert_false(version_is_valid("2026\n10"));
-	assert_false(version_is_valid("1234567890123456789012345678901234567890123456789012345678901234567890"));
+	assert_true(version_name_ok("2026.10.06"));
+	assert_true(version_name_ok("2026.10.06.2"));
+	assert_true(version_name_ok("1.0-rc1+git"));
+	assert_false(version_name_ok(""));
+	assert_false(version_name_ok("v2026"));
+	assert_false(version_name_ok("2026/10"));
+	assert_false(version_name_ok("2026\n10"));
+	assert_false(version_name_ok("1234567890123456789012345678901234567890123456789012345678901234567890"));
 	assert_true(version_compare("2026.10.06", "2026.10.07") < 0);
 	assert_true(version_compare("2026.10.06.2", "2026.10.06") > 0);
 	assert_true(version_compare("2026.9.30", "2026.10.1") < 0);
@@ -182,13 +182,62 @@ static void test_config(void **state)
 	config_free(&c);
 }
 
+/* Every known value is capped, so the env files and sentences a release makes stay small. */
+static void test_value_caps(void **state)
+{
+	static const char *const keys[] = {"commit", "base", "mesa_version", "drivers",
+					   "rusticl_enable", "arch", "min_glibc"};
+	char *big = malloc(MANIFEST_VALUE_MAX + 2);
+	memset(big, 'a', MANIFEST_VALUE_MAX + 1);
+	big[MANIFEST_VALUE_MAX + 1] = '\0';
+	for (size_t i = 0; i < sizeof keys / sizeof *keys; i++) {
+		struct manifest m;
+		struct tb_error e = {0};
+		char *text = xasprintf("format=1\nversion=1.2\narch=x86_64\ndrivers=opencl\n"
+				       "opencl_lib=lib/libcl.so\n%s=%s\nfile " SHA_A " 644 1 lib/libcl.so\n",
+				       keys[i], big);
+		assert_int_equal(parse(text, &m, &e), TB_EVERIFY);
+		assert_non_null(strstr(e.msg, "more than the 256 a MANIFEST value may have"));
+		assert_string_equal(tb_error_reason(&e), "manifest-invalid");
+		/* One byte less is fine (where the value's characters are). */
+		if (!strcmp(keys[i], "rusticl_enable") || !strcmp(keys[i], "mesa_version")) {
+			big[MANIFEST_VALUE_MAX] = '\0';
+			free(text);
+			text = xasprintf("format=1\nversion=1.2\narch=x86_64\ndrivers=opencl\n"
+					 "opencl_lib=lib/libcl.so\n%s=%s\nfile " SHA_A " 644 1 lib/libcl.so\n",
+					 keys[i], big);
+			assert_int_equal(parse(text, &m, &e), TB_OK);
+			manifest_free(&m);
+			big[MANIFEST_VALUE_MAX] = 'a';
+		}
+		free(text);
+	}
+	free(big);
+}
+
+/* A declared link whose path is also a directory of files is a refusal, not "File exists". */
+static void test_link_directory_conflict(void **state)
+{
+	struct manifest m;
+	struct tb_error e = {0};
+	const char *text = "format=1\nversion=1.2\narch=x86_64\ndrivers=opencl\nopencl_lib=lib/libcl.so\n"
+			   "file " SHA_A " 644 1 lib/libcl.so\nfile " SHA_A " 644 1 lib/d/x.so\n"
+			   "link lib/d libcl.so\n";
+	assert_int_equal(parse(text, &m, &e), TB_EVERIFY);
+	assert_non_null(strstr(e.msg, "lists lib/d both as a link and a directory"));
+	text = "format=1\nversion=1.2\narch=x86_64\ndrivers=opencl\nopencl_lib=lib/libcl.so\n"
+	       "file " SHA_A " 644 1 lib/libcl.so\nlink lib/d libcl.so\nlink lib/d/e ../libcl.so\n";
+	assert_int_equal(parse(text, &m, &e), TB_EVERIFY);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_defaults_and_keys), cmocka_unit_test(test_optional_keys),
 		cmocka_unit_test(test_refusals),          cmocka_unit_test(test_paths),
 		cmocka_unit_test(test_versions),          cmocka_unit_test(test_sums),
-		cmocka_unit_test(test_config),
+		cmocka_unit_test(test_config),            cmocka_unit_test(test_value_caps),
+		cmocka_unit_test(test_link_directory_conflict),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

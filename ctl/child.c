@@ -1,0 +1,236 @@
+/* The one supervisor of the programs the control tool runs and watches (the smoke program,
+ * dEQP, piglit, benchmarks): each in its own process group, its output read as it comes, its
+ * end or its deadline noticed, and everything it started killed on a timeout. */
+#include "child.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+double now_seconds(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+int child_start(struct child *c, char *const argv[], const char *cwd,
+		      struct tb_error *e)
+{
+	int out[2], err[2], report[2];
+	c->pid = -1;
+	c->out_fd = c->err_fd = -1;
+	if (pipe2(out, O_CLOEXEC) < 0)
+		return tb_fail_errno(e, TB_EFAIL, "cannot create a pipe for %s", argv[0]);
+	if (pipe2(err, O_CLOEXEC) < 0) {
+		close(out[0]);
+		close(out[1]);
+		return tb_fail_errno(e, TB_EFAIL, "cannot create a pipe for %s", argv[0]);
+	}
+	/* The child reports a failed exec through this pipe; a successful exec closes it. */
+	if (pipe2(report, O_CLOEXEC) < 0) {
+		close(out[0]), close(out[1]), close(err[0]), close(err[1]);
+		return tb_fail_errno(e, TB_EFAIL, "cannot create a pipe for %s", argv[0]);
+	}
+	pid_t pid = fork();
+	if (pid < 0) {
+		close(out[0]), close(out[1]), close(err[0]), close(err[1]);
+		close(report[0]), close(report[1]);
+		return tb_fail_errno(e, TB_EFAIL, "cannot start %s", argv[0]);
+	}
+	if (pid == 0) {
+		/* Only async-signal-safe calls until exec. */
+		setpgid(0, 0);
+		int null = open("/dev/null", O_RDONLY);
+		if (null >= 0)
+			dup2(null, STDIN_FILENO);
+		dup2(out[1], STDOUT_FILENO);
+		dup2(err[1], STDERR_FILENO);
+		int step = 0;
+		if (cwd && chdir(cwd) < 0)
+			step = 1;
+		else
+			execv(argv[0], argv);
+		int failure[2] = {step, errno};
+		ssize_t ignored = write(report[1], failure, sizeof failure);
+		(void)ignored;
+		_exit(127);
+	}
+	setpgid(pid, pid); /* also here, so a kill right after the fork reaches the group */
+	close(out[1]);
+	close(err[1]);
+	close(report[1]);
+	int failure[2];
+	ssize_t n;
+	do
+		n = read(report[0], failure, sizeof failure);
+	while (n < 0 && errno == EINTR);
+	close(report[0]);
+	if (n == (ssize_t)sizeof failure) {
+		waitpid(pid, NULL, 0);
+		close(out[0]);
+		close(err[0]);
+		errno = failure[1];
+		if (failure[0] == 1)
+			return tb_fail_errno(e, TB_EFAIL, "cannot enter %s to run %s", cwd, argv[0]);
+		return tb_fail_errno(e, TB_EFAIL, "cannot run %s", argv[0]);
+	}
+	c->pid = pid;
+	c->out_fd = out[0];
+	c->err_fd = err[0];
+	return TB_OK;
+}
+
+static void close_pipes(struct child *c)
+{
+	if (c->out_fd >= 0)
+		close(c->out_fd);
+	if (c->err_fd >= 0)
+		close(c->err_fd);
+	c->out_fd = c->err_fd = -1;
+}
+
+static int reap(struct child *c)
+{
+	int status = 0;
+	while (c->pid > 0 && waitpid(c->pid, &status, 0) < 0 && errno == EINTR)
+		;
+	c->pid = -1;
+	return status;
+}
+
+int child_kill(struct child *c)
+{
+	if (c->pid > 0) {
+		kill(-c->pid, SIGKILL);
+		kill(c->pid, SIGKILL);
+	}
+	close_pipes(c);
+	return reap(c);
+}
+
+int child_wait(struct child *c)
+{
+	close_pipes(c);
+	return reap(c);
+}
+
+void child_describe_status(int status, char *buf, size_t size)
+{
+	if (WIFSIGNALED(status))
+		snprintf(buf, size, "signal %d (%s)", WTERMSIG(status), strsignal(WTERMSIG(status)));
+	else if (WIFEXITED(status))
+		snprintf(buf, size, "exit status %d", WEXITSTATUS(status));
+	else
+		snprintf(buf, size, "wait status %d", status);
+}
+
+void child_tail_add(struct child_tail *t, const char *data, size_t n)
+{
+	if (n >= sizeof t->buf) {
+		data += n - sizeof t->buf;
+		n = sizeof t->buf;
+	}
+	if (t->len + n > sizeof t->buf) {
+		size_t drop = t->len + n - sizeof t->buf;
+		memmove(t->buf, t->buf + drop, t->len - drop);
+		t->len -= drop;
+	}
+	memcpy(t->buf + t->len, data, n);
+	t->len += n;
+}
+
+void child_tail_last_line(const struct child_tail *t, char *out, size_t max)
+{
+	size_t end = t->len;
+	while (end > 0 && (t->buf[end - 1] == '\n' || t->buf[end - 1] == '\r' || t->buf[end - 1] == ' '))
+		end--;
+	size_t start = end;
+	while (start > 0 && t->buf[start - 1] != '\n')
+		start--;
+	size_t n = end - start;
+	if (n >= max)
+		n = max - 1;
+	for (size_t i = 0; i < n; i++) {
+		unsigned char ch = (unsigned char)t->buf[start + i];
+		out[i] = ch < 0x20 ? ' ' : (char)ch;
+	}
+	out[n] = '\0';
+}
+
+
+/* Reads what one stream has; closes it at its end. */
+static void read_stream(struct child *c, int k, const struct child_watch *w)
+{
+	char buf[8192];
+	int *fd = k ? &c->err_fd : &c->out_fd;
+	ssize_t got = read(*fd, buf, sizeof buf);
+	if (got < 0 && (errno == EINTR || errno == EAGAIN))
+		return;
+	if (got <= 0) {
+		close(*fd);
+		*fd = -1;
+	} else if (k == 0 && w->out) {
+		w->out(w->ctx, buf, (size_t)got);
+	} else if (k == 1 && w->err_tail) {
+		child_tail_add(w->err_tail, buf, (size_t)got);
+	}
+}
+
+/* One poll of both streams for at most wait_ms (no wait when both are closed). */
+static void read_some(struct child *c, const struct child_watch *w, int wait_ms)
+{
+	if (c->out_fd < 0 && c->err_fd < 0) {
+		if (wait_ms > 0) {
+			struct timespec pause = {0, (long)wait_ms * 1000 * 1000};
+			nanosleep(&pause, NULL);
+		}
+		return;
+	}
+	struct pollfd fds[2] = {{.fd = c->out_fd, .events = POLLIN},
+				{.fd = c->err_fd, .events = POLLIN}};
+	int n = poll(fds, 2, wait_ms);
+	for (int k = 0; k < 2 && n > 0; k++)
+		if (fds[k].fd >= 0 && fds[k].revents)
+			read_stream(c, k, w);
+}
+
+int child_supervise(struct child *c, const struct child_watch *w, int *status)
+{
+	*status = 0;
+	for (;;) {
+		/* Streams first, so that nothing the child wrote before it ended is lost. */
+		int wait_ms = c->out_fd >= 0 || c->err_fd >= 0 ? 1000 : 20;
+		if (w->tick && w->tick_ms > 0 && w->tick_ms < wait_ms)
+			wait_ms = w->tick_ms;
+		if (w->deadline > 0) {
+			double left = w->deadline - now_seconds();
+			if (left <= 0)
+				break;
+			if (left * 1000 < wait_ms)
+				wait_ms = (int)(left * 1000) + 1;
+		}
+		read_some(c, w, wait_ms);
+		if (w->tick && w->tick(w->ctx))
+			break;
+		/* Ended: what is still in the pipes is read; a grandchild that keeps them open
+		 * does not hold us. */
+		pid_t got = waitpid(c->pid, status, WNOHANG);
+		if (got == c->pid || (got < 0 && errno == ECHILD)) {
+			c->pid = -1;
+			for (int i = 0; i < 64 && (c->out_fd >= 0 || c->err_fd >= 0); i++)
+				read_some(c, w, 0);
+			close_pipes(c);
+			return 0;
+		}
+	}
+	*status = child_kill(c);
+	return 1;
+}

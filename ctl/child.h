@@ -1,0 +1,52 @@
+/* The one supervisor of the programs the control tool runs and watches (docs/design.md §7):
+ * a child in its own process group, so that a timeout kills everything it started; stdin is
+ * /dev/null, stdout and stderr are pipes read as the child writes them. */
+#ifndef TB_CHILD_H
+#define TB_CHILD_H
+
+#include <stddef.h>
+#include <sys/types.h>
+
+#include "util.h"
+
+/* Seconds on a monotonic clock. */
+double now_seconds(void);
+
+struct child {
+	pid_t pid;
+	int out_fd, err_fd;
+};
+/* cwd NULL: the current directory. A program that cannot be run (or a cwd that cannot be
+ * entered) is a failure here, not a child that exits 127. */
+int child_start(struct child *c, char *const argv[], const char *cwd, struct tb_error *e);
+/* Kills the child's process group (SIGKILL) and reaps it; returns the wait status. */
+int child_kill(struct child *c);
+/* Waits for the child to end; returns the wait status. Closes the pipes. */
+int child_wait(struct child *c);
+/* "exit status 3", "signal 11 (Segmentation fault)". */
+void child_describe_status(int status, char *buf, size_t size);
+
+/* The last bytes a child wrote to a stream, for a failure's detail. */
+struct child_tail {
+	char buf[4096];
+	size_t len;
+};
+void child_tail_add(struct child_tail *t, const char *data, size_t n);
+/* The last non-empty line, at most max bytes, into out. */
+void child_tail_last_line(const struct child_tail *t, char *out, size_t max);
+
+/* What child_supervise does while the child runs. */
+struct child_watch {
+	void (*out)(void *ctx, const char *data, size_t n); /* stdout, as it comes; optional */
+	struct child_tail *err_tail; /* stderr's last bytes; optional */
+	double deadline;             /* now_seconds() after which the child is killed; 0: none */
+	int (*tick)(void *ctx);      /* called at least every tick_ms; nonzero: kill the child */
+	int tick_ms;
+	void *ctx;
+};
+/* Runs the child to its end, reading its streams: 0 with its wait status, or 1 when the
+ * deadline passed or tick asked to stop (the child's group was killed; *status is the
+ * killed child's). The pipes are closed and the child reaped either way. */
+int child_supervise(struct child *c, const struct child_watch *w, int *status);
+
+#endif

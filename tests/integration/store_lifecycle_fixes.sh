@@ -1,0 +1,76 @@
+#!/bin/sh
+# The life cycle's rough edges, each as a user met it: a newer previous offered as waiting
+# after a rollback, a kept version reinstalled "on trial" with no trial, status and install
+# disagreeing about when programs see a version, a damaged current with no way out, doctor
+# calling a failed install "switched off", a damaged state file read as "off".
+. "$TB_TOP/tests/lib.sh"
+
+R1=$(tiny_release 2026.1.1 "$T/r1") && R2=$(tiny_release 2026.2.1 "$T/r2") ||
+	{ not_ok "tiny releases"; done_testing; exit 1; }
+printf 'keep_versions = 3\n' >"$TB323FU_MESA_CONFIG"
+export TB323FU_BOOT_ID=boot-1
+json() { python3 -c 'import json,sys; d=json.load(sys.stdin); print(eval(sys.argv[1]))' "$1"; }
+st() { ctl --json mesa status | json "$1"; }
+
+ctl mesa install-local "$R1" --no-smoke >/dev/null && ctl mesa install-local "$R2" --no-smoke >/dev/null
+expect_exit 0 "rollback" ctl mesa rollback
+check "after a rollback the newer previous is not offered as downloaded" \
+	test "$(st 'd["previous"], d["downloaded"], d["state"]')" = "('2026.2.1', '', 'idle')"
+check "…and status does not tell to install it" sh -c "! \"$CTL\" --store '$STORE' mesa status | grep -q 'make it current'"
+
+expect_exit 0 "on" ctl mesa on
+expect_exit 0 "keep" ctl mesa keep
+expect_exit 0 "install-local of the kept version again" ctl mesa install-local "$R1" --no-smoke
+check "…says it is on trial" grep -q "on trial" "$T/out"
+check "…and it is" test "$(st 'd["state"], d["trial"], d["tries"]')" = "('trial', '2026.1.1', 0)"
+TB323FU_BOOT_ID=boot-1 ctl mesa boot-tick >/dev/null
+check "the boot it was installed in is not counted as one of its starts" test "$(st 'd["tries"]')" = 0
+check "install and status say the same about when programs use it" sh -c "
+	grep -q 'programs started from now on use it' '$T/out' &&
+	\"$CTL\" --store '$STORE' mesa status | grep -q 'programs started from now on use it'"
+
+# a damaged current version
+lib="$STORE/versions/2026.1.1/lib/libvk.so"
+printf 'x' >>"$lib"
+expect_exit 4 "verify finds the damage" ctl mesa verify
+check "…and names a command that repairs it" grep -q "tb323fu-ctl mesa verify --repair 2026.1.1" "$T/err"
+check "…with reason damaged" sh -c "\"$CTL\" --store '$STORE' --json mesa verify 2>/dev/null | grep -q '\"reason\":\"damaged\"'"
+expect_exit 1 "remove refuses the current version" ctl mesa remove 2026.1.1
+check "…and points at the repair" grep -q "verify --repair" "$T/err"
+exec 3<"$lib"
+expect_exit 0 "install-local of the same good tarball repairs it" ctl mesa install-local "$R1" --no-smoke
+expect_exit 0 "…verify is clean again" ctl mesa verify 2026.1.1
+check "…a program that had the damaged file open still reads it" sh -c 'test "$(tail -c 1 <&3)" = x' 3<&3
+exec 3<&-
+check "…it is still current" test "$(st 'd["installed"]')" = 2026.1.1
+
+# a smoke failure switches nothing; doctor does not call it "switched off"
+cat >"$T/bad-smoke" <<'SH'
+#!/bin/sh
+for t in vk.loader vk.driver vk.compute vk.sync cl.platform cl.kernel; do
+	printf '{"event":"result","name":"%s","status":"fail","ms":1,"detail":"broken on purpose"}\n' "$t"
+done
+SH
+chmod 755 "$T/bad-smoke"
+TB323FU_MESA_SMOKE="$T/bad-smoke" expect_exit 6 "a version that fails its smoke tests" ctl mesa install 2026.2.1
+check "…nothing was switched" test "$(st 'd["installed"], d["failed"], d["enabled"]')" = "('2026.1.1', '2026.2.1', True)"
+run_cmd ctl mesa doctor
+check "doctor does not call it switched off" sh -c "! grep -q 'switched off' '$T/out' '$T/err'"
+check "…it says the version is not in use" grep -q "2026.2.1 failed.*not in use" "$T/out"
+
+# a damaged state file: said, the session kept, rebuilt by the next writer
+cp "$STORE/env.conf" "$T/env.conf.before"
+for bad in garbage "enabled=1
+tries=99999999999" "enabled=1
+trial=../../etc"; do
+	printf '%s\n' "$bad" >"$STORE/state"
+	check "a damaged state ($(echo "$bad" | tr '\n' ' ')): status says so" sh -c "\"$CTL\" --store '$STORE' mesa status | grep -q 'state file is damaged'"
+	check "…and keeps the session on" test "$(st 'd["enabled"]')" = True
+done
+head -c 70000 /dev/urandom >"$STORE/state"
+check "a binary state over 64 KiB: the session stays on" test "$(st 'd["enabled"]')" = True
+expect_exit 0 "the next writer" ctl mesa keep
+check "…says it rebuilt the state" grep -q "state file was damaged; it was rebuilt" "$T/out"
+check "…env.conf is as it was" cmp -s "$STORE/env.conf" "$T/env.conf.before"
+check "…the state is whole again" sh -c "! \"$CTL\" --store '$STORE' mesa status | grep -q damaged"
+done_testing
