@@ -269,6 +269,15 @@ char *store_version_dir(const struct store *s, const char *version)
 	return p;
 }
 
+int store_load_manifest(const struct store *s, const char *version, struct manifest *m,
+			struct tb_error *e)
+{
+	char *dir = store_version_dir(s, version);
+	int rc = manifest_load(dir, m, e);
+	free(dir);
+	return rc;
+}
+
 char *store_manifest_path(const struct store *s, const char *version)
 {
 	char *dir = store_version_dir(s, version);
