@@ -54,6 +54,11 @@ void cli_describe_version(struct outcome *o, const struct store *s, const char *
 /* Opens the store as a writer (created, locked, an interrupted commit finished, the reserve
  * kept) or a reader (an interrupted commit finished when the reader may write). */
 int cli_open_store(struct cli *c, struct store *s, int writer, struct tb_error *e);
+/* For a command that tests one installed version (smoke, bench): checks the name given
+ * (NULL: current), opens the store for writing and reports "version". Returns the version
+ * (free it; the store stays open) or NULL with the failure in o and the store closed. */
+char *cli_open_for_version(struct cli *c, struct store *s, const char *version,
+			   struct outcome *o);
 
 /* verify --repair's second half: fetches the version anew from the release source and
  * replaces the damaged tree (the store open and locked). */

@@ -443,10 +443,8 @@ static void report_elf(struct doctor *d, const struct store *s, const struct elf
 COMMAND(doctor)
 {
 	struct tb_error e = {0};
-	if (argc > 1) {
-		tb_fail(&e, TB_EUSAGE, "usage: doctor (no arguments)");
-		return outcome_fail(o, &e);
-	}
+	if (argc > 1)
+		return cli_usage(o, "usage: doctor (no arguments)");
 	struct store s;
 	if (cli_open_store(c, &s, 0, &e))
 		return outcome_fail(o, &e);

@@ -123,10 +123,8 @@ COMMAND(status)
 	struct manifest m;
 	int have_m = 0;
 	if (v.current) {
-		char *tree = store_version_dir(&s, v.current);
 		struct tb_error ignored = {0};
-		have_m = manifest_load(tree, &m, &ignored) == TB_OK;
-		free(tree);
+		have_m = store_load_manifest(&s, v.current, &m, &ignored) == TB_OK;
 	}
 	outcome_str(o, "installed", v.current);
 	outcome_str(o, "previous", v.previous);
@@ -182,11 +180,9 @@ COMMAND(list)
 	struct strbuf sb = {0};
 	for (size_t i = 0; i < n; i++) {
 		const char *v = list[i];
-		char *tree = store_version_dir(&s, v);
 		struct manifest m;
 		struct tb_error ignored = {0};
-		int have_m = manifest_load(tree, &m, &ignored) == TB_OK;
-		free(tree);
+		int have_m = store_load_manifest(&s, v, &m, &ignored) == TB_OK;
 		int is_cur = cur && !strcmp(v, cur), is_prev = prev && !strcmp(v, prev);
 		uint64_t bytes = store_version_bytes(&s, v);
 		const char *smoke = smoke_last_result(&s, v);
