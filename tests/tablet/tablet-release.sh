@@ -6,7 +6,7 @@
 # `run vulkaninfo --summary` reports a Turnip device loaded from the store, and the smoke tests
 # that need no results from the GPU (vk.loader, vk.driver) pass.
 # Environment: TB_BIN (the aarch64 programs), TABLET (the release's directory; its build's
-# shim in TABLET/../work/shim), W (a work directory), FD_GPU_ID (default 660).
+# shim in TABLET/../shim), W (a work directory), FD_GPU_ID (default 660).
 set -u
 : "${TB_BIN:?}" "${TABLET:?}" "${W:?}"
 CTL=$TB_BIN/tb323fu-ctl
@@ -23,7 +23,7 @@ ok() { n=$((n + 1)); echo "ok $n - $1"; }
 not_ok() { n=$((n + 1)); echo "not ok $n - $1"; shift; [ $# -gt 0 ] && printf '#   %s\n' "$@"; return 0; }
 check() { name=$1; shift; if "$@"; then ok "$name"; else not_ok "$name"; fi; }
 tarball=$(ls "$TABLET"/tb323fu-mesa-*-aarch64.tar.* 2>/dev/null | head -n 1)
-shim=$(cd "$TABLET/../work/shim" 2>/dev/null && pwd)/libfreedreno_noop_drm_shim.so
+shim=$(cd "$TABLET/../shim" 2>/dev/null && pwd -P)/libfreedreno_noop_drm_shim.so
 gpu=${FD_GPU_ID:-660}
 
 check "an aarch64 tablet release is there ($tarball)" test -f "$tarball"
