@@ -3,6 +3,8 @@
 #   built with the cross compiler against an arm64 Debian 13 root (build-recipes/arm64-root)
 #   and that root's pkg-config files; make check-tablet runs them there under qemu-user.
 
+# The one place the version is kept: the programs' --version, the man pages, the package.
+VERSION := $(shell cat VERSION)
 PREFIX ?= /usr/local
 SYSCONFDIR ?= /etc
 DESTDIR ?=
@@ -32,12 +34,12 @@ SMOKE_PKGS := vulkan OpenCL json-c
 
 WARN := -Wall -Wextra -Werror -Wshadow -Wno-unused-parameter
 BASE_CFLAGS := -std=gnu11 -O2 -g $(WARN) -D_GNU_SOURCE -D_FILE_OFFSET_BITS=64 \
-	-DTB_PREFIX='"$(PREFIX)"' -DTB_SYSCONFDIR='"$(SYSCONFDIR)"'
+	-DTB_PREFIX='"$(PREFIX)"' -DTB_SYSCONFDIR='"$(SYSCONFDIR)"' -DTB_VERSION='"$(VERSION)"'
 SAN_FLAGS :=
 ifeq ($(SANITIZE),1)
 SAN_FLAGS := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
 endif
-ALL_CFLAGS := $(BASE_CFLAGS) $(SAN_FLAGS) $(CFLAGS)
+ALL_CFLAGS := $(BASE_CFLAGS) $(SAN_FLAGS) $(CPPFLAGS) $(CFLAGS)
 ALL_LDFLAGS := $(SAN_FLAGS) $(LDFLAGS)
 
 CTL_CFLAGS := $(shell $(PKG_CONFIG) --cflags $(CTL_PKGS))
@@ -97,10 +99,10 @@ $(BUILD)/libtblaunch.a: $(LAUNCH_OBJ)
 	@rm -f $@
 	$(AR) rcs $@ $^
 
-# termtext (escaping for terminals) and version_name (the rule for version names) are the
-# launcher's and shared with the control tool.
+# termtext (escaping for terminals), version_name (the rule for version names) and suggest
+# ("did you mean") are the launcher's and shared with the control tool.
 $(BUILD)/bin/tb323fu-ctl: $(BUILD)/obj/ctl/main.o $(BUILD)/libtbctl.a $(BUILD)/obj/tb323fu-mesa/termtext.o \
-		$(BUILD)/obj/tb323fu-mesa/version_name.o
+		$(BUILD)/obj/tb323fu-mesa/version_name.o $(BUILD)/obj/tb323fu-mesa/suggest.o
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(CTL_LIBS)
 
@@ -127,7 +129,7 @@ unit-tests: $(UNIT_BIN)
 # is compiled once for all targets (coverage instrumentation without libFuzzer's main), then
 # each target links its harness against that archive.
 FUZZ_FLAGS := -std=gnu11 -g -O1 -D_GNU_SOURCE -D_FILE_OFFSET_BITS=64 \
-	-DTB_PREFIX='"$(PREFIX)"' -DTB_SYSCONFDIR='"$(SYSCONFDIR)"' \
+	-DTB_PREFIX='"$(PREFIX)"' -DTB_SYSCONFDIR='"$(SYSCONFDIR)"' -DTB_VERSION='"$(VERSION)"' \
 	-fsanitize=address,undefined -Ictl -Itb323fu-mesa $(CTL_CFLAGS)
 FUZZ_OBJ := $(CTL_SRC:%.c=$(BUILD)/fuzzobj/%.o) $(LAUNCH_SRC:%.c=$(BUILD)/fuzzobj/%.o)
 $(BUILD)/fuzzobj/%.o: %.c $(wildcard ctl/*.h tb323fu-mesa/*.h)
@@ -193,6 +195,39 @@ install: all
 		$(DESTDIR)$(LIBEXECDIR)/tb323fu-ctl-mesa --store $(DESTDIR)$(STORE_DIR) --wait takeover || \
 		echo "the store $(STORE_DIR) still needs our files: run $(LIBEXECDIR)/tb323fu-ctl-mesa takeover as its owner"; \
 	fi
+
+# Man pages from their scdoc sources (doc/), and the bash completion; `make install` puts
+# both where man and bash-completion look.
+SCDOC ?= scdoc
+MANDIR ?= $(PREFIX)/share/man
+ifeq ($(PREFIX),/usr)
+BASHCOMPDIR ?= $(shell $(PKG_CONFIG) --variable=completionsdir bash-completion 2>/dev/null || \
+	echo /usr/share/bash-completion/completions)
+else
+BASHCOMPDIR ?= $(PREFIX)/share/bash-completion/completions
+endif
+MAN_PAGES := $(patsubst doc/%.scd,$(BUILD)/man/%,$(wildcard doc/*.scd))
+
+$(BUILD)/man/%: doc/%.scd doc/tidy-man.awk VERSION
+	@mkdir -p $(dir $@)
+	sed 's/@VERSION@/$(VERSION)/' $< | $(SCDOC) | awk -f doc/tidy-man.awk > $@.tmp
+	mv $@.tmp $@
+
+.PHONY: man install-doc check-deb
+# Opt-in: the Debian package built, linted, installed with apt into a Debian 12 root, used,
+# removed and purged; each step timed (tests/check-deb).
+check-deb: all
+	BUILD=$(BUILD) sh tests/check-deb
+
+man: $(MAN_PAGES)
+check: man
+install: install-doc
+install-doc: man
+	install -d $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man5 $(DESTDIR)$(BASHCOMPDIR)
+	install -m 0644 $(filter %.1,$(MAN_PAGES)) $(DESTDIR)$(MANDIR)/man1/
+	install -m 0644 $(filter %.5,$(MAN_PAGES)) $(DESTDIR)$(MANDIR)/man5/
+	install -m 0644 dist/bash-completion/tb323fu-ctl $(DESTDIR)$(BASHCOMPDIR)/tb323fu-ctl
+	ln -sfn tb323fu-ctl $(DESTDIR)$(BASHCOMPDIR)/tb323fu-mesa
 
 clean:
 	rm -rf build build-san build-aarch64

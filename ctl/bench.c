@@ -282,10 +282,8 @@ int bench_run(struct store *s, const char *version, const struct bench_request *
 	*result = NULL;
 	const char *command = r->command && *r->command ? r->command : BENCH_DEFAULT_COMMAND;
 	int rounds = r->rounds > 0 ? r->rounds : BENCH_DEFAULT_ROUNDS;
-	char *tree = store_version_dir(s, version);
 	struct manifest m;
-	int rc = manifest_load(tree, &m, e);
-	free(tree);
+	int rc = store_load_manifest(s, version, &m, e);
 	if (rc)
 		return rc;
 	char *sh = find_program("sh", NULL);

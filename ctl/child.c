@@ -166,8 +166,33 @@ void child_tail_last_line(const struct child_tail *t, char *out, size_t max)
 }
 
 
+/* stdout cut into lines for child_watch.line. */
+struct lines {
+	struct strbuf buf;
+	int overflow;
+};
+
+static void split_lines(struct lines *l, const struct child_watch *w, const char *data, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		if (data[i] == '\n' || data[i] == '\r') {
+			if (!l->overflow && l->buf.len)
+				w->line(w->ctx, l->buf.buf);
+			l->buf.len = 0;
+			if (l->buf.buf)
+				l->buf.buf[0] = '\0';
+			l->overflow = 0;
+		} else if (l->buf.len < CHILD_LINE_MAX) {
+			char ch[2] = {data[i], '\0'};
+			sb_append(&l->buf, ch);
+		} else {
+			l->overflow = 1;
+		}
+	}
+}
+
 /* Reads what one stream has; closes it at its end. */
-static void read_stream(struct child *c, int k, const struct child_watch *w)
+static void read_stream(struct child *c, int k, const struct child_watch *w, struct lines *l)
 {
 	char buf[8192];
 	int *fd = k ? &c->err_fd : &c->out_fd;
@@ -177,15 +202,19 @@ static void read_stream(struct child *c, int k, const struct child_watch *w)
 	if (got <= 0) {
 		close(*fd);
 		*fd = -1;
-	} else if (k == 0 && w->out) {
-		w->out(w->ctx, buf, (size_t)got);
+	} else if (k == 0) {
+		if (w->out)
+			w->out(w->ctx, buf, (size_t)got);
+		if (w->line)
+			split_lines(l, w, buf, (size_t)got);
 	} else if (k == 1 && w->err_tail) {
 		child_tail_add(w->err_tail, buf, (size_t)got);
 	}
 }
 
 /* One poll of both streams for at most wait_ms (no wait when both are closed). */
-static void read_some(struct child *c, const struct child_watch *w, int wait_ms)
+static void read_some(struct child *c, const struct child_watch *w, struct lines *l,
+		      int wait_ms)
 {
 	if (c->out_fd < 0 && c->err_fd < 0) {
 		if (wait_ms > 0) {
@@ -199,12 +228,14 @@ static void read_some(struct child *c, const struct child_watch *w, int wait_ms)
 	int n = poll(fds, 2, wait_ms);
 	for (int k = 0; k < 2 && n > 0; k++)
 		if (fds[k].fd >= 0 && fds[k].revents)
-			read_stream(c, k, w);
+			read_stream(c, k, w, l);
 }
 
 int child_supervise(struct child *c, const struct child_watch *w, int *status)
 {
 	*status = 0;
+	struct lines l = {0};
+	int stopped = 1;
 	for (;;) {
 		/* Streams first, so that nothing the child wrote before it ended is lost. */
 		int wait_ms = c->out_fd >= 0 || c->err_fd >= 0 ? 1000 : 20;
@@ -217,7 +248,7 @@ int child_supervise(struct child *c, const struct child_watch *w, int *status)
 			if (left * 1000 < wait_ms)
 				wait_ms = (int)(left * 1000) + 1;
 		}
-		read_some(c, w, wait_ms);
+		read_some(c, w, &l, wait_ms);
 		if (w->tick && w->tick(w->ctx))
 			break;
 		/* Ended: what is still in the pipes is read; a grandchild that keeps them open
@@ -226,11 +257,17 @@ int child_supervise(struct child *c, const struct child_watch *w, int *status)
 		if (got == c->pid || (got < 0 && errno == ECHILD)) {
 			c->pid = -1;
 			for (int i = 0; i < 64 && (c->out_fd >= 0 || c->err_fd >= 0); i++)
-				read_some(c, w, 0);
+				read_some(c, w, &l, 0);
 			close_pipes(c);
-			return 0;
+			stopped = 0;
+			break;
 		}
 	}
-	*status = child_kill(c);
-	return 1;
+	if (stopped)
+		*status = child_kill(c);
+	/* a last line without its newline */
+	if (w->line && !l.overflow && l.buf.len)
+		w->line(w->ctx, l.buf.buf);
+	sb_free(&l.buf);
+	return stopped;
 }

@@ -35,9 +35,14 @@ void child_tail_add(struct child_tail *t, const char *data, size_t n);
 /* The last non-empty line, at most max bytes, into out. */
 void child_tail_last_line(const struct child_tail *t, char *out, size_t max);
 
+#define CHILD_LINE_MAX 65536
+
 /* What child_supervise does while the child runs. */
 struct child_watch {
 	void (*out)(void *ctx, const char *data, size_t n); /* stdout, as it comes; optional */
+	/* stdout, a line at a time (without its '\n' or '\r'); lines over CHILD_LINE_MAX bytes
+	 * are dropped whole; optional */
+	void (*line)(void *ctx, const char *line);
 	struct child_tail *err_tail; /* stderr's last bytes; optional */
 	double deadline;             /* now_seconds() after which the child is killed; 0: none */
 	int (*tick)(void *ctx);      /* called at least every tick_ms; nonzero: kill the child */

@@ -90,9 +90,7 @@ void cli_describe_version(struct outcome *o, const struct store *s, const char *
 {
 	struct manifest m = {0};
 	struct tb_error ignored = {0};
-	char *dir = store_version_dir(s, version);
-	int have = manifest_load(dir, &m, &ignored) == TB_OK;
-	free(dir);
+	int have = store_load_manifest(s, version, &m, &ignored) == TB_OK;
 	ensure_fields(o);
 	outcome_str(o, "version", version);
 	json_object_object_add(o->fields, "drivers", cli_drivers_array(have ? &m : NULL));
@@ -161,4 +159,33 @@ int cli_open_store(struct cli *c, struct store *s, int writer, struct tb_error *
 	if (rc)
 		store_close(s); /* callers return at once on failure */
 	return rc;
+}
+
+char *cli_open_for_version(struct cli *c, struct store *s, const char *version,
+			   struct outcome *o)
+{
+	struct tb_error e = {0};
+	if (version && !version_name_ok(version)) {
+		tb_fail_why(&e, TB_EUSAGE, "usage", "\"%s\" is not a Mesa version (like 2026.10.06)", version);
+		outcome_fail(o, &e);
+		return NULL;
+	}
+	if (cli_open_store(c, s, 1, &e)) {
+		outcome_fail(o, &e);
+		return NULL;
+	}
+	char *chosen = version ? xstrdup(version) : store_current(s);
+	if (!chosen)
+		tb_fail_why(&e, TB_EFAIL, "not-installed", "no Mesa version is installed (tb323fu-ctl mesa update)");
+	else if (!store_has_version(s, chosen))
+		tb_fail_why(&e, TB_EFAIL, "not-installed",
+			    "Mesa %s is not installed (tb323fu-ctl mesa list shows what is)", chosen);
+	if (e.code) {
+		outcome_fail(o, &e);
+		free(chosen);
+		store_close(s);
+		return NULL;
+	}
+	outcome_str(o, "version", chosen);
+	return chosen;
 }

@@ -23,6 +23,7 @@ struct outcome {
 	const char *reason;  /* a failure's reason id (docs/design.md), static; NULL on success */
 	json_object *fields; /* an object; "ok" and "message" are added by main */
 	int fields_only;     /* status and list: the object has exactly docs/design.md §5's keys */
+	int report;          /* the message is a report for stdout even when code says failed */
 };
 
 void outcome_say(struct outcome *o, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -53,6 +54,11 @@ void cli_describe_version(struct outcome *o, const struct store *s, const char *
 /* Opens the store as a writer (created, locked, an interrupted commit finished, the reserve
  * kept) or a reader (an interrupted commit finished when the reader may write). */
 int cli_open_store(struct cli *c, struct store *s, int writer, struct tb_error *e);
+/* For a command that tests one installed version (smoke, bench): checks the name given
+ * (NULL: current), opens the store for writing and reports "version". Returns the version
+ * (free it; the store stays open) or NULL with the failure in o and the store closed. */
+char *cli_open_for_version(struct cli *c, struct store *s, const char *version,
+			   struct outcome *o);
 
 /* verify --repair's second half: fetches the version anew from the release source and
  * replaces the damaged tree (the store open and locked). */

@@ -53,57 +53,39 @@ COMMAND(bench)
 		} else if (!strcmp(argv[i], "--rounds") && i + 1 < argc) {
 			char *end;
 			long n = strtol(argv[++i], &end, 10);
-			if (*end || end == argv[i] || n < 1 || n > 1000) {
-				tb_fail(&e, TB_EUSAGE, "--rounds wants a number from 1 to 1000, not \"%s\"", argv[i]);
-				return outcome_fail(o, &e);
-			}
+			if (*end || end == argv[i] || n < 1 || n > 1000)
+				return cli_usage(o, "--rounds wants a number from 1 to 1000, not \"%s\"", argv[i]);
 			rounds = (int)n;
 		} else if (argv[i][0] != '-' && !version) {
 			version = argv[i];
 		} else {
-			tb_fail(&e, TB_EUSAGE, "unexpected argument \"%s\" (%s)", argv[i], usage);
-			return outcome_fail(o, &e);
+			return cli_usage(o, "unexpected argument \"%s\" (%s)", argv[i], usage);
 		}
-	}
-	if (version && !version_name_ok(version)) {
-		tb_fail(&e, TB_EUSAGE, "\"%s\" is not a Mesa version (like 2026.10.06)", version);
-		return outcome_fail(o, &e);
 	}
 	struct store s;
-	if (cli_open_store(c, &s, 1, &e))
-		return outcome_fail(o, &e);
-	char *chosen = version ? xstrdup(version) : store_current(&s);
-	int rc;
-	if (!chosen) {
-		tb_fail_why(&e, TB_EFAIL, "not-installed", "no Mesa version is installed (tb323fu-ctl mesa update)");
-		rc = outcome_fail(o, &e);
-	} else if (!store_has_version(&s, chosen)) {
-		tb_fail_why(&e, TB_EFAIL, "unknown-version",
-			    "Mesa %s is not installed (tb323fu-ctl mesa list shows what is)", chosen);
+	char *chosen = cli_open_for_version(c, &s, version, o);
+	if (!chosen)
+		return o->code;
+	struct bench_request r = {.command = command, .rounds = rounds, .progress = c->progress};
+	json_object *res = NULL;
+	int rc = bench_run(&s, chosen, &r, &res, &e);
+	if (rc) {
 		rc = outcome_fail(o, &e);
 	} else {
-		outcome_str(o, "version", chosen);
-		struct bench_request r = {.command = command, .rounds = rounds, .progress = c->progress};
-		json_object *res = NULL;
-		rc = bench_run(&s, chosen, &r, &res, &e);
-		if (rc) {
-			rc = outcome_fail(o, &e);
-		} else {
-			if (!c->json)
-				print_table(res);
-			json_object *ratio = json_object_object_get(res, "ratio");
-			json_object_object_foreach(res, key, val)
-				json_object_object_add(o->fields, key, json_object_get(val));
-			if (ratio)
-				outcome_say(o, "Mesa %s against the distribution's Mesa: %.2fx (%s, the median of %d rounds, geometric mean of %zu figures)",
-					    chosen, json_object_get_double(ratio),
-					    json_object_get_string(json_object_object_get(res, "command")), rounds,
-					    json_object_array_length(json_object_object_get(res, "figures")));
-			else
-				outcome_say(o, "Mesa %s against the distribution's Mesa: no figure gave a ratio (%s, %d rounds)",
-					    chosen, json_object_get_string(json_object_object_get(res, "command")), rounds);
-			json_object_put(res);
-		}
+		if (!c->json)
+			print_table(res);
+		json_object *ratio = json_object_object_get(res, "ratio");
+		json_object_object_foreach(res, key, val)
+			json_object_object_add(o->fields, key, json_object_get(val));
+		if (ratio)
+			outcome_say(o, "Mesa %s against the distribution's Mesa: %.2fx (%s, the median of %d rounds, geometric mean of %zu figures)",
+				    chosen, json_object_get_double(ratio),
+				    json_object_get_string(json_object_object_get(res, "command")), rounds,
+				    json_object_array_length(json_object_object_get(res, "figures")));
+		else
+			outcome_say(o, "Mesa %s against the distribution's Mesa: no figure gave a ratio (%s, %d rounds)",
+				    chosen, json_object_get_string(json_object_object_get(res, "command")), rounds);
+		json_object_put(res);
 	}
 	free(chosen);
 	store_close(&s);

@@ -8,17 +8,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int usage_error(struct outcome *o, const char *what)
-{
-	struct tb_error e = {0};
-	tb_fail(&e, TB_EUSAGE, "%s", what);
-	return outcome_fail(o, &e);
-}
-
 COMMAND(notes)
 {
 	if (argc > 2 || (argc == 2 && (argv[1][0] == '-' || !version_name_ok(argv[1]))))
-		return usage_error(o, "usage: notes [VERSION] (a version like 2026.10.06)");
+		return cli_usage(o, "usage: notes [VERSION] (a version like 2026.10.06)");
 	const char *want = argc == 2 ? argv[1] : NULL;
 	struct store s;
 	struct tb_error e = {0};
@@ -55,7 +48,7 @@ COMMAND(notes)
 COMMAND(takeover)
 {
 	if (argc > 1)
-		return usage_error(o, "takeover takes no arguments");
+		return cli_usage(o, "takeover takes no arguments");
 	struct store s;
 	struct tb_error e = {0};
 	if (cli_open_store(c, &s, 0, &e))
@@ -81,7 +74,7 @@ COMMAND(takeover)
 COMMAND(auto_check)
 {
 	if (argc > 1)
-		return usage_error(o, "auto-check takes no arguments");
+		return cli_usage(o, "auto-check takes no arguments");
 	int rc = cmd_check(c, argc, argv, o);
 	json_object *newer = NULL;
 	if (rc || !c->cfg.auto_download || !o->fields ||

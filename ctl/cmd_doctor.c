@@ -4,13 +4,16 @@
 #include "cli.h"
 #include "elfcheck.h"
 #include "manifest.h"
+#include "release.h"
 #include "smoke_run.h"
 #include "lifecycle.h"
 
 #include <dirent.h>
+#include <glob.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 /* Where the Vulkan loader looks for ICD files when no variable overrides it (besides
  * $XDG_DATA_DIRS, read below). */
@@ -134,11 +137,6 @@ static void report_store(struct doctor *d, const struct store *s, char **current
 				   "again", conf);
 		free(text);
 		free(conf);
-		if (strcmp(s->root, STORE_DEFAULT_DIR) == 0 &&
-		    !path_exists(TB_SYSCONFDIR "/environment.d/60-tb323fu-mesa.conf"))
-			problem(d, "%s is missing, so logins do not see the switch; reinstall "
-				   "tb323fu-mesa (make install)",
-				TB_SYSCONFDIR "/environment.d/60-tb323fu-mesa.conf");
 	}
 	if (*current) {
 		const char *smoke = smoke_last_result(s, *current);
@@ -153,6 +151,72 @@ static void report_store(struct doctor *d, const struct store *s, char **current
 	}
 	free(previous);
 	lc_view_free(&v);
+}
+
+/* The session files of ours or, beside the helper's, of ours under a second name
+ * (docs/design.md §9): the first that exists. */
+static const char *const environment_links[] = {
+	TB_SYSCONFDIR "/environment.d/60-tb323fu-mesa.conf",
+	TB_SYSCONFDIR "/environment.d/61-tb323fu-mesa-ctl.conf",
+};
+#define BOOT_TICK_WANTS TB_SYSCONFDIR "/systemd/system/*.wants/tb323fu-mesa-boot-tick*.service"
+
+/* While the session is switched on, logins must read this store's env.conf and each boot
+ * must count a trial's starts: the session files and the boot-tick unit make the promise of
+ * `on` real, so their absence is a problem. */
+static void report_system(struct doctor *d, const struct store *s)
+{
+	struct state st;
+	state_load(s, &st);
+	if (st.enabled) {
+		char *want = store_path(s, "env.conf");
+		char *want_real = realpath(want, NULL);
+		const char *found = NULL;
+		char *target = NULL;
+		struct stat lst;
+		for (size_t i = 0; !found && i < sizeof environment_links / sizeof *environment_links; i++)
+			if (lstat(environment_links[i], &lst) == 0)
+				found = environment_links[i], target = realpath(found, NULL);
+		if (!found)
+			problem(d, "%s is missing, so logins do not see the switch; reinstall tb323fu-mesa",
+				environment_links[0]);
+		else if (!target || !want_real || strcmp(target, want_real))
+			problem(d, "%s does not lead to %s, so logins do not get this store's switch; "
+				   "reinstall tb323fu-mesa or use the store it names",
+				found, want);
+		else
+			line(d, "session files: %s reads this store's env.conf", found);
+		free(target);
+		free(want_real);
+		free(want);
+	}
+	if (st.enabled && st.trial) {
+		glob_t g;
+		int enabled = glob(BOOT_TICK_WANTS, 0, NULL, &g) == 0 && g.gl_pathc > 0;
+		if (enabled)
+			line(d, "boot-tick: enabled (%s); each boot counts a start of Mesa %s on trial",
+			     g.gl_pathv[0], st.trial);
+		else
+			problem(d, "the boot-tick unit is not enabled, so the starts of Mesa %s on trial "
+				   "are not counted and a broken build is never switched off; run "
+				   "`sudo systemctl enable tb323fu-mesa-boot-tick.service`",
+				st.trial);
+		globfree(&g);
+		json_object_object_add(d->fields, "boot_tick_enabled", json_object_new_boolean(enabled));
+	}
+	state_free(&st);
+}
+
+/* verify on current: a damaged file is a problem whatever else is right. */
+static void report_verify(struct doctor *d, const struct store *s, const char *current)
+{
+	if (!current)
+		return;
+	struct tb_error e = {0};
+	if (release_verify_installed(s, current, &e))
+		problem(d, "Mesa %s is damaged: %s", current, e.msg);
+	else
+		line(d, "Mesa %s is intact: every file matches its MANIFEST", current);
 }
 
 /* What this shell's variables select: the variables the control tool itself was started
@@ -379,10 +443,8 @@ static void report_elf(struct doctor *d, const struct store *s, const struct elf
 COMMAND(doctor)
 {
 	struct tb_error e = {0};
-	if (argc > 1) {
-		tb_fail(&e, TB_EUSAGE, "usage: doctor (no arguments)");
-		return outcome_fail(o, &e);
-	}
+	if (argc > 1)
+		return cli_usage(o, "usage: doctor (no arguments)");
 	struct store s;
 	if (cli_open_store(c, &s, 0, &e))
 		return outcome_fail(o, &e);
@@ -397,6 +459,8 @@ COMMAND(doctor)
 			   .store_root = s.root};
 	char *current = NULL;
 	report_store(&d, &s, &current);
+	report_system(&d, &s);
+	report_verify(&d, &s, current);
 	report_environment(&d);
 	report_loader(&d, &h, "libvulkan.so.1", "Vulkan loader", "libvulkan1", "vulkan_loader");
 	report_loader(&d, &h, "libOpenCL.so.1", "OpenCL ICD loader", "ocl-icd-libopencl1",
@@ -409,9 +473,12 @@ COMMAND(doctor)
 		line(&d, "no problems found");
 	json_object_object_add(o->fields, "problems", d.problems);
 	outcome_say(o, "%s", d.lines.buf);
+	/* A problem found is a failure (exit 1) for scripts; the findings are still the report. */
+	o->report = 1;
+	o->reason = d.n_problems ? "failed" : NULL;
 	sb_free(&d.lines);
 	free(current);
 	elf_host_free(&h);
 	store_close(&s);
-	return TB_OK;
+	return o->code = d.n_problems ? TB_EFAIL : TB_OK;
 }

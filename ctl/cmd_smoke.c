@@ -194,7 +194,6 @@ static int run_smoke(struct cli *c, struct store *s, const char *version, const 
 
 COMMAND(smoke)
 {
-	struct tb_error e = {0};
 	const char *version = NULL, *deqp = NULL, *caselist = NULL, *tests = NULL;
 	const char *suite = NULL, *profile = NULL, *filter = NULL;
 	for (int i = 1; i < argc; i++) { /* argv[0] is the command's name */
@@ -213,77 +212,43 @@ COMMAND(smoke)
 		} else if (argv[i][0] != '-' && !version) {
 			version = argv[i];
 		} else {
-			tb_fail(&e, TB_EUSAGE, "unexpected argument \"%s\" (%s)", argv[i], usage);
-			return outcome_fail(o, &e);
+			return cli_usage(o, "unexpected argument \"%s\" (%s)", argv[i], usage);
 		}
 	}
-	if (suite && strcmp(suite, "piglit-cl") && strcmp(suite, "deqp-vk")) {
-		tb_fail(&e, TB_EUSAGE, "unknown suite \"%s\": piglit-cl or deqp-vk (%s)", suite, usage);
-		return outcome_fail(o, &e);
-	}
-	if (profile && strcmp(profile, "quick") && strcmp(profile, "full")) {
-		tb_fail(&e, TB_EUSAGE, "--profile is quick or full, not \"%s\"", profile);
-		return outcome_fail(o, &e);
-	}
-	if ((profile || filter) && (!suite || strcmp(suite, "piglit-cl"))) {
-		tb_fail(&e, TB_EUSAGE, "--profile and --filter go with --suite piglit-cl (%s)", usage);
-		return outcome_fail(o, &e);
-	}
-	if (suite && !strcmp(suite, "deqp-vk") && !deqp) {
-		tb_fail(&e, TB_EUSAGE, "--suite deqp-vk needs --deqp and --caselist (%s)", usage);
-		return outcome_fail(o, &e);
-	}
-	if (suite && !strcmp(suite, "piglit-cl") && deqp) {
-		tb_fail(&e, TB_EUSAGE, "--deqp goes with --suite deqp-vk, not piglit-cl (%s)", usage);
-		return outcome_fail(o, &e);
-	}
-	if (!deqp != !caselist) {
-		tb_fail(&e, TB_EUSAGE, "--deqp and --caselist go together (%s)", usage);
-		return outcome_fail(o, &e);
-	}
+	if (suite && strcmp(suite, "piglit-cl") && strcmp(suite, "deqp-vk"))
+		return cli_usage(o, "unknown suite \"%s\": piglit-cl or deqp-vk (%s)", suite, usage);
+	if (profile && strcmp(profile, "quick") && strcmp(profile, "full"))
+		return cli_usage(o, "--profile is quick or full, not \"%s\"", profile);
+	if ((profile || filter) && (!suite || strcmp(suite, "piglit-cl")))
+		return cli_usage(o, "--profile and --filter go with --suite piglit-cl (%s)", usage);
+	if (suite && !strcmp(suite, "deqp-vk") && !deqp)
+		return cli_usage(o, "--suite deqp-vk needs --deqp and --caselist (%s)", usage);
+	if (suite && !strcmp(suite, "piglit-cl") && deqp)
+		return cli_usage(o, "--deqp goes with --suite deqp-vk, not piglit-cl (%s)", usage);
+	if (!deqp != !caselist)
+		return cli_usage(o, "--deqp and --caselist go together (%s)", usage);
 	char *bad = tests ? smoke_tests_unknown(tests) : NULL;
 	if (bad) {
-		tb_fail_why(&e, TB_EUSAGE, "usage", "--tests: no smoke test is named \"%s\" (the tests: "
-			    "vk.loader, vk.driver, vk.compute, vk.sync, cl.platform, cl.kernel)", bad);
+		int rc = cli_usage(o, "--tests: no smoke test is named \"%s\" (the tests: "
+				   "vk.loader, vk.driver, vk.compute, vk.sync, cl.platform, cl.kernel)", bad);
 		free(bad);
-		return outcome_fail(o, &e);
+		return rc;
 	}
-	if (tests && suite) {
-		tb_fail_why(&e, TB_EUSAGE, "usage", "--tests chooses smoke tests; it does not go with --suite (%s)",
-			    usage);
-		return outcome_fail(o, &e);
-	}
-	if (tests && deqp) {
-		tb_fail_why(&e, TB_EUSAGE, "usage", "--tests chooses smoke tests; it does not go with --deqp (%s)",
-			    usage);
-		return outcome_fail(o, &e);
-	}
-	if (version && !version_name_ok(version)) {
-		tb_fail(&e, TB_EUSAGE, "\"%s\" is not a Mesa version (like 2026.10.06)", version);
-		return outcome_fail(o, &e);
-	}
-
+	if (tests && suite)
+		return cli_usage(o, "--tests chooses smoke tests; it does not go with --suite (%s)", usage);
+	if (tests && deqp)
+		return cli_usage(o, "--tests chooses smoke tests; it does not go with --deqp (%s)", usage);
 	struct store s;
-	if (cli_open_store(c, &s, 1, &e))
-		return outcome_fail(o, &e);
-	char *chosen = version ? xstrdup(version) : store_current(&s);
+	char *chosen = cli_open_for_version(c, &s, version, o);
+	if (!chosen)
+		return o->code;
 	int rc;
-	if (!chosen) {
-		tb_fail_why(&e, TB_EFAIL, "not-installed", "no Mesa version is installed (tb323fu-ctl mesa update)");
-		rc = outcome_fail(o, &e);
-	} else if (!store_has_version(&s, chosen)) {
-		tb_fail_why(&e, TB_EFAIL, "not-installed", "Mesa %s is not installed (tb323fu-ctl mesa list shows what is)",
-			chosen);
-		rc = outcome_fail(o, &e);
-	} else {
-		outcome_str(o, "version", chosen);
-		if (suite)
-			rc = run_suite(c, &s, chosen, suite, profile, filter, deqp, caselist, o);
-		else if (deqp)
-			rc = run_deqp(c, &s, chosen, deqp, caselist, o);
-		else
-			rc = run_smoke(c, &s, chosen, tests, o);
-	}
+	if (suite)
+		rc = run_suite(c, &s, chosen, suite, profile, filter, deqp, caselist, o);
+	else if (deqp)
+		rc = run_deqp(c, &s, chosen, deqp, caselist, o);
+	else
+		rc = run_smoke(c, &s, chosen, tests, o);
 	free(chosen);
 	store_close(&s);
 	return rc;

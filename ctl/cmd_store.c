@@ -123,10 +123,8 @@ COMMAND(status)
 	struct manifest m;
 	int have_m = 0;
 	if (v.current) {
-		char *tree = store_version_dir(&s, v.current);
 		struct tb_error ignored = {0};
-		have_m = manifest_load(tree, &m, &ignored) == TB_OK;
-		free(tree);
+		have_m = store_load_manifest(&s, v.current, &m, &ignored) == TB_OK;
 	}
 	outcome_str(o, "installed", v.current);
 	outcome_str(o, "previous", v.previous);
@@ -182,11 +180,9 @@ COMMAND(list)
 	struct strbuf sb = {0};
 	for (size_t i = 0; i < n; i++) {
 		const char *v = list[i];
-		char *tree = store_version_dir(&s, v);
 		struct manifest m;
 		struct tb_error ignored = {0};
-		int have_m = manifest_load(tree, &m, &ignored) == TB_OK;
-		free(tree);
+		int have_m = store_load_manifest(&s, v, &m, &ignored) == TB_OK;
 		int is_cur = cur && !strcmp(v, cur), is_prev = prev && !strcmp(v, prev);
 		uint64_t bytes = store_version_bytes(&s, v);
 		const char *smoke = smoke_last_result(&s, v);
@@ -370,10 +366,11 @@ COMMAND(keep)
 	struct lc_result r;
 	if (transition(c, argc, "keep", lc_keep, &r, &s, o))
 		return o->code;
+	outcome_str(o, "version", r.version);
 	if (r.version[0])
 		outcome_say(o, "Mesa %s confirmed; it stays on", r.version);
 	else
-		outcome_say(o, "no Mesa version is on trial; nothing to confirm");
+		outcome_say(o, "nothing to keep: no Mesa version is on trial");
 	say_repaired(o, &r);
 	store_close(&s);
 	return TB_OK;

@@ -220,6 +220,9 @@ int config_load(struct config *c, const char *path, int must_exist, struct tb_er
 	if (!text) {
 		if (errno == ENOENT && !must_exist)
 			return TB_OK;
+		/* --config /dev/null: the usual way to say "no configuration", read as empty */
+		if (errno == ESPIPE && !strcmp(path, "/dev/null"))
+			return TB_OK;
 		if (errno == E2BIG)
 			return tb_fail_why(e, TB_EUSAGE, "too-large",
 					   "the configuration %s is larger than 1 MiB; a mesa.conf is a few lines of key = value",

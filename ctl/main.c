@@ -1,6 +1,9 @@
 /* tb323fu-ctl: parses the command line, runs one command, prints its outcome. */
 #include "cli.h"
+#include "cli_access.h"
 #include "cli_progress.h"
+#include "cli_table.h"
+#include "../tb323fu-mesa/suggest.h"
 #include "running.h"
 #include "../tb323fu-mesa/ident.h"
 
@@ -8,24 +11,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-static const struct {
-	const char *name;
-	command_fn fn;
-} commands[] = {
-	{"status", cmd_status},   {"list", cmd_list},         {"check", cmd_check},
-	{"download", cmd_download}, {"install", cmd_install}, {"update", cmd_update},
-	{"install-local", cmd_install_local}, {"on", cmd_on},  {"off", cmd_off},
-	{"keep", cmd_keep},       {"rollback", cmd_rollback}, {"boot-tick", cmd_boot_tick},
-	{"remove", cmd_remove},   {"verify", cmd_verify},     {"smoke", cmd_smoke},
-	{"doctor", cmd_doctor},   {"pack", cmd_pack},       {"bench", cmd_bench},
-	{"notes", cmd_notes},     {"takeover", cmd_takeover}, {"auto-check", cmd_auto_check},
-};
-
-static const char usage[] =
-	"usage: tb323fu-ctl [--store DIR] [--config FILE] [--json] [--progress auto|bar|json|none] [--wait] mesa COMMAND [ARGS]\n"
-	"commands: status list check download install update install-local on off keep rollback\n"
-	"          boot-tick remove verify smoke bench doctor pack notes takeover auto-check\n";
 
 TB_IDENT_DEFINE("tb323fu-ctl");
 
@@ -84,9 +69,9 @@ static int print_outcome(const struct cli *c, struct outcome *o, int json_progre
 						       json_object_new_string(o->reason ? o->reason : "failed"));
 		}
 		printf("%s\n", json_object_to_json_string_ext(o->fields, JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE));
-		if (o->code && !json_progress)
+		if (o->code && !o->report && !json_progress)
 			say(stderr, "tb323fu-ctl: ", msg);
-	} else if (o->code == TB_OK) {
+	} else if (o->code == TB_OK || o->report) {
 		if (*msg)
 			say(stdout, "", msg);
 	} else if (!json_progress) {
@@ -121,44 +106,170 @@ static int called_as_mesa(const char *argv0)
 	return !strcmp(base, "tb323fu-ctl-mesa");
 }
 
+static int is_help(const char *a)
+{
+	return !strcmp(a, "--help") || !strcmp(a, "-h");
+}
+
+static int print_version(void)
+{
+	printf("tb323fu-ctl %s\n", TB_VERSION);
+	return 0;
+}
+
+/* A usage error: one sentence, a "did you mean" when something is close, where to look. */
+static int usage_error(const char *what, const char *word, const char *suggestion,
+		       const char *help)
+{
+	char *shown = term_text(word, 0); /* a typed word may hold anything */
+	fprintf(stderr, "tb323fu-ctl: %s \"%s\"", what, shown);
+	free(shown);
+	if (suggestion)
+		fprintf(stderr, "; did you mean \"%s\"?", suggestion);
+	fprintf(stderr, " (see %s)\n", help);
+	return TB_EUSAGE;
+}
+
+static void missing_value(const char *option, const char *help)
+{
+	char *shown = term_text(option, 0);
+	fprintf(stderr, "tb323fu-ctl: missing value for %s (see %s)\n", shown, help);
+	free(shown);
+}
+
+static int unknown_command(const char *word)
+{
+	return usage_error("unknown command", word, cli_suggest_command(word),
+			   "tb323fu-ctl mesa help");
+}
+
+/* `help [COMMAND]` at either level: words are what follows "help". */
+static int help(int n, char **words)
+{
+	if (n > 0 && !strcmp(words[0], "mesa"))
+		n--, words++;
+	if (n == 0) {
+		cli_help_top(stdout);
+		return 0;
+	}
+	const struct cli_command *cmd = cli_command_find(words[0]);
+	if (!cmd)
+		return unknown_command(words[0]);
+	cli_help_command(stdout, cmd);
+	return 0;
+}
+
+/* Before `mesa`: a word that is neither a global option nor the command group. */
+static int unknown_top_word(const char *word)
+{
+	static const struct { const char *name; } top[] = {{"mesa"}, {"help"}};
+	if (word[0] == '-')
+		return usage_error("unknown option", word, cli_suggest_option(NULL, word),
+				   "tb323fu-ctl --help");
+	if (cli_command_find(word)) {
+		fprintf(stderr, "tb323fu-ctl: \"%s\" is a command of the mesa group: tb323fu-ctl mesa %s\n",
+			word, word);
+		return TB_EUSAGE;
+	}
+	return usage_error("unknown command", word, suggest_name(word, top, 2, sizeof *top),
+			   "tb323fu-ctl --help");
+}
+
+/* An option the table does not know for cmd. A close one is surely a typo: refused here. A
+ * far one is left to the command, which may know it; its usage error is then named for what
+ * it is. Returns the word, or NULL when all are known. */
+static const char *unknown_option(const struct cli_command *cmd, int n, char **args, int *typo)
+{
+	*typo = 0;
+	for (int k = 1; k < n; k++) {
+		if (!strcmp(args[k], "--"))
+			break;
+		if (args[k][0] != '-' || !args[k][1])
+			continue;
+		const struct cli_option *opt = cli_option_find(cmd->options, args[k]);
+		if (opt) {
+			k += opt->arg && !strchr(args[k], '=');
+			continue;
+		}
+		const char *close = cli_suggest_option(cmd, args[k]);
+		*typo = close != NULL;
+		return args[k];
+	}
+	return NULL;
+}
+
 int main(int argc, char **argv)
 {
 	catch_signals();
 	struct globals g = {.progress = "auto"};
 	int i = 1, alias = argc > 0 && called_as_mesa(argv[0]);
-	for (; i < argc && strcmp(argv[i], "mesa"); i++) {
+	if (argc > 1 && !strcmp(argv[1], "__complete")) {
+		/* The bash completion's question: the words so far, the last one being typed. */
+		cli_complete(stdout, argc - 2, argv + 2);
+		return 0;
+	}
+	for (; !alias && i < argc && strcmp(argv[i], "mesa"); i++) {
+		if (is_help(argv[i]))
+			return cli_help_top(stdout), 0;
+		if (!strcmp(argv[i], "--version"))
+			return print_version();
+		if (!strcmp(argv[i], "help"))
+			return help(argc - i - 1, argv + i + 1);
 		int r = take_global(&g, argc, argv, &i);
-		if (!r && alias && argv[i][0] != '-')
-			break; /* the command */
-		if (r <= 0) {
-			if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
-				fputs(usage, stdout);
-				return 0;
-			}
-			char *shown = term_text(argv[i], 0);
-			fprintf(stderr, "tb323fu-ctl: %s: %s\n%s", r < 0 ? "missing value for" : "unknown option",
-				shown, usage);
-			free(shown);
+		if (r < 0) {
+			missing_value(argv[i], "tb323fu-ctl --help");
 			return TB_EUSAGE;
 		}
+		if (r == 0)
+			return unknown_top_word(argv[i]);
 	}
-	if (i >= argc && !alias) {
-		fputs(usage, stderr);
+	if (!alias && i >= argc) {
+		cli_help_top(stderr);
 		return TB_EUSAGE;
 	}
 	if (!alias)
 		i++; /* "mesa" */
+	/* Global options may also come between `mesa` and the command. */
+	for (; i < argc && argv[i][0] == '-'; i++) {
+		if (is_help(argv[i]))
+			return cli_help_top(stdout), 0;
+		if (!strcmp(argv[i], "--version"))
+			return print_version();
+		int r = take_global(&g, argc, argv, &i);
+		if (r < 0) {
+			missing_value(argv[i], "tb323fu-ctl --help");
+			return TB_EUSAGE;
+		}
+		if (r == 0)
+			return usage_error("unknown option", argv[i], cli_suggest_option(NULL, argv[i]),
+					   "tb323fu-ctl --help");
+	}
 	const char *name = i < argc ? argv[i++] : "status";
+	if (!strcmp(name, "help"))
+		return help(argc - i, argv + i);
+	const struct cli_command *cmd = cli_command_find(name);
+	if (!cmd)
+		return unknown_command(name);
 	/* Global options are also taken after the command (`mesa status --json`). */
 	char **rest = xcalloc((size_t)argc + 1, sizeof *rest);
 	int n = 0;
 	rest[n++] = (char *)name;
 	for (int dashdash = 0; i < argc; i++) {
+		if (!dashdash && is_help(argv[i])) {
+			cli_help_command(stdout, cmd);
+			free(rest);
+			return 0;
+		}
+		if (!dashdash && !strcmp(argv[i], "--version") && !cli_option_find(cmd->options, argv[i])) {
+			free(rest);
+			return print_version();
+		}
 		int r = dashdash ? 0 : take_global(&g, argc, argv, &i);
 		if (r < 0) {
-			char *shown = term_text(argv[i], 0);
-			fprintf(stderr, "tb323fu-ctl: missing value for %s\n", shown);
-			free(shown);
+			char see[128];
+			snprintf(see, sizeof see, "tb323fu-ctl mesa help %s", name);
+			missing_value(argv[i], see);
+			free(rest);
 			return TB_EUSAGE;
 		}
 		if (!r) {
@@ -167,19 +278,20 @@ int main(int argc, char **argv)
 			rest[n++] = argv[i];
 		}
 	}
-	command_fn fn = NULL;
-	for (size_t k = 0; k < sizeof commands / sizeof *commands; k++)
-		if (!strcmp(commands[k].name, name))
-			fn = commands[k].fn;
-	if (!fn) {
-		char *shown = term_text(name, 0);
-		fprintf(stderr, "tb323fu-ctl: unknown command \"%s\"\n%s", shown, usage);
-		free(shown);
-		return TB_EUSAGE;
+	int typo;
+	const char *stranger = unknown_option(cmd, n, rest, &typo);
+	char see[128];
+	snprintf(see, sizeof see, "tb323fu-ctl mesa help %s", name);
+	if (stranger && typo) {
+		char what[96];
+		snprintf(what, sizeof what, "unknown option for %s:", name);
+		free(rest);
+		return usage_error(what, stranger, cli_suggest_option(cmd, stranger), see);
 	}
 	if (strcmp(g.progress, "auto") && strcmp(g.progress, "bar") && strcmp(g.progress, "json") &&
 	    strcmp(g.progress, "none")) {
 		fprintf(stderr, "tb323fu-ctl: --progress takes auto, bar, json or none\n");
+		free(rest);
 		return TB_EUSAGE;
 	}
 
@@ -193,12 +305,22 @@ int main(int argc, char **argv)
 	if (!explicit_conf)
 		conf = TB_SYSCONFDIR "/tb323fu/mesa.conf";
 	const char *helper_conf = getenv("TB323FU_CONFIG"); /* the helper's own override */
-	if (config_load(&c.cfg, conf, explicit_conf, &e)) {
+	if (cmd->writes && cli_writer_preflight(&c, n, rest, argc - 1, argv + 1, &o) >= 0) {
+		; /* answered without touching the store */
+	} else if (config_load(&c.cfg, conf, explicit_conf, &e)) {
 		outcome_fail(&o, &e);
 	} else {
 		config_apply_helper_toml(&c.cfg, helper_conf && *helper_conf ? helper_conf
 									    : TB_SYSCONFDIR "/tb323fu/helper.toml");
-		o.code = fn(&c, n, rest, &o);
+		o.code = cmd->fn(&c, n, rest, &o);
+	}
+	if (o.code == TB_EUSAGE && stranger) {
+		/* The command did not know it either: name it for what it is. */
+		outcome_say(&o, "unknown option for %s: \"%s\" (see %s)", name, stranger, see);
+	} else if (o.code == TB_EUSAGE && o.message && !strstr(o.message, "help")) {
+		char *m = xasprintf("%s (see %s)", o.message, see);
+		free(o.message);
+		o.message = m;
 	}
 	running_end(o.code, o.code ? o.reason : "", o.message);
 	cli_progress_finished(name, o.code, o.reason, o.message);

@@ -6,8 +6,6 @@
 
 #include "programs.h"
 
-#define MAX_LINE 65536
-
 const char *side_name(enum side side)
 {
 	return side == SIDE_STORE ? "store" : "distribution";
@@ -59,35 +57,6 @@ char **side_argv(const struct store *s, const char *version, enum side side,
 	return argv;
 }
 
-struct lines {
-	struct strbuf buf;
-	int cut;
-	side_line_fn fn;
-	void *ctx;
-};
-
-static void take(struct lines *l, const char *data, size_t n)
-{
-	for (size_t i = 0; i < n; i++) {
-		if (data[i] == '\n' || data[i] == '\r') {
-			if (l->buf.len && l->fn)
-				l->fn(l->ctx, l->buf.buf);
-			l->buf.len = 0;
-			l->cut = 0;
-		} else if (l->buf.len < MAX_LINE) {
-			char ch[2] = {data[i], '\0'};
-			sb_append(&l->buf, ch);
-		} else {
-			l->cut = 1;
-		}
-	}
-}
-
-static void take_cb(void *ctx, const char *data, size_t n)
-{
-	take(ctx, data, n);
-}
-
 int side_run(char *const argv[], const char *cwd, int timeout, side_line_fn line, void *ctx,
 	     int *status, int *timed_out, struct child_tail *tail, struct tb_error *e)
 {
@@ -97,12 +66,8 @@ int side_run(char *const argv[], const char *cwd, int timeout, side_line_fn line
 	int rc = child_start(&c, argv, cwd, e);
 	if (rc)
 		return rc;
-	struct lines l = {.fn = line, .ctx = ctx};
-	struct child_watch w = {.out = take_cb, .err_tail = tail,
-				.deadline = timeout > 0 ? now_seconds() + timeout : 0, .ctx = &l};
+	struct child_watch w = {.line = line, .err_tail = tail,
+				.deadline = timeout > 0 ? now_seconds() + timeout : 0, .ctx = ctx};
 	*timed_out = child_supervise(&c, &w, status);
-	if (l.buf.len && l.fn)
-		l.fn(l.ctx, l.buf.buf);
-	sb_free(&l.buf);
 	return TB_OK;
 }

@@ -15,11 +15,11 @@
 #include <unistd.h>
 
 #include "child.h"
+#include "jsonfile.h"
 #include "manifest.h"
 #include "programs.h"
 
 #define DEFAULT_TIMEOUT_SECONDS 60
-#define MAX_EVENT_LINE 65536
 
 /* docs/design.md §7, in the order the smoke program runs them. */
 static const char *const test_names[] = {
@@ -89,8 +89,6 @@ struct run {
 	int running; /* index of the test that started and has no result, or -1 */
 	int started; /* any event seen */
 	const struct tb_progress *progress;
-	struct strbuf line;
-	int line_overflow;
 	struct child_tail err;
 };
 
@@ -164,29 +162,10 @@ static void handle_event(struct run *r, const char *line)
 	json_object_put(o);
 }
 
-static void take_output(struct run *r, const char *data, size_t n)
+/* One line of the smoke program's stdout. */
+static void take_line(void *ctx, const char *line)
 {
-	for (size_t i = 0; i < n; i++) {
-		if (data[i] == '\n') {
-			if (!r->line_overflow && r->line.len)
-				handle_event(r, r->line.buf);
-			r->line.len = 0;
-			if (r->line.buf)
-				r->line.buf[0] = '\0';
-			r->line_overflow = 0;
-		} else if (r->line.len < MAX_EVENT_LINE) {
-			char ch[2] = {data[i], '\0'};
-			sb_append(&r->line, ch);
-		} else {
-			r->line_overflow = 1;
-		}
-	}
-}
-
-/* child_supervise's view of the smoke program's stdout. */
-static void take_output_cb(void *ctx, const char *data, size_t n)
-{
-	take_output(ctx, data, n);
+	handle_event(ctx, line);
 }
 
 static json_object *result_object(const struct run *r, const char *version, struct smoke_outcome *o)
@@ -400,7 +379,7 @@ int smoke_run_tests(struct store *s, const char *version, const char *tests,
 	rc = argv ? child_start(&child, argv, NULL, e) : TB_EFAIL;
 	if (!rc) {
 		int status = 0;
-		struct child_watch w = {.out = take_output_cb, .err_tail = &r->err,
+		struct child_watch w = {.line = take_line, .err_tail = &r->err,
 					.deadline = now_seconds() + timeout, .ctx = r};
 		int timed_out = child_supervise(&child, &w, &status);
 		rc = account_for_end(r, timed_out, status, timeout, e);
@@ -418,7 +397,6 @@ int smoke_run_tests(struct store *s, const char *version, const char *tests,
 		json_object_put(res);
 	}
 	smoke_free_argv(argv);
-	sb_free(&r->line);
 	free(r);
 	free(vulkan_lib);
 	free(opencl_lib);
@@ -433,17 +411,8 @@ json_object *smoke_read_result(const struct store *s, const char *version)
 	if (!version_name_ok(version))
 		return NULL;
 	char *file = store_path(s, "smoke/%s.json", version);
-	size_t len;
-	char *text = read_small_file(file, 16 << 20, &len);
+	json_object *o = json_file_read_object(file, 16 << 20);
 	free(file);
-	if (!text)
-		return NULL;
-	json_object *o = json_tokener_parse(text);
-	free(text);
-	if (o && !json_object_is_type(o, json_type_object)) {
-		json_object_put(o);
-		o = NULL;
-	}
 	return o;
 }
 

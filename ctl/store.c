@@ -184,9 +184,18 @@ void store_close(struct store *s)
 }
 
 /* Temporaries and staging trees of a writer that was killed: safe to remove under the lock. */
+static DIR *open_dir_nofollow(const char *dir)
+{
+	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	DIR *d = fd >= 0 ? fdopendir(fd) : NULL;
+	if (!d && fd >= 0)
+		close(fd);
+	return d;
+}
+
 static void remove_leftovers(const char *dir)
 {
-	DIR *d = opendir(dir);
+	DIR *d = open_dir_nofollow(dir);
 	if (!d)
 		return;
 	struct dirent *de;
@@ -198,6 +207,25 @@ static void remove_leftovers(const char *dir)
 			remove_tree(p);
 			free(p);
 		}
+	}
+	closedir(d);
+}
+
+/* The same in each directory below dir (icd/versions/<v>/, cache/<tag>/): a killed writer
+ * may have been writing a version's ICD files or a release's SHA256SUMS there. */
+static void remove_leftovers_below(const char *dir)
+{
+	DIR *d = open_dir_nofollow(dir);
+	if (!d)
+		return;
+	struct dirent *de;
+	while ((de = readdir(d))) {
+		/* a link is never followed: open_dir_nofollow refuses it */
+		if (de->d_name[0] == '.' || (de->d_type != DT_DIR && de->d_type != DT_UNKNOWN))
+			continue;
+		char *p = path_join(dir, de->d_name);
+		remove_leftovers(p);
+		free(p);
 	}
 	closedir(d);
 }
@@ -241,6 +269,12 @@ int store_lock(struct store *s, int wait, struct tb_error *e)
 		remove_leftovers(p);
 		free(p);
 	}
+	static const char *const parents[] = {"icd/versions", "cache"};
+	for (size_t i = 0; i < sizeof parents / sizeof *parents; i++) {
+		char *p = path_join(s->root, parents[i]);
+		remove_leftovers_below(p);
+		free(p);
+	}
 	return TB_OK;
 }
 
@@ -267,6 +301,15 @@ char *store_version_dir(const struct store *s, const char *version)
 	char *p = path_join(s->root, rel);
 	free(rel);
 	return p;
+}
+
+int store_load_manifest(const struct store *s, const char *version, struct manifest *m,
+			struct tb_error *e)
+{
+	char *dir = store_version_dir(s, version);
+	int rc = manifest_load(dir, m, e);
+	free(dir);
+	return rc;
 }
 
 char *store_manifest_path(const struct store *s, const char *version)

@@ -27,6 +27,10 @@ char *store_version_dir(const struct store *s, const char *version);  /* version
 char *store_version_rel(const char *version);
 /* versions/<v>/MANIFEST */
 char *store_manifest_path(const struct store *s, const char *version);
+struct manifest;
+/* Reads versions/<v>/MANIFEST (manifest_load). */
+int store_load_manifest(const struct store *s, const char *version, struct manifest *m,
+			struct tb_error *e);
 char *store_env_path(const struct store *s, const char *version);     /* env/<v>.env, NULL: current */
 char *store_icd_dir(const struct store *s, const char *version);      /* icd/versions/<v>, NULL: icd */
 char *store_smoke_file(const struct store *s, const char *version);   /* smoke/<v>.json */

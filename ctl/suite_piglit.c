@@ -17,6 +17,7 @@
 #include <sys/wait.h>
 
 #include "hash.h"
+#include "jsonfile.h"
 #include "ldpaths.h"
 #include "manifest.h"
 #include "programs.h"
@@ -127,25 +128,10 @@ static char *distro_cache_path(const struct store *s, const char *piglit,
 	return store_path(s, "cache/suites/%s-distribution-%.16s.json", SUITE_NAME, hex);
 }
 
-static json_object *read_json_file(const char *path, size_t max)
-{
-	size_t len;
-	char *text = read_small_file(path, max, &len);
-	if (!text)
-		return NULL;
-	json_object *o = json_tokener_parse(text);
-	free(text);
-	if (o && !json_object_is_type(o, json_type_object)) {
-		json_object_put(o);
-		o = NULL;
-	}
-	return o;
-}
-
 /* The cached {name: result} map, or NULL. */
 static json_object *cache_read(const char *path)
 {
-	json_object *o = read_json_file(path, RESULTS_MAX_BYTES), *tests;
+	json_object *o = json_file_read_object(path, RESULTS_MAX_BYTES), *tests;
 	json_object *out = NULL;
 	if (o && json_object_object_get_ex(o, "tests", &tests) &&
 	    json_object_is_type(tests, json_type_object))
@@ -175,7 +161,7 @@ static void cache_write(const struct store *s, const char *path, json_object *te
 static json_object *read_results(const char *dir)
 {
 	char *path = path_join(dir, "results.json");
-	json_object *o = read_json_file(path, RESULTS_MAX_BYTES), *tests;
+	json_object *o = json_file_read_object(path, RESULTS_MAX_BYTES), *tests;
 	free(path);
 	if (!o || !json_object_object_get_ex(o, "tests", &tests) ||
 	    !json_object_is_type(tests, json_type_object)) {
@@ -258,10 +244,8 @@ int suite_piglit_run(struct store *s, const char *version, const struct suite_re
 	memset(out, 0, sizeof *out);
 	if (result)
 		*result = NULL;
-	char *tree = store_version_dir(s, version);
 	struct manifest m;
-	int rc = manifest_load(tree, &m, e);
-	free(tree);
+	int rc = store_load_manifest(s, version, &m, e);
 	if (rc)
 		return rc;
 	if (!m.has_opencl) {

@@ -1,6 +1,7 @@
 /* `tb323fu-mesa env`: the variables a run sets, for a shell (`eval "$(tb323fu-mesa env)"`)
  * or as JSON for programs. */
 #include "jsonout.h"
+#include "help.h"
 #include "launcher.h"
 #include "message.h"
 
@@ -68,8 +69,7 @@ int cmd_env(const char *root, int argc, char **argv)
 		} else if (strcmp(arg, "--json") == 0) {
 			format = "json";
 		} else {
-			return fail(EXIT_USAGE, "env does not take ", arg,
-				    " (env [--version V] [--format sh|json])", NULL);
+			return unknown_word("env", arg);
 		}
 	}
 	if (strcmp(format, "sh") != 0 && strcmp(format, "json") != 0)

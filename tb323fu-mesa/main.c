@@ -3,6 +3,7 @@
  * `run` is on every application start, so it does the least possible: read one small file,
  * set a few variables, execvp. No shell, no fork, no stdio; argv passes through untouched and
  * the exit status is the program's own. */
+#include "help.h"
 #include "launcher.h"
 #include "message.h"
 
@@ -13,20 +14,6 @@
 #include <string.h>
 #include <unistd.h>
 #include "ident.h"
-
-static const char usage_text[] =
-	"usage: tb323fu-mesa [--store DIR] run [--version V] COMMAND [ARGS...]\n"
-	"       tb323fu-mesa [--store DIR] distro COMMAND [ARGS...]\n"
-	"       tb323fu-mesa [--store DIR] env [--version V] [--format sh|json]\n"
-	"       tb323fu-mesa [--store DIR] which [--version V] [--json]\n"
-	"       tb323fu-mesa [--store DIR] which --pid PID [--json]\n"
-	"\n"
-	"run     start COMMAND on the store's Mesa build (current, or version V)\n"
-	"distro  start COMMAND on the distribution's Mesa, whatever the session selects\n"
-	"env     print the variables a run sets\n"
-	"which   show the ICD files and drivers a run would load, or that process PID has loaded\n"
-	"\n"
-	"The store is --store DIR, else $TB323FU_MESA_DIR, else " STORE_DEFAULT_ROOT ".\n";
 
 static int usage_error(const char *what)
 {
@@ -84,9 +71,11 @@ static int cmd_run(const char *root, int argc, char **argv)
 			if (!version || !*version)
 				return usage_error("--version needs a version name");
 			i++;
+		} else if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
+			return help_print("run");
 		} else {
-			return fail(EXIT_USAGE, "run does not know the option ", argv[i],
-				    "; put -- before a COMMAND that starts with '-'", NULL);
+			unknown_word("run", argv[i]);
+			return fail(EXIT_USAGE, "put -- before a COMMAND that starts with '-'", NULL);
 		}
 	}
 	int start = command_start(argc, argv, i, "run");
@@ -102,6 +91,8 @@ static int cmd_run(const char *root, int argc, char **argv)
 
 static int cmd_distro(const char *root, int argc, char **argv)
 {
+	if (argc > 1 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0))
+		return help_print("distro");
 	int start = command_start(argc, argv, 1, "distro");
 	if (start < 0)
 		return EXIT_USAGE;
@@ -120,6 +111,15 @@ static int cmd_distro(const char *root, int argc, char **argv)
 	return exec_command(argv + start);
 }
 
+/* env and which take options only: --help anywhere among them asks for help. */
+static int wants_help(int argc, char **argv)
+{
+	for (int i = 1; i < argc; i++)
+		if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0)
+			return 1;
+	return 0;
+}
+
 TB_IDENT_DEFINE("tb323fu-mesa");
 
 int main(int argc, char **argv)
@@ -127,39 +127,47 @@ int main(int argc, char **argv)
 	const char *store_option = NULL;
 	int i = 1;
 	while (i < argc && argv[i][0] == '-') {
-		if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
-			fputs(usage_text, stdout);
-			return fflush(stdout) == 0 ? 0 : EXIT_FAILED;
-		}
+		if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0)
+			return help_print(NULL);
+		if (strcmp(argv[i], "--version") == 0)
+			return version_print();
 		if (!take_option(argc, argv, &i, "--store", &store_option))
-			return fail(EXIT_USAGE, "unknown option ", argv[i],
-				    " (see tb323fu-mesa --help)", NULL);
+			return unknown_word(NULL, argv[i]);
 		if (!store_option || !*store_option)
 			return usage_error("--store needs a directory");
 		i++;
 	}
 	if (i >= argc) {
-		fputs(usage_text, stderr);
+		help_print(NULL);
 		return EXIT_USAGE;
 	}
 	const char *root = store_root(store_option);
 	const char *cmd = argv[i];
-	/* Reports name the store by its real path. run and distro keep the name they were
-	 * given: they recognise the store's directories under both names. */
-	static char real_root[PATH_MAX];
-	int reports = strcmp(cmd, "env") == 0 || strcmp(cmd, "which") == 0;
-	if (reports && realpath(root, real_root))
-		root = real_root;
 	int sub_argc = argc - i;
 	char **sub_argv = argv + i;
+	/* run first: it is on every application's start. */
 	if (strcmp(cmd, "run") == 0)
 		return cmd_run(root, sub_argc, sub_argv);
 	if (strcmp(cmd, "distro") == 0)
 		return cmd_distro(root, sub_argc, sub_argv);
+	if (strcmp(cmd, "help") == 0)
+		return help_print(sub_argc > 1 ? sub_argv[1] : NULL);
+	if (strcmp(cmd, "__complete") == 0) {
+		/* The bash completion's question: the words so far, the last one being typed. */
+		complete_print(sub_argc - 1, sub_argv + 1);
+		return 0;
+	}
+	int reports = strcmp(cmd, "env") == 0 || strcmp(cmd, "which") == 0;
+	if (!reports)
+		return unknown_word(NULL, cmd);
+	if (wants_help(sub_argc, sub_argv))
+		return help_print(cmd);
+	/* Reports name the store by its real path. run and distro keep the name they were
+	 * given: they recognise the store's directories under both names. */
+	static char real_root[PATH_MAX];
+	if (realpath(root, real_root))
+		root = real_root;
 	if (strcmp(cmd, "env") == 0)
 		return cmd_env(root, sub_argc, sub_argv);
-	if (strcmp(cmd, "which") == 0)
-		return cmd_which(root, sub_argc, sub_argv);
-	return fail(EXIT_USAGE, "unknown command '", cmd,
-		    "' (run, distro, env or which; see tb323fu-mesa --help)", NULL);
+	return cmd_which(root, sub_argc, sub_argv);
 }

@@ -152,6 +152,10 @@ int main(int argc, char **argv)
 		} else if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
 			fputs(usage, stdout);
 			return 0;
+		} else if (!value && !strcmp(a, "--version") && argc == 2) {
+			/* alone, it asks for the program's version; with a value it names the store's */
+			printf("tb323fu-mesa-smoke %s\n", TB_VERSION);
+			return 0;
 		} else if (value && !strcmp(a, "--version")) {
 			opt.version = argv[++i];
 		} else if (value && !strcmp(a, "--vulkan-lib")) {

@@ -1,6 +1,7 @@
 /* `tb323fu-mesa which`: what a run would load (from the env file and the files it names), or
  * with --pid what a running process has really loaded (from /proc/PID/maps). */
 #include "jsonout.h"
+#include "help.h"
 #include "launcher.h"
 #include "termtext.h"
 #include "message.h"
@@ -340,9 +341,7 @@ int cmd_which(const char *root, int argc, char **argv)
 		else if (strcmp(arg, "--json") == 0)
 			json = 1;
 		else
-			return fail(EXIT_USAGE, "which does not take ", arg,
-				    " (which [--version V] [--json], or which --pid PID [--json])",
-				    NULL);
+			return unknown_word("which", arg);
 		if (target) {
 			size_t n = strlen(name);
 			*target = arg[n] == '=' ? arg + n + 1 : (i + 1 < argc ? argv[++i] : NULL);

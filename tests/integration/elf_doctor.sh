@@ -41,11 +41,11 @@ check "sees the store's Vulkan ICD in its variables" \
 check "and RUSTICL_ENABLE" grep -q "this shell: RUSTICL_ENABLE=llvmpipe" "$T/out"
 
 # --- problems ---
-expect_exit 0 "a shell whose VK_DRIVER_FILES names a missing file" \
+expect_exit 1 "a shell whose VK_DRIVER_FILES names a missing file" \
 	env VK_DRIVER_FILES="$T/gone.json" "$CTL" --store "$STORE" mesa doctor --json
 check "is one problem, naming the file" \
 	test "$(field 'len(d["problems"]), "gone.json" in d["problems"][0]')" = "(1, True)"
-expect_exit 0 "and in human lines" env VK_DRIVER_FILES="$T/gone.json" "$CTL" --store "$STORE" mesa doctor
+expect_exit 1 "and in human lines (exit 1: a problem)" env VK_DRIVER_FILES="$T/gone.json" "$CTL" --store "$STORE" mesa doctor
 check "counted on the last line" test "$(tail -n 1 "$T/out")" = "1 problem found"
 
 # A version whose private library went away no longer fits: the ELF check says which.
@@ -63,7 +63,7 @@ ctl mesa install-local "$T/rel/tb323fu-mesa-2026.11.21-$(uname -m).tar.gz" --no-
 	not_ok "install 2026.11.21"
 chmod u+w "$STORE/versions/2026.11.21/lib" 2>/dev/null
 rm -f "$STORE/versions/2026.11.21/lib/libtbdep.so.1"
-expect_exit 0 "doctor after a private library went away" ctl mesa doctor --json
+expect_exit 1 "doctor after a private library went away" ctl mesa doctor --json
 check "names the library and what it needs" \
 	sh -c "grep -q 'Mesa 2026.11.21 no longer fits this system: lib/libtbuser.so needs libtbdep.so.1, which this system does not have' '$T/out'"
 

@@ -51,6 +51,8 @@ mkfifo "$T/fifo.conf"
 expect_exit 2 "config_fifo: a FIFO as mesa.conf is refused at once" \
 	timeout 60 "$CTL" --store "$STORE" --config "$T/fifo.conf" mesa status
 check "config_fifo: it says it is not a regular file" grep -qF "not a regular file" "$T/err"
+expect_exit 0 "config_dev_null: --config /dev/null still means no configuration" \
+	ctl --config /dev/null mesa status
 
 # --- the launcher's env file as a FIFO or a link to /dev/zero
 expect_exit 0 "a stand-in installs" ctl mesa install-local "$v7" --no-smoke

@@ -69,6 +69,15 @@ done
 check "16 kills at different instants: the store was whole every time" test "$broken" -eq 0
 ctl mesa off >/dev/null
 check "…and the next writer left no temporaries" test -z "$(find "$STORE" -name '.*tmp*')"
+# a writer killed while writing a version's ICD file or a release's SHA256SUMS leaves its
+# temporary one level down; the next writer removes those too
+v1=$(ls "$STORE/icd/versions" | head -n 1)
+mkdir -p "$STORE/cache/mesa-$v1"
+: >"$STORE/icd/versions/$v1/.turnip.json.tmp.4242"
+: >"$STORE/cache/mesa-$v1/.SHA256SUMS.tmp.4242"
+ctl mesa on >/dev/null
+check "temporaries in icd/versions/<v>/ and cache/<tag>/ are removed by the next writer" \
+	test -z "$(find "$STORE" -name '.*tmp*')"
 
 # A full disk: a small tmpfs as the store.
 if mkdir -p "$T/small" && mount -t tmpfs -o size=20m tmpfs "$T/small" 2>/dev/null; then

@@ -1,0 +1,143 @@
+#!/bin/sh
+# Discovery: --help and `help [COMMAND]` at every level of both programs, --version, "did you
+# mean …?" for a mistyped command or option (named as what it is), the man pages lint clean,
+# and the bash completion answers a few prefixes in an interactive bash.
+. "$TB_TOP/tests/lib.sh"
+
+VERSION=$(cat "$TB_TOP/VERSION")
+# usage_ok NAME CMD…: exit 0 and a usage line on stdout.
+usage_ok() {
+	name=$1
+	shift
+	run_cmd "$@"
+	if [ "$rc" -eq 0 ] && grep -q '^usage: ' "$T/out"; then ok "$name"; else
+		not_ok "$name" "exit $rc" "stdout: $(head -c 300 "$T/out")" "stderr: $(head -c 300 "$T/err")"; fi
+}
+# refused_with NAME WANT CMD…: exit 2 and WANT (a fixed string) on stderr.
+refused_with() {
+	name=$1
+	want=$2
+	shift 2
+	run_cmd "$@"
+	if [ "$rc" -eq 2 ] && grep -qF -- "$want" "$T/err"; then ok "$name"; else
+		not_ok "$name" "exit $rc" "stderr: $(head -c 300 "$T/err")" "wanted: $want"; fi
+}
+
+# --- tb323fu-ctl: the program, the mesa group, every command ---
+for args in "--help" "-h" "help" "mesa --help" "mesa help" "help mesa"; do
+	# shellcheck disable=SC2086
+	usage_ok "tb323fu-ctl $args" "$CTL" $args
+done
+check "the top help lists each command on its own line" \
+	sh -c "grep -cE '^  (status|list|check|download|install|update|install-local|on|off|keep|rollback|boot-tick|remove|verify|smoke|doctor|pack) ' '$T/out' | grep -qx 17"
+COMMANDS=$(sed -n '/^commands:/,/^$/p' "$T/out" | awk 'NF && !/^commands:/ {print $1}')
+check "the help names the commands" test "$(echo "$COMMANDS" | wc -l)" -ge 17
+for c in $COMMANDS; do
+	usage_ok "tb323fu-ctl mesa $c --help" "$CTL" mesa "$c" --help
+	check "  its usage names the command" grep -q "^usage: tb323fu-ctl \[OPTIONS\] mesa $c" "$T/out"
+	check "  and gives an example" grep -A1 '^example:' "$T/out" | grep -q "tb323fu-ctl.* $c"
+	usage_ok "tb323fu-ctl mesa help $c" "$CTL" mesa help "$c"
+	usage_ok "tb323fu-ctl help $c" "$CTL" help "$c"
+done
+usage_ok "help after global options and the command (mesa status --json --help)" \
+	"$CTL" --store "$STORE" mesa status --json --help
+check "help touches no store" test ! -e "$STORE"
+usage_ok "the options of install are listed" "$CTL" mesa install -h
+check "  --no-smoke among them" grep -q '^  --no-smoke' "$T/out"
+
+# --- called as tb323fu-ctl-mesa (the backend's name): the same without the word ---
+ln -s "$CTL" "$T/tb323fu-ctl-mesa"
+usage_ok "tb323fu-ctl-mesa --help" "$T/tb323fu-ctl-mesa" --help
+usage_ok "tb323fu-ctl-mesa status --help" "$T/tb323fu-ctl-mesa" status --help
+usage_ok "tb323fu-ctl-mesa help install" "$T/tb323fu-ctl-mesa" help install
+refused_with "tb323fu-ctl-mesa stauts" 'did you mean "status"?' "$T/tb323fu-ctl-mesa" stauts
+
+# --- tb323fu-mesa ---
+for args in "--help" "-h" "help" "help run" "help distro" "help env" "help which" \
+	"run --help" "run -h" "distro --help" "env --help" "which --help" "which --json --help"; do
+	# shellcheck disable=SC2086
+	usage_ok "tb323fu-mesa $args" "$MESA" $args
+done
+usage_ok "tb323fu-mesa-smoke --help" "$SMOKE" --help
+
+# --- --version: the one VERSION file ---
+for p in "$CTL" "$MESA" "$SMOKE"; do
+	expect_exit 0 "$(basename "$p") --version" "$p" --version
+	check "  prints $(basename "$p") $VERSION" test "$(cat "$T/out")" = "$(basename "$p") $VERSION"
+done
+expect_exit 0 "tb323fu-ctl mesa --version" "$CTL" mesa --version
+check "  the same version" test "$(cat "$T/out")" = "tb323fu-ctl $VERSION"
+expect_exit 0 "tb323fu-ctl mesa status --version" "$CTL" mesa status --version
+check "  the same version" test "$(cat "$T/out")" = "tb323fu-ctl $VERSION"
+check "the package's version is the same" \
+	test "$(sed -n '1s/^tb323fu-mesa (\([^)]*\)).*/\1/p' "$TB_TOP/debian/changelog")" = "$VERSION"
+
+# --- typos: named as what they are, with the nearest word ---
+refused_with "a mistyped group" 'unknown command "msea"; did you mean "mesa"?' "$CTL" msea status
+refused_with "a mistyped command" 'unknown command "stauts"; did you mean "status"?' "$CTL" mesa stauts
+refused_with "a swapped pair of letters" 'did you mean "rollback"?' "$CTL" mesa rollbcak
+refused_with "a command asked for help" 'unknown command "instal"; did you mean "install"?' "$CTL" mesa help instal
+refused_with "a mistyped global option" 'unknown option "--jsno"; did you mean "--json"?' "$CTL" --jsno mesa status
+refused_with "a mistyped option of a command" \
+	'unknown option for install: "--no-smok"; did you mean "--no-smoke"?' "$CTL" --store "$STORE" mesa install --no-smok
+check "  refused before the store was made" test ! -e "$STORE"
+refused_with "an option no command knows" 'unknown option for list: "--frobnicate"' "$CTL" --store "$STORE" mesa list --frobnicate
+refused_with "a command without the group" '"status" is a command of the mesa group: tb323fu-ctl mesa status' "$CTL" status
+refused_with "nothing close: no guess" 'unknown command "xyzzy" (see tb323fu-ctl mesa help)' "$CTL" mesa xyzzy
+refused_with "launcher: a mistyped command" 'unknown command "rnu"; did you mean "run"?' "$MESA" rnu true
+refused_with "launcher: a mistyped option of run" \
+	'unknown option for run: "--verison"; did you mean "--version"?' "$MESA" run --verison 1 true
+refused_with "launcher: a mistyped option of which" \
+	'unknown option for which: "--jsno"; did you mean "--json"?' "$MESA" which --jsno
+refused_with "launcher: a mistyped global option" 'unknown option "--stroe"; did you mean "--store"?' "$MESA" --stroe x run true
+refused_with "launcher: help for no such command" 'did you mean "env"?' "$MESA" help evn
+
+# --- man pages: built from doc/*.scd, lint clean ---
+for page in tb323fu-ctl.1 tb323fu-mesa.1 tb323fu-mesa.conf.5; do
+	f=$TB_BUILD/man/$page
+	if [ ! -f "$f" ]; then not_ok "man page $page is built (make man)"; continue; fi
+	run_cmd mandoc -T lint -W warning "$f"
+	check "$page: mandoc -T lint -W warning is clean" test "$rc" -eq 0 -a ! -s "$T/out" -a ! -s "$T/err"
+	run_cmd groff -ww -z -man "$f"
+	check "$page: groff -ww -z is clean" test "$rc" -eq 0 -a ! -s "$T/err"
+done
+for c in $COMMANDS; do
+	check "tb323fu-ctl(1) describes $c" grep -q "\\\\fB$c\\\\fR" "$TB_BUILD/man/tb323fu-ctl.1"
+done
+
+# --- bash completion: an interactive bash, bash-completion and our script ---
+BC=/usr/share/bash-completion/bash_completion
+# complete LINE: the words bash offers for LINE (its last word is the one being completed).
+complete() {
+	HOME=$T PATH="$TB_BIN:$PATH" TB323FU_MESA_DIR="$STORE" bash --norc --noprofile -i -c '
+		. "$1"; . "$2"
+		eval "COMP_WORDS=($3)"
+		COMP_LINE=$3 COMP_POINT=${#3} COMP_CWORD=$((${#COMP_WORDS[@]} - 1))
+		case $3 in *" ") COMP_WORDS+=(""); COMP_CWORD=${#COMP_WORDS[@]}; COMP_CWORD=$((COMP_CWORD - 1)) ;; esac
+		_tb323fu_complete
+		printf "%s\n" "${COMPREPLY[@]}" | sort | tr "\n" " "' bash "$BC" "$TB_TOP/dist/bash-completion/tb323fu-ctl" "$1" 2>/dev/null
+}
+if [ ! -f "$BC" ]; then
+	not_ok "bash-completion is installed ($BC)"
+else
+	check "tb323fu-ctl <tab>" test "$(complete 'tb323fu-ctl ')" = "help mesa "
+	check "tb323fu-ctl mesa in<tab>" test "$(complete 'tb323fu-ctl mesa in')" = "install install-local "
+	check "tb323fu-ctl mesa r<tab>" test "$(complete 'tb323fu-ctl mesa r')" = "remove rollback "
+	check "tb323fu-ctl mesa install --no<tab>" test "$(complete 'tb323fu-ctl mesa install --no')" = "--no-smoke "
+	check "tb323fu-ctl --progress <tab>" test "$(complete 'tb323fu-ctl --progress ')" = "auto bar json none "
+	check "tb323fu-mesa <tab>" test "$(complete 'tb323fu-mesa ')" = "distro env help run which "
+	check "tb323fu-mesa which --<tab>" test "$(complete 'tb323fu-mesa which --')" = "--json --pid --version "
+	# installed versions come from the store
+	for v in 2026.10.06 2026.11.01 .2026.12.01.tmp; do
+		mkdir -p "$STORE/versions/$v" && echo "version=$v" >"$STORE/versions/$v/MANIFEST"
+	done
+	check "tb323fu-ctl mesa remove <tab>: the installed versions" \
+		test "$(complete 'tb323fu-ctl mesa remove ')" = "2026.10.06 2026.11.01 "
+	check "tb323fu-ctl mesa verify 2026.1<tab>" test "$(complete 'tb323fu-ctl mesa verify 2026.1')" = "2026.10.06 2026.11.01 "
+	check "tb323fu-ctl mesa smoke 2026.11<tab>" test "$(complete 'tb323fu-ctl mesa smoke 2026.11')" = "2026.11.01 "
+	check "tb323fu-mesa run --version <tab>" test "$(complete 'tb323fu-mesa run --version ')" = "2026.10.06 2026.11.01 "
+	check "tb323fu-mesa run --version 2026.10.06 vulkani<tab>: programs" \
+		sh -c "echo '$(complete 'tb323fu-mesa run --version 2026.10.06 vulkani')' | grep -q vulkaninfo"
+	rm -rf "$STORE"
+fi
+done_testing
