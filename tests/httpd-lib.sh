@@ -2,12 +2,13 @@
 # the configuration that points at them.
 
 # start_httpd ROOT [--tls CERT KEY]: serves ROOT on a free port of 127.0.0.1; sets PORT and
-# HTTPD_PID. The server also ends by itself after 15 minutes.
+# HTTPD_PID. The server also ends by itself after $HTTPD_LIFETIME seconds (default 15 minutes),
+# so that no test leaves one behind for long.
 start_httpd() {
 	_root=$1
 	shift
 	rm -f "$T/port"
-	python3 "$TB_TOP/tests/httpd" "$_root" "$T/port" --lifetime 900 "$@" 2>>"$T/httpd.err" &
+	python3 "$TB_TOP/tests/httpd" "$_root" "$T/port" --lifetime "${HTTPD_LIFETIME:-900}" "$@" 2>>"$T/httpd.err" &
 	HTTPD_PID=$!
 	TB_KILL_ON_EXIT="${TB_KILL_ON_EXIT:-} $HTTPD_PID"
 	# Wait until it listens (the port file appears once the socket is bound).

@@ -53,6 +53,8 @@ PY
 # One loopback server for each history running at a time (faults are per server).
 jobs=${LIFECYCLE_JOBS:-2}
 servers=
+# the full run takes longer than a server's usual lifetime
+HTTPD_LIFETIME=7200
 for j in $(seq "$jobs"); do
 	www="$W/www$j"
 	mkdir -p "$www"
