@@ -65,9 +65,10 @@ for j in $(seq "$jobs"); do
 done
 echo "[$servers]" >"$W/server.json"
 
-# make check runs the full model: 300 histories, 100 of them with a kill (about a quarter of an
-# hour on two cores). Under the sanitizers every command is several times slower, so that
+# make check runs the full model: 300 histories, 120 of them with a kill, so that at least 100
+# kills land inside a running writer (a few writers finish first); about a quarter of an hour
+# on two cores. Under the sanitizers every command is several times slower, so that
 # build runs a share; LIFECYCLE_RUNS / LIFECYCLE_KILLS choose another size.
-case $TB_BUILD in *-san*) runs=8 kills=4 ;; *) runs=300 kills=100 ;; esac
+case $TB_BUILD in *-san*) runs=8 kills=4 ;; *) runs=300 kills=120 ;; esac
 LIFECYCLE_RUNS=${LIFECYCLE_RUNS:-$runs} LIFECYCLE_KILLS=${LIFECYCLE_KILLS:-$kills} \
 	python3 "$TB_TOP/tests/tools/lifecycle_model.py" "$W"
