@@ -70,6 +70,10 @@ if grep -q '^drivers=.*opencl' "$STORE/current/MANIFEST"; then
 	fi
 	sed 's/^/#   /' "$T/cl"
 	check "…rusticl with a freedreno device" grep -qi 'Device #0: .*\(FD\|Adreno\|freedreno\)' "$T/cl"
+	# LLVM, clang and the SPIR-V translator belong inside rusticl, not to the distribution.
+	ldd "$STORE/current/lib/libRusticlOpenCL.so.1" >"$T/ldd" 2>&1
+	check "…rusticl needs no library of the distribution's LLVM" sh -c "! grep -qi 'libLLVM' '$T/ldd'"
+	grep -i 'libLLVM' "$T/ldd" | sed 's/^[[:space:]]*/#   needs /'
 else
 	echo "#   the release has no OpenCL driver (built with --drivers vulkan): no clinfo check"
 fi
