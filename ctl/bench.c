@@ -35,6 +35,16 @@ static void heading_unit(const char *heading, char *unit, size_t size)
 		snprintf(unit, size, "%.*s", (int)(close - open - 1), open + 1);
 }
 
+static int is_property_unit(const char *unit)
+{
+	static const char *const properties[] = {"Hz", "kHz", "KHz", "MHz", "GHz", "B", "bytes",
+						 "KB", "MB", "GB", "KiB", "MiB", "GiB"};
+	for (size_t i = 0; i < sizeof properties / sizeof *properties; i++)
+		if (!strcmp(unit, properties[i]))
+			return 1;
+	return 0;
+}
+
 int bench_parse_line(const char *line, char *heading, size_t heading_size, int *heading_indent,
 		     char *name, size_t name_size, char *unit, size_t unit_size, double *value)
 {
@@ -89,7 +99,9 @@ int bench_parse_line(const char *line, char *heading, size_t heading_size, int *
 	else if (under)
 		heading_unit(heading, unit, unit_size);
 	*value = v;
-	return 1;
+	/* A measurement has a unit. A number without one ("Compute units : 8"), a frequency or a
+	 * size describes the device: it is the same on both sides and would pull the mean to 1. */
+	return unit[0] && !is_property_unit(unit);
 }
 
 /* ---- collecting figures over rounds ---- */

@@ -17,8 +17,9 @@ struct bench_request {
 	const struct tb_progress *progress;
 };
 
-/* One figure from a line of output: "label : 12.5 [unit]", named after the heading above it
- * when it is indented under one (clpeak's "Global memory bandwidth (GBPS)"). Returns 1 and
+/* One figure from a line of output: "label : 12.5 unit", named after the heading above it
+ * when it is indented under one (clpeak's "Global memory bandwidth (GBPS)", whose unit it then
+ * takes); a line without a unit, or with a frequency or size, is not a figure. Returns 1 and
  * fills name/unit/value, or 0 for any other line. heading/heading_indent carry the last heading
  * between calls (start with "" and -1). */
 int bench_parse_line(const char *line, char *heading, size_t heading_size, int *heading_indent,

@@ -62,6 +62,10 @@ static void not_figures(void **state)
 		{" : 12", NULL},
 		{"rate : 12 GB/s and more", NULL},
 		{"rate : nan", NULL},
+		{"    Compute units   : 8", NULL},
+		{"    Clock frequency : 1000 MHz", NULL},
+		{"    Max alloc size  : 1073741824", NULL},
+		{"    Global memory size : 4096 MB", NULL},
 		{"", NULL},
 	};
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
