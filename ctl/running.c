@@ -80,6 +80,17 @@ static void write_quick(const char *path, const char *text)
 	free(tmp);
 }
 
+/* Writes o as one line to <store>/name, and drops it. */
+static void publish_json(json_object *o, const char *name)
+{
+	char *path = path_join(run.root, name);
+	char *text = xasprintf("%s\n", json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN));
+	write_quick(path, text);
+	free(text);
+	free(path);
+	json_object_put(o);
+}
+
 static void publish(int force)
 {
 	if (!run.root || run.step < 0)
@@ -95,12 +106,7 @@ static void publish(int force)
 	json_object_object_add(o, "step", json_object_new_string(run.plan->steps[run.step].step));
 	json_object_object_add(o, "percent", json_object_new_int(run.percent));
 	json_object_object_add(o, "pid", json_object_new_int((int)getpid()));
-	char *path = path_join(run.root, "running");
-	char *text = xasprintf("%s\n", json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN));
-	write_quick(path, text);
-	free(text);
-	free(path);
-	json_object_put(o);
+	publish_json(o, "running");
 }
 
 static void set_percent(int p)
@@ -222,12 +228,7 @@ void running_end(int code, const char *reason, const char *message)
 	json_object_object_add(o, "code", json_object_new_int(code));
 	json_object_object_add(o, "reason", json_object_new_string(reason ? reason : ""));
 	json_object_object_add(o, "message", json_object_new_string(message ? message : ""));
-	char *last = path_join(run.root, "last-operation");
-	char *text = xasprintf("%s\n", json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN));
-	write_quick(last, text);
-	free(text);
-	free(last);
-	json_object_put(o);
+	publish_json(o, "last-operation");
 	free(run.root);
 	run.root = NULL;
 }
