@@ -70,7 +70,7 @@ FUZZ_BIN := $(FUZZ_SRC:tests/fuzz/%.c=$(BUILD)/fuzz/%)
 
 BINS := $(BUILD)/bin/tb323fu-ctl $(BUILD)/bin/tb323fu-mesa $(BUILD)/bin/tb323fu-mesa-smoke
 
-.PHONY: all check check-cts check-recipes check-tablet demo install fuzz clean unit-tests
+.PHONY: all check check-cts check-recipes check-root check-tablet demo install fuzz clean unit-tests
 all: $(BINS)
 
 # Everything is rebuilt when the flags change (SANITIZE, CFLAGS, PREFIX…), not only the sources.
@@ -156,6 +156,12 @@ check-cts: all
 
 check-recipes: all
 	sh build-recipes/check-turnip-host
+
+# The README's set-up, make demo and make check in a fresh root of another Debian release
+# (SUITE=trixie by default, SANITIZE=1 for the sanitizer run), from a clean clone of HEAD.
+SUITE ?= trixie
+check-root:
+	SUITE=$(SUITE) SANITIZE=$(SANITIZE) sh tests/check-root
 
 # Opt-in and slow: the tablet's platform (aarch64 Debian 13) under qemu-user; needs root.
 check-tablet:
