@@ -220,10 +220,12 @@ $(BUILD)/man/%: doc/%.scd doc/tidy-man.awk VERSION
 	mv $@.tmp $@
 
 .PHONY: man install-doc check-deb
-# Opt-in: the Debian package built, linted, installed with apt into a Debian 12 root, used,
-# removed and purged; each step timed (tests/check-deb).
+# Opt-in: the Debian package built and linted in a root of SUITE (DEB_SUITE=bookworm by
+# default, or trixie), installed with apt into a minimal root of it, used, removed and purged;
+# each step timed (tests/check-deb).
+DEB_SUITE ?= bookworm
 check-deb: all
-	BUILD=$(BUILD) sh tests/check-deb
+	BUILD=$(BUILD) SUITE=$(DEB_SUITE) sh tests/check-deb
 
 man: $(MAN_PAGES)
 check: man
