@@ -193,9 +193,18 @@ install: all
 		$(DESTDIR)$(SYSCONFDIR)/profile.d/tb323fu-mesa-ctl.sh
 	test -e $(DESTDIR)$(SYSCONFDIR)/tb323fu/mesa.conf || \
 		install -m 0644 dist/mesa.conf $(DESTDIR)$(SYSCONFDIR)/tb323fu/mesa.conf
-	@for u in tb323fu-mesa-boot-tick.service tb323fu-mesa-check.service tb323fu-mesa-check.timer; do \
-		sed 's|@LIBEXECDIR@|$(LIBEXECDIR)|g' dist/systemd/$$u.in > $(BUILD)/$$u && \
-		$(BESIDE) -m 0644 $(BUILD)/$$u $(DESTDIR)$(UNITDIR)/$$u $(DESTDIR)$(UNITDIR)/$${u%.*}-ctl.$${u##*.} || exit 1; \
+	@# The check timer starts the service of its own name: both keep their names, or both go
+	@# beside (…-check-ctl.timer starts …-check-ctl.service), never one of each.
+	@check=tb323fu-mesa-check; \
+	if ! $(BESIDE) -f $(DESTDIR)$(UNITDIR)/$$check.service || ! $(BESIDE) -f $(DESTDIR)$(UNITDIR)/$$check.timer; then \
+		check=tb323fu-mesa-check-ctl; \
+		echo "$(UNITDIR)/tb323fu-mesa-check.service or .timer belongs to another program and is left as it is; ours are $$check.service and $$check.timer"; \
+	fi; \
+	for u in tb323fu-mesa-boot-tick.service:tb323fu-mesa-boot-tick.service \
+		tb323fu-mesa-check.service:$$check.service tb323fu-mesa-check.timer:$$check.timer; do \
+		src=$${u%%:*}; at=$${u#*:}; \
+		sed 's|@LIBEXECDIR@|$(LIBEXECDIR)|g' dist/systemd/$$src.in > $(BUILD)/$$src && \
+		$(BESIDE) -m 0644 $(BUILD)/$$src $(DESTDIR)$(UNITDIR)/$$at $(DESTDIR)$(UNITDIR)/$${at%.*}-ctl.$${at##*.} || exit 1; \
 	done
 	@if [ -d $(DESTDIR)$(STORE_DIR)/versions ]; then \
 		$(DESTDIR)$(LIBEXECDIR)/tb323fu-ctl-mesa --store $(DESTDIR)$(STORE_DIR) --wait takeover || \
@@ -216,7 +225,9 @@ MAN_PAGES := $(patsubst doc/%.scd,$(BUILD)/man/%,$(wildcard doc/*.scd))
 
 $(BUILD)/man/%: doc/%.scd doc/tidy-man.awk VERSION
 	@mkdir -p $(dir $@)
-	sed 's/@VERSION@/$(VERSION)/' $< | $(SCDOC) | awk -f doc/tidy-man.awk > $@.tmp
+	@# the mark that tells install-beside the page is ours (tb323fu-mesa/ident.h)
+	{ sed 's/@VERSION@/$(VERSION)/' $< | $(SCDOC) | awk -f doc/tidy-man.awk; \
+		printf '%s\n' '.\" tb323fu-mesa-toolchain-program'; } > $@.tmp
 	mv $@.tmp $@
 
 .PHONY: man install-doc check-deb
@@ -232,10 +243,15 @@ check: man
 install: install-doc
 install-doc: man
 	install -d $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man5 $(DESTDIR)$(BASHCOMPDIR)
-	install -m 0644 $(filter %.1,$(MAN_PAGES)) $(DESTDIR)$(MANDIR)/man1/
-	install -m 0644 $(filter %.5,$(MAN_PAGES)) $(DESTDIR)$(MANDIR)/man5/
-	install -m 0644 dist/bash-completion/tb323fu-ctl $(DESTDIR)$(BASHCOMPDIR)/tb323fu-ctl
-	ln -sfn tb323fu-ctl $(DESTDIR)$(BASHCOMPDIR)/tb323fu-mesa
+	@# The helper may have pages and completions of the same names: those stay (install-beside).
+	@$(BESIDE) -m 0644 $(BUILD)/man/tb323fu-ctl.1 $(DESTDIR)$(MANDIR)/man1/tb323fu-ctl.1 \
+		$(DESTDIR)$(MANDIR)/man1/tb323fu-ctl-mesa.1 "man tb323fu-ctl-mesa"
+	@$(BESIDE) -m 0644 $(BUILD)/man/tb323fu-mesa.1 $(DESTDIR)$(MANDIR)/man1/tb323fu-mesa.1 \
+		$(DESTDIR)$(MANDIR)/man1/tb323fu-mesa-ctl.1 "man tb323fu-mesa-ctl"
+	@$(BESIDE) -m 0644 $(BUILD)/man/tb323fu-mesa.conf.5 $(DESTDIR)$(MANDIR)/man5/tb323fu-mesa.conf.5 ""
+	@$(BESIDE) -m 0644 dist/bash-completion/tb323fu-ctl $(DESTDIR)$(BASHCOMPDIR)/tb323fu-ctl \
+		$(DESTDIR)$(BASHCOMPDIR)/tb323fu-ctl-mesa
+	@$(BESIDE) -l tb323fu-ctl $(DESTDIR)$(BASHCOMPDIR)/tb323fu-mesa ""
 
 clean:
 	rm -rf build build-san build-aarch64

@@ -1,6 +1,8 @@
 /* The mark `make install` looks for to tell our programs from another project's of the same
- * name (the Open Device Helper installs its own tb323fu-ctl and tb323fu-mesa): a file at
- * PREFIX/bin is replaced only when it carries this string (docs/design.md §13). */
+ * name (the Open Device Helper installs its own tb323fu-ctl and tb323fu-mesa): a file
+ * `make install` would replace (programs, man pages, completion, units, the profile.d file)
+ * is replaced only when it carries this string; dist/ and the man page rule write it into
+ * each of ours (docs/design.md §13). */
 #ifndef TB_IDENT_H
 #define TB_IDENT_H
 

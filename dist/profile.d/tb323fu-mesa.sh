@@ -4,6 +4,7 @@
 #
 # The file is read line by line rather than sourced: a login must not run whatever a store file
 # holds, and a shell that already got the library directory from the session keeps it once.
+# tb323fu-mesa-toolchain-program: ours (make install replaces only files with this mark)
 _tb323fu_conf=${TB323FU_MESA_DIR:-/var/lib/tb323fu/mesa}/env.conf
 if [ -r "$_tb323fu_conf" ]; then
 	while IFS= read -r _tb323fu_line || [ -n "$_tb323fu_line" ]; do

@@ -14,12 +14,21 @@ minstall() {
 
 # --- the helper's files are there
 mkdir -p "$D$P/bin" "$D/etc/profile.d"
-printf '#!/bin/sh\n# the helper'"'"'s command line\necho helper\n' >"$D$P/bin/tb323fu-ctl"
+# its usage line reads like ours: only our mark makes a file ours
+printf '#!/bin/sh\n# the helper'"'"'s command line\necho "usage: tb323fu-ctl [--store DIR] [--config FILE] mesa"\n' >"$D$P/bin/tb323fu-ctl"
 printf '#!/bin/sh\n# the helper'"'"'s launcher\nexec "$@"\n' >"$D$P/bin/tb323fu-mesa"
 printf '# the helper'"'"'s profile.d file\n. /var/lib/tb323fu/mesa/env.conf\n' >"$D/etc/profile.d/tb323fu-mesa.sh"
 chmod 755 "$D$P/bin/tb323fu-ctl" "$D$P/bin/tb323fu-mesa"
-for f in "$D$P/bin/tb323fu-ctl" "$D$P/bin/tb323fu-mesa" "$D/etc/profile.d/tb323fu-mesa.sh"; do
-	cp -p "$f" "$f.before"
+# its man pages, completion and a unit of one of our names
+mkdir -p "$D$P/share/man/man1" "$D$P/share/bash-completion/completions" "$D$P/lib/systemd/system"
+printf '.TH TB323FU-CTL 1\n.SH NAME\nthe helper\n' >"$D$P/share/man/man1/tb323fu-ctl.1"
+printf '.TH TB323FU-MESA 1\n.SH NAME\nthe helper\n' >"$D$P/share/man/man1/tb323fu-mesa.1"
+printf '# the helper'"'"'s completion\ncomplete -F _helper tb323fu-ctl\n' >"$D$P/share/bash-completion/completions/tb323fu-ctl"
+printf '[Service]\nExecStart=/usr/local/bin/tb323fu-ctl mesa check\n' >"$D$P/lib/systemd/system/tb323fu-mesa-check.service"
+helper_files="$P/bin/tb323fu-ctl $P/bin/tb323fu-mesa /etc/profile.d/tb323fu-mesa.sh $P/share/man/man1/tb323fu-ctl.1
+	$P/share/man/man1/tb323fu-mesa.1 $P/share/bash-completion/completions/tb323fu-ctl $P/lib/systemd/system/tb323fu-mesa-check.service"
+for f in $helper_files; do
+	cp -p "$D$f" "$D$f.before"
 done
 # …and its store, with one version and none of our files
 V=2026.10.06
@@ -32,9 +41,15 @@ ln -s "versions/$V" "$HS/current"
 printf 'enabled=0\nmax=2\ntries=0\n' >"$HS/state"
 cp "$HS/state" "$T/state.before"
 if minstall "$D"; then ok "make install beside the helper's files"; else not_ok "make install beside the helper's files" "$(cat "$T/install.err")"; fi
-for f in "$P/bin/tb323fu-ctl" "$P/bin/tb323fu-mesa" /etc/profile.d/tb323fu-mesa.sh; do
+for f in $helper_files; do
 	check "the helper's $f is byte-identical" cmp -s "$D$f" "$D$f.before"
 done
+check "our man pages and completion are beside the helper's" sh -c \
+	"grep -q tb323fu-mesa-toolchain-program '$D$P/share/man/man1/tb323fu-ctl-mesa.1' && grep -q tb323fu-mesa-toolchain-program '$D$P/share/man/man1/tb323fu-mesa-ctl.1' && cmp -s '$TB_TOP/dist/bash-completion/tb323fu-ctl' '$D$P/share/bash-completion/completions/tb323fu-ctl-mesa'"
+HU="$D$P/lib/systemd/system"
+check "our check timer and service both went beside the helper's unit, under one name" sh -c \
+	"test -f '$HU/tb323fu-mesa-check-ctl.timer' && test -f '$HU/tb323fu-mesa-check-ctl.service' && test ! -e '$HU/tb323fu-mesa-check.timer'"
+check "…and the boot-tick unit, whose name is free, kept its own" test -f "$HU/tb323fu-mesa-boot-tick.service"
 check "make install completed the helper's store" sh -c "test -s '$HS/env/$V.env' && test -s '$HS/env/current.env' && test -s '$HS/icd/turnip.json'"
 check "…keeping its state and current" sh -c "cmp -s '$HS/state' '$T/state.before' && test \"\$(readlink '$HS/current')\" = versions/$V"
 check "one line says the helper's tb323fu-ctl was left alone" \
@@ -79,11 +94,13 @@ if command -v systemd-analyze >/dev/null; then
 	cal=$(sed -n 's/^OnCalendar=//p' "$U/tb323fu-mesa-check.timer")
 	if systemd-analyze calendar "$cal" >"$T/cal" 2>&1; then ok "systemd-analyze calendar accepts $cal"; else not_ok "systemd-analyze calendar accepts $cal" "$(cat "$T/cal")"; fi
 	check "…normalized to a daily time" grep -q 'Normalized form: \*-\*-\* 00:00:00' "$T/cal"
-	systemd-analyze security --offline=yes "$U/tb323fu-mesa-check.service" >"$T/sec" 2>&1
-	score=$(sed -n 's/.*Overall exposure level for tb323fu-mesa-check.service: \([0-9.]*\).*/\1/p' "$T/sec")
-	echo "# systemd-analyze security --offline=yes tb323fu-mesa-check.service: $score"
-	check "systemd-analyze security rates the check service at most 3.0 (it says $score)" \
-		python3 -c "import sys; sys.exit(not (0 < float(sys.argv[1]) <= 3.0))" "${score:-0}"
+	for svc in tb323fu-mesa-check.service tb323fu-mesa-boot-tick.service; do
+		systemd-analyze security --offline=yes "$U/$svc" >"$T/sec" 2>&1
+		score=$(sed -n "s/.*Overall exposure level for $svc: \([0-9.]*\).*/\1/p" "$T/sec")
+		echo "# systemd-analyze security --offline=yes $svc: $score"
+		check "systemd-analyze security rates $svc at most 3.0 (it says $score)" \
+			python3 -c "import sys; sys.exit(not (0 < float(sys.argv[1]) <= 3.0))" "${score:-0}"
+	done
 else
 	skip "the check service's sandbox and the timer's calendar" "no systemd-analyze"
 fi
