@@ -312,6 +312,8 @@ int main(int argc, char **argv)
 	} else {
 		config_apply_helper_toml(&c.cfg, helper_conf && *helper_conf ? helper_conf
 									    : TB_SYSCONFDIR "/tb323fu/helper.toml");
+		if (c.cfg.helper_problem && strcmp(g.progress, "json"))
+			say(stderr, "tb323fu-ctl: warning: ", c.cfg.helper_problem);
 		o.code = cmd->fn(&c, n, rest, &o);
 	}
 	if (o.code == TB_EUSAGE && stranger) {
