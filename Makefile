@@ -111,10 +111,11 @@ $(BUILD)/libtblaunch.a: $(LAUNCH_OBJ)
 	@rm -f $@
 	$(AR) rcs $@ $^
 
-# termtext (escaping for terminals), version_name (the rule for version names) and suggest
-# ("did you mean") are the launcher's and shared with the control tool. Linked by the C++
-# compiler: one engine file is C++ (its runtime comes with it).
+# termtext (escaping for terminals), utf8 (text on its way out), version_name (the rule for
+# version names) and suggest ("did you mean") are the launcher's and shared with the control
+# tool. Linked by the C++ compiler: one engine file is C++ (its runtime comes with it).
 $(BUILD)/bin/tb323fu-ctl: $(BUILD)/obj/ctl/main.o $(BUILD)/libtbctl.a $(BUILD)/obj/tb323fu-mesa/termtext.o \
+		$(BUILD)/obj/tb323fu-mesa/utf8.o \
 		$(BUILD)/obj/tb323fu-mesa/version_name.o $(BUILD)/obj/tb323fu-mesa/suggest.o
 	@mkdir -p $(dir $@)
 	$(CXX) $(ALL_LDFLAGS) -o $@ $^ $(CTL_LIBS) $(TOML_LIBS)

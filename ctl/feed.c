@@ -10,6 +10,7 @@
 
 #include "fetch.h"
 #include "manifest.h"
+#include "../tb323fu-mesa/utf8.h"
 
 /* A release asset larger than this is not a Mesa build (the unpacked tree is capped at 2 GiB). */
 #define ASSET_MAX_BYTES (4ull << 30)
@@ -170,8 +171,10 @@ int feed_parse(const char *json, size_t len, const char *arch, struct feed *f, s
 	}
 	if (!json_object_is_type(root, json_type_array)) {
 		const char *msg = json_object_is_type(root, json_type_object) ? json_str(root, "message") : NULL;
-		int rc = tb_fail_why(e, TB_ENET, "network", "the answer is not a release list%s%.200s%s; check api_url and source in the configuration",
-				 msg ? " (\"" : "", msg ? msg : "", msg ? "\")" : "");
+		/* the server's words, at most 200 bytes, never cut inside a character */
+		int shown = msg ? (int)utf8_cut(msg, strlen(msg), 200) : 0;
+		int rc = tb_fail_why(e, TB_ENET, "network", "the answer is not a release list%s%.*s%s; check api_url and source in the configuration",
+				 msg ? " (\"" : "", shown, msg ? msg : "", msg ? "\")" : "");
 		json_object_put(root);
 		return rc;
 	}

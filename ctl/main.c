@@ -1,5 +1,6 @@
 /* tb323fu-ctl: parses the command line, runs one command, prints its outcome. */
 #include "cli.h"
+#include "jsontext.h"
 #include "cli_access.h"
 #include "cli_progress.h"
 #include "cli_table.h"
@@ -68,7 +69,7 @@ static int print_outcome(const struct cli *c, struct outcome *o, int json_progre
 				json_object_object_add(o->fields, "reason",
 						       json_object_new_string(o->reason ? o->reason : "failed"));
 		}
-		printf("%s\n", json_object_to_json_string_ext(o->fields, JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE));
+		printf("%s\n", json_out(o->fields, JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE));
 		if (o->code && !o->report && !json_progress)
 			say(stderr, "tb323fu-ctl: ", msg);
 	} else if (o->code == TB_OK || o->report) {

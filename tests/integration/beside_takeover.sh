@@ -55,7 +55,7 @@ helper_loads() {
 	check "$2: …and OpenCL from $1" \
 		test "$(cl_drivers)" = "$(readlink -f "$REAL/versions/$1/lib/libRusticlOpenCL.so.1")"
 }
-st() { ctl mesa status --json | python3 -c 'import json,sys; d=json.load(sys.stdin); print(eval(sys.argv[1]))' "$1"; }
+st() { ctl mesa status --json | json_strict - "$1"; }
 
 expect_exit 0 "status reads the helper's store" ctl mesa status
 check "status says the store still needs our files" grep -q "still needs our files" "$T/out"

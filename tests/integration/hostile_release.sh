@@ -33,7 +33,7 @@ install() {
 	shift 2
 	"$CTL" --store "$T/store-$n" --json mesa install-local "$tb" --sums "$(dirname "$tb")/SHA256SUMS" --no-smoke "$@"
 }
-reason() { python3 -c 'import json,sys; print(json.load(open(sys.argv[1])).get("reason",""))' "$T/out" 2>/dev/null; }
+reason() { json_strict "$T/out" 'd.get("reason", "")' 2>/dev/null; }
 nothing_installed() { [ -z "$(ls -A "$T/store-$1/versions" 2>/dev/null)" ]; }
 
 # --- RUNPATH "hijack:$ORIGIN": hijack is relative to the working directory of the program
