@@ -1,11 +1,13 @@
 #include "feed.h"
 
 #include <ctype.h>
+#include <curl/curl.h>
 #include <errno.h>
 #include <json-c/json.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <unistd.h>
 
 #include "fetch.h"
@@ -81,6 +83,24 @@ static int tarball_name_matches(const char *name, const char *version, const cha
 }
 
 /* 0 when the release is one this host can install, and r is filled. */
+/* A release's page is offered to people (a GUI opens it): only https://, or http:// to this
+ * machine (a test server), read by libcurl's URL parser; no user or password in it. */
+static int notes_url_offered(const char *url)
+{
+	CURLU *u = curl_url();
+	char *scheme = NULL, *host = NULL, *user = NULL;
+	int ok = u && curl_url_set(u, CURLUPART_URL, url, 0) == CURLUE_OK &&
+		 curl_url_get(u, CURLUPART_SCHEME, &scheme, 0) == CURLUE_OK &&
+		 curl_url_get(u, CURLUPART_HOST, &host, 0) == CURLUE_OK && *host &&
+		 curl_url_get(u, CURLUPART_USER, &user, 0) == CURLUE_NO_USER &&
+		 (!strcasecmp(scheme, "https") || (!strcasecmp(scheme, "http") && host_is_loopback(host)));
+	curl_free(scheme);
+	curl_free(host);
+	curl_free(user);
+	curl_url_cleanup(u);
+	return ok;
+}
+
 static int release_read(json_object *o, const char *arch, struct feed_release *r)
 {
 	memset(r, 0, sizeof *r);
@@ -129,7 +149,7 @@ static int release_read(json_object *o, const char *arch, struct feed_release *r
 	const char *notes = json_str(o, "body"), *url = json_str(o, "html_url"),
 		   *published = json_str(o, "published_at");
 	r->notes = xstrdup(notes ? notes : "");
-	r->notes_url = xstrdup(url ? url : "");
+	r->notes_url = xstrdup(url && notes_url_offered(url) ? url : "");
 	r->published_at = xstrdup(published ? published : "");
 	return 0;
 }
