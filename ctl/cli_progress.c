@@ -1,5 +1,6 @@
 /* The progress printers of the command line: a bar on a terminal, JSON lines for the GUI. */
 #include "cli_progress.h"
+#include "jsontext.h"
 #include "util.h"
 #include "running.h"
 
@@ -58,7 +59,7 @@ static void on_bytes(void *ctx, const char *op, const char *file, uint64_t done,
 		json_object_object_add(o, "done", json_object_new_int64((int64_t)done));
 		json_object_object_add(o, "total", json_object_new_int64((int64_t)total));
 		json_object_object_add(o, "percent", json_object_new_int(running_percent()));
-		fprintf(stderr, "%s\n", json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN));
+		fprintf(stderr, "%s\n", json_out(o, JSON_C_TO_STRING_PLAIN));
 		json_object_put(o);
 		return;
 	}
@@ -102,7 +103,7 @@ static void on_test(void *ctx, const char *name, const char *status)
 		json_object_object_add(o, "test", json_object_new_string(name));
 		json_object_object_add(o, "status", json_object_new_string(status));
 		json_object_object_add(o, "percent", json_object_new_int(running_percent()));
-		fprintf(stderr, "%s\n", json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN));
+		fprintf(stderr, "%s\n", json_out(o, JSON_C_TO_STRING_PLAIN));
 		json_object_put(o);
 	} else if (strcmp(status, "run")) {
 		char *n = term_text(name, 0), *st = term_text(status, 0);
@@ -114,7 +115,7 @@ static void on_test(void *ctx, const char *name, const char *status)
 
 static void print_json(json_object *o)
 {
-	fprintf(stderr, "%s\n", json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE));
+	fprintf(stderr, "%s\n", json_out(o, JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE));
 	json_object_put(o);
 }
 

@@ -1,6 +1,7 @@
 /* tb323fu-ctl mesa bench [VERSION] [--command CMD] [--rounds N]: the speed-up of a version's
  * build over the distribution's Mesa, figure by figure (docs/design.md §10). */
 #include <json-c/json.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -30,15 +31,20 @@ static void print_table(json_object *res)
 	printf("%-58s %-24s %-24s %s\n", "figure", "store", "distribution", "ratio");
 	for (size_t i = 0; i < json_object_array_length(figures); i++) {
 		json_object *f = json_object_array_get_idx(figures, i), *ratio;
-		char name[128], a[64], b[64], r[16] = "-";
+		char a[64], b[64], r[16] = "-";
 		const char *unit = json_object_get_string(json_object_object_get(f, "unit"));
-		snprintf(name, sizeof name, "%s%s%s%s", json_object_get_string(json_object_object_get(f, "name")),
-			 *unit ? " [" : "", unit, *unit ? "]" : "");
+		/* names and units are the benchmark's words: shown, never obeyed */
+		char *name = xasprintf("%s%s%s%s", json_object_get_string(json_object_object_get(f, "name")),
+				       *unit ? " [" : "", unit, *unit ? "]" : "");
+		char *shown = term_text(name, 0);
 		cell(a, sizeof a, json_object_object_get(f, "store"));
 		cell(b, sizeof b, json_object_object_get(f, "distribution"));
-		if (json_object_object_get_ex(f, "ratio", &ratio) && ratio)
+		if (json_object_object_get_ex(f, "ratio", &ratio) && ratio &&
+		    isfinite(json_object_get_double(ratio)))
 			snprintf(r, sizeof r, "%.2fx", json_object_get_double(ratio));
-		printf("%-58s %-24s %-24s %s\n", name, a, b, r);
+		printf("%-58s %-24s %-24s %s\n", shown, a, b, r);
+		free(shown);
+		free(name);
 	}
 }
 

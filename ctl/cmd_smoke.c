@@ -125,8 +125,11 @@ static void print_suite(json_object *res)
 		json_object_object_get_ex(t, "store", &a);
 		json_object_object_get_ex(t, "distribution", &b);
 		const char *sa = json_object_get_string(a), *sb = json_object_get_string(b);
-		printf("%-60s %-10s %-12s%s\n", json_object_get_string(name), sa, sb,
+		/* test names are the suite's words: shown, never obeyed */
+		char *shown = term_text(json_object_get_string(name), 0);
+		printf("%-60s %-10s %-12s%s\n", shown, sa, sb,
 		       suite_result_passes(sb) && !suite_result_passes(sa) ? " regression" : "");
+		free(shown);
 	}
 }
 

@@ -42,6 +42,7 @@ void config_free(struct config *c)
 	free(c->smoke_suite_profile);
 	free(c->smoke_suite_filter);
 	free(c->path);
+	free(c->helper_problem);
 	memset(c, 0, sizeof *c);
 }
 

@@ -30,6 +30,7 @@ struct config {
 	int auto_download;    /* the daily check also downloads (docs/design.md §13) */
 	unsigned set_here;    /* CONFIG_SET_* bits: what mesa.conf itself set */
 	char *path;     /* the file read, or NULL when none was */
+	char *helper_problem; /* why helper.toml could not be read (signatures are then required) */
 };
 
 enum { CONFIG_SET_CHANNEL = 1, CONFIG_SET_SIGNATURE = 2, CONFIG_SET_KEYS = 4 };
@@ -44,8 +45,9 @@ int config_parse(struct config *c, const char *text, const char *name, struct tb
 void config_free(struct config *c);
 
 /* Takes the Open Device Helper's channel and signature policy from its helper.toml ([kernel]
- * channel, require_signature, public_keys) where mesa.conf left them unset. A missing or
- * unreadable file changes nothing: it is another program's file. */
+ * channel, require_signature, public_keys) where mesa.conf left them unset. A missing file
+ * changes nothing; one that is there but is not TOML, or sets one of these keys wrongly,
+ * makes signatures required and leaves a sentence (file, line) in helper_problem. */
 void config_apply_helper_toml(struct config *c, const char *path);
 
 #endif

@@ -1,5 +1,6 @@
 /* From an installed tree to what the loaders read: ICD manifests and env files. */
 #include "envfiles.h"
+#include "jsontext.h"
 #include "manifest.h"
 
 #include <errno.h>
@@ -24,7 +25,7 @@ static char *icd_json_text(const char *lib, const char *api)
 	json_object_object_add(icd, "library_path", json_object_new_string(lib));
 	json_object_object_add(icd, "api_version", json_object_new_string(api));
 	json_object_object_add(root, "ICD", icd);
-	char *text = xasprintf("%s\n", json_object_to_json_string_ext(root, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE));
+	char *text = xasprintf("%s\n", json_out(root, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE));
 	json_object_put(root);
 	return text;
 }

@@ -1,15 +1,18 @@
 #include "feed.h"
 
 #include <ctype.h>
+#include <curl/curl.h>
 #include <errno.h>
 #include <json-c/json.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <unistd.h>
 
 #include "fetch.h"
 #include "manifest.h"
+#include "../tb323fu-mesa/utf8.h"
 
 /* A release asset larger than this is not a Mesa build (the unpacked tree is capped at 2 GiB). */
 #define ASSET_MAX_BYTES (4ull << 30)
@@ -80,6 +83,24 @@ static int tarball_name_matches(const char *name, const char *version, const cha
 }
 
 /* 0 when the release is one this host can install, and r is filled. */
+/* A release's page is offered to people (a GUI opens it): only https://, or http:// to this
+ * machine (a test server), read by libcurl's URL parser; no user or password in it. */
+static int notes_url_offered(const char *url)
+{
+	CURLU *u = curl_url();
+	char *scheme = NULL, *host = NULL, *user = NULL;
+	int ok = u && curl_url_set(u, CURLUPART_URL, url, 0) == CURLUE_OK &&
+		 curl_url_get(u, CURLUPART_SCHEME, &scheme, 0) == CURLUE_OK &&
+		 curl_url_get(u, CURLUPART_HOST, &host, 0) == CURLUE_OK && *host &&
+		 curl_url_get(u, CURLUPART_USER, &user, 0) == CURLUE_NO_USER &&
+		 (!strcasecmp(scheme, "https") || (!strcasecmp(scheme, "http") && host_is_loopback(host)));
+	curl_free(scheme);
+	curl_free(host);
+	curl_free(user);
+	curl_url_cleanup(u);
+	return ok;
+}
+
 static int release_read(json_object *o, const char *arch, struct feed_release *r)
 {
 	memset(r, 0, sizeof *r);
@@ -128,7 +149,7 @@ static int release_read(json_object *o, const char *arch, struct feed_release *r
 	const char *notes = json_str(o, "body"), *url = json_str(o, "html_url"),
 		   *published = json_str(o, "published_at");
 	r->notes = xstrdup(notes ? notes : "");
-	r->notes_url = xstrdup(url ? url : "");
+	r->notes_url = xstrdup(url && notes_url_offered(url) ? url : "");
 	r->published_at = xstrdup(published ? published : "");
 	return 0;
 }
@@ -170,8 +191,10 @@ int feed_parse(const char *json, size_t len, const char *arch, struct feed *f, s
 	}
 	if (!json_object_is_type(root, json_type_array)) {
 		const char *msg = json_object_is_type(root, json_type_object) ? json_str(root, "message") : NULL;
-		int rc = tb_fail_why(e, TB_ENET, "network", "the answer is not a release list%s%.200s%s; check api_url and source in the configuration",
-				 msg ? " (\"" : "", msg ? msg : "", msg ? "\")" : "");
+		/* the server's words, at most 200 bytes, never cut inside a character */
+		int shown = msg ? (int)utf8_cut(msg, strlen(msg), 200) : 0;
+		int rc = tb_fail_why(e, TB_ENET, "network", "the answer is not a release list%s%.*s%s; check api_url and source in the configuration",
+				 msg ? " (\"" : "", shown, msg ? msg : "", msg ? "\")" : "");
 		json_object_put(root);
 		return rc;
 	}

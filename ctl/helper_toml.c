@@ -1,84 +1,59 @@
-/* The Open Device Helper's settings file (/etc/tb323fu/helper.toml, TOML): only the [kernel]
- * keys that are also ours, read from a small subset of TOML (docs/design.md §13). Anything else
- * in the file is the helper's business and ignored. */
+/* The Open Device Helper's settings file (/etc/tb323fu/helper.toml): only the [kernel] keys
+ * that are also ours (docs/design.md §5), read as TOML by helper_toml_reader.cpp. Anything
+ * else in the file is the helper's business. A file that is there but cannot be read fails
+ * closed: signatures are required and the problem is kept for the command line to say. */
 #include "config.h"
+#include "helper_toml_reader.h"
 
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
-/* A TOML basic string "…" at *p (no escapes are needed for the values we take); NULL when
- * it is not one. Moves *p past it. */
-static char *toml_string(char **p)
+static void take(struct config *c, struct helper_kernel *k)
 {
-	char *s = *p;
-	if (*s != '"')
-		return NULL;
-	char *end = strchr(s + 1, '"');
-	if (!end || memchr(s + 1, '\\', (size_t)(end - s - 1)))
-		return NULL;
-	*p = end + 1;
-	return strndup(s + 1, (size_t)(end - s - 1));
+	if (k->channel && !(c->set_here & CONFIG_SET_CHANNEL)) {
+		free(c->channel);
+		c->channel = k->channel;
+		k->channel = NULL;
+	}
+	if (k->require_signature >= 0 && !(c->set_here & CONFIG_SET_SIGNATURE))
+		c->require_signature = k->require_signature;
+	if (!(c->set_here & CONFIG_SET_KEYS)) {
+		for (int i = 0; i < k->n_public_keys && c->n_public_keys < CONFIG_MAX_KEYS; i++) {
+			c->public_keys[c->n_public_keys++] = k->public_keys[i];
+			k->public_keys[i] = NULL;
+		}
+	}
 }
 
-/* Collects the strings of an array that may span lines: [ "a", "b" ]. */
-static void toml_keys(struct config *c, char *value, char **cursor, int take)
+static void refuse(struct config *c, char *problem)
 {
-	char *p = value + 1, *line = NULL;
-	for (;;) {
-		while (*p == ' ' || *p == '\t' || *p == ',')
-			p++;
-		if (*p == ']')
-			return;
-		if (!*p || *p == '#') {
-			if (!(line = next_line(cursor)))
-				return;
-			p = trim(line);
-			continue;
-		}
-		char *s = toml_string(&p);
-		if (!s)
-			return;
-		if (take && *s && c->n_public_keys < CONFIG_MAX_KEYS)
-			c->public_keys[c->n_public_keys++] = s;
-		else
-			free(s);
-	}
+	if (!(c->set_here & CONFIG_SET_SIGNATURE))
+		c->require_signature = 1;
+	free(c->helper_problem);
+	c->helper_problem = problem;
 }
 
 void config_apply_helper_toml(struct config *c, const char *path)
 {
-	char *text = read_small_file(path, 1 << 20, NULL);
-	if (!text)
+	size_t len = 0;
+	char *text = read_small_file(path, CONFIG_MAX_BYTES, &len);
+	if (!text) {
+		/* Not installed: nothing of the helper's applies. */
+		if (errno == ENOENT || errno == ENOTDIR)
+			return;
+		refuse(c, xasprintf("%s cannot be read (%s); signatures are required until it can",
+				    path, errno == E2BIG ? "larger than 1 MiB" : strerror(errno)));
 		return;
-	char *cursor = text, *line;
-	int in_kernel = 0;
-	while ((line = next_line(&cursor))) {
-		char *s = trim(line);
-		if (*s == '[') {
-			in_kernel = !strcmp(s, "[kernel]");
-			continue;
-		}
-		char *eq = strchr(s, '=');
-		if (!in_kernel || !eq || *s == '#')
-			continue;
-		*eq = '\0';
-		char *k = trim(s), *v = trim(eq + 1);
-		if (!strcmp(k, "channel") && !(c->set_here & CONFIG_SET_CHANNEL)) {
-			char *p = v, *ch = toml_string(&p);
-			if (ch && (!strcmp(ch, "stable") || !strcmp(ch, "testing"))) {
-				free(c->channel);
-				c->channel = ch;
-			} else {
-				free(ch);
-			}
-		} else if (!strcmp(k, "require_signature") && !(c->set_here & CONFIG_SET_SIGNATURE)) {
-			if (!strncmp(v, "true", 4))
-				c->require_signature = 1;
-			else if (!strncmp(v, "false", 5))
-				c->require_signature = 0;
-		} else if (!strcmp(k, "public_keys") && *v == '[') {
-			toml_keys(c, v, &cursor, !(c->set_here & CONFIG_SET_KEYS));
-		}
 	}
+	struct helper_kernel k;
+	if (helper_kernel_read(text, len, path, &k)) {
+		refuse(c, k.problem ? k.problem
+				    : xasprintf("%s cannot be read (out of memory); signatures are required", path));
+		k.problem = NULL;
+	} else {
+		take(c, &k);
+	}
+	helper_kernel_free(&k);
 	free(text);
 }

@@ -1,5 +1,6 @@
 /* tb323fu-ctl: parses the command line, runs one command, prints its outcome. */
 #include "cli.h"
+#include "jsontext.h"
 #include "cli_access.h"
 #include "cli_progress.h"
 #include "cli_table.h"
@@ -68,7 +69,7 @@ static int print_outcome(const struct cli *c, struct outcome *o, int json_progre
 				json_object_object_add(o->fields, "reason",
 						       json_object_new_string(o->reason ? o->reason : "failed"));
 		}
-		printf("%s\n", json_object_to_json_string_ext(o->fields, JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE));
+		printf("%s\n", json_out(o->fields, JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE));
 		if (o->code && !o->report && !json_progress)
 			say(stderr, "tb323fu-ctl: ", msg);
 	} else if (o->code == TB_OK || o->report) {
@@ -117,24 +118,62 @@ static int print_version(void)
 	return 0;
 }
 
+/* How a usage error found while the command line is read is reported: --json and
+ * --progress json anywhere on it count, as they would have for the command. */
+static struct {
+	int json, json_progress;
+	const char *operation;
+} early;
+
+static void scan_output_options(int argc, char **argv)
+{
+	for (int i = 1; i < argc && strcmp(argv[i], "--"); i++) {
+		if (!strcmp(argv[i], "--json"))
+			early.json = 1;
+		else if (!strcmp(argv[i], "--progress=json") ||
+			 (!strcmp(argv[i], "--progress") && i + 1 < argc && !strcmp(argv[i + 1], "json")))
+			early.json_progress = 1;
+	}
+}
+
+/* The sentence of a usage error: the JSON error object (reason usage) on stdout with --json,
+ * the finished line with --progress json (then stderr carries JSON only), else text. */
+static int usage_failed(const char *sentence)
+{
+	if (early.json) {
+		json_object *o = json_object_new_object();
+		json_object_object_add(o, "ok", json_object_new_boolean(0));
+		json_object_object_add(o, "message", json_object_new_string(sentence));
+		json_object_object_add(o, "reason", json_object_new_string("usage"));
+		printf("%s\n", json_out(o, JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE));
+		json_object_put(o);
+	}
+	if (early.json_progress) {
+		cli_progress("json");
+		cli_progress_finished(early.operation ? early.operation : "", TB_EUSAGE, "usage", sentence);
+	} else {
+		say(stderr, "tb323fu-ctl: ", sentence);
+	}
+	return TB_EUSAGE;
+}
+
 /* A usage error: one sentence, a "did you mean" when something is close, where to look. */
 static int usage_error(const char *what, const char *word, const char *suggestion,
 		       const char *help)
 {
-	char *shown = term_text(word, 0); /* a typed word may hold anything */
-	fprintf(stderr, "tb323fu-ctl: %s \"%s\"", what, shown);
-	free(shown);
-	if (suggestion)
-		fprintf(stderr, "; did you mean \"%s\"?", suggestion);
-	fprintf(stderr, " (see %s)\n", help);
+	/* a typed word may hold anything: say() shows it for terminals, json_out repairs it */
+	char *m = xasprintf("%s \"%s\"%s%s%s (see %s)", what, word, suggestion ? "; did you mean \"" : "",
+			    suggestion ? suggestion : "", suggestion ? "\"?" : "", help);
+	usage_failed(m);
+	free(m);
 	return TB_EUSAGE;
 }
 
 static void missing_value(const char *option, const char *help)
 {
-	char *shown = term_text(option, 0);
-	fprintf(stderr, "tb323fu-ctl: missing value for %s (see %s)\n", shown, help);
-	free(shown);
+	char *m = xasprintf("missing value for %s (see %s)", option, help);
+	usage_failed(m);
+	free(m);
 }
 
 static int unknown_command(const char *word)
@@ -167,8 +206,9 @@ static int unknown_top_word(const char *word)
 		return usage_error("unknown option", word, cli_suggest_option(NULL, word),
 				   "tb323fu-ctl --help");
 	if (cli_command_find(word)) {
-		fprintf(stderr, "tb323fu-ctl: \"%s\" is a command of the mesa group: tb323fu-ctl mesa %s\n",
-			word, word);
+		char *m = xasprintf("\"%s\" is a command of the mesa group: tb323fu-ctl mesa %s", word, word);
+		usage_failed(m);
+		free(m);
 		return TB_EUSAGE;
 	}
 	return usage_error("unknown command", word, suggest_name(word, top, 2, sizeof *top),
@@ -201,6 +241,7 @@ static const char *unknown_option(const struct cli_command *cmd, int n, char **a
 int main(int argc, char **argv)
 {
 	catch_signals();
+	scan_output_options(argc, argv);
 	struct globals g = {.progress = "auto"};
 	int i = 1, alias = argc > 0 && called_as_mesa(argv[0]);
 	if (argc > 1 && !strcmp(argv[1], "__complete")) {
@@ -250,6 +291,7 @@ int main(int argc, char **argv)
 	const struct cli_command *cmd = cli_command_find(name);
 	if (!cmd)
 		return unknown_command(name);
+	early.operation = name;
 	/* Global options are also taken after the command (`mesa status --json`). */
 	char **rest = xcalloc((size_t)argc + 1, sizeof *rest);
 	int n = 0;
@@ -290,9 +332,8 @@ int main(int argc, char **argv)
 	}
 	if (strcmp(g.progress, "auto") && strcmp(g.progress, "bar") && strcmp(g.progress, "json") &&
 	    strcmp(g.progress, "none")) {
-		fprintf(stderr, "tb323fu-ctl: --progress takes auto, bar, json or none\n");
 		free(rest);
-		return TB_EUSAGE;
+		return usage_failed("--progress takes auto, bar, json or none");
 	}
 
 	struct cli c = {.store_dir = g.store, .json = g.json, .wait = g.wait};
@@ -312,6 +353,8 @@ int main(int argc, char **argv)
 	} else {
 		config_apply_helper_toml(&c.cfg, helper_conf && *helper_conf ? helper_conf
 									    : TB_SYSCONFDIR "/tb323fu/helper.toml");
+		if (c.cfg.helper_problem && strcmp(g.progress, "json"))
+			say(stderr, "tb323fu-ctl: warning: ", c.cfg.helper_problem);
 		o.code = cmd->fn(&c, n, rest, &o);
 	}
 	if (o.code == TB_EUSAGE && stranger) {

@@ -1,6 +1,7 @@
 /* Publication of the running operation (docs/design.md §13). One command runs per process, so
  * the accounting is this file's own state. */
 #include "running.h"
+#include "jsontext.h"
 #include "util.h"
 
 #include <errno.h>
@@ -84,7 +85,7 @@ static void write_quick(const char *path, const char *text)
 static void publish_json(json_object *o, const char *name)
 {
 	char *path = path_join(run.root, name);
-	char *text = xasprintf("%s\n", json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN));
+	char *text = xasprintf("%s\n", json_out(o, JSON_C_TO_STRING_PLAIN));
 	write_quick(path, text);
 	free(text);
 	free(path);

@@ -1,6 +1,7 @@
 /* Runs tb323fu-mesa-smoke through the launcher, reads its --stream events, survives its
  * crashes and hangs, and keeps the result in smoke/<v>.json. */
 #include "smoke_run.h"
+#include "jsontext.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -257,7 +258,7 @@ static int account_for_end(struct run *r, int timed_out, int status, int timeout
 static int write_result(struct store *s, const char *version, json_object *res,
 			struct tb_error *e)
 {
-	const char *text = json_object_to_json_string_ext(
+	const char *text = json_out(
 		res, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE);
 	char *dir = store_path(s, "smoke");
 	char *file = store_path(s, "smoke/%s.json", version);

@@ -5,6 +5,7 @@
  * distribution may register other OpenCL platforms (Clover on older Mesa) whose results say
  * nothing about ours. Results come from piglit's json backend, uncompressed. */
 #include "suite_piglit.h"
+#include "jsontext.h"
 
 #include <dirent.h>
 #include <limits.h>
@@ -147,7 +148,7 @@ static void cache_write(const struct store *s, const char *path, json_object *te
 	json_object *o = json_object_new_object();
 	json_object_object_add(o, "suite", json_object_new_string(SUITE_NAME));
 	json_object_object_add(o, "tests", json_object_get(tests));
-	const char *text = json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN);
+	const char *text = json_out(o, JSON_C_TO_STRING_PLAIN);
 	/* a cache: when it cannot be written, the next run repeats the distribution's side */
 	if (mkdir_p(dir, 0755, &ignored) == TB_OK)
 		atomic_write_file(path, text, strlen(text), 0644, &ignored);

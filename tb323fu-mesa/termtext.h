@@ -6,8 +6,9 @@
 
 #include <stddef.h>
 
-/* Copies in into out (cap bytes, always NUL-terminated, cut short when it does not fit) with
- * every C0 control byte, DEL and UTF-8-encoded C1 control shown as \xNN (\n kept when
+/* Copies in into out (cap bytes, always NUL-terminated, cut short when it does not fit, never
+ * inside a character) with every C0 control byte, DEL, UTF-8-encoded C1 control and byte that
+ * is not part of a valid UTF-8 character (a raw 0x9b, 0xff) shown as \xNN (\n kept when
  * keep_newlines). 4 * strlen(in) + 1 bytes always suffice. Returns the length written. No
  * allocation and no stdio: the launcher uses it on its way to execvp. */
 size_t term_escape(char *out, size_t cap, const char *in, int keep_newlines);

@@ -43,6 +43,11 @@ skip() {
 	_tb_n=$((_tb_n + 1))
 	echo "ok $_tb_n - $1 # SKIP $2"
 }
+# json_strict [--lines] FILE|- [EXPR]: fails unless FILE (- for stdin) is JSON as D-Bus and
+# strict parsers take it (valid UTF-8, no NaN/Infinity, no lone surrogate; --lines: each line
+# is); with EXPR prints eval(EXPR) over the document d.
+json_strict() { python3 "$TB_TOP/tests/tools/json_strict.py" "$@"; }
+
 # check NAME CMD…: passes when CMD succeeds.
 check() {
 	name=$1

@@ -1,15 +1,16 @@
-/* libFuzzer: the terminal escaper on any bytes: what comes out holds no control character
- * (but the newlines it was asked to keep), fits 4 bytes an input byte, and is cut short
- * cleanly in a small buffer. */
+/* libFuzzer: the terminal escaper on any bytes: what comes out is valid UTF-8, holds no
+ * control character (but the newlines it was asked to keep), fits 4 bytes an input byte, and
+ * is cut short cleanly in a small buffer. */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "termtext.h"
+#include "utf8.h"
 
 static void check(const char *out, size_t n, int keep_newlines)
 {
-	if (strlen(out) != n)
+	if (strlen(out) != n || !utf8_valid(out, n))
 		abort();
 	for (size_t i = 0; i < n; i++) {
 		unsigned char c = (unsigned char)out[i];

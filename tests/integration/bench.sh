@@ -6,7 +6,7 @@
 
 V=2026.08.01
 R=$(standin $V) || { not_ok "stand-in release"; done_testing; exit 1; }
-json() { python3 -c 'import json,sys; d=json.load(sys.stdin); print(eval(sys.argv[1]))' "$1"; }
+json() { json_strict - "$1"; }
 expect_exit 0 "install-local $V" ctl mesa install-local "$R" --sums "$(dirname "$R")/SHA256SUMS" --no-smoke
 
 # A cheap benchmark in clpeak's format: twice the bandwidth and half the latency under the
@@ -63,4 +63,27 @@ check "…says what it looks for" grep -q 'printed no figure both sides share' "
 expect_exit 1 "a command that fails" ctl mesa bench --rounds 1 --command "exit 3"
 check "…names the side and the status" grep -q "exit 3 failed on the .* side (exit status 3)" "$T/err"
 expect_exit 2 "--rounds 0" ctl mesa bench --rounds 0
+
+# A benchmark whose figures are 0 on one side (ratios of 0/0 and x/0) and whose names are not
+# UTF-8 and carry an 8-bit CSI: the JSON stays strict, and so does the table.
+cat >"$T/zero-bench" <<EOF2
+#!/bin/sh
+if [ -n "\${OCL_ICD_VENDORS:-}" ]; then bw=0 lat=0; else bw=0 lat=8; fi
+printf '    Band\\377width (GBPS)\\n      float\\23331m   : %s\\n' "\$bw"
+echo "    Kernel launch latency : \$lat us"
+EOF2
+chmod 755 "$T/zero-bench"
+run_cmd "$CTL" --store "$STORE" mesa bench --rounds 1 --command "$T/zero-bench" --json
+check "ratios of 0/0 and 8/0: bench --json is strict JSON" json_strict "$T/out"
+check "…with null for those ratios" test "$(json_strict "$T/out" '[f["ratio"] for f in d["figures"][:2]]')" = "[None, None]"
+run_cmd "$CTL" --store "$STORE" mesa list --json
+check "…list --json too" json_strict "$T/out"
+run_cmd "$CTL" --store "$STORE" mesa status --json
+check "…status --json too" json_strict "$T/out"
+run_cmd "$CTL" --store "$STORE" mesa bench --rounds 1 --command "$T/zero-bench"
+check "…the table holds no control byte and no byte that is not UTF-8" python3 -c '
+import sys
+t = open(sys.argv[1], "rb").read().decode("utf-8")
+sys.exit(any(0x80 <= ord(c) <= 0x9f or (ord(c) < 0x20 and c != "\n") for c in t))' "$T/out"
+check "…and no ratio of inf or nan" sh -c "! grep -qi 'infx\|nanx' '$T/out'"
 done_testing

@@ -55,7 +55,7 @@ helper_loads() {
 	check "$2: …and OpenCL from $1" \
 		test "$(cl_drivers)" = "$(readlink -f "$REAL/versions/$1/lib/libRusticlOpenCL.so.1")"
 }
-st() { ctl mesa status --json | python3 -c 'import json,sys; d=json.load(sys.stdin); print(eval(sys.argv[1]))' "$1"; }
+st() { ctl mesa status --json | json_strict - "$1"; }
 
 expect_exit 0 "status reads the helper's store" ctl mesa status
 check "status says the store still needs our files" grep -q "still needs our files" "$T/out"
@@ -113,4 +113,15 @@ printf 'source = github:o/r\napi_url = file://%s\n' "$M" >"$TB323FU_MESA_CONFIG"
 printf '[kernel]\nrequire_signature = true\n' >"$TB323FU_CONFIG"
 expect_exit 4 "the helper's require_signature = true applies" ctl --json mesa download 2026.10.08
 check "…refusing the unsigned release with signature-missing" grep -q '"reason":"signature-missing"' "$T/out"
+# Any TOML spelling of it counts, and a file that is not TOML relaxes nothing.
+printf '[ kernel ] # the kernel updater\n"require_signature" = true\n' >"$TB323FU_CONFIG"
+expect_exit 4 "…also written [ kernel ] with a quoted key" ctl --json mesa download 2026.10.08
+check "…for the missing signature" grep -q '"reason":"signature-missing"' "$T/out"
+printf 'kernel.require_signature = true\n' >"$TB323FU_CONFIG"
+expect_exit 4 "…also as a dotted key" ctl --json mesa download 2026.10.08
+check "…for the missing signature" grep -q '"reason":"signature-missing"' "$T/out"
+printf '[kernel]\nchannel = "testing"\nrequire_signature = True\n' >"$TB323FU_CONFIG"
+expect_exit 4 "a helper.toml that is not TOML requires signatures" ctl --json mesa download 2026.10.08
+check "…and says which file and line" grep -q "helper.toml line 3: not valid TOML" "$T/err"
+check "…for the missing signature" grep -q '"reason":"signature-missing"' "$T/out"
 done_testing

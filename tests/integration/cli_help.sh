@@ -140,4 +140,14 @@ else
 		sh -c "echo '$(complete 'tb323fu-mesa run --version 2026.10.06 vulkani')' | grep -q vulkaninfo"
 	rm -rf "$STORE"
 fi
+# --- usage errors with --json and --progress json are JSON too (reason usage)
+expect_exit 2 "--json --progress json with an unknown command" ctl --json --progress json mesa instal
+check "…stdout: the JSON error object, reason usage" \
+	test "$(json_strict "$T/out" 'd["ok"], d["reason"], "instal" in d["message"]')" = "(False, 'usage', True)"
+check "…stderr: the finished line only" \
+	test "$(json_strict --lines "$T/err" 'd["op"], d["code"], d["reason"]')" = "('finished', 2, 'usage')"
+expect_exit 2 "--json with a misspelt option of a command" ctl mesa update --json --no-smok
+check "…stdout: the JSON error object" test "$(json_strict "$T/out" 'd["reason"]')" = usage
+expect_exit 2 "--json with a missing value" ctl --json mesa status --config
+check "…stdout: the JSON error object" test "$(json_strict "$T/out" 'd["reason"]')" = usage
 done_testing

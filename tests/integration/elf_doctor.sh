@@ -4,7 +4,7 @@
 # in human lines and in --json.
 . "$TB_TOP/tests/lib.sh"
 
-field() { python3 -c 'import json,sys; d=json.load(open(sys.argv[2])); print(eval(sys.argv[1]))' "$1" "$T/out"; }
+field() { json_strict "$T/out" "$1"; }
 HOST_GLIBC=$(getconf GNU_LIBC_VERSION | sed 's/^glibc //')
 
 # --- nothing installed ---

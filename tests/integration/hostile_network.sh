@@ -148,6 +148,23 @@ rm -rf "$STORE/cache"
 expect_exit 5 "terminal_escapes_list_message: a non-list answer is refused" ctl mesa check
 check "terminal_escapes_list_message: its message is quoted without a control byte" \
 	sh -c "grep -qF '\\x1b]52;c;aGk=' '$T/err' && ! grep -q '[[:cntrl:]]' '$T/err'"
+# --- a message that is not UTF-8 (a raw 0xff, an 8-bit CSI), and a long one whose 200 bytes
+# end inside a character
+printf '{"message":"ab\377cd\23331m"}' >"$LIST"
+rm -rf "$STORE/cache"
+expect_exit 5 "invalid_utf8_list_message: refused" ctl --json mesa check
+check "invalid_utf8_list_message: --json is strict UTF-8 JSON" json_strict "$T/out"
+check "invalid_utf8_list_message: the bytes became U+FFFD" \
+	test "$(json_strict "$T/out" "'\"ab\\ufffdcd\\ufffd31m\"' in d['message']")" = True
+check "invalid_utf8_list_message: people see them as \\xff and \\x9b" \
+	grep -qF 'ab\xffcd\x9b31m' "$T/err"
+python3 -c 'import sys; open(sys.argv[1], "wb").write(b"{\"message\":\"" + b"a" * 199 + "\u20ac".encode() + b"zz\"}")' "$LIST"
+rm -rf "$STORE/cache"
+expect_exit 5 "message_cut_in_a_character: refused" ctl --json --progress json mesa check
+check "message_cut_in_a_character: --json is strict UTF-8 JSON" json_strict "$T/out"
+check "message_cut_in_a_character: --progress json lines are too" json_strict --lines "$T/err"
+check "message_cut_in_a_character: cut before the character, not inside it" \
+	test "$(json_strict "$T/out" "'(\"' + 'a' * 199 + '\")' in d['message']")" = True
 cp "$T/list.saved" "$LIST"
 stop_httpd
 

@@ -33,7 +33,7 @@ install() {
 	shift 2
 	"$CTL" --store "$T/store-$n" --json mesa install-local "$tb" --sums "$(dirname "$tb")/SHA256SUMS" --no-smoke "$@"
 }
-reason() { python3 -c 'import json,sys; print(json.load(open(sys.argv[1])).get("reason",""))' "$T/out" 2>/dev/null; }
+reason() { json_strict "$T/out" 'd.get("reason", "")' 2>/dev/null; }
 nothing_installed() { [ -z "$(ls -A "$T/store-$1/versions" 2>/dev/null)" ]; }
 
 # --- RUNPATH "hijack:$ORIGIN": hijack is relative to the working directory of the program
@@ -143,5 +143,22 @@ check "terminal_escapes_manifest: it shows them as \\x1b, \\x07 and \\x0d" \
 run_cmd "$CTL" --store "$T/store-escapes" --json mesa status
 check "terminal_escapes_manifest: --json keeps the values exact" \
 	python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); sys.exit(d["mesa_version"] != "26.3\x1b]52;c;aGk=\x07" or d["base"] != "\x1b[2J\rupstream")' "$T/out"
+
+# --- MANIFEST values that are not UTF-8: installed (they are only shown), repaired in JSON,
+# shown as \xNN to people
+S=$(stage badutf8 libtbuser-runpath.so)
+R=$(mkrel badutf8 2026.12.11 "$S" "mesa_version=26.3$(printf '\377')-devel" "base=up$(printf '\342\202')stream$(printf '\233')")
+expect_exit 0 "invalid_utf8_manifest: a release with invalid UTF-8 in mesa_version and base installs" install badutf8 "$R"
+check "invalid_utf8_manifest: install-local --json is strict UTF-8 JSON" json_strict "$T/out"
+for cmd in status list; do
+	run_cmd "$CTL" --store "$T/store-badutf8" --json mesa $cmd
+	check "invalid_utf8_manifest: $cmd --json is strict UTF-8 JSON" json_strict "$T/out"
+done
+run_cmd "$CTL" --store "$T/store-badutf8" --json mesa status
+check "invalid_utf8_manifest: status --json has U+FFFD in their place" \
+	test "$(json_strict "$T/out" 'd["mesa_version"] == "26.3\ufffd-devel" and d["base"] == "up\ufffd\ufffdstream\ufffd"')" = True
+run_cmd "$CTL" --store "$T/store-badutf8" mesa status
+check "invalid_utf8_manifest: status shows the bytes as \\xNN" \
+	sh -c "grep -qF '26.3\\xff-devel' '$T/out' && grep -qF 'up\\xe2\\x82stream\\x9b' '$T/out'"
 
 done_testing

@@ -7,7 +7,7 @@
 v7=$(standin 2026.10.07) || { not_ok "stand-in release"; done_testing; exit 1; }
 SUMS="$(dirname "$v7")/SHA256SUMS"
 OUT="$T/outside"
-reason() { python3 -c 'import json,sys; print(json.load(open(sys.argv[1])).get("reason",""))' "$T/out" 2>/dev/null; }
+reason() { json_strict "$T/out" 'd.get("reason", "")' 2>/dev/null; }
 outside_empty() { [ -z "$(ls -A "$OUT")" ]; }
 fresh() {
 	rm -rf "$STORE" "$OUT"

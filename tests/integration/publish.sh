@@ -2,9 +2,10 @@
 # build-recipes/publish against the fake GitHub on 127.0.0.1: it signs SHA256SUMS (trusted
 # comment tag:mesa-V), creates the release as a draft, uploads the assets, publishes it, and
 # `tb323fu-ctl mesa update` with require_signature = true installs what it published. The
-# token reaches the server but never a command line or the output; a refused token, a
-# SHA256SUMS that does not match and a non-loopback http:// API stop it before anything is
-# published; a second run completes an existing release instead of failing.
+# token reaches the server but never a command line, a file or the output; a refused token, a
+# SHA256SUMS that does not match and a non-loopback http:// API (also one that only looks
+# like loopback) stop it before anything is published; what the server says is shown, never
+# obeyed; a second run completes an existing release instead of failing.
 . "$TB_TOP/tests/lib.sh"
 . "$TB_TOP/tests/httpd-lib.sh"
 
@@ -22,9 +23,12 @@ printf '%s\n' "$TOKEN" >"$T/token"
 printf 'ghp_wrongToken\n' >"$T/wrong-token"
 minisign -G -W -p "$T/keys/release.pub" -s "$T/release.key" >/dev/null </dev/null
 # curl as publish calls it, with its command line recorded.
+# While it runs, nothing under publish's TMPDIR may hold the token: a SIGKILL would leave it.
+mkdir -p "$T/ptmp"
 cat >"$T/bin/curl" <<EOS
 #!/bin/sh
 printf '%s\n' "\$*" >>"$T/curl-argv"
+grep -rl '$TOKEN' "$T/ptmp" >>"$T/token-files" 2>/dev/null
 exec $(command -v curl) "\$@"
 EOS
 chmod +x "$T/bin/curl"
@@ -32,7 +36,7 @@ chmod +x "$T/bin/curl"
 start_httpd "$WWW" || { not_ok "the test server starts" "$(cat "$T/httpd.err")"; done_testing; exit 1; }
 API="http://127.0.0.1:$PORT"
 LOG="$WWW/.log"
-pub() { PATH="$T/bin:$PATH" "$PUBLISH" --repo o/r --key "$T/release.key" --api "$API" --uploads "$API/uploads" "$@"; }
+pub() { TMPDIR="$T/ptmp" PATH="$T/bin:$PATH" "$PUBLISH" --repo o/r --key "$T/release.key" --api "$API" --uploads "$API/uploads" "$@"; }
 requests() { wc -l <"$LOG" 2>/dev/null || echo 0; }
 
 # --- refusals before anything is published
@@ -47,12 +51,36 @@ check "…before any request" test "$(requests)" = "$n"
 expect_exit 1 "an http:// API that is not this machine is refused" \
 	"$PUBLISH" --repo o/r --key "$T/release.key" --token-file "$T/token" --api http://example.invalid "$T/rel"
 check "…saying why" grep -q "must be https://" "$T/err"
+n=$(requests)
+expect_exit 1 "an http:// API that names localhost only as its user part (http://localhost:1@127.0.0.2/) is refused" \
+	"$PUBLISH" --repo o/r --key "$T/release.key" --token-file "$T/token" --api "http://localhost:$PORT@127.0.0.2:$PORT/" "$T/rel"
+check "…saying why" grep -q "must be https://" "$T/err"
+expect_exit 1 "…and so is such an upload address" \
+	pub --token-file "$T/token" --uploads "http://127.0.0.1:$PORT@127.0.0.2:$PORT" "$T/rel"
+check "…saying why, before any request" sh -c "grep -q 'must be https://' '$T/err' && test \"\$(wc -l <'$LOG' 2>/dev/null || echo 0)\" = '$n'"
+
+# --- what the server says is shown, never obeyed: a curl that answers 401 with escapes
+mkdir -p "$T/hostile-bin"
+cat >"$T/hostile-bin/curl" <<'EOS'
+#!/bin/sh
+while [ $# -gt 0 ]; do
+	[ "$1" = -o ] && printf '{"message":"\\u001b]52;c;aGk=\\u0007\\u001b[2J\\u009b31m \\r gone"}' >"$2"
+	shift
+done
+printf 401
+EOS
+chmod +x "$T/hostile-bin/curl"
+expect_exit 1 "a server's message with escapes stops publish" \
+	env PATH="$T/hostile-bin:$PATH" "$PUBLISH" --repo o/r --key "$T/release.key" --token-file "$T/token" --api "$API" "$T/rel"
+check "…which shows them as \\xNN and prints no control byte" \
+	sh -c "grep -qF 'HTTP 401: \\x1b]52;c;aGk=\\x07\\x1b[2J\\x9b31m \\x0d gone' '$T/err' && ! LC_ALL=C grep -q '[[:cntrl:]]' '$T/err' && ! grep -q \"\$(printf '\\302\\233')\" '$T/err'"
 
 # --- publish
 expect_exit 0 "publish signs, creates, uploads and publishes mesa-$V" pub --token-file "$T/token" "$T/rel"
 check "…saying what it did" sh -c "grep -q 'release mesa-$V created' '$T/out' && grep -q 'release mesa-$V published' '$T/out'"
 check "the token is in no output" sh -c "! grep -q '$TOKEN' '$T/out' '$T/err'"
 check "the token was on no command line" sh -c "test -s '$T/curl-argv' && ! grep -q '$TOKEN' '$T/curl-argv'"
+check "the token was in no file under TMPDIR while curl ran" sh -c "test ! -s '$T/token-files'"
 check "every request that changed something carried the token" \
 	test "$(grep -E '^(POST|PATCH) .* -> 20[01]$' "$LOG" | grep -c "auth=Bearer_$TOKEN")" = 5
 check "created as a draft, three uploads, then published" \

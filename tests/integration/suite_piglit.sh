@@ -14,7 +14,7 @@ fi
 V1=2026.06.01
 V2=2026.06.02
 R1=$(standin $V1) && R2=$(standin $V2) || { not_ok "stand-in releases"; done_testing; exit 1; }
-json() { python3 -c 'import json,sys; d=json.load(sys.stdin); print(eval(sys.argv[1]))' "$1"; }
+json() { json_strict - "$1"; }
 suite() { json "$1" <"$STORE/smoke/$2.json"; }
 
 # piglit through a wrapper that records each side's OpenCL environment, and preloads a library

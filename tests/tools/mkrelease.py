@@ -48,7 +48,8 @@ def main():
         if line.startswith("link "):
             _, path, target = line.split(" ", 2)
             entries.append((path, None, target))
-    manifest = ("\n".join(lines) + "\n").encode()
+    # surrogateescape: a MANIFEST-LINE given as bytes that are not UTF-8 stays those bytes
+    manifest = ("\n".join(lines) + "\n").encode("utf-8", "surrogateescape")
     os.makedirs(out, exist_ok=True)
     name = "tb323fu-mesa-%s-%s.tar.gz" % (version, platform.machine())
     path = os.path.join(out, name)

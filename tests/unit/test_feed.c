@@ -272,6 +272,42 @@ static void file_download_resumes(void **state)
 	free(dir);
 }
 
+/* The release's page is offered only as https://, or http:// to this machine; and a server's
+ * message is cut at 200 bytes without splitting a character. */
+static void notes_url_and_message(void **state)
+{
+	static const char *urls[][2] = {
+		{"https://github.com/o/r/releases/tag/mesa-2026.10.06", "https://github.com/o/r/releases/tag/mesa-2026.10.06"},
+		{"http://127.0.0.1:8080/notes", "http://127.0.0.1:8080/notes"},
+		{"http://localhost:1@127.0.0.2/notes", ""},
+		{"http://example.com/notes", ""},
+		{"javascript:alert(1)", ""},
+		{"file:///etc/passwd", ""},
+		{"https://user:pw@github.com/", ""},
+	};
+	for (size_t k = 0; k < sizeof urls / sizeof *urls; k++) {
+		char *json = xasprintf("[{\"tag_name\":\"mesa-2026.10.06\",\"html_url\":\"%s\",\"assets\":["
+				       ASSET("tb323fu-mesa-2026.10.06-x86_64.tar.gz", "") "," SUMS "]}]",
+				       urls[k][0]);
+		struct feed f;
+		struct tb_error e = {0};
+		assert_int_equal(feed_parse(json, strlen(json), "x86_64", &f, &e), TB_OK);
+		assert_int_equal(f.n, 1);
+		assert_string_equal(f.releases[0].notes_url, urls[k][1]);
+		feed_free(&f);
+		free(json);
+	}
+	char msg[256] = "{\"message\":\"";
+	size_t n = strlen(msg);
+	memset(msg + n, 'a', 199);
+	strcpy(msg + n + 199, "\xe2\x82\xac\"}");
+	struct feed f;
+	struct tb_error e = {0};
+	assert_int_equal(feed_parse(msg, strlen(msg), "x86_64", &f, &e), TB_ENET);
+	assert_non_null(strstr(e.msg, "aaa\")"));
+	assert_null(strstr(e.msg, "\xe2"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -282,6 +318,7 @@ int main(void)
 		cmocka_unit_test(url_policy),
 		cmocka_unit_test(mirror_and_cache),
 		cmocka_unit_test(file_download_resumes),
+		cmocka_unit_test(notes_url_and_message),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
