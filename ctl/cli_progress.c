@@ -93,9 +93,20 @@ static void on_done(void *ctx, const char *op, const char *file)
 	p->file[0] = '\0';
 }
 
+/* A suite's test is "SUITE:TEST"; its sides are "SUITE:store" and "SUITE:distribution". */
+static int is_suite_test(const char *name)
+{
+	const char *colon = strchr(name, ':');
+	return colon && strcmp(colon + 1, "store") && strcmp(colon + 1, "distribution");
+}
+
 static void on_test(void *ctx, const char *name, const char *status)
 {
 	struct printer *p = ctx;
+	if (!p->json && p->bar_shown) {
+		fputc('\n', stderr);
+		p->bar_shown = 0;
+	}
 	if (p->json) {
 		json_object *o = json_object_new_object();
 		json_object_object_add(o, "op", json_object_new_string("smoke"));
@@ -104,12 +115,51 @@ static void on_test(void *ctx, const char *name, const char *status)
 		json_object_object_add(o, "percent", json_object_new_int(running_percent()));
 		fprintf(stderr, "%s\n", json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN));
 		json_object_put(o);
-	} else if (strcmp(status, "run")) {
+	} else if (strcmp(status, "run") && !is_suite_test(name)) {
+		/* a suite's own results are the command's table, not hundreds of lines here */
 		char *n = term_text(name, 0), *st = term_text(status, 0);
 		fprintf(stderr, "smoke    %-12s %s\n", n, st);
 		free(n);
 		free(st);
 	}
+}
+
+/* A side of a suite running its tests: a JSON line, or one line that updates. */
+static void on_count(void *ctx, const char *op, const char *name, uint64_t done, uint64_t total)
+{
+	struct printer *p = ctx;
+	double t = now();
+	if (strcmp(p->file, name)) {
+		snprintf(p->file, sizeof p->file, "%s", name);
+		p->last = 0;
+		p->last_done = UINT64_MAX;
+	}
+	/* as for bytes: at most ten updates a second, always the last one */
+	if (done == p->last_done || (t - p->last < 0.1 && !(total && done == total)))
+		return;
+	p->last = t;
+	p->last_done = done;
+	if (p->json) {
+		json_object *o = json_object_new_object();
+		json_object_object_add(o, "op", json_object_new_string(op));
+		json_object_object_add(o, "test", json_object_new_string(name));
+		json_object_object_add(o, "done", json_object_new_int64((int64_t)done));
+		json_object_object_add(o, "total", json_object_new_int64((int64_t)total));
+		json_object_object_add(o, "percent", json_object_new_int(running_percent()));
+		fprintf(stderr, "%s\n", json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN));
+		json_object_put(o);
+		return;
+	}
+	int width = 24, fill = total ? (int)((double)(done > total ? total : done) * width / (double)total) : 0;
+	char bar[32];
+	for (int i = 0; i < width; i++)
+		bar[i] = i < fill ? '#' : '.';
+	bar[width] = '\0';
+	char *shown = term_text(name, 0);
+	fprintf(stderr, "\r%-8s %-.40s [%s] %llu / %llu tests\033[K", op, shown, bar,
+		(unsigned long long)done, (unsigned long long)total);
+	free(shown);
+	p->bar_shown = 1;
 }
 
 static void print_json(json_object *o)
@@ -146,7 +196,7 @@ void cli_progress_finished(const char *operation, int code, const char *reason, 
 	print_json(o);
 }
 
-static struct tb_progress bar_progress = {on_bytes, on_test, on_done, &printer, on_step};
+static struct tb_progress bar_progress = {on_bytes, on_test, on_done, &printer, on_step, on_count};
 
 const struct tb_progress *cli_progress(const char *mode)
 {
