@@ -141,6 +141,7 @@ else
 	check "tb323fu-ctl mesa in<tab>" test "$(complete 'tb323fu-ctl mesa in')" = "install install-local "
 	check "tb323fu-ctl mesa r<tab>" test "$(complete 'tb323fu-ctl mesa r')" = "remove rollback "
 	check "tb323fu-ctl mesa install --no<tab>" test "$(complete 'tb323fu-ctl mesa install --no')" = "--no-smoke "
+	check "tb323fu-ctl mesa smoke --a<tab>" test "$(complete 'tb323fu-ctl mesa smoke --a')" = "--all "
 	check "tb323fu-ctl --progress <tab>" test "$(complete 'tb323fu-ctl --progress ')" = "auto bar json none "
 	check "tb323fu-mesa <tab>" test "$(complete 'tb323fu-mesa ')" = "distro env help run which "
 	check "tb323fu-mesa which --<tab>" test "$(complete 'tb323fu-mesa which --')" = "--json --pid --version "

@@ -3,7 +3,8 @@
 # --version V` and through `distro`; a good release has no regression, a release that breaks
 # two OpenCL entry points is named with exactly those two tests and, with smoke_suite set in
 # mesa.conf, rolled back (exit 6, reason suite-regression). The distribution's side is run once
-# and then taken from the cache.
+# and then taken from the cache. While a side runs its tests are counted (progress events, a
+# line on a terminal); the table gives each side's totals and only the tests that differ.
 . "$TB_TOP/tests/lib.sh"
 
 if ! command -v piglit >/dev/null; then
