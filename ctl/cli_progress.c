@@ -16,6 +16,7 @@ struct printer {
 	uint64_t last_done;
 	char file[256];
 	int bar_shown;
+	char counted[64]; /* "piglit-cl:": the suite whose sides' tests were counted */
 };
 
 static struct printer printer;
@@ -93,11 +94,14 @@ static void on_done(void *ctx, const char *op, const char *file)
 	p->file[0] = '\0';
 }
 
-/* A suite's test is "SUITE:TEST"; its sides are "SUITE:store" and "SUITE:distribution". */
-static int is_suite_test(const char *name)
+/* A test of the suite whose sides were counted ("SUITE:TEST", not its sides "SUITE:store" and
+ * "SUITE:distribution"): the count and the command's table show those. */
+static int is_counted_test(const struct printer *p, const char *name)
 {
-	const char *colon = strchr(name, ':');
-	return colon && strcmp(colon + 1, "store") && strcmp(colon + 1, "distribution");
+	size_t n = strlen(p->counted);
+	if (!n || strncmp(name, p->counted, n))
+		return 0;
+	return strcmp(name + n, "store") && strcmp(name + n, "distribution");
 }
 
 static void on_test(void *ctx, const char *name, const char *status)
@@ -115,7 +119,7 @@ static void on_test(void *ctx, const char *name, const char *status)
 		json_object_object_add(o, "percent", json_object_new_int(running_percent()));
 		fprintf(stderr, "%s\n", json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN));
 		json_object_put(o);
-	} else if (strcmp(status, "run") && !is_suite_test(name)) {
+	} else if (strcmp(status, "run") && !is_counted_test(p, name)) {
 		/* a suite's own results are the command's table, not hundreds of lines here */
 		char *n = term_text(name, 0), *st = term_text(status, 0);
 		fprintf(stderr, "smoke    %-12s %s\n", n, st);
@@ -129,6 +133,9 @@ static void on_count(void *ctx, const char *op, const char *name, uint64_t done,
 {
 	struct printer *p = ctx;
 	double t = now();
+	const char *colon = strchr(name, ':');
+	if (colon && (size_t)(colon - name) + 2 <= sizeof p->counted)
+		snprintf(p->counted, sizeof p->counted, "%.*s", (int)(colon - name + 1), name);
 	if (strcmp(p->file, name)) {
 		snprintf(p->file, sizeof p->file, "%s", name);
 		p->last = 0;
