@@ -157,7 +157,8 @@ static void on_count(void *ctx, const char *op, const char *name, uint64_t done,
 		json_object_put(o);
 		return;
 	}
-	int width = 24, fill = total ? (int)((double)(done > total ? total : done) * width / (double)total) : 0;
+	uint64_t shown_done = done > total ? total : done;
+	int width = 24, fill = total ? (int)((double)shown_done * width / (double)total) : 0;
 	char bar[32];
 	for (int i = 0; i < width; i++)
 		bar[i] = i < fill ? '#' : '.';

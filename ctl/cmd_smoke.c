@@ -1,7 +1,7 @@
 /* tb323fu-ctl mesa smoke [VERSION] [--tests a,b,…] [--deqp PATH --caselist FILE]
- * [--suite piglit-cl|deqp-vk … [--all]]: the smoke tests of docs/design.md §7 (all, or the chosen ones)
- * against an installed version, a dEQP-VK case list under the same environment, or a suite on
- * the store's build and the distribution's Mesa (§10). */
+ * [--suite piglit-cl|deqp-vk … [--all]]: the smoke tests of docs/design.md §7 (all, or the
+ * chosen ones) against an installed version, a dEQP-VK case list under the same environment,
+ * or a suite on the store's build and the distribution's Mesa (§10). */
 #include <json-c/json.h>
 #include <stdio.h>
 #include <stdlib.h>
