@@ -8,7 +8,7 @@
 . "$TB_TOP/tests/lib.sh"
 
 if ! command -v piglit >/dev/null; then
-	ok "# SKIP piglit is not installed (apt-get install piglit)"
+	skip "the piglit-cl suite" "piglit is not installed (apt-get install piglit)"
 	done_testing
 	exit 0
 fi
