@@ -17,6 +17,7 @@ struct printer {
 	uint64_t last_done;
 	char file[256];
 	int bar_shown;
+	char counted[64]; /* "piglit-cl:": the suite whose sides' tests were counted */
 };
 
 static struct printer printer;
@@ -94,9 +95,23 @@ static void on_done(void *ctx, const char *op, const char *file)
 	p->file[0] = '\0';
 }
 
+/* A test of the suite whose sides were counted ("SUITE:TEST", not its sides "SUITE:store" and
+ * "SUITE:distribution"): the count and the command's table show those. */
+static int is_counted_test(const struct printer *p, const char *name)
+{
+	size_t n = strlen(p->counted);
+	if (!n || strncmp(name, p->counted, n))
+		return 0;
+	return strcmp(name + n, "store") && strcmp(name + n, "distribution");
+}
+
 static void on_test(void *ctx, const char *name, const char *status)
 {
 	struct printer *p = ctx;
+	if (!p->json && p->bar_shown) {
+		fputc('\n', stderr);
+		p->bar_shown = 0;
+	}
 	if (p->json) {
 		json_object *o = json_object_new_object();
 		json_object_object_add(o, "op", json_object_new_string("smoke"));
@@ -105,12 +120,55 @@ static void on_test(void *ctx, const char *name, const char *status)
 		json_object_object_add(o, "percent", json_object_new_int(running_percent()));
 		fprintf(stderr, "%s\n", json_out(o, JSON_C_TO_STRING_PLAIN));
 		json_object_put(o);
-	} else if (strcmp(status, "run")) {
+	} else if (strcmp(status, "run") && !is_counted_test(p, name)) {
+		/* a suite's own results are the command's table, not hundreds of lines here */
 		char *n = term_text(name, 0), *st = term_text(status, 0);
 		fprintf(stderr, "smoke    %-12s %s\n", n, st);
 		free(n);
 		free(st);
 	}
+}
+
+/* A side of a suite running its tests: a JSON line, or one line that updates. */
+static void on_count(void *ctx, const char *op, const char *name, uint64_t done, uint64_t total)
+{
+	struct printer *p = ctx;
+	double t = now();
+	const char *colon = strchr(name, ':');
+	if (colon && (size_t)(colon - name) + 2 <= sizeof p->counted)
+		snprintf(p->counted, sizeof p->counted, "%.*s", (int)(colon - name + 1), name);
+	if (strcmp(p->file, name)) {
+		snprintf(p->file, sizeof p->file, "%s", name);
+		p->last = 0;
+		p->last_done = UINT64_MAX;
+	}
+	/* as for bytes: at most ten updates a second, always the last one */
+	if (done == p->last_done || (t - p->last < 0.1 && !(total && done == total)))
+		return;
+	p->last = t;
+	p->last_done = done;
+	if (p->json) {
+		json_object *o = json_object_new_object();
+		json_object_object_add(o, "op", json_object_new_string(op));
+		json_object_object_add(o, "test", json_object_new_string(name));
+		json_object_object_add(o, "done", json_object_new_int64((int64_t)done));
+		json_object_object_add(o, "total", json_object_new_int64((int64_t)total));
+		json_object_object_add(o, "percent", json_object_new_int(running_percent()));
+		fprintf(stderr, "%s\n", json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN));
+		json_object_put(o);
+		return;
+	}
+	uint64_t shown_done = done > total ? total : done;
+	int width = 24, fill = total ? (int)((double)shown_done * width / (double)total) : 0;
+	char bar[32];
+	for (int i = 0; i < width; i++)
+		bar[i] = i < fill ? '#' : '.';
+	bar[width] = '\0';
+	char *shown = term_text(name, 0);
+	fprintf(stderr, "\r%-8s %-.40s [%s] %llu / %llu tests\033[K", op, shown, bar,
+		(unsigned long long)done, (unsigned long long)total);
+	free(shown);
+	p->bar_shown = 1;
 }
 
 static void print_json(json_object *o)
@@ -147,7 +205,7 @@ void cli_progress_finished(const char *operation, int code, const char *reason, 
 	print_json(o);
 }
 
-static struct tb_progress bar_progress = {on_bytes, on_test, on_done, &printer, on_step};
+static struct tb_progress bar_progress = {on_bytes, on_test, on_done, &printer, on_step, on_count};
 
 const struct tb_progress *cli_progress(const char *mode)
 {

@@ -35,6 +35,7 @@ static const struct cli_option smoke_options[] = {
 	{"--filter", "REGEX", "only piglit's tests that match (with --suite piglit-cl)"},
 	{"--deqp", "PATH", "run a dEQP-VK binary over a case list instead of the built-in tests"},
 	{"--caselist", "FILE", "the dEQP case list (with --deqp)"},
+	{"--all", NULL, "a suite's table lists every test, not only those whose results differ"},
 	END,
 };
 static const struct cli_option bench_options[] = {

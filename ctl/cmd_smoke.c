@@ -1,7 +1,7 @@
 /* tb323fu-ctl mesa smoke [VERSION] [--tests a,b,…] [--deqp PATH --caselist FILE]
- * [--suite piglit-cl|deqp-vk …]: the smoke tests of docs/design.md §7 (all, or the chosen ones)
- * against an installed version, a dEQP-VK case list under the same environment, or a suite on
- * the store's build and the distribution's Mesa (§10). */
+ * [--suite piglit-cl|deqp-vk … [--all]]: the smoke tests of docs/design.md §7 (all, or the
+ * chosen ones) against an installed version, a dEQP-VK case list under the same environment,
+ * or a suite on the store's build and the distribution's Mesa (§10). */
 #include <json-c/json.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,7 +18,7 @@
 static const char usage[] =
 	"usage: tb323fu-ctl mesa smoke [VERSION] [--tests a,b,…] [--deqp PATH --caselist FILE] "
 	"[--suite piglit-cl [--profile quick|full] [--filter REGEX]] "
-	"[--suite deqp-vk --deqp PATH --caselist FILE]";
+	"[--suite deqp-vk --deqp PATH --caselist FILE] [--all]";
 
 /* The human table: one line a test. */
 static void print_tests(json_object *res)
@@ -112,45 +112,128 @@ static int run_deqp(struct cli *c, struct store *s, const char *version, const c
 	return rc;
 }
 
-/* The suite's table: a line a test with both results, regressions marked. */
-static void print_suite(json_object *res)
+/* Results in the order people read them; any other after, by name. */
+static int result_rank(const char *result)
+{
+	static const char *const order[] = {"pass", "warn", "fail", "crash", "timeout", "skip",
+					    "dmesg-warn", "dmesg-fail", "incomplete", "notrun",
+					    "missing"};
+	for (size_t i = 0; i < sizeof order / sizeof *order; i++)
+		if (!strcmp(result, order[i]))
+			return (int)i;
+	return (int)(sizeof order / sizeof *order);
+}
+
+static int cmp_results(const void *a, const void *b)
+{
+	const char *x = *(const char *const *)a, *y = *(const char *const *)b;
+	int rx = result_rank(x), ry = result_rank(y);
+	return rx != ry ? rx - ry : strcmp(x, y);
+}
+
+static int count_of(json_object *counts, const char *side, const char *result)
+{
+	json_object *c, *n;
+	return json_object_object_get_ex(counts, side, &c) && json_object_object_get_ex(c, result, &n)
+		       ? json_object_get_int(n)
+		       : 0;
+}
+
+/* How many tests gave each result on each side: a line a result, then the total. */
+static void print_totals(json_object *res)
+{
+	json_object *counts, *tests;
+	if (!json_object_object_get_ex(res, "counts", &counts))
+		return;
+	const char *names[64];
+	size_t n = 0;
+	const char *sides[] = {"store", "distribution"};
+	for (int s = 0; s < 2; s++) {
+		json_object *side;
+		if (!json_object_object_get_ex(counts, sides[s], &side))
+			continue;
+		json_object_object_foreach(side, result, v) {
+			(void)v;
+			int seen = 0;
+			for (size_t i = 0; i < n && !seen; i++)
+				seen = !strcmp(names[i], result);
+			if (!seen && n < sizeof names / sizeof *names)
+				names[n++] = result;
+		}
+	}
+	qsort(names, n, sizeof *names, cmp_results);
+	printf("%-14s %8s %13s\n", "", "store", "distribution");
+	for (size_t i = 0; i < n; i++) {
+		/* results are piglit's words: shown, not obeyed */
+		char *shown = term_text(names[i], 0);
+		printf("%-14s %8d %13d\n", shown, count_of(counts, "store", names[i]),
+		       count_of(counts, "distribution", names[i]));
+		free(shown);
+	}
+	int total = json_object_object_get_ex(res, "tests", &tests) ? json_object_get_int(tests) : 0;
+	printf("%-14s %8d %13d\n\n", "tests", total, total);
+}
+
+/* The suite's table: the totals, then a line a test whose results differ between the sides
+ * (every test with all), regressions and fixes marked. */
+static void print_suite(json_object *res, int all)
 {
 	json_object *list;
 	if (!json_object_object_get_ex(res, "results", &list))
 		return;
-	printf("%-60s %-10s %s\n", "test", "store", "distribution");
-	for (size_t i = 0; i < json_object_array_length(list); i++) {
+	print_totals(res);
+	size_t n = json_object_array_length(list), differ = 0, rows = 0;
+	for (size_t i = 0; i < n; i++) {
 		json_object *t = json_object_array_get_idx(list, i), *name, *a, *b;
 		json_object_object_get_ex(t, "name", &name);
 		json_object_object_get_ex(t, "store", &a);
 		json_object_object_get_ex(t, "distribution", &b);
 		const char *sa = json_object_get_string(a), *sb = json_object_get_string(b);
-		/* test names are the suite's words: shown, never obeyed */
-		char *shown = term_text(json_object_get_string(name), 0);
-		printf("%-60s %-10s %-12s%s\n", shown, sa, sb,
-		       suite_result_passes(sb) && !suite_result_passes(sa) ? " regression" : "");
+		int same = !strcmp(sa, sb);
+		differ += !same;
+		if (same && !all)
+			continue;
+		if (rows++ == 0)
+			printf("%-60s %-10s %s\n", "test", "store", "distribution");
+		int pa = suite_result_passes(sa), pb = suite_result_passes(sb);
+		char *line = xasprintf("%-60s %-10s %-12s%s", json_object_get_string(name), sa, sb,
+				       pb && !pa ? " regression" : pa && !pb ? " fixed" : "");
+		char *shown = term_text(line, 0);
+		printf("%s\n", shown);
 		free(shown);
+		free(line);
 	}
+	if (!differ)
+		printf("no test gave different results on the two sides%s\n",
+		       all ? "" : " (--all lists every test)");
+	else if (!all)
+		printf("%zu of %zu tests gave different results on the two sides (--all lists every test)\n",
+		       differ, n);
 }
 
-static int run_suite(struct cli *c, struct store *s, const char *version, const char *suite,
-		     const char *profile, const char *filter, const char *deqp,
-		     const char *caselist, struct outcome *o)
+struct suite_args {
+	const char *suite, *profile, *filter, *deqp, *caselist;
+	int all; /* every test in the table, not only those that differ */
+};
+
+static int run_suite(struct cli *c, struct store *s, const char *version,
+		     const struct suite_args *a, struct outcome *o)
 {
 	struct tb_error e = {0};
 	struct suite_outcome so;
 	json_object *res = NULL;
 	int rc;
+	const char *suite = a->suite;
 	if (!strcmp(suite, "deqp-vk")) {
-		rc = suite_deqp_run(s, version, deqp, caselist, c->progress, &so, &res, &e);
+		rc = suite_deqp_run(s, version, a->deqp, a->caselist, c->progress, &so, &res, &e);
 	} else {
-		struct suite_request r = {.profile = profile, .filter = filter, .progress = c->progress};
+		struct suite_request r = {.profile = a->profile, .filter = a->filter, .progress = c->progress};
 		rc = suite_piglit_run(s, version, &r, &so, &res, &e);
 	}
 	if (rc)
 		return outcome_fail(o, &e);
 	if (!c->json)
-		print_suite(res);
+		print_suite(res, a->all);
 	outcome_str(o, "suite", suite);
 	adopt_fields(o, res);
 	json_object_put(res);
@@ -199,8 +282,11 @@ COMMAND(smoke)
 {
 	const char *version = NULL, *deqp = NULL, *caselist = NULL, *tests = NULL;
 	const char *suite = NULL, *profile = NULL, *filter = NULL;
+	int all = 0;
 	for (int i = 1; i < argc; i++) { /* argv[0] is the command's name */
-		if (!strcmp(argv[i], "--suite") && i + 1 < argc) {
+		if (!strcmp(argv[i], "--all")) {
+			all = 1;
+		} else if (!strcmp(argv[i], "--suite") && i + 1 < argc) {
 			suite = argv[++i];
 		} else if (!strcmp(argv[i], "--profile") && i + 1 < argc) {
 			profile = argv[++i];
@@ -224,6 +310,8 @@ COMMAND(smoke)
 		return cli_usage(o, "--profile is quick or full, not \"%s\"", profile);
 	if ((profile || filter) && (!suite || strcmp(suite, "piglit-cl")))
 		return cli_usage(o, "--profile and --filter go with --suite piglit-cl (%s)", usage);
+	if (all && !suite)
+		return cli_usage(o, "--all lists every test of a suite: it goes with --suite (%s)", usage);
 	if (suite && !strcmp(suite, "deqp-vk") && !deqp)
 		return cli_usage(o, "--suite deqp-vk needs --deqp and --caselist (%s)", usage);
 	if (suite && !strcmp(suite, "piglit-cl") && deqp)
@@ -246,8 +334,9 @@ COMMAND(smoke)
 	if (!chosen)
 		return o->code;
 	int rc;
+	struct suite_args a = {suite, profile, filter, deqp, caselist, all};
 	if (suite)
-		rc = run_suite(c, &s, chosen, suite, profile, filter, deqp, caselist, o);
+		rc = run_suite(c, &s, chosen, &a, o);
 	else if (deqp)
 		rc = run_deqp(c, &s, chosen, deqp, caselist, o);
 	else

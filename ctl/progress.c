@@ -26,3 +26,10 @@ void progress_step(const struct tb_progress *p, const char *step)
 	if (p && p->step)
 		p->step(p->ctx, step, -1);
 }
+
+void progress_count(const struct tb_progress *p, const char *op, const char *name,
+		    uint64_t done, uint64_t total)
+{
+	if (p && p->count)
+		p->count(p->ctx, op, name, done, total);
+}

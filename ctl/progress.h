@@ -16,6 +16,9 @@ struct tb_progress {
 	/* A new step of the command began (a state name of docs/design.md §9: "downloading",
 	 * "smoke-testing", …); percent is the whole command's. */
 	void (*step)(void *ctx, const char *step, int percent);
+	/* A long run of like items moved on: done of total (op "suite": a suite's tests on one
+	 * side, name "piglit-cl:store"); total 0 when unknown. */
+	void (*count)(void *ctx, const char *op, const char *name, uint64_t done, uint64_t total);
 };
 
 /* Null-safe calls, so engine code can pass a NULL progress. */
@@ -24,5 +27,7 @@ void progress_bytes(const struct tb_progress *p, const char *op, const char *fil
 void progress_test(const struct tb_progress *p, const char *name, const char *status);
 void progress_done(const struct tb_progress *p, const char *op, const char *file);
 void progress_step(const struct tb_progress *p, const char *step);
+void progress_count(const struct tb_progress *p, const char *op, const char *name,
+		    uint64_t done, uint64_t total);
 
 #endif

@@ -176,7 +176,12 @@ static void on_step(void *ctx, const char *step, int percent)
 	enter(step);
 }
 
-static const struct tb_progress wrapper = {on_bytes, on_test, on_done, NULL, on_step};
+static void on_count(void *ctx, const char *op, const char *name, uint64_t done, uint64_t total)
+{
+	progress_count(run.inner, op, name, done, total);
+}
+
+static const struct tb_progress wrapper = {on_bytes, on_test, on_done, NULL, on_step, on_count};
 
 const struct tb_progress *running_begin(const char *command, const struct tb_progress *inner)
 {

@@ -26,6 +26,14 @@ static const char *result_of(json_object *map, const char *name)
 	return json_object_get_string(v);
 }
 
+/* counts[result] += 1 */
+static void count_result(json_object *counts, const char *result)
+{
+	json_object *n;
+	int had = json_object_object_get_ex(counts, result, &n) ? json_object_get_int(n) : 0;
+	json_object_object_add(counts, result, json_object_new_int(had + 1));
+}
+
 json_object *suite_compare(json_object *store, json_object *distro)
 {
 	/* every name of either side, once */
@@ -43,9 +51,12 @@ json_object *suite_compare(json_object *store, json_object *distro)
 	qsort(names, n, sizeof *names, cmp_names);
 	json_object *results = json_object_new_array(), *regressions = json_object_new_array(),
 		    *fixed = json_object_new_array();
+	json_object *count_store = json_object_new_object(), *count_distro = json_object_new_object();
 	int passed_store = 0, passed_distro = 0;
 	for (size_t i = 0; i < n; i++) {
 		const char *a = result_of(store, names[i]), *b = result_of(distro, names[i]);
+		count_result(count_store, a);
+		count_result(count_distro, b);
 		int pa = suite_result_passes(a), pb = suite_result_passes(b);
 		passed_store += pa;
 		passed_distro += pb;
@@ -63,9 +74,13 @@ json_object *suite_compare(json_object *store, json_object *distro)
 	json_object *passed = json_object_new_object();
 	json_object_object_add(passed, "store", json_object_new_int(passed_store));
 	json_object_object_add(passed, "distribution", json_object_new_int(passed_distro));
+	json_object *counts = json_object_new_object();
+	json_object_object_add(counts, "store", count_store);
+	json_object_object_add(counts, "distribution", count_distro);
 	json_object *o = json_object_new_object();
 	json_object_object_add(o, "tests", json_object_new_int((int)n));
 	json_object_object_add(o, "passed", passed);
+	json_object_object_add(o, "counts", counts);
 	json_object_object_add(o, "regressions", regressions);
 	json_object_object_add(o, "fixed", fixed);
 	json_object_object_add(o, "results", results);

@@ -9,7 +9,8 @@ struct json_object;
 int suite_result_passes(const char *result);
 
 /* store and distro map a test's name to its result (strings). The comparison, sorted by name:
- * {"tests":N,"passed":{"store":N,"distribution":N},"regressions":[names],"fixed":[names],
+ * {"tests":N,"passed":{"store":N,"distribution":N},
+ *  "counts":{"store":{RESULT:N,…},"distribution":{…}},"regressions":[names],"fixed":[names],
  *  "results":[{"name","store","distribution"}]} ("missing" where a side has no result). */
 struct json_object *suite_compare(struct json_object *store, struct json_object *distro);
 

@@ -182,6 +182,21 @@ static json_object *read_results(const char *dir)
 	return map;
 }
 
+/* piglit's quiet log writes "[done/total] pass: N, … Running Test(s): …" a line while it runs
+ * (a line each, not a tty): the side's progress. */
+struct side_progress {
+	const struct tb_progress *progress;
+	const char *label;
+};
+
+static void on_log_line(void *ctx, const char *line)
+{
+	const struct side_progress *sp = ctx;
+	unsigned done, total;
+	if (sscanf(line, "[%u/%u]", &done, &total) == 2 && done <= total)
+		progress_count(sp->progress, "suite", sp->label, done, total);
+}
+
 static int run_side(struct store *s, const char *version, enum side side, const char *piglit,
 		    const struct suite_request *r, const char *rusticl_enable, const char *workdir,
 		    json_object **map, struct tb_error *e)
@@ -212,8 +227,9 @@ static int run_side(struct store *s, const char *version, enum side side, const 
 	char **argv = side_argv(s, version, side, rusticl_enable, env, cmd, e);
 	int rc = argv ? TB_OK : TB_EFAIL, status = 0, timed_out = 0;
 	struct child_tail tail = {0};
+	struct side_progress sp = {r->progress, label};
 	if (!rc)
-		rc = side_run(argv, NULL, 0, NULL, NULL, &status, &timed_out, &tail, e);
+		rc = side_run(argv, NULL, 0, on_log_line, &sp, &status, &timed_out, &tail, e);
 	smoke_free_argv(argv);
 	if (!rc) {
 		*map = read_results(results);

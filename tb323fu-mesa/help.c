@@ -35,8 +35,8 @@ static const struct option_help env_options[] = {
 };
 static const struct option_help which_options[] = {
 	{"--version", "V", "an installed version instead of the current one"},
-	{"--pid", "PID", "the drivers that running process has really loaded"},
-	{"--json", NULL, "one JSON object"},
+	{"--pid", "PID...", "the drivers those running processes have really loaded, each in turn"},
+	{"--json", NULL, "one JSON object (several processes: an array of them)"},
 	{NULL, NULL, NULL},
 };
 static const struct option_help no_options[] = {{NULL, NULL, NULL}};
@@ -50,8 +50,8 @@ static const struct command_help commands[] = {
 	 "tb323fu-mesa distro clpeak", no_options},
 	{"env", "[--version V] [--format sh|json]", "print the variables a run sets",
 	 "tb323fu-mesa env --format json", env_options},
-	{"which", "[--version V] [--json] | --pid PID [--json]",
-	 "show the ICD files and drivers a run would load, or that process PID has loaded",
+	{"which", "[--version V] [--json] | --pid PID [PID...] [--json]",
+	 "show the ICD files and drivers a run would load, or those processes have loaded",
 	 "tb323fu-mesa which --pid $(pidof vkcube)", which_options},
 };
 enum { N_COMMANDS = sizeof commands / sizeof *commands };

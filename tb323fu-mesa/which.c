@@ -258,16 +258,23 @@ static char *read_proc_file(const char *path, size_t *len)
 	return buf;
 }
 
-static int which_pid(const char *root, const char *pid, int json)
+/* A process id as given ("4621"), or 0 when the word is not one. */
+static int parse_pid(const char *word)
 {
-	long number = strspn(pid, "0123456789") == strlen(pid) && strlen(pid) <= 10
-			      ? strtol(pid, NULL, 10)
-			      : 0;
-	if (number <= 0 || number > INT_MAX)
-		return fail(EXIT_USAGE, "--pid takes a process id, not '", pid, "'", NULL);
-	char maps_path[64], comm_path[64], comm[64] = "", shown[24];
-	snprintf(shown, sizeof shown, "%ld", number);
-	pid = shown;
+	size_t digits = strspn(word, "0123456789");
+	if (digits == 0 || digits != strlen(word) || digits > 10)
+		return 0;
+	long number = strtol(word, NULL, 10);
+	return number > 0 && number <= INT_MAX ? (int)number : 0;
+}
+
+/* One process's drivers. several: one of a list, so the human lines name the process and the
+ * JSON object is an element of the caller's array (no newline); lead is written before the
+ * answer (a separator), not when there is none. */
+static int which_pid(const char *root, int number, int json, int several, const char *lead)
+{
+	char pid[24], maps_path[64], comm_path[64], comm[64] = "";
+	snprintf(pid, sizeof pid, "%d", number);
 	snprintf(maps_path, sizeof maps_path, "/proc/%s/maps", pid);
 	snprintf(comm_path, sizeof comm_path, "/proc/%s/comm", pid);
 	size_t len;
@@ -280,6 +287,9 @@ static int which_pid(const char *root, const char *pid, int json)
 	}
 	if (envfile_read(comm_path, comm, sizeof comm) > 0)
 		comm[strcspn(comm, "\n")] = '\0';
+	/* A process names itself: shown, never obeyed by the terminal. */
+	char comm_shown[4 * sizeof comm];
+	term_escape(comm_shown, sizeof comm_shown, comm, 0);
 
 	static struct mapped_drivers found;
 	procmaps_drivers(maps, len, &found);
@@ -287,6 +297,7 @@ static int which_pid(const char *root, const char *pid, int json)
 	char real[PATH_MAX];
 	const char *realroot = realpath(root, real) ? real : root;
 
+	fputs(lead, stdout);
 	if (json) {
 		printf("{\"pid\":%s,\"command\":", pid);
 		json_string(stdout, comm);
@@ -294,10 +305,9 @@ static int which_pid(const char *root, const char *pid, int json)
 		json_string(stdout, realroot);
 		fputs(",\"drivers\":[", stdout);
 	} else if (found.count == 0) {
-		/* A process names itself: shown, never obeyed by the terminal. */
-		char comm_shown[4 * sizeof comm];
-		term_escape(comm_shown, sizeof comm_shown, comm, 0);
 		printf("process %s (%s) has no Vulkan or OpenCL driver loaded\n", pid, comm_shown);
+	} else if (several) {
+		printf("process %s (%s):\n", pid, comm_shown);
 	}
 	for (size_t i = 0; i < found.count; i++) {
 		const struct mapped_driver *d = &found.d[i];
@@ -313,7 +323,7 @@ static int which_pid(const char *root, const char *pid, int json)
 		} else {
 			static char path_shown[4 * PATH_MAX];
 			term_escape(path_shown, sizeof path_shown, d->path, 0);
-			printf("%s driver %s: %s%s%s%s\n",
+			printf("%s%s driver %s: %s%s%s%s\n", several ? "  " : "",
 			       d->api == GPU_API_VULKAN ? "Vulkan" : "OpenCL", path_shown,
 			       in_store ? "the store's Mesa" : "the system's", v ? " " : "",
 			       v ? v : "",
@@ -322,37 +332,114 @@ static int which_pid(const char *root, const char *pid, int json)
 		}
 	}
 	if (json)
-		printf("],\"truncated\":%s}\n", found.truncated ? "true" : "false");
+		printf("],\"truncated\":%s}%s", found.truncated ? "true" : "false", several ? "" : "\n");
 	return fflush(stdout) == 0 ? 0 : fail(EXIT_FAILED, "cannot write the output", NULL);
+}
+
+/* The processes asked about, in the order given. */
+struct pid_list {
+	int *pid;
+	size_t n, cap;
+};
+
+static void pid_list_add(struct pid_list *l, int pid)
+{
+	if (l->n == l->cap) {
+		l->cap = l->cap ? 2 * l->cap : 16;
+		l->pid = realloc(l->pid, l->cap * sizeof *l->pid);
+		if (!l->pid)
+			abort();
+	}
+	l->pid[l->n++] = pid;
+}
+
+/* Adds the ids of one word: "4621", or "4621 4622" (a quoted "$(pidof APP)"). */
+static int take_pids(struct pid_list *l, const char *word)
+{
+	char one[16];
+	const char *p = word + strspn(word, " \t\n");
+	while (*p) {
+		size_t n = strcspn(p, " \t\n");
+		int pid = 0;
+		if (n < sizeof one) {
+			memcpy(one, p, n);
+			one[n] = '\0';
+			pid = parse_pid(one);
+		}
+		if (!pid)
+			return fail(EXIT_USAGE, "--pid takes process ids, not '", word, "'", NULL);
+		pid_list_add(l, pid);
+		p += n;
+		p += strspn(p, " \t\n");
+	}
+	return 0;
+}
+
+/* --pid with no id after it: most often `--pid $(pidof APP)` when APP is not running. */
+static int no_pid_given(const char *next)
+{
+	return fail(EXIT_USAGE, "--pid needs a process id and got ",
+		    next ? "the option " : "nothing", next ? next : "",
+		    " (did `pidof APP` find no process? start the application first, or find it with "
+		    "ps -e)",
+		    NULL);
+}
+
+/* Each process in turn; one process is answered as before, several as a list (a JSON array).
+ * A process that has ended is said so and the others are still answered. */
+static int which_pids(const char *root, const struct pid_list *l, int json)
+{
+	int several = l->n > 1, rc = 0;
+	if (json && several)
+		fputc('[', stdout);
+	for (size_t i = 0, shown = 0; i < l->n; i++) {
+		int one = which_pid(root, l->pid[i], json, several, !shown ? "" : json ? "," : "\n");
+		if (one == 0)
+			shown++;
+		else if (rc == 0)
+			rc = one;
+	}
+	if (json && several)
+		fputs("]\n", stdout);
+	if (fflush(stdout) != 0)
+		return fail(EXIT_FAILED, "cannot write the output", NULL);
+	return rc;
 }
 
 int cmd_which(const char *root, int argc, char **argv)
 {
-	const char *version = NULL, *pid = NULL;
-	int json = 0;
-	for (int i = 1; i < argc; i++) {
+	const char *version = NULL;
+	struct pid_list pids = {0};
+	int json = 0, asked_pid = 0, rc = 0;
+	for (int i = 1; i < argc && rc == 0; i++) {
 		const char *arg = argv[i];
-		const char **target = NULL;
-		const char *name = NULL;
-		if (strncmp(arg, "--version", 9) == 0 && (arg[9] == '=' || arg[9] == '\0'))
-			target = &version, name = "--version";
-		else if (strncmp(arg, "--pid", 5) == 0 && (arg[5] == '=' || arg[5] == '\0'))
-			target = &pid, name = "--pid";
-		else if (strcmp(arg, "--json") == 0)
+		if (strncmp(arg, "--version", 9) == 0 && (arg[9] == '=' || arg[9] == '\0')) {
+			version = arg[9] == '=' ? arg + 10 : (i + 1 < argc ? argv[++i] : NULL);
+			if (!version || !*version)
+				rc = fail(EXIT_USAGE, "--version needs a value", NULL);
+		} else if (strncmp(arg, "--pid", 5) == 0 && (arg[5] == '=' || arg[5] == '\0')) {
+			/* --pid ID [ID…]: every word up to the next option is a process id. */
+			size_t before = pids.n;
+			asked_pid = 1;
+			if (arg[5] == '=')
+				rc = take_pids(&pids, arg + 6);
+			while (rc == 0 && i + 1 < argc && argv[i + 1][0] != '-')
+				rc = take_pids(&pids, argv[++i]);
+			if (rc == 0 && pids.n == before)
+				rc = no_pid_given(arg[5] == '\0' && i + 1 < argc ? argv[i + 1] : NULL);
+		} else if (strcmp(arg, "--json") == 0) {
 			json = 1;
-		else
-			return unknown_word("which", arg);
-		if (target) {
-			size_t n = strlen(name);
-			*target = arg[n] == '=' ? arg + n + 1 : (i + 1 < argc ? argv[++i] : NULL);
-			if (!*target || !**target)
-				return fail(EXIT_USAGE, name, " needs a value", NULL);
+		} else {
+			rc = unknown_word("which", arg);
 		}
 	}
-	if (pid && version)
-		return fail(EXIT_USAGE,
-			    "which takes --pid or --version, not both (a process has already "
-			    "chosen its version)",
-			    NULL);
-	return pid ? which_pid(root, pid, json) : which_selection(root, version, json);
+	if (rc == 0 && asked_pid && version)
+		rc = fail(EXIT_USAGE,
+			  "which takes --pid or --version, not both (a process has already "
+			  "chosen its version)",
+			  NULL);
+	if (rc == 0)
+		rc = asked_pid ? which_pids(root, &pids, json) : which_selection(root, version, json);
+	free(pids.pid);
+	return rc;
 }

@@ -3,11 +3,12 @@
 # --version V` and through `distro`; a good release has no regression, a release that breaks
 # two OpenCL entry points is named with exactly those two tests and, with smoke_suite set in
 # mesa.conf, rolled back (exit 6, reason suite-regression). The distribution's side is run once
-# and then taken from the cache.
+# and then taken from the cache. While a side runs its tests are counted (progress events, a
+# line on a terminal); the table gives each side's totals and only the tests that differ.
 . "$TB_TOP/tests/lib.sh"
 
 if ! command -v piglit >/dev/null; then
-	ok "# SKIP piglit is not installed (apt-get install piglit)"
+	skip "the piglit-cl suite" "piglit is not installed (apt-get install piglit)"
 	done_testing
 	exit 0
 fi
@@ -45,6 +46,22 @@ check "smoke/$V1.json: the smoke tests and the suite" \
 	test "$(suite 'd["passed"], d["suites"]["piglit-cl"]["tests"], d["suites"]["piglit-cl"]["regressions"]' $V1)" = "(6, 5, [])"
 check "progress: each side ran, then each test" \
 	test "$(grep -c '"test":"piglit-cl:\(store\|distribution\)","status":"pass"' "$T/err") $(grep -c '"test":"piglit-cl:api@' "$T/err")" = "2 5"
+# counted SIDE: the side's {"op":"suite"} events, "done/total" one a line
+counted() {
+	python3 -c 'import json, sys
+for line in sys.stdin:
+    e = json.loads(line)
+    if e.get("op") == "suite" and e.get("test") == "piglit-cl:" + sys.argv[1]:
+        print("%d/%d" % (e["done"], e["total"]))' "$1" <"$T/err"
+}
+check "progress while each side runs: tests done of the total, up to all five" \
+	test "$(counted store | tail -n 1) $(counted distribution | tail -n 1)" = "5/5 5/5"
+never_back() { awk -F/ 'NR > 1 && $1 < prev { bad = 1 } { prev = $1 } END { exit bad }'; }
+if counted store | never_back && counted distribution | never_back; then
+	ok "…each side's count never goes back"
+else
+	not_ok "…each side's count never goes back" "$(counted store | tr '\n' ' ')"
+fi
 check "the store's side ran under the version's OpenCL, the distribution's with RUSTICL_ENABLE only" \
 	test "$(cat "$T/record")" = "OCL_ICD_VENDORS=$REAL/icd/versions/$V1/opencl RUSTICL_ENABLE=llvmpipe
 OCL_ICD_VENDORS= RUSTICL_ENABLE=llvmpipe"
@@ -60,9 +77,26 @@ check "zero regressions" test "$(json 'd["regressions"], d["ok"], d["suite"]' <"
 check "the API tests pass on the store's side" \
 	test "$(json 'sum(1 for t in d["results"] if t["name"].startswith("api@") and t["store"] == "pass") >= 30' <"$T/out")" = True
 check "both sides ran (nothing cached for this filter)" test "$(wc -l <"$T/record")" = 2
-expect_exit 0 "the human form: a line a test with both results, then the sentence" \
+check "--json: the totals of each side, and every test's row" \
+	test "$(json 'd["counts"]["store"].get("pass", 0) == d["passed"]["store"], sum(d["counts"]["distribution"].values()) == d["tests"] == len(d["results"])' <"$T/out")" = "(True, True)"
+expect_exit 0 "the human form: the totals of each side, no row when no test differs, the sentence" \
 	ctl mesa smoke $V1 --suite piglit-cl --filter "$SMALL"
-check "…with both columns" sh -c "grep -q '^api@clgetmemobjectinfo  *pass  *pass' '$T/out' && tail -n 1 '$T/out' | grep -q \"passes every piglit-cl test the distribution's Mesa passes (5 tests; the distribution's results came from the cache)\""
+check "…the totals" grep -qx 'pass  *5  *5' "$T/out"
+check "…the number of tests" grep -qx 'tests  *5  *5' "$T/out"
+check "…no test's row" sh -c "! grep -q '^api@' '$T/out'"
+check "…says so" grep -q "^no test gave different results on the two sides (--all lists every test)" "$T/out"
+check "…then the sentence" sh -c "tail -n 1 '$T/out' | grep -q \"passes every piglit-cl test the distribution's Mesa passes (5 tests; the distribution's results came from the cache)\""
+expect_exit 0 "--all: a line a test with both results" \
+	ctl mesa smoke $V1 --suite piglit-cl --filter "$SMALL" --all
+check "…with both columns" test "$(grep -c '^api@cl[a-z]*  *pass  *pass *$' "$T/out")" = 5
+expect_exit 2 "--all without --suite" ctl mesa smoke --all
+# the printer of a terminal (forced: the test has none): one line a side that updates
+rm -rf "$STORE/cache/suites"
+expect_exit 0 "--progress bar: each side's tests counted on one line" \
+	ctl --progress bar mesa smoke $V1 --suite piglit-cl --filter "$SMALL"
+check "…up to all five, on each side" \
+	test "$(tr '\r' '\n' <"$T/err" | grep -c '^suite    piglit-cl:\(store\|distribution\) \[#*\] 5 / 5 tests')" = 2
+check "…and not a line for each test" sh -c "! grep -q 'piglit-cl:api@' '$T/err'"
 
 # --- a release that breaks two entry points is rolled back ------------------------------------
 : >"$T/record"
@@ -84,6 +118,9 @@ expect_exit 6 "smoke $V2 --suite piglit-cl names them again" \
 	ctl mesa smoke $V2 --suite piglit-cl --filter "$SMALL"
 check "…marked in the table and named in the sentence" \
 	sh -c "grep -q '^api@clgetmemobjectinfo .* regression' '$T/out' && grep -q 'regressed in 2 of 5 piglit-cl tests.*api@clgetkernelworkgroupinfo, api@clgetmemobjectinfo' '$T/err'"
+check "…the totals differ" sh -c "grep -qx 'pass  *3  *5' '$T/out' && grep -qx 'fail  *2  *0' '$T/out'"
+check "…only those two rows, and how many differ" \
+	sh -c "test \"\$(grep -c ' regression\$' '$T/out')\" = 2 && test \"\$(grep -c '^api@' '$T/out')\" = 2 && grep -q '^2 of 5 tests gave different results' '$T/out'"
 
 # --- arguments and configuration ---------------------------------------------------------------
 expect_exit 2 "an unknown suite" ctl mesa smoke --suite nothing

@@ -1,6 +1,7 @@
 /* One Vulkan call the specification forbids (a buffer of size 0): the validation layer must
- * report it, which shows that the layer is active and its messages reach the log the
- * validation test reads. Drivers tolerate the call, so the program itself succeeds. */
+ * report it, which shows that the layer is active and that its messages reach the listener
+ * the validation test reads (vk-messages.c). Drivers tolerate the call, so the program itself
+ * succeeds. */
 #include <stdio.h>
 #include <vulkan/vulkan.h>
 

@@ -1,0 +1,81 @@
+#!/bin/sh
+# `tb323fu-mesa which --pid` as `$(pidof APP)` calls it: no process id at all (APP is not
+# running) is said so, several are answered one by one (in JSON an array of the one-process
+# objects), one is answered as ever. The processes are stand-ins that map a file named like a
+# Vulkan driver, which is all which --pid looks at.
+. "$TB_TOP/tests/lib.sh"
+
+json() { python3 -c 'import json,sys; d=json.load(sys.stdin); print(eval(sys.argv[1]))' "$1"; }
+
+# --- no process id: the words say what was missing and why that happens ---
+for args in "--pid" "--pid --json" "--json --pid" "--pid=" "--pid ''"; do
+	eval "set -- $args"
+	expect_exit 2 "which $args" mesa which "$@"
+	check "  says --pid got no process id, and suggests pidof found none" \
+		grep -q -- "--pid needs a process id and got .*pidof APP" "$T/err"
+done
+expect_exit 2 "which --pid --json" mesa which --pid --json
+check "  names what it got instead" grep -q "got the option --json" "$T/err"
+expect_exit 2 "which --pid 12x: not a process id" mesa which --pid 12x
+check "  says which word" grep -qF "not '12x'" "$T/err"
+expect_exit 2 "which --pid 1 stray: a word after the ids that is not one" mesa which --pid 1 stray
+check "  says which word" grep -qF "not 'stray'" "$T/err"
+
+# hold NAME [FILE]: a process (python3) that maps FILE, if given, then says so and stays; its
+# pid in $held (a FIFO: a process that dies early ends the wait with EOF).
+hold() {
+	rm -f "$T/ready"
+	mkfifo "$T/ready"
+	python3 -c 'import mmap, signal, sys
+if len(sys.argv) > 1:
+    f = open(sys.argv[1], "rb")
+    m = mmap.mmap(f.fileno(), 0, prot=mmap.PROT_READ)
+print("ready", flush=True)
+signal.pause()' "$@" >"$T/ready" &
+	held=$!
+	TB_KILL_ON_EXIT="${TB_KILL_ON_EXIT:-} $held"
+	read -r line <"$T/ready" || line=
+	[ "$line" = ready ]
+}
+mkdir -p "$T/lib"
+printf 'not really a driver\n' >"$T/lib/libvulkan_held.so"
+check "a process with a Vulkan driver mapped" hold "$T/lib/libvulkan_held.so"
+A=$held
+check "a process without" hold
+B=$held
+
+# --- one process: as before ---
+expect_exit 0 "which --pid A" mesa which --pid $A
+check "  one line, its driver, not headed by the process" \
+	test "$(cat "$T/out")" = "Vulkan driver $T/lib/libvulkan_held.so: the system's"
+expect_exit 0 "which --pid A --json" mesa which --pid $A --json
+check "  one object" test "$(json '(type(d).__name__, d["pid"], [x["path"] for x in d["drivers"]])' <"$T/out")" = \
+	"('dict', $A, ['$T/lib/libvulkan_held.so'])"
+
+# --- several: each in turn ---
+expect_exit 0 "which --pid A B" mesa which --pid $A $B
+printf 'process %s (python3):\n  Vulkan driver %s: the system'"'"'s\n\nprocess %s (python3) has no Vulkan or OpenCL driver loaded\n' \
+	$A "$T/lib/libvulkan_held.so" $B >"$T/want"
+check "  each process under its id, in the order given" cmp -s "$T/out" "$T/want"
+expect_exit 0 'which --pid "A B" (a quoted $(pidof APP))' mesa which --pid "$A $B"
+check "  the same" cmp -s "$T/out" "$T/want"
+expect_exit 0 "which --pid A --pid B" mesa which --pid $A --pid $B
+check "  the same" cmp -s "$T/out" "$T/want"
+expect_exit 0 "which --json --pid A B" mesa which --json --pid $A $B
+check "  an array of the one-process objects" \
+	test "$(json '[(x["pid"], len(x["drivers"])) for x in d]' <"$T/out")" = "[($A, 1), ($B, 0)]"
+mesa which --pid $B --json >"$T/one"
+check "  each element is what one process gives" \
+	test "$(json 'd[1]' <"$T/out")" = "$(json 'd' <"$T/one")"
+
+# --- one of them has ended: said so, the others still answered ---
+sh -c 'exit 0' &
+gone=$!
+wait $gone
+expect_exit 1 "which --pid A GONE B --json" mesa which --pid $A $gone $B --json
+check "  says which process is gone" grep -qx "tb323fu-mesa: no process $gone is running" "$T/err"
+check "  and answers the others" test "$(json '[x["pid"] for x in d]' <"$T/out")" = "[$A, $B]"
+expect_exit 1 "which --pid GONE A (human)" mesa which --pid $gone $A
+check "  answers the other" grep -q "^process $A (python3):" "$T/out"
+kill $A $B
+done_testing
