@@ -439,6 +439,7 @@ static int stream_archive(struct unpack *u, struct tb_error *e)
 		rc = take_entry(u, a, ent, e);
 		if (rc)
 			break;
+		testhook_pause("unpacking");
 	}
 out:
 	free(what);

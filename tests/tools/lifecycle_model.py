@@ -63,7 +63,7 @@ class Unreached(Failure):
 
 
 # The writer's named points (ctl/testhook.h), in the order a command passes them.
-BEFORE_VISIBLE = ("locked", "downloaded", "unpacked", "version-files")
+BEFORE_VISIBLE = ("locked", "downloaded", "unpacking", "unpacked", "version-files")
 UNPACKED = ("placed", "smoke-tested")  # the new version in versions/, nothing committed
 COMMITTING = ("journal", "renaming", "renamed")
 BEFORE_PRUNE = COMMITTING + ("committed",)
@@ -80,7 +80,7 @@ def reached_points(op, old, new, want):
     if kind == "download" and acquires:
         pts.append("downloaded")
     if acquires:
-        pts += ["unpacked", "version-files", "placed"]
+        pts += ["unpacking", "unpacked", "version-files", "placed"]
     if kind == "install-local" and op.get("smoke"):
         pts.append("smoke-tested")
     commits = {"install-local": want in (0, 6), "install": want in (0, 6), "on": want == 0,
