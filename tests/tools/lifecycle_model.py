@@ -76,7 +76,8 @@ def reached_points(op, old, new, want):
     kind, v = op["op"], op.get("v")
     pts = ["locked"]
     whole = v in old.versions and not old.versions[v]["damaged"]
-    acquires = kind == "install-local" or (kind == "download" and not whole and not op.get("fault"))
+    fetches = not op.get("fault") or v in old.parts
+    acquires = kind == "install-local" or (kind == "download" and not whole and fetches)
     if kind == "download" and acquires:
         pts.append("downloaded")
     if acquires:
@@ -98,10 +99,17 @@ def reached_points(op, old, new, want):
 def state_after_kill(op, point, old, new):
     """What the store holds for the model once the next writer finished what a kill at point
     left (docs/design.md §12, Commit)."""
+    # from the end of the transfer until the tree is in place, the download stays in cache/
+    downloaded = op["op"] == "download" and point in ("downloaded", "unpacking", "unpacked", "version-files", "placed")
     if point in BEFORE_VISIBLE:
-        return copy.deepcopy(old)
+        c = copy.deepcopy(old)
+        if downloaded:
+            c.parts.add(op["v"])
+        return c
     if point in UNPACKED:
         mid = copy.deepcopy(old)
+        if downloaded:
+            mid.parts.add(op["v"])
         v = op["v"]
         mid.add(v)
         mid.versions[v]["damaged"] = False
@@ -127,6 +135,7 @@ class Model:
         self.max = 0
         self.failed = None
         self.boot = None
+        self.parts = set()  # versions whose download lies whole in cache/ (a kill after it)
 
     def ready(self):
         for v in sorted(self.versions, key=vkey, reverse=True):
@@ -242,14 +251,17 @@ class Model:
     def repair(self, v):
         if v not in self.versions:
             return 1
+        if self.versions[v]["damaged"]:
+            self.parts.discard(v)  # fetched anew, through the same partial download
         self.versions[v]["damaged"] = False
         return 0
 
     def download(self, v, fault):
         if v in self.versions and not self.versions[v]["damaged"]:
             return 0  # whole already: nothing is fetched
-        if fault:
+        if fault and v not in self.parts:  # a partial download of the whole size is only hashed
             return 5
+        self.parts.discard(v)
         self.add(v)
         self.versions[v]["damaged"] = False
         return 0
