@@ -5,6 +5,7 @@
 #include "minisign.h"
 #include "release.h"
 #include "sums.h"
+#include "testhook.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -153,6 +154,8 @@ int acquire_remote(const struct config *cfg, struct store *s, const struct feed_
 	if (!rc && r->tarball.digest[0] && strcmp(got.sha256, r->tarball.digest))
 		rc = tb_fail_why(e, TB_EVERIFY, "digest-mismatch", "%s does not match the digest the release gives; refusing it",
 			     r->tarball.name);
+	if (!rc)
+		testhook_pause("downloaded");
 	if (!rc) {
 		struct release_request req = {.tarball = part, .asset_name = r->tarball.name,
 					      .known_sha256 = got.sha256, .known_size = got.size,

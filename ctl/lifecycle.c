@@ -4,6 +4,7 @@
 #include "envfiles.h"
 #include "manifest.h"
 #include "suite_piglit.h"
+#include "testhook.h"
 #include "txn.h"
 
 #include <errno.h>
@@ -245,6 +246,7 @@ int release_remove(struct store *s, const char *version, struct tb_error *e)
 	if (rename(tree, doomed) != 0 && errno != ENOENT)
 		rc = tb_fail_errno(e, TB_EFAIL, "cannot remove %s", tree);
 	if (!rc) {
+		testhook_pause("removing");
 		remove_tree(doomed);
 		unlink(env);
 		remove_tree(icd);
@@ -318,6 +320,7 @@ int lc_install(const struct lc_ctx *c, const char *version, int run_smoke,
 		/* mesa.conf's smoke_suite: a tier after the smoke tests, failing the same way */
 		if (!src && !smoke->failed)
 			src = suite_after_install(c->s, version, c->cfg, c->progress, &smoke_err);
+		testhook_pause("smoke-tested");
 		if (src || smoke->failed) {
 			rc = smoke_failed(c, &v, version, src ? tb_error_reason(&smoke_err) : "smoke-failed",
 					  src ? smoke_err.msg : smoke->first_failure, r, e);
@@ -335,6 +338,7 @@ int lc_install(const struct lc_ctx *c, const char *version, int run_smoke,
 		end_trial(&v.st);
 	rc = commit(c, version, prev, &v.st, 0, r, e);
 	if (!rc) {
+		testhook_pause("committed");
 		name(r->other, sizeof r->other, prev);
 		prune_versions(c->s, c->cfg->keep_versions);
 	}

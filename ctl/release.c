@@ -6,6 +6,7 @@
 #include "hash.h"
 #include "manifest.h"
 #include "sums.h"
+#include "testhook.h"
 
 #include <archive.h>
 #include <archive_entry.h>
@@ -438,6 +439,7 @@ static int stream_archive(struct unpack *u, struct tb_error *e)
 		rc = take_entry(u, a, ent, e);
 		if (rc)
 			break;
+		testhook_pause("unpacking");
 	}
 out:
 	free(what);
@@ -578,10 +580,15 @@ int release_unpack(struct store *s, const struct release_request *r, char **vers
 	if (rc)
 		goto out;
 
+	testhook_pause("unpacked");
 	/* Its files for the loaders first: a version is never visible without them. */
 	rc = envfiles_write_version(s, &m, report.needs_ld_library_path || m.ld_library_path, e);
 	if (!rc)
+		testhook_pause("version-files");
+	if (!rc)
 		rc = move_into_place(s, &u, m.version, e);
+	if (!rc)
+		testhook_pause("placed");
 	if (!rc && version_out)
 		*version_out = xstrdup(m.version);
 out:

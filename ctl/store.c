@@ -1,5 +1,6 @@
 #include "store.h"
 #include "manifest.h"
+#include "testhook.h"
 #include "txn.h"
 
 #include <dirent.h>
@@ -275,6 +276,7 @@ int store_lock(struct store *s, int wait, struct tb_error *e)
 		remove_leftovers_below(p);
 		free(p);
 	}
+	testhook_pause("locked");
 	return TB_OK;
 }
 

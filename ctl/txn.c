@@ -2,6 +2,7 @@
  * naming them, then the renames. A kill before the journal leaves only temporaries (removed
  * as leftovers); a kill after it is finished by the next writer. */
 #include "txn.h"
+#include "testhook.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -156,12 +157,16 @@ int txn_commit(struct txn *t, struct tb_error *e)
 		txn_abort(t);
 		return rc;
 	}
+	testhook_pause("journal");
 	const char **finals = xcalloc(t->n ? t->n : 1, sizeof *finals);
 	for (size_t i = 0; i < t->n; i++) {
 		apply_op(t->s->root, t->ops[i].tmp, t->ops[i].final);
 		finals[i] = t->ops[i].final;
+		if (i + 1 == t->n / 2)
+			testhook_pause("renaming");
 	}
 	sync_dirs(t->s->root, finals, t->n);
+	testhook_pause("renamed");
 	free(finals);
 	unlink(jpath);
 	fsync_dir(t->s->root);

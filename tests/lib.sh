@@ -99,6 +99,63 @@ done_testing() {
 	echo "1..$_tb_n"
 }
 
+# paused POINT CMD…: starts CMD (a writer) in the background stopped at its named point POINT
+# (TB323FU_TEST_PAUSE, docs/design.md §14) and returns once it is there (status 0), or once
+# it ended without getting there (status 1). Then $paused_pid is the writer: kill_paused ends
+# it at the point; resume lets it go on. `wait "$paused_job"` gives its exit status.
+# No time is guessed: the FIFO says which came first.
+paused() {
+	_point=$1
+	shift
+	_fifo="$T/pause.fifo"
+	rm -f "$_fifo" "$T/paused.pid"
+	mkfifo -m 600 "$_fifo" || return 1
+	exec 8<>"$_fifo" # read-write: opening it never waits
+	# The writer stays at its point while anything holds the FIFO's reading end: a sleep that
+	# only holds it (no other command started meanwhile inherits it).
+	sleep 86400 0<&8 8<&- &
+	paused_holder=$!
+	(
+		exec 8<&-
+		TB323FU_TEST_PAUSE="$_point:$_fifo" sh -c 'echo $$ >"$0"; exec "$@"' "$T/paused.pid" "$@" \
+			>"$T/paused.out" 2>"$T/paused.err"
+		_rc=$?
+		echo "ended $_rc" 1<>"$_fifo" # read-write: never waits, whoever still reads
+		exit $_rc
+	) &
+	paused_job=$!
+	TB_KILL_ON_EXIT="${TB_KILL_ON_EXIT:-} $paused_holder $paused_job"
+	read -r _said <&8
+	exec 8<&-
+	paused_pid=$(cat "$T/paused.pid")
+	[ "$_said" = "$_point" ]
+}
+# resume: the paused writer goes on (nothing holds its FIFO's reading end any more).
+resume() {
+	kill "$paused_holder" 2>/dev/null
+	wait "$paused_holder" 2>/dev/null
+	return 0
+}
+# kill_paused: SIGKILL for the paused writer where it stands; waits for it.
+kill_paused() {
+	kill -9 "$paused_pid" 2>/dev/null
+	wait "$paused_job" 2>/dev/null
+	resume
+}
+# wait_for NAME CMD…: passes once CMD succeeds; a bound of a minute (not a guess at how long
+# anything takes) keeps a condition that never comes from hanging the test.
+wait_for() {
+	_name=$1
+	shift
+	_i=0
+	until "$@"; do
+		_i=$((_i + 1))
+		[ $_i -ge 1200 ] && { not_ok "$_name" "not so after a minute"; return 1; }
+		sleep 0.05
+	done
+	ok "$_name"
+}
+
 # tiny_release VERSION DIR: a release of VERSION in DIR made of two tiny driver libraries with
 # the loaders' entry points (fast to install thousands of times; no real driver in it).
 # Prints the tarball's path; its SHA256SUMS sits beside it.

@@ -80,24 +80,17 @@ check "profile_d_other_variable: the login snippet applies VK_DRIVER_FILES but n
 
 # --- SIGTERM, SIGINT and SIGHUP while unpacking: staging is removed, the sentence says so
 BIG=$(STANDIN_PAD_MB=150 standin 2026.10.20 --commit big)
+# The writer is stopped after the archive's first entry (docs/design.md §14), so the signal
+# comes while it unpacks on any machine; the signal ends the stop and the unpack.
 for sig in TERM INT HUP; do
 	S2="$T/store-sig-$sig"
-	"$CTL" --store "$S2" --json mesa install-local "$BIG" --no-smoke >"$T/out" 2>"$T/err" &
-	writer=$!
-	i=0
-	while [ -z "$(find "$S2/versions" -maxdepth 1 -name '.*.tmp' 2>/dev/null)" ] && [ $i -lt 1200 ] &&
-		kill -0 "$writer" 2>/dev/null; do
-		sleep 0.05
-		i=$((i + 1))
-	done
-	landed=$(find "$S2/versions" -maxdepth 1 -name '.*.tmp' 2>/dev/null)
-	kill -s "$sig" "$writer" 2>/dev/null
-	wait "$writer"
+	check "signal_during_unpack: SIG$sig: the writer is in the middle of unpacking" \
+		paused unpacking "$CTL" --store "$S2" --json mesa install-local "$BIG" --no-smoke
+	kill -s "$sig" "$paused_pid" 2>/dev/null
+	wait "$paused_job"
 	rc=$?
-	if [ -z "$landed" ]; then
-		skip "signal_during_unpack: SIG$sig" "the unpack ended before the signal could land"
-		continue
-	fi
+	resume
+	mv "$T/paused.out" "$T/out" && mv "$T/paused.err" "$T/err"
 	check "signal_during_unpack: SIG$sig while unpacking exits 1" test "$rc" -eq 1
 	check "signal_during_unpack: SIG$sig: it says what was interrupted" grep -q "interrupted by SIG$sig.* while unpacking" "$T/err"
 	check "signal_during_unpack: SIG$sig: reason interrupted" grep -q '"reason":"interrupted"' "$T/out"

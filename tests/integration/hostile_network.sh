@@ -88,7 +88,10 @@ expect_exit 0 "partial_download_mode: the download then completes" ctl mesa down
 check "partial_download_mode: the cached SHA256SUMS is 0600 too" \
 	test "$(stat -c %a "$STORE/cache/mesa-2026.10.07/SHA256SUMS")" = 600
 
-# --- SIGTERM during a download: the command says so, and the part fetched is resumable
+# --- SIGTERM during a download: the command says so, and the part fetched is resumable.
+# The server sends 1 KiB and then nothing; a stall timeout far beyond the test's bounds keeps
+# the download running until the signal, however slow the machine.
+net_config "stall_timeout = 3600"
 STORE_SAVED=$STORE
 STORE=$T/store-sig
 fault "/download/mesa-2026.10.07/tb323fu-mesa-2026.10.07-$arch.tar.gz" stall
@@ -111,6 +114,7 @@ no_faults
 expect_exit 0 "signal_during_download: the next run completes" ctl --json mesa download 2026.10.07
 check "signal_during_download: resuming what was fetched" test "$(jget resumed_from)" -gt 0
 STORE=$STORE_SAVED
+net_config
 
 # --- a complete and correct .part is used, not fetched again; a complete wrong one is dropped
 STORE_SAVED=$STORE

@@ -2,6 +2,10 @@
 # The life cycle against its model (docs/design.md §12): random histories of installs,
 # downloads with faults, switches, trials, rollbacks, removals, damage and repairs, some cut
 # short by kill -9, each step compared with the model (tests/tools/lifecycle_model.py).
+# A kill lands at a named point of the writer's work (TB323FU_TEST_PAUSE, docs/design.md §14):
+# the model picks one of the points the command passes, the writer stops there and says so
+# through a FIFO, and only then is it killed; so every kill lands, on any machine, and the
+# store must then be exactly what the commit rule says for that point.
 # LIFECYCLE_SEED, LIFECYCLE_RUNS, LIFECYCLE_KILLS, LIFECYCLE_JOBS, LIFECYCLE_REPLAY: see there.
 . "$TB_TOP/tests/lib.sh"
 . "$TB_TOP/tests/httpd-lib.sh"
@@ -65,9 +69,9 @@ for j in $(seq "$jobs"); do
 done
 echo "[$servers]" >"$W/server.json"
 
-# make check runs the full model: 300 histories, 120 of them with a kill, so that at least 100
-# kills land inside a running writer (a few writers finish first); about a quarter of an hour
-# on two cores. Under the sanitizers every command is several times slower, so that
+# make check runs the full model: 300 histories, 120 of them with a kill (each one lands);
+# about a quarter of an hour on two cores. Under the sanitizers every command is several
+# times slower, so that
 # build runs a share; LIFECYCLE_RUNS / LIFECYCLE_KILLS choose another size.
 case $TB_BUILD in *-san*) runs=8 kills=4 ;; *) runs=300 kills=120 ;; esac
 LIFECYCLE_RUNS=${LIFECYCLE_RUNS:-$runs} LIFECYCLE_KILLS=${LIFECYCLE_KILLS:-$kills} \

@@ -8,20 +8,29 @@ runs random histories of 20-40 operations against the real tb323fu-ctl: install-
 stand-in versions and of hostile tarballs, install, download from the loopback server (with
 faults), on, off, keep, rollback, boot-tick with new and repeated boot ids, remove, verify,
 verify --repair, smoke failures, damage to a file. After every step `status --json` and
-`list --json` must equal the model and the invariants must hold. In some histories a writing
-command is killed (SIGKILL) at a random instant; the next command must complete the store to
-the old state or the new one, never a mix.
+`list --json` must equal the model and the invariants must hold.
+
+In some histories a writing command is killed (SIGKILL) at a point of its work: the model
+says which of the writer's named points (TB323FU_TEST_PAUSE, docs/design.md §14) the command
+passes, the seed picks one, the writer stops there and writes the point's name into a FIFO,
+and only then is it killed, so every kill lands where it was meant to, whatever the machine's
+speed. Once the next writer ran, the store must be exactly what the commit rule says for that
+point: the old state before anything is visible, the unpacked version not yet current between
+the rename into versions/ and the commit, the new state from the journal on.
 
 Environment: LIFECYCLE_SEED (default: random, printed), LIFECYCLE_RUNS (histories, default
 300), LIFECYCLE_KILLS (histories with a kill, default 100), LIFECYCLE_JOBS (default 2),
 LIFECYCLE_REPLAY (a JSON file of a shrunk history to run alone). Regression cases in
-tests/corpora/lifecycle/*.json run first. Output: TAP lines.
+tests/corpora/lifecycle/*.json run first. A generated kill is a number in [0, 1) that picks
+among the points the command reaches; a played (and a shrunk, replayed) one names its point:
+{"op": "off", "kill": "journal"}. Output: TAP lines.
 """
 import copy
 import glob
 import json
 import os
 import random
+import select
 import shutil
 import signal
 import subprocess
@@ -49,6 +58,71 @@ class Failure(Exception):
     pass
 
 
+class Unreached(Failure):
+    """A writer ended without stopping at the point it was to be killed at."""
+
+
+# The writer's named points (ctl/testhook.h), in the order a command passes them.
+BEFORE_VISIBLE = ("locked", "downloaded", "unpacking", "unpacked", "version-files")
+UNPACKED = ("placed", "smoke-tested")  # the new version in versions/, nothing committed
+COMMITTING = ("journal", "renaming", "renamed")
+BEFORE_PRUNE = COMMITTING + ("committed",)
+POINT_ORDER = BEFORE_VISIBLE + UNPACKED + BEFORE_PRUNE + ("removing",)
+
+
+def reached_points(op, old, new, want):
+    """The points the command of op passes, by the model: old and new are the states before
+    and after it, want its exit code."""
+    kind, v = op["op"], op.get("v")
+    pts = ["locked"]
+    whole = v in old.versions and not old.versions[v]["damaged"]
+    fetches = not op.get("fault") or v in old.parts
+    acquires = kind == "install-local" or (kind == "download" and not whole and fetches)
+    if kind == "download" and acquires:
+        pts.append("downloaded")
+    if acquires:
+        pts += ["unpacking", "unpacked", "version-files", "placed"]
+    if kind == "install-local" and op.get("smoke"):
+        pts.append("smoke-tested")
+    commits = {"install-local": want in (0, 6), "install": want in (0, 6), "on": want == 0,
+               "off": True, "rollback": want == 0, "newboot": new.boot != old.boot,
+               "boot-tick": new.boot != old.boot}.get(kind, False)
+    if commits:
+        pts += list(COMMITTING)
+    if commits and kind in ("install", "install-local") and want == 0:
+        pts.append("committed")
+    if kind == "remove" and want == 0:
+        pts.append("removing")
+    return pts
+
+
+def state_after_kill(op, point, old, new):
+    """What the store holds for the model once the next writer finished what a kill at point
+    left (docs/design.md §12, Commit)."""
+    # from the end of the transfer until the tree is in place, the download stays in cache/
+    downloaded = op["op"] == "download" and point in ("downloaded", "unpacking", "unpacked", "version-files", "placed")
+    if point in BEFORE_VISIBLE:
+        c = copy.deepcopy(old)
+        if downloaded:
+            c.parts.add(op["v"])
+        return c
+    if point in UNPACKED:
+        mid = copy.deepcopy(old)
+        if downloaded:
+            mid.parts.add(op["v"])
+        v = op["v"]
+        mid.add(v)
+        mid.versions[v]["damaged"] = False
+        if point == "smoke-tested":  # its result is written before anything is decided
+            mid.versions[v]["smoke"] = new.versions[v]["smoke"]
+        return mid
+    c = copy.deepcopy(new)
+    if point in BEFORE_PRUNE and op["op"] in ("install", "install-local"):
+        for v, entry in old.versions.items():  # not pruned yet
+            c.versions.setdefault(v, copy.deepcopy(entry))
+    return c
+
+
 # ---------------------------------------------------------------- the model (docs/design.md §12)
 
 class Model:
@@ -61,6 +135,7 @@ class Model:
         self.max = 0
         self.failed = None
         self.boot = None
+        self.parts = set()  # versions whose download lies whole in cache/ (a kill after it)
 
     def ready(self):
         for v in sorted(self.versions, key=vkey, reverse=True):
@@ -176,14 +251,17 @@ class Model:
     def repair(self, v):
         if v not in self.versions:
             return 1
+        if self.versions[v]["damaged"]:
+            self.parts.discard(v)  # fetched anew, through the same partial download
         self.versions[v]["damaged"] = False
         return 0
 
     def download(self, v, fault):
         if v in self.versions and not self.versions[v]["damaged"]:
             return 0  # whole already: nothing is fetched
-        if fault:
+        if fault and v not in self.parts:  # a partial download of the whole size is only hashed
             return 5
+        self.parts.discard(v)
         self.add(v)
         self.versions[v]["damaged"] = False
         return 0
@@ -224,7 +302,7 @@ class History:
         self.boot_n = 0
         self.boot = "boot-0"
         self.steps = 0
-        self.kills = 0
+        self.landed = {}  # point -> kills that landed there
         self.log = []
 
     def env(self):
@@ -403,56 +481,73 @@ class History:
         except FileNotFoundError:
             pass
 
-    def killed(self, op, args, old, new, want):
-        """Runs args, SIGKILLs it after op["kill"] seconds; once the next writer ran, the store
-        must be the old state or the new one."""
-        p = subprocess.Popen([CTL, "--store", self.store, "--json", "mesa"] + args, env=self.env(),
-                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        time.sleep(op["kill"])
-        landed = p.poll() is None  # proves the kill hit a running writer
-        if landed:
+    def kill_point(self, op, old, new, want):
+        pts = reached_points(op, old, new, want)
+        if isinstance(op["kill"], str):  # a played or shrunk history names its point
+            if op["kill"] not in pts:
+                raise Unreached("`%s` does not pass %s here (only %s)" % (op["op"], op["kill"], ", ".join(pts)))
+            return op["kill"]
+        return pts[int(op["kill"] * len(pts))]
+
+    def run_to_point(self, args, point):
+        """Starts args stopped at point; returns it there (the FIFO said so), or raises."""
+        fifo = os.path.join(self.dir, "pause")
+        if os.path.lexists(fifo):
+            os.unlink(fifo)
+        os.mkfifo(fifo, 0o600)
+        rfd = os.open(fifo, os.O_RDONLY | os.O_NONBLOCK)
+        env = self.env()
+        env["TB323FU_TEST_PAUSE"] = "%s:%s" % (point, fifo)
+        errs = open(os.path.join(self.dir, "killed.err"), "w+")
+        p = subprocess.Popen([CTL, "--store", self.store, "--json", "mesa"] + args, env=env,
+                             stdout=subprocess.DEVNULL, stderr=errs)
+        pidfd = os.pidfd_open(p.pid)
+        said = b""
+        try:
+            # the writer's line, or its end; the bound only keeps a hung writer from hanging the run
+            deadline = time.monotonic() + 600
+            while not said.endswith(b"\n") and time.monotonic() < deadline:
+                ready, _, _ = select.select([rfd, pidfd], [], [], deadline - time.monotonic())
+                if rfd in ready:
+                    said += os.read(rfd, 256)
+                elif pidfd in ready:
+                    break
+            if said.decode(errors="replace").strip() != point:
+                p.kill()
+                rc = p.wait()
+                errs.seek(0)
+                raise Unreached("`%s` ended (exit %s) without stopping at %s: %s" % (
+                    " ".join(args), rc, point, errs.read().strip()[:300]))
             p.send_signal(signal.SIGKILL)
-        rc = p.wait()
+            p.wait()
+        finally:
+            errs.close()
+            os.close(pidfd)
+            os.close(rfd)
+            os.unlink(fifo)
+
+    def killed(self, op, args, old, new, want):
+        """Runs args, SIGKILLs it at a point it passes; once the next writer ran, the store must
+        be what the commit rule says for that point. Returns the op as played."""
+        point = self.kill_point(op, old, new, want)
+        played = dict(op, kill=point)
+        self.log[-1] = played
+        self.run_to_point(args, point)
         if op["op"] == "download" and op.get("fault"):
             self.clear_fault()
-        if not landed:
-            # it finished first: then it did what the model says
-            self.m = new
-            if rc != want:
-                raise Failure("`%s` exited %d, the model says %d" % (" ".join(args), rc, want))
-            return
-        self.kills += 1
+        self.landed[point] = self.landed.get(point, 0) + 1
         # the next command completes the store
         rc2, _, err = self.ctl("remove", NOBODY)
         if rc2 != 1:
-            raise Failure("the writer after a kill exited %d: %s" % (rc2, err.strip()))
+            raise Failure("the writer after a kill at %s exited %d: %s" % (point, rc2, err.strip()))
         st, ls = self.observe()
-        candidates = [("new", new), ("old", old)]
-        if op["op"] in ("install-local", "download"):
-            mid = copy.deepcopy(old)
-            mid.add(op["v"])  # unpacked, not (yet) current
-            mid.versions[op["v"]]["damaged"] = False
-            candidates.append(("unpacked", mid))
-        for name, c in candidates:
-            c2 = copy.deepcopy(c)
-            # an install cut short may or may not have pruned, or written its smoke result
-            seen = {v: s for v, _, _, s in ls}
-            allowed = set(c2.versions) | set(old.versions) | ({op["v"]} if op.get("v") else set())
-            if not set(seen) <= allowed or not set(c2.versions) <= set(seen) | (set(old.versions) - set(seen)):
-                continue
-            for v in list(c2.versions):
-                if v not in seen:
-                    del c2.versions[v]
-            for v in seen:
-                if v not in c2.versions:
-                    c2.versions[v] = copy.deepcopy(old.versions.get(v, {"damaged": False, "smoke": "none"}))
-                c2.versions[v]["smoke"] = seen[v]
-            if not self.compare(c2, st, ls):
-                self.m = c2
-                self.invariants(st, True)
-                return
-        raise Failure("after a kill of `%s` the store is neither the old nor the new state: %s (new would differ by %s)"
-                      % (" ".join(args), json.dumps(st), self.compare(new, st, ls)))
+        want_state = state_after_kill(op, point, old, new)
+        diffs = self.compare(want_state, st, ls)
+        if diffs:
+            raise Failure("after a kill of `%s` at %s the store is not what the commit rule says: %s"
+                          % (" ".join(args), point, "; ".join(diffs)))
+        self.m = want_state
+        self.invariants(st, True)
 
     def play(self, op, launcher):
         self.log.append(op)
@@ -511,30 +606,25 @@ def random_history(rng, kill, real):
         if i == kill_at:
             op = rng.choice([
                 {"op": "install-local", "v": v, "smoke": rng.random() < 0.5},
-                {"op": "download", "v": v, "fault": "stall"},
+                {"op": "download", "v": v},
                 {"op": "rollback"}, {"op": "on"}, {"op": "off"}, {"op": "newboot"},
                 {"op": "remove", "v": v}, {"op": "install", "v": v}])
-            op["kill"] = round(rng.uniform(0.0, 0.25 if op.get("fault") else 0.04), 4)
+            op["kill"] = round(rng.random(), 4)  # which of the points it passes
         ops.append(op)
     return ops
 
 
-def safe_for_kill(h, op):
-    # a damaged version under a killed install-local could end either way: not a question
-    # the model can decide from status alone
-    v = op.get("v")
-    return not (v and v in h.m.versions and h.m.versions[v]["damaged"])
-
-
 def run_history(work, idx, ops, server, releases):
+    """(None or the failure, the history); h.log holds the operations as played."""
     h = History(work, idx, server, releases)
+    h.unreached = False
     try:
         for i, op in enumerate(ops):
-            if op.get("kill") is not None and not safe_for_kill(h, op):
-                op = dict(op)
-                op.pop("kill")
             h.play(op, i % 8 == 0)
         return None, h
+    except Unreached as f:
+        h.unreached = True
+        return str(f), h
     except Failure as f:
         return str(f), h
     except Exception:
@@ -543,18 +633,28 @@ def run_history(work, idx, ops, server, releases):
         shutil.rmtree(h.dir, ignore_errors=True)
 
 
-def shrink(work, ops, server, releases):
-    """Drops operations while the history still fails (kills are dropped first)."""
-    ops = [dict(o) for o in ops]
+def still_fails(work, ops, server, releases):
+    err, h = run_history(work, 999, ops, server, releases)
+    # a kill whose point the shorter history no longer passes is another question
+    return err if err and not h.unreached else None
+
+
+def shrink(work, played, server, releases):
+    """Drops operations while the history still fails: first without its kill, else with the
+    kill kept at the point it was played at (played: the operations up to the failure)."""
+    ops = [dict(o) for o in played]
     for o in ops:
         o.pop("kill", None)
-    err, _ = run_history(work, 999, ops, server, releases)
+    err = still_fails(work, ops, server, releases)
+    if not err:
+        ops = [dict(o) for o in played]
+        err = still_fails(work, ops, server, releases)
     if not err:
         return None, None
     i = 0
     while i < len(ops):
         trial = ops[:i] + ops[i + 1:]
-        e2, _ = run_history(work, 999, trial, server, releases)
+        e2 = still_fails(work, trial, server, releases)
         if e2:
             ops, err = trial, e2
         else:
@@ -592,7 +692,8 @@ def main():
 
     rng = random.Random(seed)
     histories = [random_history(rng, i < kills, False) for i in range(runs)]
-    steps = kills_landed = 0
+    steps = 0
+    landed = {}
     bad = []
     servers = queue.Queue()
     for s in server:
@@ -608,16 +709,17 @@ def main():
     with ThreadPoolExecutor(max_workers=min(jobs, len(server))) as pool:
         for i, (err, h) in enumerate(pool.map(one, list(enumerate(histories)))):
             steps += h.steps
-            kills_landed += h.kills
+            for point, k in h.landed.items():
+                landed[point] = landed.get(point, 0) + k
             if err:
-                bad.append((i, err))
+                bad.append((i, err, h.log))
     n += 1
     if bad:
         failed += 1
-        i, err = bad[0]
+        i, err, played = bad[0]
         print("not ok %d - %d of %d random histories match the model (history %d: %s)"
               % (n, runs - len(bad), runs, i, err.replace("\n", " ")[:2000]))
-        small, serr = shrink(work, histories[i], server[0], releases)
+        small, serr = shrink(work, played, server[0], releases)
         if small:
             out = os.path.join(work, "..", "lifecycle-failure-%d.json" % seed)
             with open(out, "w") as f:
@@ -625,21 +727,23 @@ def main():
             print("#   shrunk to %d operations (%s): %s" % (len(small), serr[:500], json.dumps(small)))
             print("#   keep it as a regression case: cp %s tests/corpora/lifecycle/" % os.path.abspath(out))
         else:
-            print("#   (the failure needs its kill; not shrunk) %s" % json.dumps(histories[i]))
+            print("#   (it did not fail again alone; not shrunk) %s" % json.dumps(played))
     else:
         print("ok %d - %d random histories (%d steps) match the model and keep the invariants" % (n, runs, steps))
     n += 1
-    # a kill counts only when it hit a running command; a few finish first
-    want_kills = kills * 4 // 5
-    if kills_landed >= want_kills and not bad:
-        print("ok %d - %d kills landed inside writing commands; each time the next command completed the store" % (n, kills_landed))
-    elif bad:
+    # every kill stops its writer at a point first, so every one lands: the count is exact
+    kills_landed = sum(landed.values())
+    at = ", ".join("%s %d" % (p, landed[p]) for p in sorted(landed, key=POINT_ORDER.index))
+    if bad:
         print("not ok %d - kills: a history failed (above)" % n)
         failed += 1
+    elif kills_landed == kills:
+        print("ok %d - all %d kills landed at their point (%s); each time the next command completed the store as the commit rule says" % (n, kills_landed, at))
     else:
-        print("not ok %d - only %d of %d kills landed inside a running command" % (n, kills_landed, want_kills))
+        print("not ok %d - %d kills landed, %d histories have one" % (n, kills_landed, kills))
         failed += 1
     print("# lifecycle model: seed %d, %d histories, %d steps, %d kills landed" % (seed, runs, steps, kills_landed))
+    print("# kills landed at each point: %s" % (at or "none"))
     print("1..%d" % n)
     return 1 if failed else 0
 
