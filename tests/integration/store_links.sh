@@ -125,4 +125,30 @@ reason_is damaged
 expect_exit 0 "off works" ctl mesa off
 check "…env.conf is empty" test ! -s "$STORE/env.conf"
 check "…the link is left as the user made it" test "$(readlink "$STORE/current")" = "$T/elsewhere"
+
+# ---- a suite of 200,000 tests: the summary in smoke/<v>.json stays readable ----
+fresh_store big "$R1"
+cat >"$T/good-smoke" <<'SH'
+#!/bin/sh
+for t in vk.loader vk.driver vk.compute vk.sync cl.platform cl.kernel; do
+	printf '{"event":"result","name":"%s","status":"pass","ms":1,"detail":"fine"}\n' "$t"
+done
+SH
+cat >"$T/big-piglit" <<'SH'
+#!/bin/sh
+# piglit run PROFILE … DIR: results.json with 200,000 passing tests (the last argument is DIR)
+for dir; do :; done
+mkdir -p "$dir" && exec python3 -c '
+import json, sys
+tests = {"cl@program@execute@builtin@builtin-float-%06d-1.0.generated" % i: {"result": "pass"} for i in range(200000)}
+json.dump({"tests": tests}, open(sys.argv[1] + "/results.json", "w"))' "$dir"
+SH
+chmod 755 "$T/good-smoke" "$T/big-piglit"
+export TB323FU_MESA_SMOKE="$T/good-smoke" TB323FU_MESA_PIGLIT="$T/big-piglit"
+expect_exit 0 "the smoke tests pass" ctl mesa smoke 2026.1.1
+expect_exit 0 "a suite of 200,000 tests runs" ctl mesa smoke 2026.1.1 --suite piglit-cl
+check "…smoke/<v>.json stays within what readers take" test "$(stat -c %s "$STORE/smoke/2026.1.1.json")" -lt 16777216
+check "…list still shows the smoke result and the suite" \
+	test "$(ctl --json mesa list | json '[(v["smoke"], v["suite"]) for v in d["versions"]]')" = "[('pass', 'pass')]"
+check "…the suite's counts are kept" test "$(json 'd["suites"]["piglit-cl"]["tests"]' <"$STORE/smoke/2026.1.1.json")" = 200000
 done_testing
