@@ -467,9 +467,9 @@ int lc_keep(const struct lc_ctx *c, struct lc_result *r, struct tb_error *e)
 	begin(c, &v, r);
 	int rc = TB_OK;
 	name(r->version, sizeof r->version, v.st.trial);
-	if ((v.st.trial || v.state_damaged) && (rc = current_unusable(c, &v, "keep", e)))
-		;
-	else if (v.st.trial || v.state_damaged) {
+	if (v.st.trial || v.state_damaged)
+		rc = current_unusable(c, &v, "keep", e);
+	if (!rc && (v.st.trial || v.state_damaged)) {
 		phase(c, LC_KEEPING, v.st.trial);
 		end_trial(&v.st);
 		rc = commit(c, v.current, v.previous, &v.st, 0, r, e);
