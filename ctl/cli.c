@@ -151,7 +151,7 @@ int cli_open_store(struct cli *c, struct store *s, int writer, struct tb_error *
 		}
 	}
 	if (!rc && writer)
-		running_attach(s->root);
+		running_attach(s->root, s->lock_fd);
 	/* A store the helper made gets our files before anything else (docs/design.md §13). */
 	int completed;
 	if (!rc && writer && takeover_needed(s))

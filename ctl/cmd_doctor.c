@@ -97,13 +97,28 @@ static void report_store(struct doctor *d, const struct store *s, char **current
 	json_object_object_add(d->fields, "enabled", json_object_new_boolean(st.enabled));
 	json_object_object_add(d->fields, "trial", json_object_new_string(st.trial ? st.trial : ""));
 
-	if (*current)
+	if (v.current_gone || v.foreign) {
+		struct strbuf sb = {0};
+		lc_gone_advice(s, &v, &sb);
+		problem(d, "%s", sb.buf);
+		sb_free(&sb);
+		free(*current); /* nothing of it to check further */
+		*current = NULL;
+	}
+	if (v.planted)
+		problem(d, "%s: a symbolic link stands where the store keeps its own file; the next change (e.g. `tb323fu-ctl mesa %s`) replaces it, leaving what it points at alone",
+			v.planted, st.enabled ? "on" : "off");
+	if (v.current_gone || v.foreign)
+		; /* said above */
+	else if (*current)
 		line(d, "store %s: Mesa %s is current%s%s%s", s->root, *current,
 		     previous ? " (previous " : "", previous ? previous : "", previous ? ")" : "");
 	else
 		line(d, "store %s: no Mesa version installed (tb323fu-ctl mesa update)", s->root);
 
-	if (st.enabled && *current)
+	if (st.enabled && (v.current_gone || v.foreign))
+		; /* said above */
+	else if (st.enabled && *current)
 		line(d, "session: switched on; applications of the next login get Mesa %s", *current);
 	else if (st.enabled)
 		problem(d, "the session is switched on but no version is installed; run "

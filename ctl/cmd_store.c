@@ -56,6 +56,13 @@ static void say_repaired(struct outcome *o, const struct lc_result *r)
 		outcome_say(o, "%s\nthe store's state file was damaged; it was rebuilt from the links and env.conf", m);
 		free(m);
 	}
+	if (r->replaced[0] && o->message) {
+		char *m = o->message;
+		o->message = NULL;
+		outcome_say(o, "%s\nwarning: %s stood where the store keeps its own file; the link was replaced by the file (what it pointed at was not changed)",
+			    m, r->replaced);
+		free(m);
+	}
 	if (r->used_reserve && o->message) {
 		char *m = o->message;
 		o->message = NULL;
@@ -69,7 +76,10 @@ static void status_sentence(struct strbuf *sb, const struct store *s, const stru
 			    const struct running_info *ri)
 {
 	char sc[16];
-	if (v->current) {
+	if (v->current_gone || v->foreign) {
+		sb_append(sb, "no usable Mesa version is current: ");
+		lc_gone_advice(s, v, sb);
+	} else if (v->current) {
 		sb_appendf(sb, "Mesa %s is installed (%s", v->current, cli_drivers_text(m));
 		if (m && m->mesa_version)
 			sb_appendf(sb, ", Mesa %s", m->mesa_version);
@@ -78,7 +88,9 @@ static void status_sentence(struct strbuf *sb, const struct store *s, const stru
 		sb_append(sb, ")");
 	} else
 		sb_append(sb, "no Mesa version installed (tb323fu-ctl mesa update)");
-	if (v->current && v->st.enabled)
+	if (v->current_gone || v->foreign)
+		; /* said above */
+	else if (v->current && v->st.enabled)
 		sb_append(sb, "\nit is switched on: programs started from now on use it (in a session started while it was off, from the next login)");
 	else if (v->current)
 		sb_append(sb, "\nit is used by `tb323fu-mesa run`; switch it on for every program with `tb323fu-ctl mesa on`");
@@ -92,7 +104,9 @@ static void status_sentence(struct strbuf *sb, const struct store *s, const stru
 			   json_object_get_string(json_object_object_get(bench, "command")),
 			   json_object_get_int(json_object_object_get(bench, "rounds")));
 	json_object_put(bench);
-	if (v->previous)
+	if (v->previous && v->previous_gone)
+		sb_appendf(sb, "\nMesa %s, the previous version, is gone from %s/versions", v->previous, s->root);
+	else if (v->previous)
 		sb_appendf(sb, "\nMesa %s is kept for `tb323fu-ctl mesa rollback`", v->previous);
 	if (v->ready)
 		sb_appendf(sb, "\nMesa %s is downloaded; make it current with `tb323fu-ctl mesa install %s`", v->ready, v->ready);
@@ -354,7 +368,11 @@ COMMAND(off)
 	struct lc_result r;
 	if (transition(c, argc, "off", lc_off, &r, &s, o))
 		return o->code;
-	outcome_say(o, "the distribution's Mesa is used from the next login");
+	if (r.current_gone)
+		outcome_say(o, "the distribution's Mesa is used from the next login; Mesa %s, the current version, is gone from %s/versions (`tb323fu-ctl mesa status` says what to do)",
+			    r.version, s.root);
+	else
+		outcome_say(o, "the distribution's Mesa is used from the next login");
 	say_repaired(o, &r);
 	store_close(&s);
 	return TB_OK;
@@ -404,7 +422,15 @@ COMMAND(boot_tick)
 	struct lc_result r;
 	if (transition(c, argc, "boot-tick", boot_tick_now, &r, &s, o))
 		return o->code;
-	if (r.switched_off) {
+	if (r.switched_off && r.current_gone == 2) {
+		outcome_bool(o, "switched_off", 1);
+		outcome_say(o, "the store's link current points at %s, outside versions/; the session was switched to the distribution's Mesa (see `tb323fu-ctl mesa status`)",
+			    r.version);
+	} else if (r.switched_off && r.current_gone) {
+		outcome_bool(o, "switched_off", 1);
+		outcome_say(o, "Mesa %s, the current version, is gone from %s/versions; the session was switched to the distribution's Mesa (see `tb323fu-ctl mesa status`)",
+			    r.version, s.root);
+	} else if (r.switched_off) {
 		outcome_bool(o, "switched_off", 1);
 		outcome_say(o, "Mesa %s was not confirmed with `tb323fu-ctl mesa keep` after %d starts; the distribution's Mesa is used from now on",
 			    r.version, r.max);

@@ -272,7 +272,7 @@ static int parse_cached(const char *cache_dir, struct feed *f, struct tb_error *
 {
 	char *path = path_join(cache_dir, "releases.json");
 	size_t len;
-	char *text = read_small_file(path, FEED_MAX_BYTES, &len);
+	char *text = read_small_file_nofollow(path, FEED_MAX_BYTES, &len);
 	int rc;
 	if (!text)
 		rc = tb_fail_errno_why(e, TB_EFAIL, "not-checked", "cannot read the cached release list %s; run `tb323fu-ctl mesa check`", path);

@@ -42,7 +42,7 @@ static void repair_state(const struct store *s, const char *current, struct stat
 	state_free(st);
 	char *conf = store_path(s, "env.conf");
 	size_t len = 0;
-	char *text = read_small_file(conf, STATE_MAX_BYTES, &len);
+	char *text = read_small_file_nofollow(conf, STATE_MAX_BYTES, &len);
 	st->enabled = current && text && len > 0;
 	free(text);
 	free(conf);
@@ -61,11 +61,30 @@ static char *ready_version(const struct store *s, const struct lc_view *v)
 	return ready;
 }
 
+/* current's target when it is a link that does not name versions/<v> (made by hand). */
+static char *foreign_target(const struct store *s, const char *current)
+{
+	if (current)
+		return NULL;
+	char *p = path_join(s->root, "current");
+	char buf[4096];
+	ssize_t n = readlink(p, buf, sizeof buf - 1);
+	free(p);
+	if (n <= 0)
+		return NULL;
+	buf[n] = '\0';
+	return xstrdup(buf);
+}
+
 void lc_read(const struct store *s, struct lc_view *v)
 {
 	memset(v, 0, sizeof *v);
 	v->current = store_current(s);
 	v->previous = store_previous(s);
+	v->current_gone = store_version_gone(s, v->current);
+	v->previous_gone = store_version_gone(s, v->previous);
+	v->foreign = foreign_target(s, v->current);
+	v->planted = store_planted_links(s);
 	v->state_damaged = state_load(s, &v->st) != 0;
 	if (v->state_damaged)
 		repair_state(s, v->current, &v->st);
@@ -77,6 +96,8 @@ void lc_view_free(struct lc_view *v)
 	free(v->current);
 	free(v->previous);
 	free(v->ready);
+	free(v->foreign);
+	free(v->planted);
 	state_free(&v->st);
 	memset(v, 0, sizeof *v);
 }
@@ -164,24 +185,36 @@ static void space_advice(const struct store *s, struct strbuf *sb)
 	store_free_list(list, n);
 }
 
+/* keep_current: current is a link outside versions/ that stays as the user made it. */
 static int stage_all(const struct lc_ctx *c, const char *cur, const char *prev,
-		     const struct state *st, struct txn *t, struct tb_error *e)
+		     const struct state *st, int keep_current, struct txn *t, struct tb_error *e)
 {
 	char *cl = store_version_rel(cur);
 	char *pl = store_version_rel(prev);
 	struct strbuf sb = {0};
 	state_format(st, &sb);
-	int rc = txn_put_link(t, "current", cl, e);
+	int rc = keep_current ? TB_OK : txn_put_link(t, "current", cl, e);
 	if (!rc)
 		rc = txn_put_link(t, "previous", pl, e);
 	if (!rc)
 		rc = txn_put_file(t, "state", sb.buf, sb.len, e);
+	/* a tree that is gone has no files to select: the ICD and env files of current go */
 	if (!rc)
-		rc = envfiles_stage_current(c->s, cur, st->enabled, t, e);
+		rc = envfiles_stage_current(c->s, store_version_gone(c->s, cur) ? NULL : cur,
+					    st->enabled, t, e);
 	sb_free(&sb);
 	free(cl);
 	free(pl);
 	return rc;
+}
+
+/* current is a link outside versions/: a commit leaves it (only off and boot-tick commit then). */
+static int foreign_kept(const struct store *s)
+{
+	char *t = foreign_target(s, NULL);
+	int yes = t != NULL;
+	free(t);
+	return yes;
 }
 
 /* Links, state and files of current in one commit. safety: a way out of a bad build
@@ -193,11 +226,16 @@ static int commit(const struct lc_ctx *c, const char *cur, const char *prev,
 		struct tb_error err = {0};
 		struct txn t;
 		txn_init(&t, c->s);
-		int rc = stage_all(c, cur, prev, st, &t, &err);
+		char *planted = store_planted_links(c->s);
+		int keep_current = !cur && foreign_kept(c->s);
+		int rc = stage_all(c, cur, prev, st, keep_current, &t, &err);
 		if (rc)
 			txn_abort(&t);
 		else
 			rc = txn_commit(&t, &err);
+		if (!rc && planted) /* the renames put our files where the links were */
+			snprintf(r->replaced, sizeof r->replaced, "%s", planted);
+		free(planted);
 		if (!rc) {
 			r->changed = 1;
 			r->enabled = st->enabled;
@@ -227,6 +265,39 @@ static void begin(const struct lc_ctx *c, struct lc_view *v, struct lc_result *r
 	memset(r, 0, sizeof *r);
 	lc_read(c->s, v);
 	r->state_repaired = v->state_damaged;
+}
+
+void lc_gone_advice(const struct store *s, const struct lc_view *v, struct strbuf *sb)
+{
+	if (v->foreign)
+		sb_appendf(sb, "the store's link %s/current points at %.300s, outside versions/, which tb323fu-ctl never does; point it at an installed version (ln -sfn versions/VERSION %s/current) or remove it",
+			   s->root, v->foreign, s->root);
+	else
+		sb_appendf(sb, "Mesa %s, the current version, is gone from %s/versions (deleted outside tb323fu-ctl); ",
+			   v->current, s->root);
+	if (!v->foreign && v->previous && !v->previous_gone)
+		sb_appendf(sb, "go back to Mesa %s with `tb323fu-ctl mesa rollback`", v->previous);
+	else if (!v->foreign && v->ready)
+		sb_appendf(sb, "install Mesa %s with `tb323fu-ctl mesa install %s`", v->ready, v->ready);
+	else if (!v->foreign)
+		sb_append(sb, "install a version with `tb323fu-ctl mesa update`");
+	if (v->st.enabled)
+		sb_append(sb, "; `tb323fu-ctl mesa off` switches the session to the distribution's Mesa meanwhile");
+}
+
+/* A transition that needs a current version it can select refuses a current whose tree is
+ * gone, or a current link the user pointed elsewhere: nothing is written. */
+static int current_unusable(const struct lc_ctx *c, const struct lc_view *v, const char *cmd,
+			    struct tb_error *e)
+{
+	if (!v->current_gone && !v->foreign)
+		return TB_OK;
+	struct strbuf sb = {0};
+	lc_gone_advice(c->s, v, &sb);
+	int rc = tb_fail_why(e, TB_EFAIL, v->foreign ? "damaged" : "not-installed",
+			     "%s cannot go on: %s; nothing was changed", cmd, sb.buf);
+	sb_free(&sb);
+	return rc;
 }
 
 static void name(char *out, size_t n, const char *v)
@@ -308,6 +379,10 @@ int lc_install(const struct lc_ctx *c, const char *version, int run_smoke,
 	name(r->version, sizeof r->version, version);
 	int rc = TB_OK;
 	phase(c, LC_INSTALLING, version);
+	if (v.foreign) {
+		rc = current_unusable(c, &v, "install", e);
+		goto out;
+	}
 	if (!store_has_version(c->s, version)) {
 		rc = tb_fail_why(e, TB_EFAIL, "not-installed", "Mesa %s is not downloaded (tb323fu-ctl mesa download %s)", version, version);
 		goto out;
@@ -331,6 +406,8 @@ int lc_install(const struct lc_ctx *c, const char *version, int run_smoke,
 	}
 	phase(c, LC_SWITCHING, version);
 	const char *prev = same(v.current, version) ? v.previous : v.current;
+	if (v.current_gone) /* the gone version cannot be gone back to */
+		prev = v.previous && !v.previous_gone && !same(v.previous, version) ? v.previous : NULL;
 	state_set_failed(&v.st, NULL, NULL, NULL);
 	if (v.st.enabled)
 		start_trial(&v.st, version, c->cfg);
@@ -352,7 +429,9 @@ int lc_on(const struct lc_ctx *c, struct lc_result *r, struct tb_error *e)
 	struct lc_view v;
 	begin(c, &v, r);
 	int rc;
-	if (!v.current) {
+	if (v.current_gone || v.foreign) {
+		rc = current_unusable(c, &v, "on", e);
+	} else if (!v.current) {
 		rc = tb_fail_why(e, TB_EFAIL, "not-installed", "no Mesa version installed to switch on (tb323fu-ctl mesa update)");
 	} else {
 		name(r->version, sizeof r->version, v.current);
@@ -377,6 +456,10 @@ int lc_off(const struct lc_ctx *c, struct lc_result *r, struct tb_error *e)
 	v.st.enabled = 0;
 	end_trial(&v.st);
 	phase(c, LC_SWITCHING, v.current);
+	r->current_gone = v.current_gone;
+	if (v.current_gone)
+		name(r->version, sizeof r->version, v.current);
+	/* always possible: a gone or foreign current only loses the files that selected it */
 	int rc = commit(c, v.current, v.previous, &v.st, 1, r, e);
 	lc_view_free(&v);
 	return rc;
@@ -388,7 +471,9 @@ int lc_keep(const struct lc_ctx *c, struct lc_result *r, struct tb_error *e)
 	begin(c, &v, r);
 	int rc = TB_OK;
 	name(r->version, sizeof r->version, v.st.trial);
-	if (v.st.trial || v.state_damaged) {
+	if (v.st.trial || v.state_damaged)
+		rc = current_unusable(c, &v, "keep", e);
+	if (!rc && (v.st.trial || v.state_damaged)) {
 		phase(c, LC_KEEPING, v.st.trial);
 		end_trial(&v.st);
 		rc = commit(c, v.current, v.previous, &v.st, 0, r, e);
@@ -402,8 +487,13 @@ int lc_rollback(const struct lc_ctx *c, struct lc_result *r, struct tb_error *e)
 	struct lc_view v;
 	begin(c, &v, r);
 	int rc;
-	if (!v.previous) {
+	if (v.foreign) {
+		rc = current_unusable(c, &v, "rollback", e);
+	} else if (!v.previous) {
 		rc = tb_fail_why(e, TB_EFAIL, "not-installed", "there is no previous version to go back to");
+	} else if (v.previous_gone) {
+		rc = tb_fail_why(e, TB_EFAIL, "not-installed", "Mesa %s, the previous version, is gone from %s/versions (deleted outside tb323fu-ctl); nothing was changed; install a version with `tb323fu-ctl mesa update`%s",
+				 v.previous, c->s->root, v.st.enabled ? "; `tb323fu-ctl mesa off` switches the session to the distribution's Mesa meanwhile" : "");
 	} else {
 		phase(c, LC_ROLLING_BACK, v.previous);
 		name(r->version, sizeof r->version, v.previous);
@@ -412,7 +502,8 @@ int lc_rollback(const struct lc_ctx *c, struct lc_result *r, struct tb_error *e)
 			start_trial(&v.st, v.previous, c->cfg);
 		else
 			end_trial(&v.st);
-		rc = commit(c, v.previous, v.current, &v.st, 1, r, e);
+		/* a current whose tree is gone is dropped, not kept for going back to */
+		rc = commit(c, v.previous, v.current_gone ? NULL : v.current, &v.st, 1, r, e);
 	}
 	lc_view_free(&v);
 	return rc;
@@ -430,7 +521,17 @@ int lc_boot_tick(const struct lc_ctx *c, const char *boot_id, struct lc_result *
 	r->max = v.st.max;
 	r->enabled = v.st.enabled;
 	r->trial = v.st.trial != NULL;
-	if (!v.st.enabled || !v.st.trial || (id && same(id, v.st.boot))) {
+	if (v.st.enabled && (v.current_gone || v.foreign)) {
+		/* the session selects a driver that is not there (or not ours): off at once */
+		v.st.enabled = 0;
+		end_trial(&v.st);
+		state_set(&v.st.boot, id);
+		phase(c, LC_SWITCHING, r->version);
+		rc = commit(c, v.current, v.previous, &v.st, 1, r, e);
+		r->switched_off = !rc;
+		r->current_gone = v.foreign ? 2 : 1;
+		name(r->version, sizeof r->version, v.current ? v.current : v.foreign);
+	} else if (!v.st.enabled || !v.st.trial || (id && same(id, v.st.boot))) {
 		/* nothing to count; a damaged state is still rebuilt */
 		if (v.state_damaged)
 			rc = commit(c, v.current, v.previous, &v.st, 1, r, e);
@@ -464,6 +565,8 @@ int lc_remove(const struct lc_ctx *c, const char *version, struct lc_result *r,
 	int rc;
 	if (!store_has_version(c->s, version))
 		rc = tb_fail_why(e, TB_EFAIL, "not-installed", "Mesa %s is not installed (tb323fu-ctl mesa list)", version);
+	else if (v.foreign && v.state_damaged)
+		rc = current_unusable(c, &v, "remove", e);
 	else if (same(version, v.current))
 		rc = tb_fail_why(e, TB_EFAIL, "in-use", "Mesa %s is current; install or roll back to another version first (a damaged one is repaired with `tb323fu-ctl mesa verify --repair %s`)", version, version);
 	else if (same(version, v.previous))

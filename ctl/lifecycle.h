@@ -16,6 +16,10 @@ struct lc_view {
 	char *ready;        /* newest version neither current, previous nor failed */
 	struct state st;    /* repaired from the links and env.conf when damaged */
 	int state_damaged;
+	int current_gone;   /* current names a tree that is gone from versions/ */
+	int previous_gone;
+	char *foreign;      /* current's target when it is a link outside versions/, else NULL */
+	char *planted;      /* store_planted_links: links the next commit replaces, or NULL */
 };
 void lc_read(const struct store *s, struct lc_view *v);
 void lc_view_free(struct lc_view *v);
@@ -50,7 +54,13 @@ struct lc_result {
 	int changed;        /* something was written */
 	int state_repaired; /* a damaged state file was rebuilt */
 	int used_reserve;   /* the disk was full: the store's reserve was given up */
+	int current_gone;   /* off, boot-tick: current's tree was gone (1) or current pointed
+			     * outside versions/ (2, boot-tick); version names it */
+	char replaced[600]; /* links a commit replaced by files of ours (store_planted_links) */
 };
+/* What to do about a current version whose tree is gone, or a current link outside
+ * versions/: a sentence for status, doctor and the refusals. */
+void lc_gone_advice(const struct store *s, const struct lc_view *v, struct strbuf *sb);
 
 /* Makes an installed version current: smoke tests first (when run_smoke), then links,
  * state and files of current in one commit, then older versions pruned. TB_ESMOKE when the

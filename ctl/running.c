@@ -54,9 +54,10 @@ static struct {
 	int tests_done;
 	const struct tb_progress *inner;
 	char *root;
+	int lock_fd; /* a duplicate of the store's lock: held until last-operation is written */
 	double published_at;
 	int published_percent, published_step;
-} run = {.step = -1};
+} run = {.step = -1, .lock_fd = -1};
 
 static double now(void)
 {
@@ -66,11 +67,14 @@ static double now(void)
 }
 
 /* Written without fsync: the file says what runs now and means nothing after a crash (the
- * reader ignores a file whose process is gone). */
+ * reader ignores a file whose process is gone). The temporary is a fresh file of a name the
+ * next writer removes as a leftover (.<name>.tmp.<pid>): never a link or file planted there. */
 static void write_quick(const char *path, const char *text)
 {
-	char *tmp = xasprintf("%s.tmp", path);
-	int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	const char *slash = strrchr(path, '/');
+	char *tmp = xasprintf("%.*s/.%s.tmp.%ld", (int)(slash - path), path, slash + 1, (long)getpid());
+	unlink(tmp);
+	int fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
 	if (fd >= 0) {
 		size_t len = strlen(text);
 		int ok = write(fd, text, len) == (ssize_t)len;
@@ -193,9 +197,14 @@ const struct tb_progress *running_begin(const char *command, const struct tb_pro
 	return &wrapper;
 }
 
-void running_attach(const char *root)
+void running_attach(const char *root, int lock_fd)
 {
-	if (run.root || !run.plan)
+	if (run.root || !run.plan || lock_fd < 0)
+		return;
+	/* The same open file description: the lock lasts until running_end closes it, so the
+	 * record and last-operation are written under it even after the store is closed. */
+	run.lock_fd = fcntl(lock_fd, F_DUPFD_CLOEXEC, 0);
+	if (run.lock_fd < 0)
 		return;
 	run.root = xstrdup(root);
 	if (run.step < 0)
@@ -218,7 +227,7 @@ void running_end(int code, const char *reason, const char *message)
 	struct running_info ri;
 	running_read(run.root, &ri);
 	if (ri.command[0] && !strcmp(ri.command, run.command)) {
-		char *text = read_small_file(path, 4096, NULL);
+		char *text = read_small_file_nofollow(path, 4096, NULL);
 		json_object *o = text ? json_tokener_parse(text) : NULL;
 		json_object *pid;
 		if (o && json_object_object_get_ex(o, "pid", &pid) && json_object_get_int(pid) == (int)getpid())
@@ -237,6 +246,8 @@ void running_end(int code, const char *reason, const char *message)
 	publish_json(o, "last-operation");
 	free(run.root);
 	run.root = NULL;
+	close(run.lock_fd);
+	run.lock_fd = -1;
 }
 
 static const char *get_str(json_object *o, const char *key)
@@ -256,7 +267,8 @@ static int get_int(json_object *o, const char *key)
 static json_object *read_json(const char *root, const char *name)
 {
 	char *path = path_join(root, name);
-	char *text = read_small_file(path, 256 * 1024, NULL);
+	/* never followed: a link planted here must not make status read what it points at */
+	char *text = read_small_file_nofollow(path, 256 * 1024, NULL);
 	free(path);
 	json_object *o = text ? json_tokener_parse(text) : NULL;
 	free(text);

@@ -9,9 +9,10 @@
 /* Starts accounting for command; the returned progress wraps inner (which may be NULL) and is
  * what the command hands the engine. */
 const struct tb_progress *running_begin(const char *command, const struct tb_progress *inner);
-/* The store a writer holds the lock of: from now on the step and percent are published in
- * <root>/running (replaced atomically, at most four times a second). */
-void running_attach(const char *root);
+/* The store a writer holds the lock of (lock_fd): from now on the step and percent are
+ * published in <root>/running (replaced atomically, at most four times a second). The lock
+ * stays held, through a duplicate of lock_fd, until running_end has written last-operation. */
+void running_attach(const char *root, int lock_fd);
 /* The whole command's percent so far (0-100, never decreasing). */
 int running_percent(void);
 /* The command ended: <root>/running goes, <root>/last-operation keeps the outcome. */

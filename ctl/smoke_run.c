@@ -255,11 +255,60 @@ static int account_for_end(struct run *r, int timed_out, int status, int timeout
 	return TB_OK;
 }
 
+/* Readers take at most SMOKE_RESULT_MAX bytes of smoke/<v>.json (smoke_read_result). */
+#define SMOKE_RESULT_MAX ((size_t)16 << 20)
+
+/* Keeps in each suite's list (results, regressions, fixed) only the entries keep() wants,
+ * at most max of them. */
+static void thin_suites(json_object *res, const char *key, int (*keep)(json_object *), size_t max)
+{
+	json_object *suites, *list;
+	if (!json_object_object_get_ex(res, "suites", &suites) || !json_object_is_type(suites, json_type_object))
+		return;
+	json_object_object_foreach(suites, name, suite) {
+		(void)name;
+		if (!json_object_object_get_ex(suite, key, &list) || !json_object_is_type(list, json_type_array))
+			continue;
+		json_object *kept = json_object_new_array();
+		for (size_t i = 0; i < json_object_array_length(list) && json_object_array_length(kept) < max; i++) {
+			json_object *t = json_object_array_get_idx(list, i);
+			if (!keep || keep(t))
+				json_object_array_add(kept, json_object_get(t));
+		}
+		json_object_object_add(suite, key, kept);
+	}
+}
+
+static int results_differ(json_object *t)
+{
+	json_object *a, *b;
+	return !json_object_object_get_ex(t, "store", &a) || !json_object_object_get_ex(t, "distribution", &b) ||
+	       strcmp(json_object_get_string(a), json_object_get_string(b)) != 0;
+}
+
+/* The summary (passed, failed, the tests, the suites' counts) must stay readable however many
+ * tests a suite ran: over the readers' bound, the per-test lists keep the tests whose sides
+ * differ, then the first thousand names. */
+static const char *bounded_text(json_object *res)
+{
+	const int flags = JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE;
+	const char *text = json_out(res, flags);
+	if (strlen(text) + 1 < SMOKE_RESULT_MAX)
+		return text;
+	thin_suites(res, "results", results_differ, SIZE_MAX);
+	text = json_out(res, flags);
+	if (strlen(text) + 1 < SMOKE_RESULT_MAX)
+		return text;
+	thin_suites(res, "results", NULL, 0);
+	thin_suites(res, "regressions", NULL, 1000);
+	thin_suites(res, "fixed", NULL, 1000);
+	return json_out(res, JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE);
+}
+
 static int write_result(struct store *s, const char *version, json_object *res,
 			struct tb_error *e)
 {
-	const char *text = json_out(
-		res, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE);
+	const char *text = bounded_text(res);
 	char *dir = store_path(s, "smoke");
 	char *file = store_path(s, "smoke/%s.json", version);
 	char *body = xasprintf("%s\n", text);
@@ -412,7 +461,7 @@ json_object *smoke_read_result(const struct store *s, const char *version)
 	if (!version_name_ok(version))
 		return NULL;
 	char *file = store_path(s, "smoke/%s.json", version);
-	json_object *o = json_file_read_object(file, 16 << 20);
+	json_object *o = json_file_read_object(file, SMOKE_RESULT_MAX);
 	free(file);
 	return o;
 }

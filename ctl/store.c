@@ -97,6 +97,35 @@ static int entries_are(int rootfd, const char *root, const char *rel, int want, 
 	return rc;
 }
 
+/* env/: files only, but env/current.env may be a planted link (replaced at the next commit). */
+static int env_entries_are(int rootfd, const char *root, struct tb_error *e)
+{
+	int fd = openat(rootfd, "env", O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0)
+		return errno == ENOENT ? TB_OK : tb_fail_errno(e, TB_EFAIL, "cannot open %s/env", root);
+	DIR *d = fdopendir(fd);
+	if (!d) {
+		close(fd);
+		return tb_fail_errno(e, TB_EFAIL, "cannot read %s/env", root);
+	}
+	int rc = TB_OK;
+	struct dirent *de;
+	while (!rc && (de = readdir(d))) {
+		struct stat st;
+		if (de->d_name[0] == '.' || fstatat(fd, de->d_name, &st, AT_SYMLINK_NOFOLLOW) != 0)
+			continue;
+		int k = kind_of(st.st_mode);
+		int want = !strcmp(de->d_name, "current.env") ? PART_FILE | PART_LINK : PART_FILE | PART_DIR;
+		if (!(k & want)) {
+			char *sub = xasprintf("env/%s", de->d_name);
+			rc = wrong_part(root, sub, k, want, e);
+			free(sub);
+		}
+	}
+	closedir(d);
+	return rc;
+}
+
 static int store_check_parts(const struct store *s, struct tb_error *e)
 {
 	int rootfd = open(s->root, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
@@ -109,8 +138,12 @@ static int store_check_parts(const struct store *s, struct tb_error *e)
 		{"versions", PART_DIR},   {"icd", PART_DIR},	   {"icd/opencl", PART_DIR},
 		{"icd/versions", PART_DIR}, {"env", PART_DIR},	   {"smoke", PART_DIR},
 		{"cache", PART_DIR},	  {"current", PART_LINK}, {"previous", PART_LINK},
-		{"env.conf", PART_FILE},  {"state", PART_FILE},   {"icd/turnip.json", PART_FILE},
-		{"icd/opencl/rusticl.icd", PART_FILE},
+		/* the files every commit replaces by rename: a link planted there goes then, its
+		 * target untouched (store_planted_links) */
+		{"env.conf", PART_FILE | PART_LINK}, {"state", PART_FILE | PART_LINK},
+		{"icd/turnip.json", PART_FILE | PART_LINK},
+		{"icd/opencl/rusticl.icd", PART_FILE | PART_LINK},
+		{"env/current.env", PART_FILE | PART_LINK},
 	};
 	int rc = TB_OK;
 	for (size_t i = 0; !rc && i < sizeof parts / sizeof *parts; i++)
@@ -122,7 +155,7 @@ static int store_check_parts(const struct store *s, struct tb_error *e)
 	/* Elsewhere only links and special files are refused: files are replaced by rename,
 	 * which never follows a link, but a directory written into must be the store's own. */
 	if (!rc)
-		rc = entries_are(rootfd, s->root, "env", PART_FILE | PART_DIR, 0, e);
+		rc = env_entries_are(rootfd, s->root, e);
 	if (!rc)
 		rc = entries_are(rootfd, s->root, "smoke", PART_FILE | PART_DIR, 0, e);
 	if (!rc) /* releases.json, partial downloads, <tag>/SHA256SUMS */
@@ -231,6 +264,45 @@ static void remove_leftovers_below(const char *dir)
 	closedir(d);
 }
 
+/* Temporaries of older builds that wrote the running record without a dot name. */
+static void remove_old_temporaries(const struct store *s)
+{
+	static const char *const names[] = {"running.tmp", "last-operation.tmp"};
+	for (size_t i = 0; i < sizeof names / sizeof *names; i++) {
+		char *p = path_join(s->root, names[i]);
+		unlink(p); /* a link goes, never what it points at */
+		free(p);
+	}
+}
+
+/* env/<v>.env and icd/versions/<v>/ of a version whose tree is gone (deleted by hand, or by
+ * the Open Device Helper's own clean-up): the launcher would select a driver that is not
+ * there. */
+static void remove_orphan_selections(const struct store *s)
+{
+	char *dir = path_join(s->root, "env");
+	DIR *d = open_dir_nofollow(dir);
+	free(dir);
+	if (!d)
+		return;
+	struct dirent *de;
+	while ((de = readdir(d))) {
+		size_t len = strlen(de->d_name);
+		if (len <= 4 || strcmp(de->d_name + len - 4, ".env"))
+			continue;
+		char *v = xasprintf("%.*s", (int)(len - 4), de->d_name);
+		if (version_name_ok(v) && !store_has_version(s, v)) {
+			char *env = store_env_path(s, v), *icd = store_icd_dir(s, v);
+			unlink(env);
+			remove_tree(icd);
+			free(env);
+			free(icd);
+		}
+		free(v);
+	}
+	closedir(d);
+}
+
 int store_lock(struct store *s, int wait, struct tb_error *e)
 {
 	char *path = path_join(s->root, ".lock");
@@ -276,6 +348,8 @@ int store_lock(struct store *s, int wait, struct tb_error *e)
 		remove_leftovers_below(p);
 		free(p);
 	}
+	remove_old_temporaries(s);
+	remove_orphan_selections(s);
 	testhook_pause("locked");
 	return TB_OK;
 }
@@ -385,6 +459,35 @@ int store_has_version(const struct store *s, const char *version)
 	int ok = access(p, F_OK) == 0;
 	free(p);
 	return ok;
+}
+
+int store_version_gone(const struct store *s, const char *version)
+{
+	if (!version)
+		return 0;
+	struct stat st;
+	char *p = store_manifest_path(s, version);
+	int gone = lstat(p, &st) != 0 && (errno == ENOENT || errno == ENOTDIR);
+	free(p);
+	return gone;
+}
+
+char *store_planted_links(const struct store *s)
+{
+	static const char *const rewritten[] = {"env.conf", "state", "icd/turnip.json",
+						"icd/opencl/rusticl.icd", "env/current.env"};
+	struct strbuf sb = {0};
+	for (size_t i = 0; i < sizeof rewritten / sizeof *rewritten; i++) {
+		char *p = path_join(s->root, rewritten[i]);
+		char target[PATH_MAX];
+		ssize_t n = readlink(p, target, sizeof target - 1);
+		free(p);
+		if (n < 0)
+			continue;
+		target[n] = '\0';
+		sb_appendf(&sb, "%s%s (a link to %.200s)", sb.len ? ", " : "", rewritten[i], target);
+	}
+	return sb.buf;
 }
 
 static int newest_first(const void *a, const void *b)

@@ -16,7 +16,8 @@ struct store {
 int store_open(struct store *s, const char *dir, int create, struct tb_error *e);
 void store_close(struct store *s);
 /* Takes .lock for a writer: TB_EBUSY at once when another writer holds it, or waits.
- * Then removes leftovers of an interrupted writer (temporaries, staging trees). */
+ * Then removes leftovers of an interrupted writer (temporaries, staging trees) and the env
+ * and ICD files of versions whose tree is gone. */
 int store_lock(struct store *s, int wait, struct tb_error *e);
 
 /* A path under the store root (printf format). */
@@ -40,6 +41,14 @@ char *store_previous(const struct store *s);
 /* Points link ("current" or "previous") at versions/<version>, or removes it (version NULL). */
 int store_set_link(struct store *s, const char *link, const char *version, struct tb_error *e);
 int store_has_version(const struct store *s, const char *version);
+/* Whether version (a link's, e.g. current's) names a tree that is gone from versions/: deleted
+ * by hand or by another tool's clean-up. 0 for NULL. */
+int store_version_gone(const struct store *s, const char *version);
+/* The files every life-cycle commit replaces by rename (env.conf, state, the ICD files of
+ * current, env/current.env) that are symbolic links now, as "NAME (a link to TARGET)" joined
+ * by ", "; NULL when none. A writer does not write through them: the commit's rename puts a
+ * file of ours in the link's place and leaves its target as it was. */
+char *store_planted_links(const struct store *s);
 /* Installed versions, newest first; free with store_free_list. */
 char **store_versions(const struct store *s, size_t *n);
 void store_free_list(char **list, size_t n);

@@ -33,7 +33,8 @@ int takeover_needed(const struct store *s)
 	char *cur = store_current(s);
 	char *env = store_path(s, "env/current.env");
 	char *smoke = store_path(s, "smoke");
-	if (cur && (!path_exists(env) || !is_directory(smoke)))
+	/* a current whose tree is gone has no files to get; the life cycle says what to do */
+	if (cur && !store_version_gone(s, cur) && (!path_exists(env) || !is_directory(smoke)))
 		needed++;
 	free(cur);
 	free(env);
@@ -53,6 +54,27 @@ static int needs_ld_library_path(const struct store *s, const char *v, const str
 	int yes = elf_check_tree(tree, m, &r, &ignored) == TB_OK && r.needs_ld_library_path;
 	free(tree);
 	return yes;
+}
+
+/* The session's files are left as they are when current cannot be selected: a tree that is
+ * gone (off, rollback or an install repairs that), or a link the user pointed outside
+ * versions/. Rewriting from "no current" would switch the session off without a word;
+ * status, doctor and every life-cycle command say what is wrong instead. */
+static int current_left_alone(const struct store *s, const struct lc_view *v)
+{
+	return v->current_gone || v->foreign;
+}
+
+static int stage_current(struct store *s, const struct lc_view *v, struct tb_error *e)
+{
+	struct txn t;
+	txn_init(&t, s);
+	int rc = envfiles_stage_current(s, v->current, v->st.enabled, &t, e);
+	if (rc)
+		txn_abort(&t);
+	else
+		rc = txn_commit(&t, e);
+	return rc;
 }
 
 int takeover_run(struct store *s, int *done, struct tb_error *e)
@@ -86,13 +108,7 @@ int takeover_run(struct store *s, int *done, struct tb_error *e)
 	if (!rc) {
 		struct lc_view v;
 		lc_read(s, &v);
-		struct txn t;
-		txn_init(&t, s);
-		rc = envfiles_stage_current(s, v.current, v.st.enabled, &t, e);
-		if (rc)
-			txn_abort(&t);
-		else
-			rc = txn_commit(&t, e);
+		rc = current_left_alone(s, &v) ? TB_OK : stage_current(s, &v, e);
 		lc_view_free(&v);
 	}
 	return rc;

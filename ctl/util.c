@@ -388,10 +388,10 @@ int atomic_symlink(const char *target, const char *path, struct tb_error *e)
 	return rc;
 }
 
-char *read_small_file(const char *path, size_t max, size_t *len_out)
+static char *read_small(const char *path, size_t max, size_t *len_out, int flags)
 {
 	/* O_NONBLOCK: opening a FIFO must not wait for a writer; it is refused below. */
-	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | flags);
 	if (fd < 0)
 		return NULL;
 	struct stat st;
@@ -443,6 +443,16 @@ char *read_small_file(const char *path, size_t max, size_t *len_out)
 	if (len_out)
 		*len_out = len;
 	return buf;
+}
+
+char *read_small_file(const char *path, size_t max, size_t *len_out)
+{
+	return read_small(path, max, len_out, 0);
+}
+
+char *read_small_file_nofollow(const char *path, size_t max, size_t *len_out)
+{
+	return read_small(path, max, len_out, O_NOFOLLOW);
 }
 
 char *next_line(char **cursor)

@@ -89,6 +89,9 @@ int fsync_dir(const char *dir);
  * on failure: E2BIG when larger than max, ESPIPE when it is not a regular file (a FIFO, a
  * device: never waited on, never read). tb_fail_errno words both for people. */
 char *read_small_file(const char *path, size_t max, size_t *len_out);
+/* The same for a file of the store that is only ever replaced by rename: a symbolic link
+ * there was planted and is not followed (ELOOP). */
+char *read_small_file_nofollow(const char *path, size_t max, size_t *len_out);
 
 /* Walks a text in place: returns the line at *cursor without its newline (and a trailing \r)
  * and moves *cursor past it; NULL once the text is used up. */

@@ -12,6 +12,20 @@ const char *const selected_vars[] = {"VK_DRIVER_FILES", "VK_ICD_FILENAMES", "OCL
 				     "RUSTICL_ENABLE"};
 const size_t selected_vars_count = sizeof selected_vars / sizeof *selected_vars;
 
+/* Its env file is still there, its tree is not (deleted by hand or by another tool). */
+static int tree_gone(const char *root, const char *version)
+{
+	if (version)
+		return fail(EXIT_FAILED, "Mesa ", version, " is not installed: its files are gone from ",
+			    root, "/versions (tb323fu-ctl mesa list shows what is)", NULL);
+	char current[80];
+	const char *v = store_current_version(root, current, sizeof current);
+	return fail(EXIT_FAILED, "the current Mesa version ", v ? v : "", " is gone from ", root,
+		    "/versions; see tb323fu-ctl mesa status for what to do (tb323fu-mesa distro "
+		    "runs a program with the distribution's Mesa)",
+		    NULL);
+}
+
 int launch_env_load(struct launch_env *e, const char *root, const char *version)
 {
 	e->version = version;
@@ -43,6 +57,8 @@ int launch_env_load(struct launch_env *e, const char *root, const char *version)
 	if (n < 0)
 		return fail(EXIT_FAILED, "cannot read ", e->path, ": ", strerror((int)-n),
 			    " (check the store's permissions with tb323fu-ctl mesa doctor)", NULL);
+	if (store_tree_gone(root, version))
+		return tree_gone(root, version);
 	struct env_problem why;
 	if (envfile_parse(e->text, (size_t)n, &e->list, &why) != 0) {
 		char line[32] = "";

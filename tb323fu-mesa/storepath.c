@@ -1,8 +1,10 @@
 /* Store paths for the launcher (see storepath.h). */
 #include "storepath.h"
 
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 const char *store_root(const char *option)
@@ -115,4 +117,16 @@ const char *store_current_version(const char *root, char *out, size_t cap)
 		return NULL;
 	memcpy(out, base, strlen(base) + 1);
 	return out;
+}
+
+int store_tree_gone(const char *root, const char *version)
+{
+	char path[STORE_PATH_MAX];
+	int rc = version ? path_concat(path, sizeof path, root, "/versions/", version)
+			 : path_concat(path, sizeof path, root, "/current", NULL);
+	size_t n = strlen(path);
+	if (rc != 0 || path_concat(path + n, sizeof path - n, "/MANIFEST", NULL, NULL) != 0)
+		return 0;
+	struct stat st;
+	return stat(path, &st) != 0 && (errno == ENOENT || errno == ENOTDIR);
 }

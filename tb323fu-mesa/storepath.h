@@ -33,6 +33,10 @@ long path_list_without(const char *value, const char *const *dirs, size_t n, cha
  * when the path is not inside an installed version. */
 const char *store_version_of(const char *path, const char *realroot, char *out, size_t cap);
 
+/* 1 when the tree of version (NULL: the one <root>/current points to) is gone from the
+ * store, its env file left behind: a run would select a driver that is not there. */
+int store_tree_gone(const char *root, const char *version);
+
 /* The version <root>/current points to, or NULL. */
 const char *store_current_version(const char *root, char *out, size_t cap);
 

@@ -229,6 +229,12 @@ static void loads_current_or_a_version_with_clear_refusals(void **state)
 	assert_int_equal(system(path), 0);
 	snprintf(path, sizeof path, "%s/env/current.env", dir);
 	write_file(path, version_file, strlen(version_file));
+	/* an env file whose tree is gone selects nothing: refused */
+	assert_int_equal(launch_env_load(&loaded, dir, NULL), EXIT_FAILED);
+	char tree[512];
+	snprintf(tree, sizeof tree, "mkdir -p '%s/versions/2026.10.06' && touch '%s/versions/2026.10.06/MANIFEST' && ln -sfn versions/2026.10.06 '%s/current'",
+		 dir, dir, dir);
+	assert_int_equal(system(tree), 0);
 	assert_int_equal(launch_env_load(&loaded, dir, NULL), 0);
 	assert_int_equal(loaded.list.count, 5);
 	assert_int_equal(launch_env_load(&loaded, dir, "2026.10.06"), EXIT_FAILED);
