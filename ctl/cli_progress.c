@@ -105,8 +105,10 @@ static void on_test(void *ctx, const char *name, const char *status)
 		fprintf(stderr, "%s\n", json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN));
 		json_object_put(o);
 	} else if (strcmp(status, "run")) {
-		char *n = term_text(name, 0), *st = term_text(status, 0);
-		fprintf(stderr, "smoke    %-12s %s\n", n, st);
+		/* bench's rounds: "bench    store:1/3 pass" */
+		int bench = !strncmp(name, "bench:", 6);
+		char *n = term_text(bench ? name + 6 : name, 0), *st = term_text(status, 0);
+		fprintf(stderr, "%-8s %-12s %s\n", bench ? "bench" : "smoke", n, st);
 		free(n);
 		free(st);
 	}
