@@ -33,8 +33,8 @@ check "one progress line per round and side" \
 # The run's result as smoke/<v>.json keeps it (what --json prints): one run of the real
 # clpeak is slow enough.
 check "the result: the vendor file and ICD of each side, no failure" \
-	test "$(json 'b = d["bench"]; b["sides"]["store"]["opencl_vendor"], b["sides"]["distribution"]["opencl_vendor"].startswith("/etc/OpenCL/vendors/"), b["failures"]' <"$STORE/smoke/$V.json")" = \
+	test "$(json 'd["bench"]["sides"]["store"]["opencl_vendor"], d["bench"]["sides"]["distribution"]["opencl_vendor"].startswith("/etc/OpenCL/vendors/"), d["bench"]["failures"]' <"$STORE/smoke/$V.json")" = \
 	"('$STORE/icd/versions/$V/opencl/rusticl.icd', True, [])"
 check "the result: clpeak's figures have one value on each side" \
-	test "$(json 'b = d["bench"]; sorted({len(f["store"]["values"]) == len(f["distribution"]["values"]) == 1 for f in b["figures"]}), any(f["name"].startswith("Single-precision compute / ") for f in b["figures"])' <"$STORE/smoke/$V.json")" = "([True], True)"
+	test "$(json 'sorted({len(f["store"]["values"]) == len(f["distribution"]["values"]) == 1 for f in d["bench"]["figures"]}), any(f["name"].startswith("Single-precision compute / ") for f in d["bench"]["figures"])' <"$STORE/smoke/$V.json")" = "([True], True)"
 done_testing
