@@ -121,9 +121,11 @@ static void on_test(void *ctx, const char *name, const char *status)
 		fprintf(stderr, "%s\n", json_out(o, JSON_C_TO_STRING_PLAIN));
 		json_object_put(o);
 	} else if (strcmp(status, "run") && !is_counted_test(p, name)) {
-		/* a suite's own results are the command's table, not hundreds of lines here */
-		char *n = term_text(name, 0), *st = term_text(status, 0);
-		fprintf(stderr, "smoke    %-12s %s\n", n, st);
+		/* a suite's own results are the command's table, not hundreds of lines here;
+		 * bench's rounds: "bench    store:1/3 pass" */
+		int bench = !strncmp(name, "bench:", 6);
+		char *n = term_text(bench ? name + 6 : name, 0), *st = term_text(status, 0);
+		fprintf(stderr, "%-8s %-12s %s\n", bench ? "bench" : "smoke", n, st);
 		free(n);
 		free(st);
 	}

@@ -1,5 +1,6 @@
 /* The table of tb323fu-ctl's commands and options (see cli_table.h); docs/design.md §5. */
 #include "cli_table.h"
+#include "bench.h"
 
 #include <string.h>
 
@@ -39,8 +40,9 @@ static const struct cli_option smoke_options[] = {
 	END,
 };
 static const struct cli_option bench_options[] = {
-	{"--command", "CMD", "the benchmark to run (default clpeak)"},
-	{"--rounds", "N", "rounds through run and distro alternately"},
+	{"--command", "CMD", "another benchmark, by sh -c, its \"label : 12.5 GB/s\" lines read (default clpeak, its XML read)"},
+	{"--tests", "LIST", "only these of clpeak's tests (compute-sp,kernel-latency…)"},
+	{"--rounds", "N", "rounds through run and distro alternately (default " BENCH_ROUNDS_TEXT ")"},
 	END,
 };
 static const struct cli_option pack_options[] = {
@@ -103,7 +105,7 @@ const struct cli_command cli_commands[] = {
 	{"smoke", cmd_smoke, "[VERSION] [--tests LIST | --suite SUITE [OPTIONS] | --deqp PATH --caselist FILE]",
 	 "run the smoke tests against a version (default current)",
 	 "tb323fu-ctl mesa smoke 2026.10.06", 1, OPERAND_VERSION, smoke_options},
-	{"bench", cmd_bench, "[VERSION] [--command CMD] [--rounds N]",
+	{"bench", cmd_bench, "[VERSION] [--command CMD | --tests LIST] [--rounds N]",
 	 "run a benchmark through run and distro alternately and compare the medians",
 	 "tb323fu-ctl mesa bench --rounds 5", 1, OPERAND_VERSION, bench_options},
 	{"doctor", cmd_doctor, "",

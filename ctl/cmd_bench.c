@@ -1,5 +1,5 @@
-/* tb323fu-ctl mesa bench [VERSION] [--command CMD] [--rounds N]: the speed-up of a version's
- * build over the distribution's Mesa, figure by figure (docs/design.md §10). */
+/* tb323fu-ctl mesa bench [VERSION] [--command CMD | --tests LIST] [--rounds N]: the speed-up
+ * of a version's build over the distribution's Mesa, figure by figure (docs/design.md §10). */
 #include <json-c/json.h>
 #include <math.h>
 #include <stdio.h>
@@ -9,8 +9,9 @@
 #include "bench.h"
 #include "cli.h"
 #include "manifest.h"
+#include "util.h"
 
-static const char usage[] = "usage: tb323fu-ctl mesa bench [VERSION] [--command CMD] [--rounds N]";
+static const char usage[] = "usage: tb323fu-ctl mesa bench [VERSION] [--command CMD | --tests LIST] [--rounds N]";
 
 static double number(json_object *o, const char *key)
 {
@@ -25,6 +26,12 @@ static void cell(char *buf, size_t size, json_object *side)
 		 number(side, "max"));
 }
 
+static const char *text_of(json_object *o, const char *key)
+{
+	json_object *v = json_object_object_get(o, key);
+	return v ? json_object_get_string(v) : NULL;
+}
+
 static void print_table(json_object *res)
 {
 	json_object *figures = json_object_object_get(res, "figures");
@@ -32,10 +39,9 @@ static void print_table(json_object *res)
 	for (size_t i = 0; i < json_object_array_length(figures); i++) {
 		json_object *f = json_object_array_get_idx(figures, i), *ratio;
 		char a[64], b[64], r[16] = "-";
-		const char *unit = json_object_get_string(json_object_object_get(f, "unit"));
+		const char *unit = text_of(f, "unit");
 		/* names and units are the benchmark's words: shown, never obeyed */
-		char *name = xasprintf("%s%s%s%s", json_object_get_string(json_object_object_get(f, "name")),
-				       *unit ? " [" : "", unit, *unit ? "]" : "");
+		char *name = xasprintf("%s%s%s%s", text_of(f, "name"), *unit ? " [" : "", unit, *unit ? "]" : "");
 		char *shown = term_text(name, 0);
 		cell(a, sizeof a, json_object_object_get(f, "store"));
 		cell(b, sizeof b, json_object_object_get(f, "distribution"));
@@ -46,16 +52,49 @@ static void print_table(json_object *res)
 		free(shown);
 		free(name);
 	}
+	json_object *sides = json_object_object_get(res, "sides");
+	static const char *const keys[] = {"store", "distribution"};
+	for (size_t k = 0; k < 2; k++) {
+		json_object *side = json_object_object_get(sides, keys[k]);
+		const char *cl = text_of(side, "opencl_vendor"), *vk = text_of(side, "vulkan_icd");
+		printf("%s: OpenCL %s, Vulkan %s\n", keys[k], cl ? cl : "as the system has it",
+		       vk ? vk : "as the system has it");
+	}
+}
+
+static const char *plural(long n)
+{
+	return n == 1 ? "" : "s";
+}
+
+static void say_result(struct outcome *o, const char *version, json_object *res, int rounds)
+{
+	json_object *ratio = json_object_object_get(res, "ratio");
+	const char *command = text_of(res, "command");
+	size_t n = json_object_array_length(json_object_object_get(res, "figures"));
+	char how[64];
+	if (rounds == 1)
+		snprintf(how, sizeof how, "one round");
+	else
+		snprintf(how, sizeof how, "the median of %d rounds", rounds);
+	if (ratio)
+		outcome_say(o, "Mesa %s against the distribution's Mesa: %.2fx (%s, %s, geometric mean of %zu figure%s)",
+			    version, json_object_get_double(ratio), command, how, n, plural((long)n));
+	else
+		outcome_say(o, "Mesa %s against the distribution's Mesa: no figure gave a ratio (%s, %d round%s)",
+			    version, command, rounds, plural(rounds));
 }
 
 COMMAND(bench)
 {
 	struct tb_error e = {0};
-	const char *version = NULL, *command = NULL;
+	const char *version = NULL, *command = NULL, *tests = NULL;
 	int rounds = BENCH_DEFAULT_ROUNDS;
 	for (int i = 1; i < argc; i++) { /* argv[0] is the command's name */
 		if (!strcmp(argv[i], "--command") && i + 1 < argc) {
 			command = argv[++i];
+		} else if (!strcmp(argv[i], "--tests") && i + 1 < argc) {
+			tests = argv[++i];
 		} else if (!strcmp(argv[i], "--rounds") && i + 1 < argc) {
 			char *end;
 			long n = strtol(argv[++i], &end, 10);
@@ -68,31 +107,33 @@ COMMAND(bench)
 			return cli_usage(o, "unexpected argument \"%s\" (%s)", argv[i], usage);
 		}
 	}
+	if (tests && command)
+		return cli_usage(o, "--tests chooses clpeak's tests; it does not go with --command");
+	char *bad = tests ? bench_tests_unknown(tests) : NULL;
+	if (bad) {
+		int rc = cli_usage(o, "--tests wants clpeak's test names separated by commas "
+				      "(compute-sp,kernel-latency…), not \"%s\"", bad);
+		free(bad);
+		return rc;
+	}
 	struct store s;
 	char *chosen = cli_open_for_version(c, &s, version, o);
 	if (!chosen)
 		return o->code;
-	struct bench_request r = {.command = command, .rounds = rounds, .progress = c->progress};
+	struct bench_request r = {.command = command, .tests = tests, .rounds = rounds, .progress = c->progress};
 	json_object *res = NULL;
 	int rc = bench_run(&s, chosen, &r, &res, &e);
-	if (rc) {
-		rc = outcome_fail(o, &e);
-	} else {
+	if (res) {
+		/* also when the benchmark failed after its figures: they are shown, and said */
 		if (!c->json)
 			print_table(res);
-		json_object *ratio = json_object_object_get(res, "ratio");
 		json_object_object_foreach(res, key, val)
 			json_object_object_add(o->fields, key, json_object_get(val));
-		if (ratio)
-			outcome_say(o, "Mesa %s against the distribution's Mesa: %.2fx (%s, the median of %d rounds, geometric mean of %zu figures)",
-				    chosen, json_object_get_double(ratio),
-				    json_object_get_string(json_object_object_get(res, "command")), rounds,
-				    json_object_array_length(json_object_object_get(res, "figures")));
-		else
-			outcome_say(o, "Mesa %s against the distribution's Mesa: no figure gave a ratio (%s, %d rounds)",
-				    chosen, json_object_get_string(json_object_object_get(res, "command")), rounds);
+		say_result(o, chosen, res, rounds);
 		json_object_put(res);
 	}
+	if (rc)
+		rc = outcome_fail(o, &e);
 	free(chosen);
 	store_close(&s);
 	return rc;

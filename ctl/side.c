@@ -1,14 +1,159 @@
 /* Running a command on the store's side or the distribution's, reading its output by lines. */
 #include "side.h"
 
+#include <dirent.h>
+#include <json-c/json.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/utsname.h>
 
+#include "manifest.h"
 #include "programs.h"
+
+#define OPENCL_VENDORS_DIR "/etc/OpenCL/vendors"
+
+/* Where the Vulkan loader finds the system's ICD files, in its order. */
+static const char *const vulkan_icd_dirs[] = {"/etc/xdg/vulkan/icd.d", "/etc/vulkan/icd.d",
+					      "/usr/local/share/vulkan/icd.d",
+					      "/usr/share/vulkan/icd.d"};
 
 const char *side_name(enum side side)
 {
 	return side == SIDE_STORE ? "store" : "distribution";
+}
+
+static const char *base_name(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	return slash ? slash + 1 : path;
+}
+
+/* The library an OpenCL vendor file names: its first line. */
+static char *vendor_library(const char *file)
+{
+	char *text = read_small_file(file, 4096, NULL);
+	if (text)
+		text[strcspn(text, "\r\n")] = '\0';
+	return text;
+}
+
+static char *icd_library(const char *file)
+{
+	json_object *root = json_object_from_file(file), *icd, *lib;
+	char *out = NULL;
+	if (root && json_object_object_get_ex(root, "ICD", &icd) &&
+	    json_object_object_get_ex(icd, "library_path", &lib) &&
+	    json_object_is_type(lib, json_type_string))
+		out = xstrdup(json_object_get_string(lib));
+	json_object_put(root);
+	return out;
+}
+
+/* The best file of dir (names ending in suffix) whose library has the name lib: one whose
+ * library exists (a bare name is the dynamic linker's to find), and of those one named for
+ * this machine (lvp_icd.x86_64.json, not lvp_icd.i686.json). NULL when none. */
+static char *find_naming(const char *dir, const char *suffix, char *(*library)(const char *),
+			 const char *lib)
+{
+	struct utsname u;
+	char arch[80] = "";
+	if (uname(&u) == 0)
+		snprintf(arch, sizeof arch, ".%s.", u.machine);
+	struct dirent **ents;
+	int n = scandir(dir, &ents, NULL, alphasort);
+	char *best = NULL;
+	int best_score = 0;
+	for (int i = 0; i < n; i++) {
+		const char *name = ents[i]->d_name;
+		size_t len = strlen(name), sl = strlen(suffix);
+		if (len > sl && !strcmp(name + len - sl, suffix)) {
+			char *file = path_join(dir, name);
+			char *named = library(file);
+			int score = 0;
+			if (named && !strcmp(base_name(named), lib) && (!strchr(named, '/') || path_exists(named)))
+				score = 1 + (arch[1] && strstr(name, arch) != NULL);
+			if (score > best_score) {
+				free(best);
+				best = file, file = NULL;
+				best_score = score;
+			}
+			free(named);
+			free(file);
+		}
+		free(ents[i]);
+	}
+	if (n > 0)
+		free(ents);
+	return best;
+}
+
+static char *system_vulkan_icd(const char *lib)
+{
+	for (size_t i = 0; i < sizeof vulkan_icd_dirs / sizeof *vulkan_icd_dirs; i++) {
+		char *f = find_naming(vulkan_icd_dirs[i], ".json", icd_library, lib);
+		if (f)
+			return f;
+	}
+	return NULL;
+}
+
+int side_drivers_find(const struct store *s, const struct manifest *m, enum side side,
+		      struct side_drivers *d, struct tb_error *e)
+{
+	memset(d, 0, sizeof *d);
+	if (side == SIDE_STORE) {
+		char *icd = store_icd_dir(s, m->version);
+		if (m->has_opencl)
+			d->opencl_vendor = path_join(icd, "opencl/rusticl.icd");
+		if (m->has_vulkan)
+			d->vulkan_icd = path_join(icd, "turnip.json");
+		free(icd);
+		return TB_OK;
+	}
+	if (m->has_opencl) {
+		const char *env = getenv("OPENCL_VENDOR_PATH");
+		const char *dir = env && *env ? env : OPENCL_VENDORS_DIR;
+		const char *lib = base_name(m->opencl_lib);
+		d->opencl_vendor = find_naming(dir, ".icd", vendor_library, lib);
+		if (!d->opencl_vendor)
+			return tb_fail_why(e, TB_EFAIL, "failed",
+					   "no OpenCL vendor file in %s names %s, so the distribution has no build of "
+					   "the release's OpenCL driver to compare with; install mesa-opencl-icd",
+					   dir, lib);
+	}
+	if (m->has_vulkan) {
+		const char *lib = base_name(m->vulkan_lib);
+		d->vulkan_icd = system_vulkan_icd(lib);
+		if (!d->vulkan_icd) {
+			side_drivers_free(d);
+			return tb_fail_why(e, TB_EFAIL, "failed",
+					   "no Vulkan ICD file of the system names %s, so the distribution has no build "
+					   "of the release's Vulkan driver to compare with; install mesa-vulkan-drivers",
+					   lib);
+		}
+	}
+	return TB_OK;
+}
+
+void side_drivers_free(struct side_drivers *d)
+{
+	free(d->opencl_vendor);
+	free(d->vulkan_icd);
+	memset(d, 0, sizeof *d);
+}
+
+char **side_drivers_env(const struct side_drivers *d)
+{
+	char **env = xcalloc(4, sizeof *env);
+	size_t n = 0;
+	if (d->opencl_vendor)
+		env[n++] = xasprintf("OCL_ICD_VENDORS=%s", d->opencl_vendor);
+	if (d->vulkan_icd) {
+		env[n++] = xasprintf("VK_DRIVER_FILES=%s", d->vulkan_icd);
+		env[n++] = xasprintf("VK_ICD_FILENAMES=%s", d->vulkan_icd);
+	}
+	return env;
 }
 
 char **side_argv(const struct store *s, const char *version, enum side side,
@@ -25,11 +170,9 @@ char **side_argv(const struct store *s, const char *version, enum side side,
 		n_env++;
 	while (cmd[n_cmd])
 		n_cmd++;
-	char **inner = xcalloc(n_env + n_cmd + 3, sizeof *inner);
+	char **inner = xcalloc(n_env + n_cmd + 2, sizeof *inner);
 	size_t i = 0;
 	inner[i++] = envprog;
-	if (side == SIDE_DISTRO && rusticl_enable && *rusticl_enable)
-		inner[i++] = xasprintf("RUSTICL_ENABLE=%s", rusticl_enable);
 	for (size_t k = 0; k < n_env; k++)
 		inner[i++] = xstrdup(env[k]);
 	for (size_t k = 0; k < n_cmd; k++)
@@ -43,12 +186,15 @@ char **side_argv(const struct store *s, const char *version, enum side side,
 			tb_fail_why(e, TB_EFAIL, "program-missing", "the launcher tb323fu-mesa is neither next to tb323fu-ctl nor in "
 				TB_PREFIX "/bin; reinstall tb323fu-mesa");
 		} else {
-			argv = xcalloc(i + 5, sizeof *argv);
+			argv = xcalloc(i + 8, sizeof *argv);
 			size_t j = 0;
 			argv[j++] = launcher;
 			argv[j++] = xstrdup("--store");
 			argv[j++] = xstrdup(s->root);
 			argv[j++] = xstrdup("distro");
+			argv[j++] = xstrdup("--version");
+			argv[j++] = xstrdup(version);
+			argv[j++] = xstrdup("--");
 			for (size_t k = 0; k < i; k++)
 				argv[j++] = xstrdup(inner[k]);
 		}

@@ -15,6 +15,7 @@ struct option_help {
 struct command_help {
 	const char *name, *usage, *summary, *example;
 	const struct option_help *options;
+	const char *details; /* what the command does to the environment, or NULL */
 };
 
 static const struct option_help global_options[] = {
@@ -39,20 +40,28 @@ static const struct option_help which_options[] = {
 	{"--json", NULL, "one JSON object (several processes: an array of them)"},
 	{NULL, NULL, NULL},
 };
-static const struct option_help no_options[] = {{NULL, NULL, NULL}};
+static const struct option_help distro_options[] = {
+	{"--version", "V", "RUSTICL_ENABLE as version V selects it, also over the caller's"},
+	{NULL, NULL, NULL},
+};
 
 static const struct command_help commands[] = {
 	{"run", "[--version V] [--] COMMAND [ARGS...]",
 	 "start COMMAND on the store's Mesa build (current, or version V)",
-	 "tb323fu-mesa run vulkaninfo --summary", run_options},
-	{"distro", "[--] COMMAND [ARGS...]",
+	 "tb323fu-mesa run vulkaninfo --summary", run_options, NULL},
+	{"distro", "[--version V] [--] COMMAND [ARGS...]",
 	 "start COMMAND on the distribution's Mesa, whatever the session selects",
-	 "tb323fu-mesa distro clpeak", no_options},
+	 "tb323fu-mesa distro clpeak", distro_options,
+	 "Clears VK_DRIVER_FILES, VK_ICD_FILENAMES, OCL_ICD_VENDORS, whatever else the\n"
+	 "current env file sets, and the store's directories in LD_LIBRARY_PATH.\n"
+	 "Sets RUSTICL_ENABLE, which the distribution's rusticl needs to offer a device:\n"
+	 "the caller's own value when it is set and not empty, else the current\n"
+	 "version's (with --version V: V's); with nothing installed it is left as it is.\n"},
 	{"env", "[--version V] [--format sh|json]", "print the variables a run sets",
-	 "tb323fu-mesa env --format json", env_options},
+	 "tb323fu-mesa env --format json", env_options, NULL},
 	{"which", "[--version V] [--json] | --pid PID [PID...] [--json]",
 	 "show the ICD files and drivers a run would load, or those processes have loaded",
-	 "tb323fu-mesa which --pid $(pidof vkcube)", which_options},
+	 "tb323fu-mesa which --pid $(pidof vkcube)", which_options, NULL},
 };
 enum { N_COMMANDS = sizeof commands / sizeof *commands };
 
@@ -94,6 +103,8 @@ int help_print(const char *name)
 		if (!c)
 			return unknown_word(NULL, name);
 		printf("usage: tb323fu-mesa [--store DIR] %s %s\n\n%s\n", c->name, c->usage, c->summary);
+		if (c->details)
+			printf("\n%s", c->details);
 		if (c->options->name) {
 			fputs("\noptions:\n", stdout);
 			print_options(c->options);

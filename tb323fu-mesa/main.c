@@ -89,25 +89,66 @@ static int cmd_run(const char *root, int argc, char **argv)
 	return exec_command(argv + start);
 }
 
+/* The env file distro takes RUSTICL_ENABLE from: version's (a failure is said), or current's
+ * (missing or damaged: none, the distribution's Mesa must stay usable). NULL when none. */
+static const struct env_list *distro_env(const char *root, const char *version, int *rc)
+{
+	*rc = 0;
+	if (version) {
+		*rc = launch_env_load(&selected, root, version);
+		return *rc ? NULL : &selected.list;
+	}
+	char path[STORE_PATH_MAX];
+	if (store_env_file(path, sizeof path, root, NULL) != 0)
+		return NULL;
+	long n = envfile_read(path, selected.text, sizeof selected.text);
+	struct env_problem why;
+	if (n < 0 || envfile_parse(selected.text, (size_t)n, &selected.list, &why) != 0)
+		return NULL;
+	return &selected.list;
+}
+
+/* The distribution's Mesa with the driver the store's side selects: the distribution's
+ * rusticl offers no device without RUSTICL_ENABLE. The caller's own value wins, unless a
+ * version was asked for by name. */
+static int distro_rusticl(const struct env_list *release, const char *user, int by_name)
+{
+	const struct env_var *v = release ? env_list_find(release, "RUSTICL_ENABLE") : NULL;
+	const char *value = v && (by_name || !user || !*user) ? v->value : user;
+	return value ? setenv("RUSTICL_ENABLE", value, 1) : 0;
+}
+
 static int cmd_distro(const char *root, int argc, char **argv)
 {
-	if (argc > 1 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0))
-		return help_print("distro");
-	int start = command_start(argc, argv, 1, "distro");
+	const char *version = NULL;
+	int i = 1;
+	while (i < argc && argv[i][0] == '-' && strcmp(argv[i], "--") != 0) {
+		if (take_option(argc, argv, &i, "--version", &version)) {
+			if (!version || !*version)
+				return usage_error("--version needs a version name");
+			i++;
+		} else if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
+			return help_print("distro");
+		} else {
+			unknown_word("distro", argv[i]);
+			return fail(EXIT_USAGE, "put -- before a COMMAND that starts with '-'", NULL);
+		}
+	}
+	int start = command_start(argc, argv, i, "distro");
 	if (start < 0)
 		return EXIT_USAGE;
-	/* Also clear what the current env file sets beyond the usual variables; a missing or
-	 * damaged file must not stop the distribution's Mesa from being used. */
-	char path[STORE_PATH_MAX];
-	const struct env_list *extra = NULL;
-	if (store_env_file(path, sizeof path, root, NULL) == 0) {
-		long n = envfile_read(path, selected.text, sizeof selected.text);
-		struct env_problem why;
-		if (n >= 0 && envfile_parse(selected.text, (size_t)n, &selected.list, &why) == 0)
-			extra = &selected.list;
-	}
-	if (launch_env_clean(root, extra) != 0)
+	int rc;
+	const struct env_list *release = distro_env(root, version, &rc);
+	if (rc != 0)
+		return rc;
+	const char *inherited = getenv("RUSTICL_ENABLE");
+	char *user = inherited ? strdup(inherited) : NULL;
+	if (inherited && !user)
 		return fail(EXIT_FAILED, "cannot set the environment: out of memory", NULL);
+	/* Also clear what the env file sets beyond the usual variables. */
+	if (launch_env_clean(root, release) != 0 || distro_rusticl(release, user, version != NULL) != 0)
+		return fail(EXIT_FAILED, "cannot set the environment: out of memory", NULL);
+	free(user);
 	return exec_command(argv + start);
 }
 

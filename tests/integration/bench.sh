@@ -1,7 +1,10 @@
 #!/bin/sh
-# `bench` on a stand-in release: a command run through `run` and `distro` alternately, round after
-# round, its "label : number unit" lines compared figure by figure (medians, spread, ratio),
-# plus the smoke program's Vulkan throughput; the last result shows in list and status.
+# `bench` on a stand-in release with doubles of the benchmark, for what the real clpeak
+# (bench_clpeak.sh) cannot show: a command run through `run` and `distro` alternately, round
+# after round, its "label : number unit" lines compared figure by figure (medians, spread,
+# ratio), plus the smoke program's Vulkan throughput; each side sees one OpenCL vendor and one
+# Vulkan ICD; a clpeak that writes its XML and then fails; the last result shows in list and
+# status.
 . "$TB_TOP/tests/lib.sh"
 
 V=2026.08.01
@@ -13,8 +16,9 @@ expect_exit 0 "install-local $V" ctl mesa install-local "$R" --sums "$(dirname "
 # store's OpenCL; each run appends its side to a record.
 cat >"$T/fake-bench" <<EOF2
 #!/bin/sh
-if [ -n "\${OCL_ICD_VENDORS:-}" ]; then side=store bw=20 lat=4; else side=distro bw=10 lat=8; fi
+case \${OCL_ICD_VENDORS:-} in */icd/versions/*) side=store bw=20 lat=4 ;; *) side=distro bw=10 lat=8 ;; esac
 echo "\$side RUSTICL_ENABLE=\${RUSTICL_ENABLE:-}" >>"$T/record"
+echo "\$side OCL_ICD_VENDORS=\${OCL_ICD_VENDORS:-} VK_DRIVER_FILES=\${VK_DRIVER_FILES:-}" >>"$T/drivers"
 echo "Platform: rusticl"
 echo "  Device: llvmpipe"
 echo "    Driver version  : 1.2.3 (Linux x64)"
@@ -33,20 +37,25 @@ expect_exit 0 "bench --rounds 3 exits 0" ctl mesa bench $V --rounds 3 --command 
 check "a table with both columns" \
 	sh -c "head -n 1 '$T/out' | grep -q '^figure  *store  *distribution  *ratio'"
 check "bandwidth: medians with their spread, and the ratio" \
-	grep -q '^Global memory bandwidth (GBPS) / float \[GBPS\]  *20.00 (20.00-20.00)  *10.00 (10.00-10.00)  *2.00x' "$T/out"
+	grep -q '^Global memory bandwidth / float \[GBPS\]  *20.00 (20.00-20.00)  *10.00 (10.00-10.00)  *2.00x' "$T/out"
 check "a latency halved is a ratio of 2 too" grep -q '^Kernel launch latency \[us\]  *4.00 .* 8.00 .* 2.00x' "$T/out"
 check "the Vulkan line comes from the smoke program" \
 	grep -q '^Vulkan compute (smoke vk.compute) \[GB/s\]  *[0-9.]* ([0-9.-]*)  *[0-9.]* ([0-9.-]*)  *\([0-9.]*x\|-\)$' "$T/out"
 check "the driver's version is not a figure" sh -c "! grep -q 'Driver version' '$T/out'"
 check "the sentence gives the overall ratio" grep -q "^Mesa $V against the distribution's Mesa: [0-9.]*x ($T/fake-bench, the median of 3 rounds, geometric mean of 4 figures)" "$T/out"
-check "three rounds, the sides alternating, the distribution's with RUSTICL_ENABLE" \
+VENDOR=$(grep -l 'libRusticlOpenCL' /etc/OpenCL/vendors/*.icd | head -n 1)
+check "each side saw one OpenCL vendor and one Vulkan ICD: the store's, and the system's of the same drivers" \
+	test "$(sort -u "$T/drivers" | tr '\n' ' ')" = \
+	"distro OCL_ICD_VENDORS=$VENDOR VK_DRIVER_FILES=$(ls /usr/share/vulkan/icd.d/lvp_icd.*"$(uname -m)"*.json) store OCL_ICD_VENDORS=$STORE/icd/versions/$V/opencl/rusticl.icd VK_DRIVER_FILES=$STORE/icd/versions/$V/turnip.json "
+check "the table names them" grep -qx "distribution: OpenCL $VENDOR, Vulkan $(ls /usr/share/vulkan/icd.d/lvp_icd.*"$(uname -m)"*.json)" "$T/out"
+check "three rounds, the sides alternating, the distribution's with the release's RUSTICL_ENABLE" \
 	test "$(tr '\n' ' ' <"$T/record")" = \
 	"store RUSTICL_ENABLE=llvmpipe distro RUSTICL_ENABLE=llvmpipe distro RUSTICL_ENABLE=llvmpipe store RUSTICL_ENABLE=llvmpipe store RUSTICL_ENABLE=llvmpipe distro RUSTICL_ENABLE=llvmpipe "
 
 expect_exit 0 "bench --json" ctl mesa bench --rounds 2 --command "$T/fake-bench" --json
 check "--json: figures with both sides, the medians and the rounds' values" \
 	test "$(json '[(f["name"], f["store"]["median"], f["distribution"]["values"], f["ratio"]) for f in d["figures"][:2]]' <"$T/out")" = \
-	"[('Global memory bandwidth (GBPS) / float', 20.0, [10.0, 10.0], 2.0), ('Global memory bandwidth (GBPS) / float2', 20.5, [10.5, 10.5], 1.9523809523809523)]"
+	"[('Global memory bandwidth / float', 20.0, [10.0, 10.0], 2.0), ('Global memory bandwidth / float2', 20.5, [10.5, 10.5], 1.9523809523809523)]"
 check "--json: command, rounds, overall ratio" \
 	test "$(json 'd["ok"], d["version"], d["rounds"], d["command"] == "'"$T/fake-bench"'", d["ratio"] > 1' <"$T/out")" = "(True, '$V', 2, True, True)"
 check "list shows the last bench of the version" \
@@ -68,7 +77,7 @@ expect_exit 2 "--rounds 0" ctl mesa bench --rounds 0
 # UTF-8 and carry an 8-bit CSI: the JSON stays strict, and so does the table.
 cat >"$T/zero-bench" <<EOF2
 #!/bin/sh
-if [ -n "\${OCL_ICD_VENDORS:-}" ]; then bw=0 lat=0; else bw=0 lat=8; fi
+case \${OCL_ICD_VENDORS:-} in */icd/versions/*) bw=0 lat=0 ;; *) bw=0 lat=8 ;; esac
 printf '    Band\\377width (GBPS)\\n      float\\23331m   : %s\\n' "\$bw"
 echo "    Kernel launch latency : \$lat us"
 EOF2
@@ -86,4 +95,46 @@ import sys
 t = open(sys.argv[1], "rb").read().decode("utf-8")
 sys.exit(any(0x80 <= ord(c) <= 0x9f or (ord(c) < 0x20 and c != "\n") for c in t))' "$T/out"
 check "…and no ratio of inf or nan" sh -c "! grep -qi 'infx\|nanx' '$T/out'"
+expect_exit 2 "--tests with a name clpeak does not have" ctl mesa bench --tests compute-sp,warp-speed
+check "…names it" grep -q 'not "warp-speed"' "$T/err"
+expect_exit 2 "--tests with --command" ctl mesa bench --tests compute-sp --command true
+
+mkdir "$T/no-vendors"
+expect_exit 1 "a distribution without the release's OpenCL driver" \
+	env OPENCL_VENDOR_PATH="$T/no-vendors" "$CTL" --store "$STORE" mesa bench --rounds 1 --command "$T/fake-bench"
+check "…says what is missing and what to install" \
+	grep -q "no OpenCL vendor file in $T/no-vendors names libRusticlOpenCL.so.1.*install mesa-opencl-icd" "$T/err"
+
+# A clpeak double (clpeak's own options, its XML file): on the distribution's side it writes
+# its figures and then fails, as clpeak 1.1.2 does on a platform without a device.
+mkdir "$T/bin"
+cat >"$T/bin/clpeak" <<EOF2
+#!/bin/sh
+while [ \$# -gt 0 ]; do case \$1 in -f) xml=\$2; shift ;; esac; shift; done
+case \${OCL_ICD_VENDORS:-} in */icd/versions/*) gf=300 st=0 ;; *) gf=100 st=255 ;; esac
+cat >"\$xml" <<XML
+<?xml version="1.0" encoding="utf-8"?>
+<clpeak os="Linux x64">
+  <platform name="rusticl">
+    <device name="llvmpipe" driver_version="1" compute_units="8" clock_frequency="300" clock_frequency_unit="MHz">
+      <single_precision_compute unit="gflops">
+        <float>\$gf</float>
+        <float2>\$gf</float2>
+      </single_precision_compute>
+      <kernel_launch_latency unit="us">
+XML
+echo "Platform: Clover" >&2
+exit \$st
+EOF2
+chmod 755 "$T/bin/clpeak"
+expect_exit 1 "clpeak's XML: figures, then a failure on the distribution's side" \
+	env PATH="$T/bin:$PATH" "$CTL" --store "$STORE" mesa bench --rounds 1
+check "…the figures are kept and shown, the unit named once" \
+	grep -q '^Single-precision compute / float \[GFLOPS\]  *300.00 (300.00-300.00)  *100.00 (100.00-100.00)  *3.00x' "$T/out"
+check "…the status and the side are said" \
+	grep -q "clpeak exited with exit status 255 on the distribution's side in round 1 (Platform: Clover), after printing figures (they are kept and shown)" "$T/err"
+expect_exit 1 "…and in --json" env PATH="$T/bin:$PATH" "$CTL" --store "$STORE" --json mesa bench --rounds 1
+check "…the failure, the figures and the reason" \
+	test "$(json 'd["ok"], d["reason"], d["failures"], len(d["figures"]) >= 2' <"$T/out")" = \
+	"(False, 'failed', [{'side': 'distribution', 'round': 1, 'status': 'exit status 255', 'last_line': 'Platform: Clover'}], True)"
 done_testing

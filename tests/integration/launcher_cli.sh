@@ -16,6 +16,8 @@ expect_exit 1 "env with nothing installed" mesa env
 expect_exit 1 "which with nothing installed" mesa which
 check "the same sentence" grep -qx "tb323fu-mesa: no Mesa version installed (tb323fu-ctl mesa update)" "$T/err"
 expect_exit 0 "distro works with nothing installed" mesa distro true
+check "…and leaves the caller's RUSTICL_ENABLE as it is" test "$(RUSTICL_ENABLE=mine mesa distro printenv RUSTICL_ENABLE)" = mine
+check "…and sets none of its own" sh -c "! '$MESA' --store '$STORE' distro printenv RUSTICL_ENABLE"
 
 R1=$(standin $V1) && R2=$(standin $V2 --ld-library-path lib) ||
 	{ not_ok "stand-in releases"; done_testing; exit 1; }
@@ -102,8 +104,17 @@ check "distro removes the store's directories and keeps the rest" \
 	test "$(LD_LIBRARY_PATH="/opt/a:$REAL/current/lib::/opt/b:$REAL/versions/$V1/lib" mesa distro printenv LD_LIBRARY_PATH)" = "/opt/a::/opt/b"
 check "distro unsets LD_LIBRARY_PATH when only store directories were in it" \
 	sh -c "! LD_LIBRARY_PATH='$REAL/current/lib' '$MESA' --store '$STORE' distro printenv LD_LIBRARY_PATH"
-check "distro unsets the selecting variables" \
-	sh -c "! VK_DRIVER_FILES=x VK_ICD_FILENAMES=x OCL_ICD_VENDORS=x RUSTICL_ENABLE=x '$MESA' --store '$STORE' distro env | grep -qE '^(VK_DRIVER_FILES|VK_ICD_FILENAMES|OCL_ICD_VENDORS|RUSTICL_ENABLE)='"
+check "distro unsets the variables that select the store's files" \
+	sh -c "! VK_DRIVER_FILES=x VK_ICD_FILENAMES=x OCL_ICD_VENDORS=x '$MESA' --store '$STORE' distro env | grep -qE '^(VK_DRIVER_FILES|VK_ICD_FILENAMES|OCL_ICD_VENDORS)='"
+check "distro selects the driver the current version selects (RUSTICL_ENABLE of its env file)" \
+	test "$(mesa distro printenv RUSTICL_ENABLE)" = llvmpipe
+check "distro keeps the caller's own RUSTICL_ENABLE" test "$(RUSTICL_ENABLE=mine mesa distro printenv RUSTICL_ENABLE)" = mine
+check "an empty RUSTICL_ENABLE is no choice: the current version's" test "$(RUSTICL_ENABLE= mesa distro printenv RUSTICL_ENABLE)" = llvmpipe
+check "distro --version $V1: that version's value, also over the caller's" \
+	test "$(RUSTICL_ENABLE=mine mesa distro --version $V1 printenv RUSTICL_ENABLE)" = llvmpipe
+expect_exit 1 "distro --version of a version not installed" mesa distro --version 2000.01.01 true
+check "…says so" grep -qx "tb323fu-mesa: version 2000.01.01 is not installed (tb323fu-ctl mesa list)" "$T/err"
+expect_exit 2 "distro with an unknown option" mesa distro --verbose true
 check "distro leaves other variables alone" test "$(OTHER=kept mesa distro printenv OTHER)" = kept
 check "a store reached through a link is recognised in LD_LIBRARY_PATH" sh -c \
 	"ln -s '$REAL' '$T/link' && test \"\$(LD_LIBRARY_PATH='$T/link/current/lib:/opt/a' '$MESA' --store '$T/link' distro printenv LD_LIBRARY_PATH)\" = /opt/a"

@@ -66,6 +66,16 @@ if loaded session "$MESA" --store "$STORE" distro clinfo -l; then ok "distro cli
 check "distro: the system's rusticl is loaded" grep -qx "$(readlink -f "$SYSLIB/libRusticlOpenCL.so.1")" "$T/loaded"
 check "distro: nothing from the store is loaded" sh -c "! grep -q '^$REAL/' '$T/loaded'"
 
+# Outside a switched-on session nobody sets RUSTICL_ENABLE: distro takes the store's value,
+# or the distribution's rusticl would offer no device.
+if loaded mesa distro clinfo -l; then ok "distro clinfo -l (RUSTICL_ENABLE not set)"; else not_ok "distro clinfo -l (RUSTICL_ENABLE not set)" "$(tail -5 "$T/err")"; fi
+check "distro: the system's rusticl offers its llvmpipe device" sh -c "grep -q 'Platform #0: rusticl' '$T/out' && grep -q 'Device #0: llvmpipe' '$T/out'"
+check "distro: that rusticl is the system's library, not the store's" \
+	sh -c "test \"\$(grep -E '/libRusticlOpenCL[^/]*\$' '$T/loaded')\" = '$(readlink -f "$SYSLIB/libRusticlOpenCL.so.1")'"
+if loaded env RUSTICL_ENABLE=nonesuch "$MESA" --store "$STORE" distro clinfo -l; then ok "distro clinfo -l (RUSTICL_ENABLE=nonesuch)"; else not_ok "distro clinfo -l (RUSTICL_ENABLE=nonesuch)" "$(tail -5 "$T/err")"; fi
+check "distro: the caller's RUSTICL_ENABLE is kept (no driver by that name, no device)" \
+	sh -c "grep -q 'Platform #0: rusticl' '$T/out' && ! grep -q 'Device #' '$T/out'"
+
 if loaded mesa run --version $V1 clinfo -l; then ok "run --version $V1 clinfo -l"; else not_ok "run --version $V1 clinfo -l" "$(tail -5 "$T/err")"; fi
 check "run --version: rusticl of $V1" \
 	test "$(cl_drivers)" = "$(readlink -f "$REAL/versions/$V1/lib/libRusticlOpenCL.so.1")"
