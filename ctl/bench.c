@@ -196,7 +196,7 @@ static int run_one(struct store *s, const char *version, enum side side,
 	memset(fs->seen, 0, sizeof fs->seen);
 	int status, timed_out;
 	struct child_tail tail = {0};
-	int rc = side_run(argv, NULL, 0, fn, fs, &status, &timed_out, &tail, e);
+	int rc = side_run(argv, NULL, SIDE_JOB_BENCH, fn, fs, &status, &timed_out, &tail, e);
 	smoke_free_argv(argv);
 	if (!rc && must_succeed && !(WIFEXITED(status) && WEXITSTATUS(status) == 0)) {
 		char how[160], last[200];

@@ -212,7 +212,7 @@ static int run_side(struct store *s, const char *version, enum side side, const 
 	int rc = argv ? TB_OK : TB_EFAIL, status = 0, timed_out = 0;
 	struct child_tail tail = {0};
 	if (!rc)
-		rc = side_run(argv, NULL, 0, NULL, NULL, &status, &timed_out, &tail, e);
+		rc = side_run(argv, NULL, SIDE_JOB_PIGLIT, NULL, NULL, &status, &timed_out, &tail, e);
 	smoke_free_argv(argv);
 	if (!rc) {
 		*map = read_results(results);
