@@ -94,7 +94,7 @@ check "…the cases are not run, the name cut" \
 	"(['fail', 'fail'], 'NotRun: not run: dEQP-VK kept logging \"dEQP-VK.compute.fake.longname_10', True)"
 printf 'dEQP-VK.compute.fake.pass_%0600d\n' 1 >"$T/toolong.txt"
 expect_exit 2 "a case list with a name over 512 bytes is refused" \
-	ctl mesa smoke --deqp "$FAKE" --caselist "$T/toolong.txt"
+	timeout -k 5 120 "$CTL" --store "$STORE" mesa smoke --deqp "$FAKE" --caselist "$T/toolong.txt"
 check "…in one sentence" grep -q "names a case of 626 bytes.*dEQP-VK case names have at most 512" "$T/err"
 
 # --- the same list on the store's build and on the distribution's Mesa ---------------------------
