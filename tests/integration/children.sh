@@ -126,6 +126,14 @@ check "smoke: the smoke program started" wait_until 60 test -e "$T/started"
 kill -TERM "$(cat "$T/smoke.pid")"
 interrupted smoke "the smoke tests ran"
 
+# An install stopped in its smoke tests records no failure: the version is as it was.
+start install env TB323FU_MESA_SMOKE="$T/hang" "$CTL" --store "$STORE" --json mesa install $V
+check "install: the smoke program started" wait_until 60 test -e "$T/started"
+kill -TERM "$(cat "$T/install.pid")"
+interrupted install "the smoke tests ran"
+check "…no failure is recorded against $V" \
+	test "$(ctl mesa status --json | json 'd["installed"], d["failed"], d["failed_reason_id"]')" = "('$V', '', '')"
+
 printf 'dEQP-VK.compute.fake.pass_1\ndEQP-VK.compute.fake.hang_1\n' >"$T/cases.txt"
 cat >"$T/deqp" <<EOF2
 #!/bin/sh
