@@ -36,7 +36,7 @@ group_gone() {
 }
 # Whatever a failed check left running goes before the next one starts.
 sweep() {
-	[ -s "$T/pgid" ] && kill -KILL -- "-$(cat "$T/pgid")" 2>/dev/null
+	[ -s "$T/pgid" ] && kill -KILL "-$(cat "$T/pgid")" 2>/dev/null
 	for _f in "$T"/*.pid; do [ -s "$_f" ] && kill -KILL "$(cat "$_f")" 2>/dev/null; done
 	rm -f "$T/pgid" "$T/grandchild" "$T/started"
 }
