@@ -422,7 +422,7 @@ static int run_benchmark(struct bench_ctx *b, enum side side, int round, int *fa
 		unlink(b->xml); /* a file left from the last run must not count for this one */
 	int status, timed_out;
 	struct child_tail tail = {0};
-	int rc = side_run(argv, NULL, 0, b->xml ? NULL : on_line, &b->fs, &status, &timed_out, &tail, e);
+	int rc = side_run(argv, NULL, SIDE_JOB_BENCH, b->xml ? NULL : on_line, &b->fs, &status, &timed_out, &tail, e);
 	smoke_free_argv(argv);
 	if (!rc && b->xml)
 		read_xml(b);
@@ -454,7 +454,7 @@ static int run_vulkan(struct bench_ctx *b, enum side side, char *const vk[], str
 	begin_run(&b->fs, side);
 	int status, timed_out;
 	struct child_tail tail = {0};
-	int rc = side_run(argv, NULL, 0, on_smoke_line, &b->fs, &status, &timed_out, &tail, e);
+	int rc = side_run(argv, NULL, SIDE_JOB_BENCH, on_smoke_line, &b->fs, &status, &timed_out, &tail, e);
 	smoke_free_argv(argv);
 	return rc;
 }

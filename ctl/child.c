@@ -21,6 +21,20 @@ double now_seconds(void)
 	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
+/* What the child gets whatever we inherited: the signals that end a program do so (an ignored
+ * or blocked SIGTERM would outlive our TERM-then-KILL's grace). Async-signal-safe. */
+static void default_signals(void)
+{
+	static const int ending[] = {SIGTERM, SIGINT, SIGHUP, SIGQUIT, SIGPIPE};
+	struct sigaction dfl = {.sa_handler = SIG_DFL};
+	sigemptyset(&dfl.sa_mask);
+	for (size_t i = 0; i < sizeof ending / sizeof *ending; i++)
+		sigaction(ending[i], &dfl, NULL);
+	sigset_t none;
+	sigemptyset(&none);
+	sigprocmask(SIG_SETMASK, &none, NULL);
+}
+
 int child_start(struct child *c, char *const argv[], const char *cwd,
 		      struct tb_error *e)
 {
@@ -48,6 +62,7 @@ int child_start(struct child *c, char *const argv[], const char *cwd,
 	if (pid == 0) {
 		/* Only async-signal-safe calls until exec. */
 		setpgid(0, 0);
+		default_signals();
 		int null = open("/dev/null", O_RDONLY);
 		if (null >= 0)
 			dup2(null, STDIN_FILENO);
@@ -114,6 +129,32 @@ int child_kill(struct child *c)
 	}
 	close_pipes(c);
 	return reap(c);
+}
+
+/* The child (the group's leader) has ended, without reaping it: while it is a zombie its pid,
+ * the group's id, cannot be taken by another process, so the group can still be signalled. */
+static int leader_ended(pid_t pid)
+{
+	siginfo_t si = {0};
+	if (waitid(P_PID, (id_t)pid, &si, WEXITED | WNOHANG | WNOWAIT) < 0)
+		return errno == ECHILD; /* reaped elsewhere: gone all the same */
+	return si.si_pid == pid;
+}
+
+int child_stop(struct child *c, int grace_ms)
+{
+	if (c->pid <= 0) {
+		close_pipes(c);
+		return 0;
+	}
+	kill(-c->pid, SIGTERM);
+	/* The leader's end ends the grace: what it started and left behind gets no more. */
+	double until = now_seconds() + grace_ms / 1000.0;
+	while (!leader_ended(c->pid) && now_seconds() < until) {
+		struct timespec pause = {0, 10 * 1000 * 1000};
+		nanosleep(&pause, NULL);
+	}
+	return child_kill(c);
 }
 
 int child_wait(struct child *c)
@@ -212,62 +253,91 @@ static void read_stream(struct child *c, int k, const struct child_watch *w, str
 	}
 }
 
-/* One poll of both streams for at most wait_ms (no wait when both are closed). */
+/* One poll of both streams for at most wait_ms (no streams: only the wait). The signals that
+ * interrupt us are blocked but for the poll itself (ppoll), so one that comes just before it
+ * cuts it short instead of waiting out the time. */
 static void read_some(struct child *c, const struct child_watch *w, struct lines *l,
-		      int wait_ms)
+		      int wait_ms, const sigset_t *during)
 {
-	if (c->out_fd < 0 && c->err_fd < 0) {
-		if (wait_ms > 0) {
-			struct timespec pause = {0, (long)wait_ms * 1000 * 1000};
-			nanosleep(&pause, NULL);
-		}
-		return;
-	}
 	struct pollfd fds[2] = {{.fd = c->out_fd, .events = POLLIN},
 				{.fd = c->err_fd, .events = POLLIN}};
-	int n = poll(fds, 2, wait_ms);
+	struct timespec t = {wait_ms / 1000, (long)(wait_ms % 1000) * 1000 * 1000};
+	int n = ppoll(fds, 2, &t, during);
 	for (int k = 0; k < 2 && n > 0; k++)
 		if (fds[k].fd >= 0 && fds[k].revents)
 			read_stream(c, k, w, l);
+}
+
+/* How long the next poll may wait: until the next tick, the deadline, or a second. */
+static int next_wait_ms(const struct child *c, const struct child_watch *w)
+{
+	int wait_ms = c->out_fd >= 0 || c->err_fd >= 0 ? 1000 : 20;
+	if (w->tick && w->tick_ms > 0 && w->tick_ms < wait_ms)
+		wait_ms = w->tick_ms;
+	if (w->deadline > 0) {
+		double left = w->deadline - now_seconds();
+		if (left <= 0)
+			return 0;
+		if (left * 1000 < wait_ms)
+			wait_ms = (int)(left * 1000) + 1;
+	}
+	return wait_ms;
+}
+
+static void block_interrupts(sigset_t *old)
+{
+	sigset_t set;
+	sigemptyset(&set);
+	sigaddset(&set, SIGTERM);
+	sigaddset(&set, SIGINT);
+	sigaddset(&set, SIGHUP);
+	sigprocmask(SIG_BLOCK, &set, old);
+}
+
+/* Why the watch stops the child now (CHILD_EXITED: it does not). */
+static int reason_to_stop(const struct child_watch *w)
+{
+	if (tb_interrupted)
+		return CHILD_INTERRUPTED;
+	if (w->deadline > 0 && now_seconds() >= w->deadline)
+		return CHILD_TIMED_OUT;
+	return CHILD_EXITED;
 }
 
 int child_supervise(struct child *c, const struct child_watch *w, int *status)
 {
 	*status = 0;
 	struct lines l = {0};
-	int stopped = 1;
+	sigset_t old;
+	/* Blocked until the child's group is gone: a second signal (which, SA_RESETHAND,
+	 * ends us) must not leave the group running. It is delivered on the way out. */
+	block_interrupts(&old);
+	int why;
 	for (;;) {
-		/* Streams first, so that nothing the child wrote before it ended is lost. */
-		int wait_ms = c->out_fd >= 0 || c->err_fd >= 0 ? 1000 : 20;
-		if (w->tick && w->tick_ms > 0 && w->tick_ms < wait_ms)
-			wait_ms = w->tick_ms;
-		if (w->deadline > 0) {
-			double left = w->deadline - now_seconds();
-			if (left <= 0)
-				break;
-			if (left * 1000 < wait_ms)
-				wait_ms = (int)(left * 1000) + 1;
-		}
-		read_some(c, w, &l, wait_ms);
-		if (w->tick && w->tick(w->ctx))
+		if ((why = reason_to_stop(w)))
 			break;
+		/* Streams first, so that nothing the child wrote before it ended is lost. */
+		read_some(c, w, &l, next_wait_ms(c, w), &old);
+		if ((why = reason_to_stop(w)))
+			break;
+		if (w->tick && w->tick(w->ctx)) {
+			why = CHILD_TIMED_OUT;
+			break;
+		}
 		/* Ended: what is still in the pipes is read; a grandchild that keeps them open
-		 * does not hold us. */
-		pid_t got = waitpid(c->pid, status, WNOHANG);
-		if (got == c->pid || (got < 0 && errno == ECHILD)) {
-			c->pid = -1;
+		 * does not hold us, nor does it live on (the leader is not reaped yet, so its
+		 * group can still be named). */
+		if (leader_ended(c->pid)) {
 			for (int i = 0; i < 64 && (c->out_fd >= 0 || c->err_fd >= 0); i++)
-				read_some(c, w, &l, 0);
-			close_pipes(c);
-			stopped = 0;
+				read_some(c, w, &l, 0, &old);
 			break;
 		}
 	}
-	if (stopped)
-		*status = child_kill(c);
+	*status = why ? child_stop(c, CHILD_GRACE_MS) : child_kill(c);
 	/* a last line without its newline */
 	if (w->line && !l.overflow && l.buf.len)
 		w->line(w->ctx, l.buf.buf);
 	sb_free(&l.buf);
-	return stopped;
+	sigprocmask(SIG_SETMASK, &old, NULL);
+	return why;
 }

@@ -8,6 +8,7 @@
 #include "state.h"
 #include "txn.h"
 
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -135,13 +136,25 @@ void outcome_installed(struct outcome *o, const struct store *s, const char *ver
 	state_free(&st);
 }
 
+/* Beside the flock, an open-file-description lock on .lock: the mark by which a reader tells
+ * a running writer's record from a stale one (ctl/running.c) without taking the lock. Held
+ * as long as the flock, by the same open file. */
+static void mark_writer(int lock_fd)
+{
+	struct flock fl = {.l_type = F_WRLCK, .l_whence = SEEK_SET};
+	/* where the kernel has no such locks, readers cannot test them either and go by the pid */
+	(void)fcntl(lock_fd, F_OFD_SETLK, &fl);
+}
+
 int cli_open_store(struct cli *c, struct store *s, int writer, struct tb_error *e)
 {
 	int rc = store_open(s, c->store_dir, writer, e);
 	if (!rc && writer) {
 		rc = store_lock(s, c->wait, e);
-		if (!rc)
+		if (!rc) {
+			mark_writer(s->lock_fd);
 			lc_reserve_keep(s);
+		}
 	} else if (!rc && txn_pending(s)) {
 		/* a writer was killed while committing: finish it if this reader may */
 		struct tb_error ignored = {0};
@@ -151,7 +164,7 @@ int cli_open_store(struct cli *c, struct store *s, int writer, struct tb_error *
 		}
 	}
 	if (!rc && writer)
-		running_attach(s->root, s->lock_fd);
+		running_attach(s->root, s->lock_fd); /* every writer publishes what it runs (docs/design.md §13) */
 	/* A store the helper made gets our files before anything else (docs/design.md §13). */
 	int completed;
 	if (!rc && writer && takeover_needed(s))

@@ -26,6 +26,8 @@
 #define QPA_MAX_NAME 512
 #define QPA_MAX_DETAIL 400
 #define CASELIST_MAX_BYTES (64u << 20)
+/* Runs in a row that finish no case of the list before the runner stops restarting dEQP. */
+#define DEQP_IDLE_RUNS 3
 
 static const char *const kind_names[QPA_KINDS] = {
 	"Pass", "Fail", "NotSupported", "QualityWarning", "CompatibilityWarning",
@@ -354,6 +356,8 @@ static int cmp_str(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
+static void caselist_free(struct caselist *l);
+
 static int caselist_load(struct caselist *l, const char *path, struct tb_error *e)
 {
 	memset(l, 0, sizeof *l);
@@ -372,6 +376,14 @@ static int caselist_load(struct caselist *l, const char *path, struct tb_error *
 			tok[--n] = '\0';
 		if (!n || tok[0] == '#')
 			continue;
+		if (n > QPA_MAX_NAME) {
+			int rc = tb_fail(e, TB_EUSAGE, "the case list %s names a case of %zu bytes "
+					 "(\"%.60s...\"); dEQP-VK case names have at most %d",
+					 path, n, tok, QPA_MAX_NAME);
+			free(text);
+			caselist_free(l);
+			return rc;
+		}
 		if (strpbrk(tok, "*{} \t"))
 			l->restartable = 0;
 		if (l->n == cap) {
@@ -500,12 +512,13 @@ static int run_once(const struct deqp_request *r, const char *deqp, const char *
 			  .case_timeout = r->case_timeout, .tail = &out->tail};
 	struct child_watch cw = {.out = to_tail, .err_tail = &out->tail, .tick = log_tick,
 				 .tick_ms = 200, .ctx = &w};
-	out->timed_out = child_supervise(&child, &cw, &out->status);
+	int end = child_supervise(&child, &cw, &out->status);
+	out->timed_out = end == CHILD_TIMED_OUT;
 	int log_fd = w.log_fd;
 	read_log(&log_fd, log_path, q);
 	if (log_fd >= 0)
 		close(log_fd);
-	return TB_OK;
+	return end == CHILD_INTERRUPTED ? tb_check_interrupted(e, "dEQP-VK ran") : TB_OK;
 }
 
 static int write_remaining(const struct caselist *l, const char *path, struct tb_error *e)
@@ -519,6 +532,47 @@ static int write_remaining(const struct caselist *l, const char *path, struct tb
 	int rc = atomic_write_file(path, sb.buf ? sb.buf : "", sb.len, 0644, e);
 	sb_free(&sb);
 	return rc;
+}
+
+/* Marks the cases of the list that the log has from index from on as done; returns how many
+ * of them were not done before. */
+static size_t mark_done(struct caselist *l, const struct qpa_parser *q, size_t from)
+{
+	size_t finished = 0;
+	for (size_t i = from; i < q->n; i++) {
+		long k = caselist_find(l, q->cases[i].name);
+		if (k >= 0 && !l->done[k]) {
+			l->done[k] = 1;
+			finished++;
+		}
+	}
+	return finished;
+}
+
+/* Forgets the cases logged from index from on. */
+static void drop_cases(struct qpa_parser *q, size_t from)
+{
+	while (q->n > from) {
+		q->n--;
+		free(q->cases[q->n].name);
+		free(q->cases[q->n].detail);
+	}
+}
+
+/* Why the cases left were not run: how dEQP last ended and, when it logged a case the list
+ * does not have (another name, or one cut at QPA_MAX_NAME), that name. */
+static char *why_not_run(const struct caselist *l, const struct qpa_parser *q, size_t from,
+			 const char *how, const char *last)
+{
+	const char *foreign = NULL;
+	for (size_t i = from; i < q->n && !foreign; i++)
+		if (caselist_find(l, q->cases[i].name) < 0)
+			foreign = q->cases[i].name;
+	if (foreign)
+		return xasprintf("not run: dEQP-VK kept logging \"%.120s%s\", which is not in the case "
+				 "list, instead of the next case; it ended with %s", foreign,
+				 strlen(foreign) > 120 ? "..." : "", how);
+	return xasprintf("not run: dEQP-VK ended with %s%s%s", how, last[0] ? ": " : "", last);
 }
 
 int deqp_run(const struct deqp_request *r, struct qpa_parser *q, struct tb_error *e)
@@ -544,7 +598,7 @@ int deqp_run(const struct deqp_request *r, struct qpa_parser *q, struct tb_error
 		strcpy(dir, "/");
 	q->progress = r->progress;
 
-	for (int run = 1; !rc; run++) {
+	for (int run = 1, idle = 0; !rc; run++) {
 		char *list = run == 1 ? xstrdup(list0) : xasprintf("%s/caselist-%d.txt", r->workdir, run);
 		char *log = xasprintf("%s/run-%d.qpa", r->workdir, run);
 		if (run > 1)
@@ -567,28 +621,28 @@ int deqp_run(const struct deqp_request *r, struct qpa_parser *q, struct tb_error
 			snprintf(detail, sizeof detail, "dEQP-VK died with %s%s%s", how,
 				 last[0] ? ": " : "", last);
 		qpa_parser_finish(q, res.timed_out ? QPA_TIMEOUT : QPA_CRASH, detail);
-		for (size_t i = before; i < q->n; i++) {
-			long k = caselist_find(&l, q->cases[i].name);
-			if (k >= 0)
-				l.done[k] = 1;
-		}
+		size_t finished = mark_done(&l, q, before);
 		size_t left = 0;
 		for (size_t i = 0; i < l.n; i++)
 			left += !l.done[i];
 		if (!left || !l.restartable)
 			break;
-		if (q->n == 0)
+		if (q->n == 0) {
 			rc = tb_fail(e, TB_EFAIL, "dEQP-VK ran no test case (%s%s%s)", how,
 				     last[0] ? ": " : "", last);
-		else if (q->n == before) {
+		} else if (q->n == before || (!finished && ++idle >= DEQP_IDLE_RUNS)) {
 			/* No progress: dEQP does not run these cases. */
-			char *why = xasprintf("not run: dEQP-VK ended with %s%s%s", how,
-					      last[0] ? ": " : "", last);
+			char *why = why_not_run(&l, q, before, how, last);
+			drop_cases(q, before);
 			for (size_t i = 0; i < l.n; i++)
 				if (!caselist_is_done(&l, l.names[i]))
 					qpa_add_case(q, l.names[i], QPA_OTHER, "NotRun", why);
 			free(why);
 			break;
+		} else if (!finished) {
+			drop_cases(q, before); /* nothing of the list: named when the runner stops */
+		} else {
+			idle = 0;
 		}
 	}
 	if (!rc && q->n == 0)

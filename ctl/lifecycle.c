@@ -396,6 +396,12 @@ int lc_install(const struct lc_ctx *c, const char *version, int run_smoke,
 		if (!src && !smoke->failed)
 			src = suite_after_install(c->s, version, c->cfg, c->progress, &smoke_err);
 		testhook_pause("smoke-tested");
+		if (src && tb_interrupted) {
+			/* stopped by a signal, not failed: nothing is recorded against the version */
+			*e = smoke_err;
+			rc = src;
+			goto out;
+		}
 		if (src || smoke->failed) {
 			rc = smoke_failed(c, &v, version, src ? tb_error_reason(&smoke_err) : "smoke-failed",
 					  src ? smoke_err.msg : smoke->first_failure, r, e);

@@ -33,6 +33,7 @@ static const struct plan plans[] = {
 	{"install", {{"installing", 0, 10}, {"smoke-testing", 10, 100}}},
 	{"install-local", {{"verifying", 0, 55}, {"installing", 55, 60}, {"smoke-testing", 60, 100}}},
 	{"smoke", {{"smoke-testing", 0, 100}}},
+	{"bench", {{"smoke-testing", 0, 100}}},
 	{"verify", {{"verifying", 0, 100}}},
 	{"on", {{"switching", 0, 100}}},
 	{"off", {{"switching", 0, 100}}},
@@ -217,25 +218,23 @@ int running_percent(void)
 	return run.percent;
 }
 
+static json_object *read_json(const char *root, const char *name);
+static const char *get_str(json_object *o, const char *key);
+static int get_int(json_object *o, const char *key);
+
 void running_end(int code, const char *reason, const char *message)
 {
 	run.percent = 100;
 	if (!run.root)
 		return;
-	/* Remove our own publication only: another writer may already run (it took the lock). */
+	/* Remove our own publication only (the record as it is, not running_read's view of it).
+	 * The store is still held through run.lock_fd, released below once last-operation is
+	 * written. */
 	char *path = path_join(run.root, "running");
-	struct running_info ri;
-	running_read(run.root, &ri);
-	if (ri.command[0] && !strcmp(ri.command, run.command)) {
-		char *text = read_small_file_nofollow(path, 4096, NULL);
-		json_object *o = text ? json_tokener_parse(text) : NULL;
-		json_object *pid;
-		if (o && json_object_object_get_ex(o, "pid", &pid) && json_object_get_int(pid) == (int)getpid())
-			unlink(path);
-		json_object_put(o);
-		free(text);
-	}
-	running_info_free(&ri);
+	json_object *mine = read_json(run.root, "running");
+	if (mine && get_int(mine, "pid") == (int)getpid() && !strcmp(get_str(mine, "command"), run.command))
+		unlink(path);
+	json_object_put(mine);
 	free(path);
 	json_object *o = json_object_new_object();
 	json_object_object_add(o, "operation", json_object_new_string(run.command));
@@ -279,13 +278,38 @@ static json_object *read_json(const char *root, const char *name)
 	return o;
 }
 
+/* Whether a writer holds the store: every writer keeps an open-file-description lock on
+ * .lock beside its flock (cli_open_store), which a reader can test without taking anything
+ * (a test by flock would have to take it, and make a writer starting then say busy).
+ * -1: cannot tell. */
+static int writer_holds_lock(const char *root)
+{
+	char *path = path_join(root, ".lock");
+	int fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+	free(path);
+	if (fd < 0)
+		return errno == ENOENT ? 0 : -1;
+	struct flock fl = {.l_type = F_WRLCK, .l_whence = SEEK_SET};
+	int rc = fcntl(fd, F_OFD_GETLK, &fl);
+	close(fd);
+	return rc < 0 ? -1 : fl.l_type != F_UNLCK;
+}
+
+/* A record is the running writer's when the store is held and its process lives: one left by
+ * a killed writer says nothing, also when its pid now belongs to another process. */
+static int record_is_live(const char *root, int pid)
+{
+	if (pid <= 0 || (kill(pid, 0) != 0 && errno != EPERM))
+		return 0;
+	return writer_holds_lock(root) != 0;
+}
+
 void running_read(const char *root, struct running_info *ri)
 {
 	memset(ri, 0, sizeof *ri);
 	json_object *o = read_json(root, "running");
 	int pid = o ? get_int(o, "pid") : 0;
-	/* A file left by a writer that is gone (killed) says nothing. */
-	if (pid > 0 && (kill(pid, 0) == 0 || errno == EPERM)) {
+	if (record_is_live(root, pid)) {
 		snprintf(ri->command, sizeof ri->command, "%s", get_str(o, "command"));
 		snprintf(ri->step, sizeof ri->step, "%s", get_str(o, "step"));
 		ri->percent = get_int(o, "percent");

@@ -203,8 +203,28 @@ char **side_argv(const struct store *s, const char *version, enum side side,
 	return argv;
 }
 
-int side_run(char *const argv[], const char *cwd, int timeout, side_line_fn line, void *ctx,
-	     int *status, int *timed_out, struct child_tail *tail, struct tb_error *e)
+static const struct {
+	const char *what, *env;
+	int seconds;
+} jobs[] = {
+	[SIDE_JOB_BENCH] = {"the benchmark", "TB323FU_MESA_BENCH_TIMEOUT", SIDE_BENCH_SECONDS},
+	[SIDE_JOB_PIGLIT] = {"piglit", "TB323FU_MESA_PIGLIT_TIMEOUT", SIDE_PIGLIT_SECONDS},
+};
+
+int side_time_limit(enum side_job job)
+{
+	const char *v = getenv(jobs[job].env);
+	if (v && *v) {
+		char *end;
+		long n = strtol(v, &end, 10);
+		if (!*end && n > 0 && n <= 7 * 86400)
+			return (int)n;
+	}
+	return jobs[job].seconds;
+}
+
+int side_run(char *const argv[], const char *cwd, enum side_job job, side_line_fn line,
+	     void *ctx, int *status, int *timed_out, struct child_tail *tail, struct tb_error *e)
 {
 	struct child c;
 	*status = 0;
@@ -212,8 +232,21 @@ int side_run(char *const argv[], const char *cwd, int timeout, side_line_fn line
 	int rc = child_start(&c, argv, cwd, e);
 	if (rc)
 		return rc;
+	int limit = side_time_limit(job);
 	struct child_watch w = {.line = line, .err_tail = tail,
-				.deadline = timeout > 0 ? now_seconds() + timeout : 0, .ctx = ctx};
-	*timed_out = child_supervise(&c, &w, status);
+				.deadline = now_seconds() + limit, .ctx = ctx};
+	int end = child_supervise(&c, &w, status);
+	if (end == CHILD_INTERRUPTED) {
+		char what[64];
+		snprintf(what, sizeof what, "%s ran", jobs[job].what);
+		return tb_check_interrupted(e, what);
+	}
+	if (end == CHILD_TIMED_OUT) {
+		*timed_out = 1;
+		return tb_fail_why(e, TB_EFAIL, "failed",
+				   "%s ran longer than its time limit of %d s a run and was stopped with "
+				   "everything it started; set %s=SECONDS to allow more",
+				   jobs[job].what, limit, jobs[job].env);
+	}
 	return TB_OK;
 }

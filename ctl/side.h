@@ -45,10 +45,19 @@ char **side_drivers_env(const struct side_drivers *d);
 /* Called with each line the command writes to stdout (without the newline). */
 typedef void (*side_line_fn)(void *ctx, const char *line);
 
+/* What runs on a side, for its time limit: seconds a run may take before its whole process
+ * group is stopped, $TB323FU_MESA_BENCH_TIMEOUT or $TB323FU_MESA_PIGLIT_TIMEOUT, else
+ * SIDE_BENCH_SECONDS or SIDE_PIGLIT_SECONDS (docs/design.md §10). */
+enum side_job { SIDE_JOB_BENCH, SIDE_JOB_PIGLIT };
+#define SIDE_BENCH_SECONDS (30 * 60)
+#define SIDE_PIGLIT_SECONDS (6 * 60 * 60)
+int side_time_limit(enum side_job job);
+
 /* Runs argv in cwd (NULL: here), hands its stdout to line one line at a time, keeps the end
- * of its stderr in tail; *status is the wait status. timeout: seconds before the whole
- * process group is killed (0: none), *timed_out says so. TB_OK when it ran. */
-int side_run(char *const argv[], const char *cwd, int timeout, side_line_fn line, void *ctx,
-	     int *status, int *timed_out, struct child_tail *tail, struct tb_error *e);
+ * of its stderr in tail; *status is the wait status. The child's group is stopped (SIGTERM,
+ * then SIGKILL) after job's time limit, which fails (*timed_out says so), or on SIGTERM,
+ * SIGINT or SIGHUP to us, which fails with reason interrupted. TB_OK when it ran to its end. */
+int side_run(char *const argv[], const char *cwd, enum side_job job, side_line_fn line,
+	     void *ctx, int *status, int *timed_out, struct child_tail *tail, struct tb_error *e);
 
 #endif

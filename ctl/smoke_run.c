@@ -431,8 +431,9 @@ int smoke_run_tests(struct store *s, const char *version, const char *tests,
 		int status = 0;
 		struct child_watch w = {.line = take_line, .err_tail = &r->err,
 					.deadline = now_seconds() + timeout, .ctx = r};
-		int timed_out = child_supervise(&child, &w, &status);
-		rc = account_for_end(r, timed_out, status, timeout, e);
+		int end = child_supervise(&child, &w, &status);
+		rc = end == CHILD_INTERRUPTED ? tb_check_interrupted(e, "the smoke tests ran")
+					      : account_for_end(r, end == CHILD_TIMED_OUT, status, timeout, e);
 	}
 	if (!rc) {
 		json_object *res = result_object(r, version, o);

@@ -229,7 +229,7 @@ static int run_side(struct store *s, const char *version, enum side side, const 
 	struct child_tail tail = {0};
 	struct side_progress sp = {r->progress, label};
 	if (!rc)
-		rc = side_run(argv, NULL, 0, on_log_line, &sp, &status, &timed_out, &tail, e);
+		rc = side_run(argv, NULL, SIDE_JOB_PIGLIT, on_log_line, &sp, &status, &timed_out, &tail, e);
 	smoke_free_argv(argv);
 	if (!rc) {
 		*map = read_results(results);

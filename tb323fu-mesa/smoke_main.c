@@ -5,6 +5,7 @@
 
 #include <errno.h>
 #include <json-c/json.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -131,8 +132,24 @@ static int parse_driver_id(const char *s, int *out)
 	return 0;
 }
 
+/* The program runs as a child that is ended with SIGTERM (then SIGKILL) when it takes too
+ * long or its parent is stopped: whatever it inherited (an ignored or blocked SIGTERM), those
+ * signals end it at once. It keeps nothing a half-done test would spoil. */
+static void default_signals(void)
+{
+	static const int ending[] = {SIGTERM, SIGINT, SIGHUP};
+	sigset_t set;
+	sigemptyset(&set);
+	for (size_t i = 0; i < sizeof ending / sizeof *ending; i++) {
+		signal(ending[i], SIG_DFL);
+		sigaddset(&set, ending[i]);
+	}
+	sigprocmask(SIG_UNBLOCK, &set, NULL);
+}
+
 int main(int argc, char **argv)
 {
+	default_signals();
 	struct smoke_options opt = {.vulkan_driver_id = -1};
 	int json = 0, stream = 0;
 	int chosen[N_TESTS];

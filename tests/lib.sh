@@ -55,6 +55,18 @@ check() {
 	if "$@"; then ok "$name"; else not_ok "$name"; fi
 }
 
+# wait_until SECONDS CMD…: runs CMD every tenth of a second until it succeeds; fails when
+# SECONDS passed first (a bound for a condition, never a guess at how long something takes).
+wait_until() {
+	_w=$(($1 * 10))
+	shift
+	until "$@"; do
+		_w=$((_w - 1))
+		[ "$_w" -gt 0 ] || return 1
+		sleep 0.1
+	done
+}
+
 # run_cmd CMD…: runs CMD, keeps its status in $rc, stdout in $T/out, stderr in $T/err.
 run_cmd() {
 	"$@" >"$T/out" 2>"$T/err"

@@ -71,6 +71,32 @@ chmod 755 "$T/broken-deqp"
 expect_exit 1 "a dEQP that runs no case" ctl mesa smoke --deqp "$T/broken-deqp" --caselist "$T/good.txt"
 check "…says so with its last message" grep -q "ran no test case (exit status 1: cannot open the Vulkan library)" "$T/err"
 
+# A dEQP that logs another case than the list's (here one with a terminal escape in its name, or
+# one longer than the runner keeps) finishes nothing of the list: it is restarted a bounded
+# number of times, then the cases left are reported as not run, naming what it logged. The
+# outer timeout only bounds a runner that would restart it forever.
+printf 'dEQP-VK.compute.fake.pass_1\ndEQP-VK.compute.fake.alien_1\ndEQP-VK.compute.fake.pass_2\n' >"$T/alien.txt"
+: >"$T/record"
+expect_exit 6 "a dEQP that logs a case not in the list is not restarted forever" \
+	timeout -k 5 120 "$CTL" --store "$STORE" mesa smoke --deqp "$FAKE" --caselist "$T/alien.txt" --json
+check "…four runs: the first, then three without progress" test "$(wc -l <"$T/record")" = 4
+check "…the cases left are not run, the logged name escaped" \
+	test "$(json '[(t["name"], t["status"]) for t in d["tests"]], d["tests"][2]["detail"]' <"$T/out")" = \
+	"([('dEQP-VK.compute.fake.pass_1', 'pass'), ('dEQP-VK.compute.fake.alien_1 [2Jrenamed', 'fail'), ('dEQP-VK.compute.fake.alien_1', 'fail'), ('dEQP-VK.compute.fake.pass_2', 'fail')], 'NotRun: not run: dEQP-VK kept logging \"dEQP-VK.compute.fake.alien_1 [2Jrenamed\", which is not in the case list, instead of the next case; it ended with signal 11 (Segmentation fault)')"
+check "…no terminal escape reaches the output" sh -c "! grep -q \"\$(printf '\\033')\" '$T/out' '$T/err'"
+printf 'dEQP-VK.compute.fake.longname_1\ndEQP-VK.compute.fake.pass_1\n' >"$T/long.txt"
+: >"$T/record"
+expect_exit 6 "a dEQP that logs a case name over 512 bytes is not restarted forever" \
+	timeout -k 5 120 "$CTL" --store "$STORE" mesa smoke --deqp "$FAKE" --caselist "$T/long.txt" --json
+check "…three runs without progress" test "$(wc -l <"$T/record")" = 3
+check "…the cases are not run, the name cut" \
+	test "$(json '[t["status"] for t in d["tests"]], d["tests"][0]["detail"][:71], d["tests"][0]["detail"].endswith("0..." + chr(34) + ", which is not in the case list, instead of the next case; it ended with signal 11 (Segmentation fault)")' <"$T/out")" = \
+	"(['fail', 'fail'], 'NotRun: not run: dEQP-VK kept logging \"dEQP-VK.compute.fake.longname_10', True)"
+printf 'dEQP-VK.compute.fake.pass_%0600d\n' 1 >"$T/toolong.txt"
+expect_exit 2 "a case list with a name over 512 bytes is refused" \
+	timeout -k 5 120 "$CTL" --store "$STORE" mesa smoke --deqp "$FAKE" --caselist "$T/toolong.txt"
+check "…in one sentence" grep -q "names a case of 626 bytes.*dEQP-VK case names have at most 512" "$T/err"
+
 # --- the same list on the store's build and on the distribution's Mesa ---------------------------
 cat >"$T/compare.txt" <<'EOF2'
 dEQP-VK.compute.fake.pass_1

@@ -1,0 +1,174 @@
+/* The supervisor of children: a signal to us, a stop asked by the watch, a child that ignores
+ * SIGTERM and a child that ends by itself all leave nothing of its process group running.
+ * Every child here writes a file once it has started; the tests wait for files, not times. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "../tmpdir.h"
+#include "child.h"
+#include "util.h"
+
+static char *dir;
+
+/* The pid a child wrote to path, 0 when it has not yet. */
+static pid_t pid_in(const char *path)
+{
+	char *text = read_small_file(path, 64, NULL);
+	pid_t pid = text ? (pid_t)atoi(text) : 0;
+	free(text);
+	return pid;
+}
+
+static int exists(void *path)
+{
+	return access(path, F_OK) == 0;
+}
+
+/* Gone, or a zombie that only waits for its new parent to reap it. */
+static int gone(pid_t pid)
+{
+	if (kill(pid, 0) != 0)
+		return 1;
+	char path[64], state = 0;
+	snprintf(path, sizeof path, "/proc/%d/stat", (int)pid);
+	FILE *f = fopen(path, "r");
+	if (!f)
+		return 1;
+	int n = fscanf(f, "%*d (%*[^)]) %c", &state);
+	fclose(f);
+	return n == 1 && state == 'Z';
+}
+
+/* Waits, at most a minute, for the process to be gone. */
+static int gone_soon(pid_t pid)
+{
+	for (int i = 0; i < 6000; i++) {
+		if (gone(pid))
+			return 1;
+		struct timespec pause = {0, 10 * 1000 * 1000};
+		nanosleep(&pause, NULL);
+	}
+	return 0;
+}
+
+/* Runs script under sh, in dir; returns how child_supervise says it ended. */
+static int supervise(const char *script, int (*tick)(void *), int *status)
+{
+	char *argv[] = {"/bin/sh", "-c", (char *)script, NULL};
+	unlink("started");
+	unlink("grandchild");
+	struct child c;
+	struct tb_error e = {0};
+	assert_int_equal(child_start(&c, argv, dir, &e), TB_OK);
+	/* only a bound for a supervisor that would never stop the child */
+	struct child_watch w = {.deadline = now_seconds() + 600, .tick = tick, .tick_ms = 10,
+				.ctx = "started"};
+	return child_supervise(&c, &w, status);
+}
+
+static void on_signal(int sig)
+{
+	tb_interrupted = sig;
+}
+
+static void signal_to_us_ends_the_group(void **state)
+{
+	struct sigaction sa = {.sa_handler = on_signal, .sa_flags = SA_RESETHAND};
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGTERM, &sa, NULL);
+	tb_interrupted = 0;
+	int status;
+	/* the child signals us once its grandchild runs, as a user would */
+	int end = supervise("sleep 1000 & echo $! >grandchild; kill -TERM $PPID; wait", NULL, &status);
+	assert_int_equal(end, CHILD_INTERRUPTED);
+	assert_int_equal(tb_interrupted, SIGTERM);
+	assert_true(WIFSIGNALED(status) && WTERMSIG(status) == SIGTERM);
+	pid_t grandchild = pid_in("grandchild");
+	assert_true(grandchild > 0);
+	assert_true(gone_soon(grandchild));
+	tb_interrupted = 0;
+	signal(SIGTERM, SIG_DFL);
+}
+
+static void stop_ends_the_group(void **state)
+{
+	int status;
+	int end = supervise("sleep 1000 & echo $! >grandchild; : >started; wait", exists, &status);
+	assert_int_equal(end, CHILD_TIMED_OUT);
+	pid_t grandchild = pid_in("grandchild");
+	assert_true(grandchild > 0);
+	assert_true(gone_soon(grandchild));
+}
+
+static void sigterm_ignored_gets_sigkill(void **state)
+{
+	int status;
+	int end = supervise("trap '' TERM; : >started; while :; do sleep 1; done", exists, &status);
+	assert_int_equal(end, CHILD_TIMED_OUT);
+	assert_true(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL);
+}
+
+static void own_end_takes_what_it_left(void **state)
+{
+	int status;
+	int end = supervise("sleep 1000 >/dev/null 2>&1 & echo $! >grandchild; exit 3", NULL, &status);
+	assert_int_equal(end, CHILD_EXITED);
+	assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 3);
+	pid_t grandchild = pid_in("grandchild");
+	assert_true(grandchild > 0);
+	assert_true(gone_soon(grandchild));
+}
+
+/* What we ignore or block is not what the child gets: SIGTERM ends it. */
+static void child_gets_default_signals(void **state)
+{
+	signal(SIGTERM, SIG_IGN);
+	sigset_t set;
+	sigemptyset(&set);
+	sigaddset(&set, SIGTERM);
+	sigprocmask(SIG_BLOCK, &set, NULL);
+	int status;
+	int end = supervise("kill -TERM $$; echo survived >started; exec sleep 1000", exists, &status);
+	sigprocmask(SIG_UNBLOCK, &set, NULL);
+	signal(SIGTERM, SIG_DFL);
+	assert_int_equal(end, CHILD_EXITED);
+	assert_true(WIFSIGNALED(status) && WTERMSIG(status) == SIGTERM);
+}
+
+static int setup(void **state)
+{
+	dir = test_mkdtemp("test_child");
+	return dir && chdir(dir) == 0 ? 0 : -1;
+}
+
+static int teardown(void **state)
+{
+	if (chdir("/") != 0)
+		return -1;
+	remove_tree(dir);
+	free(dir);
+	return 0;
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(signal_to_us_ends_the_group),
+		cmocka_unit_test(stop_ends_the_group),
+		cmocka_unit_test(sigterm_ignored_gets_sigkill),
+		cmocka_unit_test(own_end_takes_what_it_left),
+		cmocka_unit_test(child_gets_default_signals),
+	};
+	return cmocka_run_group_tests(tests, setup, teardown);
+}
