@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <strings.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -664,13 +665,15 @@ int bench_run(struct store *s, const char *version, const struct bench_request *
 	struct side_drivers d[2] = {{0}};
 	char *smoke = m.has_vulkan ? find_smoke_program() : NULL;
 	char *vk[] = {smoke, "--json", "--no-opencl", NULL};
-	char tmpl[PATH_MAX];
-	const char *tmp = getenv("TMPDIR");
-	snprintf(tmpl, sizeof tmpl, "%s/tb323fu-bench.XXXXXX", tmp && *tmp ? tmp : "/tmp");
-	char *dir = mkdtemp(tmpl);
-	if (!dir)
-		rc = tb_fail_errno(e, TB_EFAIL, "cannot make a directory for the benchmark's results in %s",
-				   tmp && *tmp ? tmp : "/tmp");
+	/* In the store, under a temporary's name: a bench ended by a second signal or a kill
+	 * leaves it to the next writer's clean-up (store_lock), not in /tmp for ever. */
+	char *dir = store_path(s, "cache/.bench.tmp.%d", (int)getpid());
+	remove_tree(dir);
+	if (mkdir(dir, 0700) < 0) {
+		rc = tb_fail_errno(e, TB_EFAIL, "cannot make a directory for the benchmark's results: %s", dir);
+		free(dir);
+		dir = NULL;
+	}
 	for (int k = 0; k < 2 && !rc; k++) {
 		rc = side_drivers_find(s, &m, (enum side)k, &d[k], e);
 		if (!rc)
@@ -684,6 +687,7 @@ int bench_run(struct store *s, const char *version, const struct bench_request *
 		rc = bench_finish(&b, rounds, d, result, e);
 	if (dir)
 		remove_tree(dir);
+	free(dir);
 	for (int k = 0; k < 2; k++) {
 		side_drivers_free(&d[k]);
 		if (b.env[k])
