@@ -38,30 +38,44 @@ static void human_bytes(char *out, size_t n, double b)
 	snprintf(out, n, i ? "%.1f %s" : "%.0f %s", b, unit[i]);
 }
 
-static void on_bytes(void *ctx, const char *op, const char *file, uint64_t done, uint64_t total)
+/* Whether a count of what (a file, a suite's side) is worth printing now: at most ten updates
+ * a second, always the last one, never the same twice; a new what starts afresh. */
+static int due(struct printer *p, const char *what, uint64_t done, uint64_t total, double t)
 {
-	struct printer *p = ctx;
-	double t = now();
-	if (strcmp(p->file, file)) {
-		snprintf(p->file, sizeof p->file, "%s", file);
+	if (strcmp(p->file, what)) {
+		snprintf(p->file, sizeof p->file, "%s", what);
 		p->started = t;
 		p->last = 0;
 		p->last_done = UINT64_MAX;
 	}
-	/* at most ten updates a second, always the last one, never the same twice */
 	if (done == p->last_done || (t - p->last < 0.1 && !(total && done == total)))
-		return;
+		return 0;
 	p->last = t;
 	p->last_done = done;
+	return 1;
+}
+
+static void print_counts_json(const char *op, const char *key, const char *what, uint64_t done,
+			      uint64_t total)
+{
+	json_object *o = json_object_new_object();
+	json_object_object_add(o, "op", json_object_new_string(op));
+	json_object_object_add(o, key, json_object_new_string(what));
+	json_object_object_add(o, "done", json_object_new_int64((int64_t)done));
+	json_object_object_add(o, "total", json_object_new_int64((int64_t)total));
+	json_object_object_add(o, "percent", json_object_new_int(running_percent()));
+	fprintf(stderr, "%s\n", json_out(o, JSON_C_TO_STRING_PLAIN));
+	json_object_put(o);
+}
+
+static void on_bytes(void *ctx, const char *op, const char *file, uint64_t done, uint64_t total)
+{
+	struct printer *p = ctx;
+	double t = now();
+	if (!due(p, file, done, total, t))
+		return;
 	if (p->json) {
-		json_object *o = json_object_new_object();
-		json_object_object_add(o, "op", json_object_new_string(op));
-		json_object_object_add(o, "file", json_object_new_string(file));
-		json_object_object_add(o, "done", json_object_new_int64((int64_t)done));
-		json_object_object_add(o, "total", json_object_new_int64((int64_t)total));
-		json_object_object_add(o, "percent", json_object_new_int(running_percent()));
-		fprintf(stderr, "%s\n", json_out(o, JSON_C_TO_STRING_PLAIN));
-		json_object_put(o);
+		print_counts_json(op, "file", file, done, total);
 		return;
 	}
 	char d[32], tot[32], rate[32], left[32] = "";
@@ -139,25 +153,10 @@ static void on_count(void *ctx, const char *op, const char *name, uint64_t done,
 	const char *colon = strchr(name, ':');
 	if (colon && (size_t)(colon - name) + 2 <= sizeof p->counted)
 		snprintf(p->counted, sizeof p->counted, "%.*s", (int)(colon - name + 1), name);
-	if (strcmp(p->file, name)) {
-		snprintf(p->file, sizeof p->file, "%s", name);
-		p->last = 0;
-		p->last_done = UINT64_MAX;
-	}
-	/* as for bytes: at most ten updates a second, always the last one */
-	if (done == p->last_done || (t - p->last < 0.1 && !(total && done == total)))
+	if (!due(p, name, done, total, t))
 		return;
-	p->last = t;
-	p->last_done = done;
 	if (p->json) {
-		json_object *o = json_object_new_object();
-		json_object_object_add(o, "op", json_object_new_string(op));
-		json_object_object_add(o, "test", json_object_new_string(name));
-		json_object_object_add(o, "done", json_object_new_int64((int64_t)done));
-		json_object_object_add(o, "total", json_object_new_int64((int64_t)total));
-		json_object_object_add(o, "percent", json_object_new_int(running_percent()));
-		fprintf(stderr, "%s\n", json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN));
-		json_object_put(o);
+		print_counts_json(op, "test", name, done, total);
 		return;
 	}
 	uint64_t shown_done = done > total ? total : done;
