@@ -60,27 +60,36 @@ static int command_start(int argc, char **argv, int i, const char *cmd)
 	return i;
 }
 
+/* `run` and `distro`: [--version V] [--] COMMAND…; the index of COMMAND, or 0 when there is
+ * none to run (--help answered, a usage error said) with the exit status in *done. */
+static int version_and_command(int argc, char **argv, const char *cmd, const char **version, int *done)
+{
+	int i = 1;
+	while (i < argc && argv[i][0] == '-' && strcmp(argv[i], "--") != 0) {
+		if (take_option(argc, argv, &i, "--version", version)) {
+			if (!*version || !**version)
+				return *done = usage_error("--version needs a version name"), 0;
+			i++;
+		} else if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
+			return *done = help_print(cmd), 0;
+		} else {
+			unknown_word(cmd, argv[i]);
+			return *done = fail(EXIT_USAGE, "put -- before a COMMAND that starts with '-'", NULL), 0;
+		}
+	}
+	int start = command_start(argc, argv, i, cmd);
+	*done = EXIT_USAGE;
+	return start < 0 ? 0 : start;
+}
+
 static struct launch_env selected;
 
 static int cmd_run(const char *root, int argc, char **argv)
 {
 	const char *version = NULL;
-	int i = 1;
-	while (i < argc && argv[i][0] == '-' && strcmp(argv[i], "--") != 0) {
-		if (take_option(argc, argv, &i, "--version", &version)) {
-			if (!version || !*version)
-				return usage_error("--version needs a version name");
-			i++;
-		} else if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
-			return help_print("run");
-		} else {
-			unknown_word("run", argv[i]);
-			return fail(EXIT_USAGE, "put -- before a COMMAND that starts with '-'", NULL);
-		}
-	}
-	int start = command_start(argc, argv, i, "run");
-	if (start < 0)
-		return EXIT_USAGE;
+	int done, start = version_and_command(argc, argv, "run", &version, &done);
+	if (!start)
+		return done;
 	int rc = launch_env_load(&selected, root, version);
 	if (rc != 0)
 		return rc;
@@ -121,22 +130,9 @@ static int distro_rusticl(const struct env_list *release, const char *user, int 
 static int cmd_distro(const char *root, int argc, char **argv)
 {
 	const char *version = NULL;
-	int i = 1;
-	while (i < argc && argv[i][0] == '-' && strcmp(argv[i], "--") != 0) {
-		if (take_option(argc, argv, &i, "--version", &version)) {
-			if (!version || !*version)
-				return usage_error("--version needs a version name");
-			i++;
-		} else if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
-			return help_print("distro");
-		} else {
-			unknown_word("distro", argv[i]);
-			return fail(EXIT_USAGE, "put -- before a COMMAND that starts with '-'", NULL);
-		}
-	}
-	int start = command_start(argc, argv, i, "distro");
-	if (start < 0)
-		return EXIT_USAGE;
+	int done, start = version_and_command(argc, argv, "distro", &version, &done);
+	if (!start)
+		return done;
 	int rc;
 	const struct env_list *release = distro_env(root, version, &rc);
 	if (rc != 0)
