@@ -239,6 +239,14 @@ int cli_verify_repair(struct cli *c, struct store *s, const char *version, struc
 	struct remote rs = {.s = *s};
 	struct tb_error e = {0};
 	int rc = remote_feed(c, &rs, &e);
+	if (rc) {
+		/* offline, or the source is gone: a version installed from a tarball on disk is
+		 * repaired from that tarball */
+		struct tb_error why = e;
+		e = (struct tb_error){0};
+		tb_fail_why(&e, why.code, tb_error_reason(&why), "%.700s; a version installed from a tarball on disk is repaired offline with `tb323fu-ctl mesa install-local FILE`",
+			    why.msg);
+	}
 	const struct feed_release *r = rc ? NULL : feed_find(&rs.feed, version);
 	if (!rc && !r)
 		rc = tb_fail_why(&e, TB_EFAIL, "unknown-version", "Mesa %s is damaged and %s no longer offers it; repair it with `tb323fu-ctl mesa install-local FILE` from its tarball",

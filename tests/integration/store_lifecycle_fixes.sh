@@ -37,6 +37,12 @@ check "…and names a command that repairs it" grep -q "tb323fu-ctl mesa verify 
 check "…with reason damaged" sh -c "\"$CTL\" --store '$STORE' --json mesa verify 2>/dev/null | grep -q '\"reason\":\"damaged\"'"
 expect_exit 1 "remove refuses the current version" ctl mesa remove 2026.1.1
 check "…and points at the repair" grep -q "verify --repair" "$T/err"
+# installed from a tarball on disk, and the release source out of reach (nothing listens on
+# port 9 here): verify --repair says which command repairs it offline
+printf 'api_url = http://127.0.0.1:9\nconnect_timeout = 5\n' >"$T/offline.conf"
+expect_exit 5 "verify --repair with the source out of reach" \
+	"$CTL" --store "$STORE" --config "$T/offline.conf" mesa verify --repair 2026.1.1
+check "…names the command that repairs it offline" grep -q "repaired offline with .tb323fu-ctl mesa install-local FILE" "$T/err"
 exec 3<"$lib"
 expect_exit 0 "install-local of the same good tarball repairs it" ctl mesa install-local "$R1" --no-smoke
 expect_exit 0 "…verify is clean again" ctl mesa verify 2026.1.1
