@@ -36,15 +36,17 @@ const char *gpu_api_name(enum gpu_api api)
 }
 
 int procmaps_line_path(const char *line, size_t n, const char **path, size_t *len,
-		       int *deleted)
+		       int *deleted, unsigned long *inode)
 {
 	size_t i = 0;
+	*inode = 0;
 	/* Five fields separated by single spaces, then padding before the path. */
 	for (int field = 0; field < 5; field++) {
 		if (i >= n || line[i] == ' ')
 			return 0;
-		while (i < n && line[i] != ' ')
-			i++;
+		for (; i < n && line[i] != ' '; i++)
+			if (field == 4 && line[i] >= '0' && line[i] <= '9')
+				*inode = *inode * 10 + (unsigned long)(line[i] - '0');
 		if (i >= n)
 			return 0;
 		i++;
@@ -74,7 +76,8 @@ void procmaps_drivers(const char *text, size_t n, struct mapped_drivers *out)
 		const char *path;
 		size_t plen;
 		int deleted;
-		if (procmaps_line_path(p, (size_t)(eol - p), &path, &plen, &deleted) &&
+		unsigned long inode;
+		if (procmaps_line_path(p, (size_t)(eol - p), &path, &plen, &deleted, &inode) &&
 		    plen < PROCMAPS_PATH_MAX && !memchr(path, '\0', plen)) {
 			char name[PROCMAPS_PATH_MAX];
 			memcpy(name, path, plen);
@@ -90,6 +93,7 @@ void procmaps_drivers(const char *text, size_t n, struct mapped_drivers *out)
 					struct mapped_driver *d = &out->d[out->count++];
 					d->api = api;
 					d->deleted = deleted;
+					d->inode = inode;
 					memcpy(d->path, name, plen + 1);
 				}
 			}

@@ -13,6 +13,7 @@ enum gpu_api { GPU_API_NONE = 0, GPU_API_VULKAN, GPU_API_OPENCL };
 struct mapped_driver {
 	enum gpu_api api;
 	int deleted; /* the file was removed or replaced after it was mapped */
+	unsigned long inode; /* the mapped file's, as the maps line gives it */
 	char path[PROCMAPS_PATH_MAX];
 };
 
@@ -28,9 +29,9 @@ enum gpu_api driver_api_of(const char *path);
 
 /* The path of one maps line ("addr perms offset dev inode   path"), or 0 when the line maps
  * no file (anonymous, [heap], malformed). *path points into line; *len excludes a
- * " (deleted)" suffix, reported in *deleted. */
+ * " (deleted)" suffix, reported in *deleted; *inode is the inode field. */
 int procmaps_line_path(const char *line, size_t n, const char **path, size_t *len,
-		       int *deleted);
+		       int *deleted, unsigned long *inode);
 
 /* Every distinct driver library mapped in the text of a maps file, in order of appearance. */
 void procmaps_drivers(const char *text, size_t n, struct mapped_drivers *out);

@@ -271,6 +271,22 @@ static int parse_pid(const char *word)
 /* One process's drivers. several: one of a list, so the human lines name the process and the
  * JSON object is an element of the caller's array (no newline); lead is written before the
  * answer (a separator), not when there is none. */
+/* The kernel marks a removed file's mapping with " (deleted)", but a file may also be named
+ * so: when a file of the whole name is there with the mapped inode, that file is mapped. */
+static void named_deleted(struct mapped_driver *d)
+{
+	static const char suffix[] = " (deleted)";
+	size_t n = strlen(d->path);
+	struct stat st;
+	if (!d->deleted || n + sizeof suffix > sizeof d->path)
+		return;
+	memcpy(d->path + n, suffix, sizeof suffix);
+	if (stat(d->path, &st) == 0 && (unsigned long)st.st_ino == d->inode)
+		d->deleted = 0;
+	else
+		d->path[n] = '\0';
+}
+
 static int which_pid(const char *root, int number, int json, int several, const char *lead)
 {
 	char pid[24], maps_path[64], comm_path[64], comm[64] = "";
@@ -294,6 +310,8 @@ static int which_pid(const char *root, int number, int json, int several, const 
 	static struct mapped_drivers found;
 	procmaps_drivers(maps, len, &found);
 	free(maps);
+	for (size_t k = 0; k < found.count; k++)
+		named_deleted(&found.d[k]);
 	char real[PATH_MAX];
 	const char *realroot = realpath(root, real) ? real : root;
 

@@ -21,7 +21,7 @@ check "  says which word" grep -qF "not '12x'" "$T/err"
 expect_exit 2 "which --pid 1 stray: a word after the ids that is not one" mesa which --pid 1 stray
 check "  says which word" grep -qF "not 'stray'" "$T/err"
 
-# hold NAME [FILE]: a process (python3) that maps FILE, if given, then says so and stays; its
+# hold [FILE]: a process (python3) that maps FILE, if given, then says so and stays; its
 # pid in $held (a FIFO: a process that dies early ends the wait with EOF).
 hold() {
 	rm -f "$T/ready"
@@ -78,4 +78,20 @@ check "  and answers the others" test "$(json '[x["pid"] for x in d]' <"$T/out")
 expect_exit 1 "which --pid GONE A (human)" mesa which --pid $gone $A
 check "  answers the other" grep -q "^process $A (python3):" "$T/out"
 kill $A $B
+
+# --- " (deleted)": the kernel's mark of a removed file, or part of a file's own name ---
+printf 'a driver\n' >"$T/lib/libvulkan_named.so (deleted)"
+hold "$T/lib/libvulkan_named.so (deleted)" || not_ok "a process maps a file named … (deleted)"
+N=$held
+expect_exit 0 "which --pid of a file whose name ends in ' (deleted)'" mesa which --pid $N --json
+check "  is not reported as removed, and keeps its whole name" \
+	test "$(json '[(x["path"].endswith("libvulkan_named.so (deleted)"), x["deleted"]) for x in d["drivers"]]' <"$T/out")" = "[(True, False)]"
+printf 'a driver\n' >"$T/lib/libvulkan_gone.so"
+hold "$T/lib/libvulkan_gone.so" || not_ok "a process maps a file"
+G=$held
+rm "$T/lib/libvulkan_gone.so"
+expect_exit 0 "which --pid of a file removed since" mesa which --pid $G --json
+check "  is reported as removed, under its name" \
+	test "$(json '[(x["path"].endswith("libvulkan_gone.so"), x["deleted"]) for x in d["drivers"]]' <"$T/out")" = "[(True, True)]"
+kill $N $G
 done_testing
