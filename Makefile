@@ -112,10 +112,12 @@ $(BUILD)/libtblaunch.a: $(LAUNCH_OBJ)
 	$(AR) rcs $@ $^
 
 # termtext (escaping for terminals), utf8 (text on its way out), version_name (the rule for
-# version names) and suggest ("did you mean") are the launcher's and shared with the control
-# tool. Linked by the C++ compiler: one engine file is C++ (its runtime comes with it).
+# version names), suggest ("did you mean") and vendorfile (the system's OpenCL vendor file of a
+# driver, with storepath's path joining) are the launcher's and shared with the control tool.
+# Linked by the C++ compiler: one engine file is C++ (its runtime comes with it).
 $(BUILD)/bin/tb323fu-ctl: $(BUILD)/obj/ctl/main.o $(BUILD)/libtbctl.a $(BUILD)/obj/tb323fu-mesa/termtext.o \
-		$(BUILD)/obj/tb323fu-mesa/utf8.o \
+		$(BUILD)/obj/tb323fu-mesa/utf8.o $(BUILD)/obj/tb323fu-mesa/vendorfile.o \
+		$(BUILD)/obj/tb323fu-mesa/storepath.o \
 		$(BUILD)/obj/tb323fu-mesa/version_name.o $(BUILD)/obj/tb323fu-mesa/suggest.o
 	@mkdir -p $(dir $@)
 	$(CXX) $(ALL_LDFLAGS) -o $@ $^ $(CTL_LIBS) $(TOML_LIBS)

@@ -2,6 +2,7 @@
 #include "side.h"
 
 #include <dirent.h>
+#include <limits.h>
 #include <json-c/json.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -10,8 +11,7 @@
 
 #include "manifest.h"
 #include "programs.h"
-
-#define OPENCL_VENDORS_DIR "/etc/OpenCL/vendors"
+#include "../tb323fu-mesa/vendorfile.h"
 
 /* Where the Vulkan loader finds the system's ICD files, in its order. */
 static const char *const vulkan_icd_dirs[] = {"/etc/xdg/vulkan/icd.d", "/etc/vulkan/icd.d",
@@ -27,15 +27,6 @@ static const char *base_name(const char *path)
 {
 	const char *slash = strrchr(path, '/');
 	return slash ? slash + 1 : path;
-}
-
-/* The library an OpenCL vendor file names: its first line. */
-static char *vendor_library(const char *file)
-{
-	char *text = read_small_file(file, 4096, NULL);
-	if (text)
-		text[strcspn(text, "\r\n")] = '\0';
-	return text;
 }
 
 static char *icd_library(const char *file)
@@ -112,11 +103,12 @@ int side_drivers_find(const struct store *s, const struct manifest *m, enum side
 		return TB_OK;
 	}
 	if (m->has_opencl) {
-		const char *env = getenv("OPENCL_VENDOR_PATH");
-		const char *dir = env && *env ? env : OPENCL_VENDORS_DIR;
+		const char *dir = vendor_dir();
 		const char *lib = base_name(m->opencl_lib);
-		d->opencl_vendor = find_naming(dir, ".icd", vendor_library, lib);
-		if (!d->opencl_vendor)
+		char found[PATH_MAX];
+		if (vendor_file_naming(dir, lib, found, sizeof found) == 0)
+			d->opencl_vendor = xstrdup(found);
+		else
 			return tb_fail_why(e, TB_EFAIL, "failed",
 					   "no OpenCL vendor file in %s names %s, so the distribution has no build of "
 					   "the release's OpenCL driver to compare with; install mesa-opencl-icd",

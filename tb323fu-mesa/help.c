@@ -56,7 +56,10 @@ static const struct command_help commands[] = {
 	 "current env file sets, and the store's directories in LD_LIBRARY_PATH.\n"
 	 "Sets RUSTICL_ENABLE, which the distribution's rusticl needs to offer a device:\n"
 	 "the caller's own value when it is set and not empty, else the current\n"
-	 "version's (with --version V: V's); with nothing installed it is left as it is.\n"},
+	 "version's (with --version V: V's); with nothing installed it is left as it is.\n"
+	 "Sets OCL_ICD_VENDORS to the system's vendor file that names the store's OpenCL\n"
+	 "library (as /etc/OpenCL/vendors/rusticl.icd), so other platforms (Clover, PoCL)\n"
+	 "are hidden as they are from run; when the system has none, it stays unset.\n"},
 	{"env", "[--version V] [--format sh|json]", "print the variables a run sets",
 	 "tb323fu-mesa env --format json", env_options, NULL},
 	{"which", "[--version V] [--json] | --pid PID [PID...] [--json]",

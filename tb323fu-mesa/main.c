@@ -6,6 +6,7 @@
 #include "help.h"
 #include "launcher.h"
 #include "message.h"
+#include "vendorfile.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -127,6 +128,20 @@ static int distro_rusticl(const struct env_list *release, const char *user, int 
 	return value ? setenv("RUSTICL_ENABLE", value, 1) : 0;
 }
 
+/* The distribution's OpenCL vendor file of the store's driver (the one whose library has the
+ * name of the store's), so the program sees that driver and no other platform, as on the
+ * store's side. None found (or nothing installed): every vendor of the system, as ever. */
+static int distro_opencl(const struct env_list *release)
+{
+	const struct env_var *dir = release ? env_list_find(release, "OCL_ICD_VENDORS") : NULL;
+	char store_file[STORE_PATH_MAX], lib[256], found[STORE_PATH_MAX];
+	if (!dir || path_concat(store_file, sizeof store_file, dir->value, "/rusticl.icd", NULL) != 0 ||
+	    vendor_library_name(store_file, lib, sizeof lib) != 0 ||
+	    vendor_file_naming(vendor_dir(), lib, found, sizeof found) != 0)
+		return 0;
+	return setenv("OCL_ICD_VENDORS", found, 1);
+}
+
 static int cmd_distro(const char *root, int argc, char **argv)
 {
 	const char *version = NULL;
@@ -142,7 +157,8 @@ static int cmd_distro(const char *root, int argc, char **argv)
 	if (inherited && !user)
 		return fail(EXIT_FAILED, "cannot set the environment: out of memory", NULL);
 	/* Also clear what the env file sets beyond the usual variables. */
-	if (launch_env_clean(root, release) != 0 || distro_rusticl(release, user, version != NULL) != 0)
+	if (launch_env_clean(root, release) != 0 || distro_rusticl(release, user, version != NULL) != 0 ||
+	    distro_opencl(release) != 0)
 		return fail(EXIT_FAILED, "cannot set the environment: out of memory", NULL);
 	free(user);
 	return exec_command(argv + start);

@@ -105,7 +105,9 @@ check "distro removes the store's directories and keeps the rest" \
 check "distro unsets LD_LIBRARY_PATH when only store directories were in it" \
 	sh -c "! LD_LIBRARY_PATH='$REAL/current/lib' '$MESA' --store '$STORE' distro printenv LD_LIBRARY_PATH"
 check "distro unsets the variables that select the store's files" \
-	sh -c "! VK_DRIVER_FILES=x VK_ICD_FILENAMES=x OCL_ICD_VENDORS=x '$MESA' --store '$STORE' distro env | grep -qE '^(VK_DRIVER_FILES|VK_ICD_FILENAMES|OCL_ICD_VENDORS)='"
+	sh -c "! VK_DRIVER_FILES=x VK_ICD_FILENAMES=x OCL_ICD_VENDORS=x '$MESA' --store '$STORE' distro env | grep -qE '^(VK_DRIVER_FILES|VK_ICD_FILENAMES)=|^OCL_ICD_VENDORS=(x|$REAL)'"
+check "…and selects the system's vendor file of the store's OpenCL driver instead" \
+	sh -c "OCL_ICD_VENDORS=x '$MESA' --store '$STORE' distro env | grep -qx 'OCL_ICD_VENDORS=/etc/OpenCL/vendors/rusticl.icd'"
 check "distro selects the driver the current version selects (RUSTICL_ENABLE of its env file)" \
 	test "$(mesa distro printenv RUSTICL_ENABLE)" = llvmpipe
 check "distro keeps the caller's own RUSTICL_ENABLE" test "$(RUSTICL_ENABLE=mine mesa distro printenv RUSTICL_ENABLE)" = mine

@@ -72,6 +72,19 @@ if loaded mesa distro clinfo -l; then ok "distro clinfo -l (RUSTICL_ENABLE not s
 check "distro: the system's rusticl offers its llvmpipe device" sh -c "grep -q 'Platform #0: rusticl' '$T/out' && grep -q 'Device #0: llvmpipe' '$T/out'"
 check "distro: that rusticl is the system's library, not the store's" \
 	sh -c "test \"\$(grep -E '/libRusticlOpenCL[^/]*\$' '$T/loaded')\" = '$(readlink -f "$SYSLIB/libRusticlOpenCL.so.1")'"
+# Clover (or PoCL) registered beside rusticl: distro shows only the distribution's vendor file
+# of the store's driver, as run shows only the store's, so a program that walks every platform
+# (clpeak exits 255 on Clover's, which has no device) runs on distro as it does on run.
+check "distro: only one OpenCL platform, rusticl" sh -c "test \"\$(grep -c '^Platform #' '$T/out')\" = 1"
+check "distro selects the system's vendor file of the store's driver" \
+	test "$(mesa distro env | sed -n 's/^OCL_ICD_VENDORS=//p')" = "$(grep -l 'libRusticlOpenCL' /etc/OpenCL/vendors/*.icd | head -n 1)"
+if command -v clpeak >/dev/null; then
+	expect_exit 0 "distro clpeak --kernel-latency (the real clpeak, Clover registered: $(ls /etc/OpenCL/vendors | tr '\n' ' '))" \
+		mesa distro clpeak --kernel-latency
+	check "…measured on rusticl" grep -q 'Platform: rusticl' "$T/out"
+else
+	skip "distro clpeak --kernel-latency" "clpeak is not installed"
+fi
 if loaded env RUSTICL_ENABLE=nonesuch "$MESA" --store "$STORE" distro clinfo -l; then ok "distro clinfo -l (RUSTICL_ENABLE=nonesuch)"; else not_ok "distro clinfo -l (RUSTICL_ENABLE=nonesuch)" "$(tail -5 "$T/err")"; fi
 check "distro: the caller's RUSTICL_ENABLE is kept (no driver by that name, no device)" \
 	sh -c "grep -q 'Platform #0: rusticl' '$T/out' && ! grep -q 'Device #' '$T/out'"
