@@ -5,6 +5,7 @@
 #include "elfcheck.h"
 #include "manifest.h"
 #include "release.h"
+#include "side.h"
 #include "smoke_run.h"
 #include "lifecycle.h"
 
@@ -305,19 +306,6 @@ static void add_icd(struct doctor *d, json_object *list, const struct elf_host *
 	json_object_object_add(o, "found", json_object_new_boolean(reachable));
 	json_object_object_add(o, "store", json_object_new_boolean(is_store_path(d, file)));
 	json_object_array_add(list, o);
-}
-
-static char *vulkan_icd_library(const char *file)
-{
-	json_object *root = json_object_from_file(file);
-	json_object *icd, *lib;
-	char *out = NULL;
-	if (root && json_object_object_get_ex(root, "ICD", &icd) &&
-	    json_object_object_get_ex(icd, "library_path", &lib) &&
-	    json_object_is_type(lib, json_type_string))
-		out = xstrdup(json_object_get_string(lib));
-	json_object_put(root);
-	return out;
 }
 
 static char *opencl_icd_library(const char *file)

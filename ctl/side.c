@@ -29,7 +29,7 @@ static const char *base_name(const char *path)
 	return slash ? slash + 1 : path;
 }
 
-static char *icd_library(const char *file)
+char *vulkan_icd_library(const char *file)
 {
 	json_object *root = json_object_from_file(file), *icd, *lib;
 	char *out = NULL;
@@ -82,7 +82,7 @@ static char *find_naming(const char *dir, const char *suffix, char *(*library)(c
 static char *system_vulkan_icd(const char *lib)
 {
 	for (size_t i = 0; i < sizeof vulkan_icd_dirs / sizeof *vulkan_icd_dirs; i++) {
-		char *f = find_naming(vulkan_icd_dirs[i], ".json", icd_library, lib);
+		char *f = find_naming(vulkan_icd_dirs[i], ".json", vulkan_icd_library, lib);
 		if (f)
 			return f;
 	}

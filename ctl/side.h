@@ -11,6 +11,9 @@
 enum side { SIDE_STORE, SIDE_DISTRO };
 
 /* "store" or "distribution": the key of a side in results. */
+/* The library_path a Vulkan ICD file names (allocated), or NULL when it names none. */
+char *vulkan_icd_library(const char *file);
+
 const char *side_name(enum side side);
 
 /* The command line that runs cmd on one side, with the variables in env ("KEY=VALUE", NULL
