@@ -1,12 +1,15 @@
 /* tb323fu-ctl: parses the command line, runs one command, prints its outcome. */
-#include "cli.h"
-#include "jsontext.h"
-#include "cli_access.h"
-#include "cli_progress.h"
-#include "cli_table.h"
-#include "../tb323fu-mesa/suggest.h"
-#include "running.h"
-#include "../tb323fu-mesa/ident.h"
+#include "cli/cli.h"
+#include "base/jsontext.h"
+#include "cli/cli_access.h"
+#include "cli/cli_progress.h"
+#include "cli/cli_table.h"
+#include "common/suggest.h"
+#include "store/running.h"
+#include "common/ident.h"
+#include "base/error.h"
+#include "base/alloc.h"
+#include "base/text.h"
 
 #include <signal.h>
 #include <stdio.h>

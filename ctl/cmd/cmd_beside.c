@@ -1,0 +1,101 @@
+/* The commands that serve life beside the Open Device Helper (docs/design.md §13): notes,
+ * takeover and auto-check (what the daily timer runs). */
+#include "cli/cli.h"
+#include "release/feed.h"
+#include "store/manifest.h"
+#include "ops/takeover.h"
+#include "base/error.h"
+#include "base/host.h"
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+COMMAND(notes)
+{
+	if (argc > 2 || (argc == 2 && (argv[1][0] == '-' || !version_name_ok(argv[1]))))
+		return cli_usage(o, "usage: notes [VERSION] (a version like 2026.10.06)");
+	const char *want = argc == 2 ? argv[1] : NULL;
+	struct store s;
+	struct tb_error e = {0};
+	if (cli_open_store(c, &s, 0, &e))
+		return outcome_fail(o, &e);
+	char *cache = store_path(&s, "cache");
+	struct feed f;
+	int rc = feed_cached(&c->cfg, cache, &f, &e);
+	free(cache);
+	if (!rc) {
+		const struct feed_release *r = want ? feed_find(&f, want) : feed_newest(&f, c->cfg.channel);
+		if (!r && want)
+			rc = tb_fail_why(&e, TB_EFAIL, "unknown-version",
+					 "Mesa %s is not in the release list; `tb323fu-ctl mesa check` refreshes it", want);
+		else if (!r)
+			rc = tb_fail_why(&e, TB_EFAIL, "unknown-version", "no Mesa release for %s is offered on %s",
+					 host_arch(), c->cfg.channel);
+		else {
+			outcome_str(o, "version", r->version);
+			outcome_str(o, "notes", r->notes);
+			outcome_str(o, "url", r->notes_url);
+			outcome_str(o, "published_at", r->published_at);
+			outcome_int(o, "size", (int64_t)r->tarball.size);
+			/* people get the text itself, or where to read it */
+			outcome_say(o, "%s", *r->notes ? r->notes : *r->notes_url ? r->notes_url
+							: "this release has no notes");
+		}
+		feed_free(&f);
+	}
+	store_close(&s);
+	return rc ? outcome_fail(o, &e) : TB_OK;
+}
+
+COMMAND(takeover)
+{
+	if (argc > 1)
+		return cli_usage(o, "takeover takes no arguments");
+	struct store s;
+	struct tb_error e = {0};
+	if (cli_open_store(c, &s, 0, &e))
+		return outcome_fail(o, &e);
+	int needed = takeover_needed(&s);
+	store_close(&s);
+	/* a writer completes the store as it opens it */
+	if (cli_open_store(c, &s, 1, &e))
+		return outcome_fail(o, &e);
+	outcome_bool(o, "completed", needed > 0);
+	outcome_str(o, "store", s.root);
+	if (needed)
+		outcome_say(o, "the store %s now has our files too (env files and per-version ICD files); current, previous and the state are unchanged",
+			    s.root);
+	else
+		outcome_say(o, "the store %s has all our files; nothing to do", s.root);
+	store_close(&s);
+	return TB_OK;
+}
+
+/* check, and with auto_download = on also download what the channel offers; it never
+ * installs (docs/design.md §13). */
+COMMAND(auto_check)
+{
+	if (argc > 1)
+		return cli_usage(o, "auto-check takes no arguments");
+	int rc = cmd_check(c, argc, argv, o);
+	json_object *newer = NULL;
+	if (rc || !c->cfg.auto_download || !o->fields ||
+	    !json_object_object_get_ex(o->fields, "newer", &newer) || !json_object_get_boolean(newer))
+		return rc;
+	struct outcome d = {0};
+	char *args[] = {"download", NULL};
+	rc = cmd_download(c, 1, args, &d);
+	char *checked = o->message;
+	o->message = NULL;
+	outcome_say(o, "%s\n%s", checked ? checked : "", d.message ? d.message : "");
+	free(checked);
+	outcome_bool(o, "downloaded", rc == TB_OK);
+	if (rc) {
+		o->code = rc;
+		o->reason = d.reason;
+	}
+	json_object_put(d.fields);
+	free(d.message);
+	return rc;
+}

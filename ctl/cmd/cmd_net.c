@@ -1,0 +1,267 @@
+/* The commands that talk to the release source: check, download [VERSION], update, and the
+ * download half of verify --repair. */
+#include "ops/acquire.h"
+#include "cli/cli.h"
+#include "release/feed.h"
+#include "ops/lifecycle.h"
+#include "store/manifest.h"
+#include "release/release.h"
+#include "base/error.h"
+#include "base/fs.h"
+#include "base/host.h"
+
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* A writer's store with a fresh release list. */
+struct remote {
+	struct store s;
+	int open;
+	struct feed feed;
+	int from_cache;
+};
+
+static void remote_end(struct remote *rs)
+{
+	feed_free(&rs->feed);
+	if (rs->open)
+		store_close(&rs->s);
+	memset(rs, 0, sizeof *rs);
+}
+
+/* Loads the release list into rs for a store already open. */
+static int remote_feed(struct cli *c, struct remote *rs, struct tb_error *e)
+{
+	char *cache = store_path(&rs->s, "cache");
+	int rc = mkdir_p(cache, 0755, e);
+	if (!rc)
+		rc = feed_refresh(&c->cfg, cache, &rs->feed, &rs->from_cache, e);
+	free(cache);
+	return rc;
+}
+
+static int remote_start(struct cli *c, struct remote *rs, struct tb_error *e)
+{
+	memset(rs, 0, sizeof *rs);
+	int rc = cli_open_store(c, &rs->s, 1, e);
+	if (rc)
+		return rc;
+	rs->open = 1;
+	rc = remote_feed(c, rs, e);
+	if (rc)
+		remote_end(rs); /* callers return at once on failure */
+	return rc;
+}
+
+COMMAND(check)
+{
+	if (argc > 1)
+		return cli_usage(o, "check takes no arguments (usage: tb323fu-ctl mesa check)");
+	struct remote rs;
+	struct tb_error e = {0};
+	if (remote_start(c, &rs, &e))
+		return outcome_fail(o, &e);
+	const char *channel = c->cfg.channel;
+	const struct feed_release *r = feed_newest(&rs.feed, channel);
+	char *cur = store_current(&rs.s);
+	int newer = r && (!cur || version_compare(r->version, cur) > 0);
+	outcome_str(o, "channel", channel);
+	outcome_str(o, "available", r ? r->version : "");
+	outcome_str(o, "installed", cur ? cur : "");
+	outcome_bool(o, "newer", newer);
+	outcome_bool(o, "cached", rs.from_cache);
+	outcome_str(o, "version", r ? r->version : "");
+	outcome_bool(o, "prerelease", r && r->prerelease);
+	outcome_str(o, "notes_url", r ? r->notes_url : "");
+	outcome_str(o, "published_at", r ? r->published_at : "");
+	outcome_int(o, "size", r ? (int64_t)r->tarball.size : 0);
+	if (!r)
+		outcome_say(o, "no Mesa release for %s is offered on %s by %s", host_arch(), channel, c->cfg.source);
+	else if (!newer)
+		outcome_say(o, "Mesa up to date (%s)", cur);
+	else if (cur)
+		outcome_say(o, "Mesa %s is available on %s (installed: %s); get it with `tb323fu-ctl mesa update`",
+			    r->version, channel, cur);
+	else
+		outcome_say(o, "Mesa %s is available on %s; get it with `tb323fu-ctl mesa update`", r->version,
+			    channel);
+	free(cur);
+	remote_end(&rs);
+	return TB_OK;
+}
+
+/* A version already in the store is fetched again only when it is damaged. */
+static int present_and_whole(struct store *s, const char *version)
+{
+	struct tb_error ignored = {0};
+	return store_has_version(s, version) && release_verify_installed(s, version, &ignored) == TB_OK;
+}
+
+COMMAND(download)
+{
+	const char *want = NULL;
+	for (int i = 1; i < argc; i++) {
+		if (argv[i][0] == '-' || want || !version_name_ok(argv[i]))
+			return cli_usage(o, "usage: tb323fu-ctl mesa download [VERSION] (a version like 2026.10.06)");
+		want = argv[i];
+	}
+	struct remote rs;
+	struct tb_error e = {0};
+	int rc = remote_start(c, &rs, &e);
+	const struct feed_release *r = NULL;
+	if (!rc) {
+		r = want ? feed_find(&rs.feed, want) : feed_newest(&rs.feed, c->cfg.channel);
+		if (!r && want)
+			rc = tb_fail_why(&e, TB_EFAIL, "unknown-version", "Mesa %s is not offered for %s by %s; `tb323fu-ctl mesa check` shows what is",
+					 want, host_arch(), c->cfg.source);
+		else if (!r)
+			rc = tb_fail_why(&e, TB_EFAIL, "unknown-version", "no Mesa release for %s is offered on %s by %s", host_arch(),
+					 c->cfg.channel, c->cfg.source);
+	}
+	if (rc) {
+		remote_end(&rs);
+		return outcome_fail(o, &e);
+	}
+	char about[256];
+	if (present_and_whole(&rs.s, r->version)) {
+		cli_describe_version(o, &rs.s, r->version, about, sizeof about);
+		outcome_bool(o, "downloaded", 0);
+		char *cur = store_current(&rs.s);
+		if (cur && !strcmp(cur, r->version))
+			outcome_say(o, "Mesa %s is already installed and current (%s)", r->version, about);
+		else
+			outcome_say(o, "Mesa %s is already downloaded (%s); install it with `tb323fu-ctl mesa install %s`",
+				    r->version, about, r->version);
+		free(cur);
+		remote_end(&rs);
+		return TB_OK;
+	}
+	uint64_t resumed = 0;
+	rc = acquire_remote(&c->cfg, &rs.s, r, c->progress, &resumed, &e);
+	if (rc) {
+		remote_end(&rs);
+		return outcome_fail(o, &e);
+	}
+	cli_describe_version(o, &rs.s, r->version, about, sizeof about);
+	outcome_bool(o, "downloaded", 1);
+	outcome_int(o, "resumed_from", (int64_t)resumed);
+	outcome_say(o, "Mesa %s downloaded and checked (%s)", r->version, about);
+	remote_end(&rs);
+	return TB_OK;
+}
+
+/* update stops short of installing: "up to date", or a version that failed here before. */
+static int update_stays(struct cli *c, struct remote *rs, const struct feed_release *r,
+			const struct lc_view *v, struct outcome *o)
+{
+	const char *cur = v->current;
+	if (!r || (cur && version_compare(r->version, cur) <= 0)) {
+		/* Never an older or equal version: update only moves forward. */
+		if (!cur) {
+			struct tb_error e = {0};
+			tb_fail_why(&e, TB_EFAIL, "unknown-version", "no Mesa release for %s is offered on %s by %s", host_arch(),
+				    c->cfg.channel, c->cfg.source);
+			return outcome_fail(o, &e);
+		}
+		outcome_str(o, "version", cur);
+		outcome_bool(o, "updated", 0);
+		outcome_say(o, "Mesa up to date (%s)", cur);
+		return 0;
+	}
+	if (v->st.failed && !strcmp(v->st.failed, r->version)) {
+		/* A version that already failed here is not retried behind the user's back. */
+		outcome_str(o, "version", cur ? cur : "");
+		outcome_bool(o, "updated", 0);
+		outcome_say(o, "Mesa %s failed here before (%s); staying on %s%s; try it again with `tb323fu-ctl mesa install %s`",
+			    r->version, v->st.failed_reason ? v->st.failed_reason : "no reason recorded",
+			    cur ? "Mesa " : "the distribution's Mesa", cur ? cur : "", r->version);
+		return 0;
+	}
+	return -1;
+}
+
+COMMAND(update)
+{
+	int no_smoke = 0;
+	for (int i = 1; i < argc; i++) {
+		if (strcmp(argv[i], "--no-smoke"))
+			return cli_usage(o, "usage: tb323fu-ctl mesa update [--no-smoke]");
+		no_smoke = 1;
+	}
+	struct remote rs;
+	struct tb_error e = {0};
+	if (remote_start(c, &rs, &e))
+		return outcome_fail(o, &e);
+	const struct feed_release *r = feed_newest(&rs.feed, c->cfg.channel);
+	struct lc_view v;
+	lc_read(&rs.s, &v);
+	outcome_str(o, "channel", c->cfg.channel);
+	outcome_str(o, "available", r ? r->version : "");
+	int stays = update_stays(c, &rs, r, &v, o);
+	if (stays >= 0) {
+		lc_view_free(&v);
+		remote_end(&rs);
+		return o->code;
+	}
+	outcome_str(o, "version", r->version);
+	outcome_str(o, "previous", v.current ? v.current : "");
+	int downloaded = !present_and_whole(&rs.s, r->version);
+	uint64_t resumed = 0;
+	int rc = downloaded ? acquire_remote(&c->cfg, &rs.s, r, c->progress, &resumed, &e) : TB_OK;
+	struct smoke_outcome smoke = {0};
+	int smoked = c->cfg.smoke && !no_smoke;
+	struct lc_result lr;
+	if (!rc) {
+		struct lc_ctx x = {.s = &rs.s, .cfg = &c->cfg, .progress = c->progress};
+		rc = lc_install(&x, r->version, smoked, &smoke, &lr, &e);
+		outcome_int(o, "smoke_failed", smoke.failed);
+	}
+	lc_view_free(&v);
+	if (rc) {
+		remote_end(&rs);
+		return outcome_fail(o, &e);
+	}
+	char about[256];
+	cli_describe_version(o, &rs.s, r->version, about, sizeof about);
+	outcome_bool(o, "updated", 1);
+	outcome_installed(o, &rs.s, r->version, smoked ? &smoke : NULL);
+	if (downloaded) {
+		char *installed = o->message;
+		o->message = NULL;
+		outcome_say(o, "Mesa %s downloaded and checked (%s)\n%s", r->version, about, installed);
+		free(installed);
+	}
+	remote_end(&rs);
+	return TB_OK;
+}
+
+int cli_verify_repair(struct cli *c, struct store *s, const char *version, struct outcome *o)
+{
+	/* the store is open and locked; the release list comes as for download */
+	struct remote rs = {.s = *s};
+	struct tb_error e = {0};
+	int rc = remote_feed(c, &rs, &e);
+	if (rc) {
+		/* offline, or the source is gone: a version installed from a tarball on disk is
+		 * repaired from that tarball */
+		struct tb_error why = e;
+		e = (struct tb_error){0};
+		tb_fail_why(&e, why.code, tb_error_reason(&why), "%.700s; a version installed from a tarball on disk is repaired offline with `tb323fu-ctl mesa install-local FILE`",
+			    why.msg);
+	}
+	const struct feed_release *r = rc ? NULL : feed_find(&rs.feed, version);
+	if (!rc && !r)
+		rc = tb_fail_why(&e, TB_EFAIL, "unknown-version", "Mesa %s is damaged and %s no longer offers it; repair it with `tb323fu-ctl mesa install-local FILE` from its tarball",
+				 version, c->cfg.source);
+	uint64_t resumed = 0;
+	if (!rc)
+		rc = acquire_remote(&c->cfg, s, r, c->progress, &resumed, &e);
+	feed_free(&rs.feed);
+	if (rc)
+		return outcome_fail(o, &e);
+	outcome_bool(o, "repaired", 1);
+	outcome_say(o, "Mesa %s was damaged and is whole again (fetched and checked anew)", version);
+	return TB_OK;
+}
