@@ -5,6 +5,7 @@
 #include "base/alloc.h"
 #include "base/strbuf.h"
 #include "base/fs.h"
+#include "common/storepath.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -15,8 +16,7 @@
 /* 0 when this user can create or change dir; else the errno that would stop it. */
 static int store_access(const char *dir)
 {
-	static const char *const parts[] = {"", "versions", "icd", "icd/opencl", "icd/versions",
-					    "env", "smoke", "cache"};
+	static const char *const parts[] = {"", STORE_DIRS};
 	struct stat st;
 	if (stat(dir, &st) == 0) {
 		for (size_t i = 0; i < sizeof parts / sizeof *parts; i++) {
@@ -108,9 +108,7 @@ int cli_writer_preflight(struct cli *c, int argc, char **args, int line_argc, ch
 {
 	const char *dir = c->store_dir;
 	if (!dir || !*dir)
-		dir = getenv("TB323FU_MESA_DIR");
-	if (!dir || !*dir)
-		dir = STORE_DEFAULT_DIR;
+		dir = store_root(dir && *dir ? dir : NULL);
 	int err = store_access(dir);
 	if (!err)
 		return -1;

@@ -7,7 +7,7 @@
 #define END {NULL, NULL, NULL}
 
 const struct cli_option cli_global_options[] = {
-	{"--store", "DIR", "the store to use (default $TB323FU_MESA_DIR, else " STORE_DEFAULT_DIR ")"},
+	{"--store", "DIR", "the store to use (default $" STORE_ROOT_VAR ", else " STORE_DEFAULT_ROOT ")"},
 	{"--config", "FILE", "the configuration file (default $TB323FU_MESA_CONFIG, else " TB_SYSCONFDIR "/tb323fu/mesa.conf)"},
 	{"--json", NULL, "print one JSON object instead of sentences"},
 	{"--progress", "MODE", "auto, bar, json (JSON lines on stderr) or none"},

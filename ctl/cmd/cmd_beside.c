@@ -20,7 +20,7 @@ COMMAND(notes)
 	struct tb_error e = {0};
 	if (cli_open_store(c, &s, 0, &e))
 		return outcome_fail(o, &e);
-	char *cache = store_path(&s, "cache");
+	char *cache = store_path(&s, STORE_CACHE_DIR);
 	struct feed f;
 	int rc = feed_cached(&c->cfg, cache, &f, &e);
 	free(cache);

@@ -12,6 +12,7 @@
 #include "base/alloc.h"
 #include "base/strbuf.h"
 #include "base/fs.h"
+#include "common/envvars.h"
 
 #include <dirent.h>
 #include <glob.h>
@@ -30,10 +31,6 @@ static const char *const vulkan_icd_dirs[] = {
 };
 #define OPENCL_VENDORS_DIR "/etc/OpenCL/vendors"
 
-/* The variables a release selects (docs/design.md §3). */
-static const char *const selecting_vars[] = {
-	"VK_DRIVER_FILES", "VK_ICD_FILENAMES", "OCL_ICD_VENDORS", "RUSTICL_ENABLE", "LD_LIBRARY_PATH",
-};
 
 struct doctor {
 	struct strbuf lines;
@@ -149,7 +146,7 @@ static void report_store(struct doctor *d, const struct store *s, char **current
 
 	if (st.enabled) {
 		/* The session files read env.conf: it must carry the variables while on. */
-		char *conf = store_path(s, "env.conf");
+		char *conf = store_path(s, STORE_ENV_CONF);
 		size_t len = 0;
 		char *text = read_small_file(conf, 64 * 1024, &len);
 		if (!text || len == 0)
@@ -189,7 +186,7 @@ static void report_system(struct doctor *d, const struct store *s)
 	struct state st;
 	state_load(s, &st);
 	if (st.enabled) {
-		char *want = store_path(s, "env.conf");
+		char *want = store_path(s, STORE_ENV_CONF);
 		char *want_real = realpath(want, NULL);
 		const char *found = NULL;
 		char *target = NULL;
@@ -245,23 +242,23 @@ static void report_environment(struct doctor *d)
 {
 	json_object *env = json_object_new_object();
 	int any = 0;
-	for (size_t i = 0; i < sizeof selecting_vars / sizeof *selecting_vars; i++) {
-		const char *v = getenv(selecting_vars[i]);
+	for (size_t i = 0; i < envfile_vars_count; i++) {
+		const char *v = getenv(envfile_vars[i]);
 		if (!v || !*v)
 			continue;
-		json_object_object_add(env, selecting_vars[i], json_object_new_string(v));
-		if (strcmp(selecting_vars[i], "LD_LIBRARY_PATH") == 0 && !strstr(v, d->store_root))
+		json_object_object_add(env, envfile_vars[i], json_object_new_string(v));
+		if (strcmp(envfile_vars[i], ENV_LD_LIBRARY_PATH) == 0 && !strstr(v, d->store_root))
 			continue; /* a path list of its own, not a driver selection */
 		any = 1;
-		line(d, "this shell: %s=%s%s", selecting_vars[i], v,
+		line(d, "this shell: %s=%s%s", envfile_vars[i], v,
 		     is_store_path(d, v) ? " (the store's)" : "");
-		if ((strcmp(selecting_vars[i], "VK_DRIVER_FILES") == 0 ||
-		     strcmp(selecting_vars[i], "VK_ICD_FILENAMES") == 0) &&
+		if ((strcmp(envfile_vars[i], ENV_VK_DRIVER_FILES) == 0 ||
+		     strcmp(envfile_vars[i], ENV_VK_ICD_FILENAMES) == 0) &&
 		    !strchr(v, ':') && !path_exists(v))
 			problem(d, "%s names %s, which does not exist: Vulkan applications of this shell "
 				   "find no driver; log in again or unset it",
-				selecting_vars[i], v);
-		if (strcmp(selecting_vars[i], "OCL_ICD_VENDORS") == 0 && !path_exists(v))
+				envfile_vars[i], v);
+		if (strcmp(envfile_vars[i], ENV_OCL_ICD_VENDORS) == 0 && !path_exists(v))
 			problem(d, "OCL_ICD_VENDORS names %s, which does not exist: OpenCL applications "
 				   "of this shell find no platform; log in again or unset it", v);
 	}
@@ -401,8 +398,8 @@ static void report_icds(struct doctor *d, const struct store *s, const struct el
 	sb_free(&names);
 
 	if (current) {
-		store_icd(d, vk, h, s, current, "icd/turnip.json", "Vulkan");
-		store_icd(d, cl, h, s, current, "icd/opencl/rusticl.icd", "OpenCL");
+		store_icd(d, vk, h, s, current, STORE_CURRENT_VULKAN_ICD, "Vulkan");
+		store_icd(d, cl, h, s, current, STORE_CURRENT_OPENCL_ICD, "OpenCL");
 	}
 	json_object_object_add(d->fields, "vulkan_icds", vk);
 	json_object_object_add(d->fields, "opencl_icds", cl);

@@ -34,7 +34,7 @@ static void remote_end(struct remote *rs)
 /* Loads the release list into rs for a store already open. */
 static int remote_feed(struct cli *c, struct remote *rs, struct tb_error *e)
 {
-	char *cache = store_path(&rs->s, "cache");
+	char *cache = store_path(&rs->s, STORE_CACHE_DIR);
 	int rc = mkdir_p(cache, 0755, e);
 	if (!rc)
 		rc = feed_refresh(&c->cfg, cache, &rs->feed, &rs->from_cache, e);

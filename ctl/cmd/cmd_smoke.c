@@ -19,6 +19,7 @@
 #include "base/alloc.h"
 #include "base/fs.h"
 #include "base/text.h"
+#include "common/smoketests.h"
 
 static const char usage[] =
 	"usage: tb323fu-ctl mesa smoke [VERSION] [--tests a,b,…] [--deqp PATH --caselist FILE] "
@@ -243,7 +244,7 @@ static int run_suite(struct cli *c, struct store *s, const char *version,
 	adopt_fields(o, res);
 	json_object_put(res);
 	if (so.regressions) {
-		char *file = store_path(s, "smoke/%s.json", version);
+		char *file = store_smoke_file(s, version);
 		tb_fail_why(&e, TB_ESMOKE, "suite-regression",
 			    "Mesa %s regressed in %d of %d %s tests against the distribution's Mesa: %s "
 			    "(the full result is in %s)",
@@ -272,7 +273,7 @@ static int run_smoke(struct cli *c, struct store *s, const char *version, const 
 		json_object_put(res);
 	}
 	if (so.failed) {
-		char *file = store_path(s, "smoke/%s.json", version);
+		char *file = store_smoke_file(s, version);
 		tb_fail_why(&e, TB_ESMOKE, "smoke-failed", "Mesa %s failed %d of %d smoke tests (%s); the full result is in %s",
 			version, so.failed, so.passed + so.failed + so.skipped, so.first_failure, file);
 		free(file);
@@ -326,7 +327,7 @@ COMMAND(smoke)
 	char *bad = tests ? smoke_tests_unknown(tests) : NULL;
 	if (bad) {
 		int rc = cli_usage(o, "--tests: no smoke test is named \"%s\" (the tests: "
-				   "vk.loader, vk.driver, vk.compute, vk.sync, cl.platform, cl.kernel)", bad);
+				   SMOKE_TEST_LIST ")", bad);
 		free(bad);
 		return rc;
 	}

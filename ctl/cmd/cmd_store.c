@@ -34,7 +34,7 @@ static const char *short_commit(const char *c, char *buf, size_t n)
 /* What the channel offers, as the last `check` saw it (no network here). */
 static char *cached_available(const struct cli *c, const struct store *s)
 {
-	char *cache = store_path(s, "cache");
+	char *cache = store_path(s, STORE_CACHE_DIR);
 	struct feed f = {0};
 	struct tb_error ignored = {0};
 	char *v = NULL;

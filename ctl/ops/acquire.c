@@ -130,7 +130,7 @@ int acquire_remote(const struct config *cfg, struct store *s, const struct feed_
 		   const struct tb_progress *p, uint64_t *resumed_from, struct tb_error *e)
 {
 	*resumed_from = 0;
-	char *cache = store_path(s, "cache");
+	char *cache = store_path(s, STORE_CACHE_DIR);
 	char *sums_path = NULL, *sig_path = NULL, *part = NULL;
 	char expect[65] = "";
 	int rc = fetch_small_asset(cfg, cache, r, &r->sums, SUMS_MAX_BYTES, &sums_path, e);

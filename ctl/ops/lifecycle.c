@@ -17,7 +17,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#define RESERVE ".reserve"
+
 #define RESERVE_BYTES (64 * 1024)
 
 const char *lc_phase_name(enum lc_phase p)
@@ -43,7 +43,7 @@ static int same(const char *a, const char *b)
 static void repair_state(const struct store *s, const char *current, struct state *st)
 {
 	state_free(st);
-	char *conf = store_path(s, "env.conf");
+	char *conf = store_path(s, STORE_ENV_CONF);
 	size_t len = 0;
 	char *text = read_small_file_nofollow(conf, STATE_MAX_BYTES, &len);
 	st->enabled = current && text && len > 0;
@@ -69,7 +69,7 @@ static char *foreign_target(const struct store *s, const char *current)
 {
 	if (current)
 		return NULL;
-	char *p = path_join(s->root, "current");
+	char *p = path_join(s->root, STORE_CURRENT);
 	char buf[4096];
 	ssize_t n = readlink(p, buf, sizeof buf - 1);
 	free(p);
@@ -143,7 +143,7 @@ static void end_trial(struct state *st)
 
 void lc_reserve_keep(const struct store *s)
 {
-	char *p = path_join(s->root, RESERVE);
+	char *p = path_join(s->root, STORE_RESERVE);
 	if (access(p, F_OK) != 0) {
 		int fd = open(p, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0600);
 		if (fd >= 0) {
@@ -162,7 +162,7 @@ void lc_reserve_keep(const struct store *s)
 
 int lc_reserve_release(const struct store *s)
 {
-	char *p = path_join(s->root, RESERVE);
+	char *p = path_join(s->root, STORE_RESERVE);
 	int had = unlink(p) == 0;
 	free(p);
 	return had;
@@ -196,11 +196,11 @@ static int stage_all(const struct lc_ctx *c, const char *cur, const char *prev,
 	char *pl = store_version_rel(prev);
 	struct strbuf sb = {0};
 	state_format(st, &sb);
-	int rc = keep_current ? TB_OK : txn_put_link(t, "current", cl, e);
+	int rc = keep_current ? TB_OK : txn_put_link(t, STORE_CURRENT, cl, e);
 	if (!rc)
-		rc = txn_put_link(t, "previous", pl, e);
+		rc = txn_put_link(t, STORE_PREVIOUS, pl, e);
 	if (!rc)
-		rc = txn_put_file(t, "state", sb.buf, sb.len, e);
+		rc = txn_put_file(t, STORE_STATE, sb.buf, sb.len, e);
 	/* a tree that is gone has no files to select: the ICD and env files of current go */
 	if (!rc)
 		rc = envfiles_stage_current(c->s, store_version_gone(c->s, cur) ? NULL : cur,
@@ -314,7 +314,7 @@ int release_remove(struct store *s, const char *version, struct tb_error *e)
 	char *icd = store_icd_dir(s, version);
 	char *smoke = store_smoke_file(s, version);
 	char *tree = store_version_dir(s, version);
-	char *doomed = store_path(s, "versions/.%s.rm.tmp", version);
+	char *doomed = store_path(s, STORE_VERSIONS "/.%s" STORE_REMOVING_SUFFIX, version);
 	int rc = TB_OK;
 	/* One rename takes the version away whole; its own files follow. */
 	if (rename(tree, doomed) != 0 && errno != ENOENT)

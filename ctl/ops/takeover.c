@@ -14,8 +14,8 @@
 /* A version of ours has its env file; the helper's have none. */
 static int version_incomplete(const struct store *s, const char *v)
 {
-	char *env = store_path(s, "env/%s.env", v);
-	char *icd = store_path(s, "icd/versions/%s", v);
+	char *env = store_env_path(s, v);
+	char *icd = store_icd_dir(s, v);
 	char *man = store_manifest_path(s, v);
 	int missing = path_exists(man) && (!path_exists(env) || !is_directory(icd));
 	free(env);
@@ -33,8 +33,8 @@ int takeover_needed(const struct store *s)
 		needed += version_incomplete(s, list[i]);
 	store_free_list(list, n);
 	char *cur = store_current(s);
-	char *env = store_path(s, "env/current.env");
-	char *smoke = store_path(s, "smoke");
+	char *env = store_env_path(s, NULL);
+	char *smoke = store_path(s, STORE_SMOKE_DIR);
 	/* a current whose tree is gone has no files to get; the life cycle says what to do */
 	if (cur && !store_version_gone(s, cur) && (!path_exists(env) || !is_directory(smoke)))
 		needed++;
@@ -101,7 +101,7 @@ int takeover_run(struct store *s, int *done, struct tb_error *e)
 		free(tree);
 	}
 	store_free_list(list, n);
-	char *smoke = store_path(s, "smoke");
+	char *smoke = store_path(s, STORE_SMOKE_DIR);
 	if (!rc)
 		rc = mkdir_p(smoke, 0755, e);
 	free(smoke);

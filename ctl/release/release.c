@@ -479,7 +479,7 @@ static int move_into_place(struct store *s, struct unpack *u, const char *versio
 		remove_tree(u->staging); /* now the damaged tree */
 	}
 	if (!rc) {
-		char *versions = store_path(s, "versions");
+		char *versions = store_path(s, STORE_VERSIONS);
 		fsync_dir(versions);
 		free(versions);
 	}
@@ -528,7 +528,7 @@ int release_unpack(struct store *s, const struct release_request *r, char **vers
 	if (!r->known_sha256)
 		u.tar_hash = sha256_begin();
 
-	u.staging = store_path(s, "versions/.%s.tmp", r->expect_version ? r->expect_version : "incoming");
+	u.staging = store_path(s, STORE_VERSIONS "/.%s" STORE_STAGING_SUFFIX, r->expect_version ? r->expect_version : "incoming");
 	remove_tree(u.staging);
 	if (mkdir(u.staging, 0755) != 0) {
 		rc = tb_fail_errno(e, TB_EFAIL, "cannot create %s", u.staging);

@@ -6,6 +6,8 @@
 #include "base/alloc.h"
 #include "base/strbuf.h"
 #include "base/fs.h"
+#include "common/envfile.h"
+#include "common/envvars.h"
 
 #include <errno.h>
 #include <json-c/json.h>
@@ -44,14 +46,16 @@ static void render(const struct manifest *m, const char *lib_base, const char *i
 		char *lib = path_join(lib_base, m->vulkan_lib);
 		r->icd_json = icd_json_text(lib, m->vulkan_api);
 		free(lib);
-		sb_appendf(&r->env, "VK_DRIVER_FILES=%s/turnip.json\nVK_ICD_FILENAMES=%s/turnip.json\n", icd_dir, icd_dir);
+		sb_appendf(&r->env, "%s=%s/%s\n", ENV_VK_DRIVER_FILES, icd_dir, STORE_VULKAN_ICD_NAME);
+		sb_appendf(&r->env, "%s=%s/%s\n", ENV_VK_ICD_FILENAMES, icd_dir, STORE_VULKAN_ICD_NAME);
 	}
 	if (m->has_opencl) {
 		r->ocl_icd = xasprintf("%s/%s\n", lib_base, m->opencl_lib);
-		sb_appendf(&r->env, "OCL_ICD_VENDORS=%s/opencl\nRUSTICL_ENABLE=%s\n", icd_dir, m->rusticl_enable);
+		sb_appendf(&r->env, "%s=%s/%s\n", ENV_OCL_ICD_VENDORS, icd_dir, STORE_OPENCL_SUBDIR);
+		sb_appendf(&r->env, "%s=%s\n", ENV_RUSTICL_ENABLE, m->rusticl_enable);
 	}
 	if (ld_library_path)
-		sb_appendf(&r->env, "LD_LIBRARY_PATH=%s/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}\n", lib_base);
+		sb_appendf(&r->env, "%s=%s/lib%s\n", ENV_LD_LIBRARY_PATH, lib_base, ENVFILE_LD_SUFFIX);
 	if (!r->env.buf)
 		sb_append(&r->env, "");
 }
@@ -78,9 +82,9 @@ int envfiles_write_version(struct store *s, const struct manifest *m, int ld_lib
 {
 	char *tree = store_version_dir(s, m->version);
 	char *icd_dir = store_icd_dir(s, m->version);
-	char *ocl_dir = path_join(icd_dir, "opencl");
-	char *icd_json = path_join(icd_dir, "turnip.json");
-	char *ocl_icd = path_join(ocl_dir, "rusticl.icd");
+	char *ocl_dir = path_join(icd_dir, STORE_OPENCL_SUBDIR);
+	char *icd_json = path_join(icd_dir, STORE_VULKAN_ICD_NAME);
+	char *ocl_icd = path_join(ocl_dir, STORE_OPENCL_ICD_NAME);
 	char *env_path = store_env_path(s, m->version);
 	struct rendered r;
 	render(m, tree, icd_dir, ld_library_path, &r);
@@ -107,7 +111,8 @@ static int version_needs_ld_library_path(const struct store *s, const char *vers
 	char *p = store_env_path(s, version);
 	char *text = read_small_file(p, 64 * 1024, NULL);
 	free(p);
-	int yes = text && (!strncmp(text, "LD_LIBRARY_PATH=", 16) || strstr(text, "\nLD_LIBRARY_PATH="));
+	int yes = text && (!strncmp(text, ENV_LD_LIBRARY_PATH "=", strlen(ENV_LD_LIBRARY_PATH "=")) ||
+			   strstr(text, "\n" ENV_LD_LIBRARY_PATH "="));
 	free(text);
 	return yes;
 }
@@ -128,7 +133,7 @@ int envfiles_stage_current(struct store *s, const char *version, int enabled, st
 	int rc = TB_OK;
 	if (version) {
 		char *tree = store_version_dir(s, version);
-		char *base = store_path(s, "current");
+		char *base = store_path(s, STORE_CURRENT);
 		char *icd_dir = store_icd_dir(s, NULL);
 		struct manifest m;
 		rc = manifest_load(tree, &m, e);
@@ -141,13 +146,13 @@ int envfiles_stage_current(struct store *s, const char *version, int enabled, st
 		free(icd_dir);
 	}
 	if (!rc)
-		rc = stage(t, "icd/turnip.json", r.icd_json, e);
+		rc = stage(t, STORE_CURRENT_VULKAN_ICD, r.icd_json, e);
 	if (!rc)
-		rc = stage(t, "icd/opencl/rusticl.icd", r.ocl_icd, e);
+		rc = stage(t, STORE_CURRENT_OPENCL_ICD, r.ocl_icd, e);
 	if (!rc)
-		rc = stage(t, "env/current.env", version ? r.env.buf : NULL, e);
+		rc = stage(t, STORE_CURRENT_ENV, version ? r.env.buf : NULL, e);
 	if (!rc)
-		rc = stage(t, "env.conf", version && enabled ? r.env.buf : "", e);
+		rc = stage(t, STORE_ENV_CONF, version && enabled ? r.env.buf : "", e);
 	rendered_free(&r);
 	return rc;
 }

@@ -4,6 +4,7 @@
 #include "base/jsontext.h"
 #include "base/alloc.h"
 #include "base/fs.h"
+#include "common/storelayout.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -114,7 +115,7 @@ static void publish(int force)
 	json_object_object_add(o, "step", json_object_new_string(run.plan->steps[run.step].step));
 	json_object_object_add(o, "percent", json_object_new_int(run.percent));
 	json_object_object_add(o, "pid", json_object_new_int((int)getpid()));
-	publish_json(o, "running");
+	publish_json(o, STORE_RUNNING);
 }
 
 static void set_percent(int p)
@@ -232,8 +233,8 @@ void running_end(int code, const char *reason, const char *message)
 	/* Remove our own publication only (the record as it is, not running_read's view of it).
 	 * The store is still held through run.lock_fd, released below once last-operation is
 	 * written. */
-	char *path = path_join(run.root, "running");
-	json_object *mine = read_json(run.root, "running");
+	char *path = path_join(run.root, STORE_RUNNING);
+	json_object *mine = read_json(run.root, STORE_RUNNING);
 	if (mine && get_int(mine, "pid") == (int)getpid() && !strcmp(get_str(mine, "command"), run.command))
 		unlink(path);
 	json_object_put(mine);
@@ -244,7 +245,7 @@ void running_end(int code, const char *reason, const char *message)
 	json_object_object_add(o, "code", json_object_new_int(code));
 	json_object_object_add(o, "reason", json_object_new_string(reason ? reason : ""));
 	json_object_object_add(o, "message", json_object_new_string(message ? message : ""));
-	publish_json(o, "last-operation");
+	publish_json(o, STORE_LAST_OPERATION);
 	free(run.root);
 	run.root = NULL;
 	close(run.lock_fd);
@@ -286,7 +287,7 @@ static json_object *read_json(const char *root, const char *name)
  * -1: cannot tell. */
 static int writer_holds_lock(const char *root)
 {
-	char *path = path_join(root, ".lock");
+	char *path = path_join(root, STORE_LOCK);
 	int fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
 	free(path);
 	if (fd < 0)
@@ -309,7 +310,7 @@ static int record_is_live(const char *root, int pid)
 void running_read(const char *root, struct running_info *ri)
 {
 	memset(ri, 0, sizeof *ri);
-	json_object *o = read_json(root, "running");
+	json_object *o = read_json(root, STORE_RUNNING);
 	int pid = o ? get_int(o, "pid") : 0;
 	if (record_is_live(root, pid)) {
 		snprintf(ri->command, sizeof ri->command, "%s", get_str(o, "command"));
@@ -319,7 +320,7 @@ void running_read(const char *root, struct running_info *ri)
 			ri->percent = 0;
 	}
 	json_object_put(o);
-	o = read_json(root, "last-operation");
+	o = read_json(root, STORE_LAST_OPERATION);
 	if (o) {
 		ri->last_message = xstrdup(get_str(o, "message"));
 		snprintf(ri->last_command, sizeof ri->last_command, "%s", get_str(o, "operation"));

@@ -152,7 +152,7 @@ int state_parse(const char *text, size_t len, struct state *st)
 int state_load(const struct store *s, struct state *st)
 {
 	memset(st, 0, sizeof *st);
-	char *path = path_join(s->root, "state");
+	char *path = path_join(s->root, STORE_STATE);
 	size_t len = 0;
 	/* a link is not what writers write: damaged, and replaced by the next commit */
 	char *text = read_small_file_nofollow(path, STATE_MAX_BYTES, &len);
@@ -192,7 +192,7 @@ int state_save(struct store *s, const struct state *st, struct tb_error *e)
 {
 	struct strbuf sb = {0};
 	state_format(st, &sb);
-	char *path = path_join(s->root, "state");
+	char *path = path_join(s->root, STORE_STATE);
 	int rc = atomic_write_file(path, sb.buf, sb.len, 0644, e);
 	free(path);
 	sb_free(&sb);

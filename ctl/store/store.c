@@ -6,6 +6,7 @@
 #include "base/alloc.h"
 #include "base/strbuf.h"
 #include "base/fs.h"
+#include "common/storepath.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -105,7 +106,7 @@ static int entries_are(int rootfd, const char *root, const char *rel, int want, 
 /* env/: files only, but env/current.env may be a planted link (replaced at the next commit). */
 static int env_entries_are(int rootfd, const char *root, struct tb_error *e)
 {
-	int fd = openat(rootfd, "env", O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	int fd = openat(rootfd, STORE_ENV_DIR, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 	if (fd < 0)
 		return errno == ENOENT ? TB_OK : tb_fail_errno(e, TB_EFAIL, "cannot open %s/env", root);
 	DIR *d = fdopendir(fd);
@@ -122,7 +123,7 @@ static int env_entries_are(int rootfd, const char *root, struct tb_error *e)
 		int k = kind_of(st.st_mode);
 		int want = !strcmp(de->d_name, "current.env") ? PART_FILE | PART_LINK : PART_FILE | PART_DIR;
 		if (!(k & want)) {
-			char *sub = xasprintf("env/%s", de->d_name);
+			char *sub = xasprintf(STORE_ENV_DIR "/%s", de->d_name);
 			rc = wrong_part(root, sub, k, want, e);
 			free(sub);
 		}
@@ -140,31 +141,38 @@ static int store_check_parts(const struct store *s, struct tb_error *e)
 		const char *rel;
 		int kind;
 	} parts[] = {
-		{"versions", PART_DIR},   {"icd", PART_DIR},	   {"icd/opencl", PART_DIR},
-		{"icd/versions", PART_DIR}, {"env", PART_DIR},	   {"smoke", PART_DIR},
-		{"cache", PART_DIR},	  {"current", PART_LINK}, {"previous", PART_LINK},
+		{STORE_VERSIONS, PART_DIR},
+		{STORE_ICD_DIR, PART_DIR},
+		{STORE_ICD_OPENCL, PART_DIR},
+		{STORE_ICD_VERSIONS, PART_DIR},
+		{STORE_ENV_DIR, PART_DIR},
+		{STORE_SMOKE_DIR, PART_DIR},
+		{STORE_CACHE_DIR, PART_DIR},
+		{STORE_CURRENT, PART_LINK},
+		{STORE_PREVIOUS, PART_LINK},
 		/* the files every commit replaces by rename: a link planted there goes then, its
 		 * target untouched (store_planted_links) */
-		{"env.conf", PART_FILE | PART_LINK}, {"state", PART_FILE | PART_LINK},
-		{"icd/turnip.json", PART_FILE | PART_LINK},
-		{"icd/opencl/rusticl.icd", PART_FILE | PART_LINK},
-		{"env/current.env", PART_FILE | PART_LINK},
+		{STORE_ENV_CONF, PART_FILE | PART_LINK},
+		{STORE_STATE, PART_FILE | PART_LINK},
+		{STORE_CURRENT_VULKAN_ICD, PART_FILE | PART_LINK},
+		{STORE_CURRENT_OPENCL_ICD, PART_FILE | PART_LINK},
+		{STORE_CURRENT_ENV, PART_FILE | PART_LINK},
 	};
 	int rc = TB_OK;
 	for (size_t i = 0; !rc && i < sizeof parts / sizeof *parts; i++)
 		rc = part_is(rootfd, s->root, parts[i].rel, parts[i].kind, e);
 	if (!rc)
-		rc = entries_are(rootfd, s->root, "versions", PART_DIR, 0, e);
+		rc = entries_are(rootfd, s->root, STORE_VERSIONS, PART_DIR, 0, e);
 	if (!rc) /* icd/versions/<v>/{turnip.json,opencl/} */
-		rc = entries_are(rootfd, s->root, "icd/versions", PART_DIR, PART_FILE | PART_DIR, e);
+		rc = entries_are(rootfd, s->root, STORE_ICD_VERSIONS, PART_DIR, PART_FILE | PART_DIR, e);
 	/* Elsewhere only links and special files are refused: files are replaced by rename,
 	 * which never follows a link, but a directory written into must be the store's own. */
 	if (!rc)
 		rc = env_entries_are(rootfd, s->root, e);
 	if (!rc)
-		rc = entries_are(rootfd, s->root, "smoke", PART_FILE | PART_DIR, 0, e);
+		rc = entries_are(rootfd, s->root, STORE_SMOKE_DIR, PART_FILE | PART_DIR, 0, e);
 	if (!rc) /* releases.json, partial downloads, <tag>/SHA256SUMS */
-		rc = entries_are(rootfd, s->root, "cache", PART_FILE | PART_DIR, PART_FILE | PART_DIR, e);
+		rc = entries_are(rootfd, s->root, STORE_CACHE_DIR, PART_FILE | PART_DIR, PART_FILE | PART_DIR, e);
 	close(rootfd);
 	return rc;
 }
@@ -174,9 +182,7 @@ int store_open(struct store *s, const char *dir, int create, struct tb_error *e)
 	memset(s, 0, sizeof *s);
 	s->lock_fd = -1;
 	if (!dir || !*dir)
-		dir = getenv("TB323FU_MESA_DIR");
-	if (!dir || !*dir)
-		dir = STORE_DEFAULT_DIR;
+		dir = store_root(dir && *dir ? dir : NULL);
 	if (create && !session_safe(dir))
 		return unsafe_store(dir, e);
 	if (create) {
@@ -196,8 +202,7 @@ int store_open(struct store *s, const char *dir, int create, struct tb_error *e)
 	if (create && !session_safe(s->root))
 		return unsafe_store(s->root, e);
 	if (create) {
-		static const char *const subdirs[] = {"versions", "icd", "icd/opencl", "icd/versions",
-						      "env", "smoke", "cache"};
+		static const char *const subdirs[] = {STORE_DIRS};
 		for (size_t i = 0; i < sizeof subdirs / sizeof *subdirs; i++) {
 			char *p = path_join(s->root, subdirs[i]);
 			struct stat st;
@@ -285,7 +290,7 @@ static void remove_old_temporaries(const struct store *s)
  * there. */
 static void remove_orphan_selections(const struct store *s)
 {
-	char *dir = path_join(s->root, "env");
+	char *dir = path_join(s->root, STORE_ENV_DIR);
 	DIR *d = open_dir_nofollow(dir);
 	free(dir);
 	if (!d)
@@ -310,19 +315,19 @@ static void remove_orphan_selections(const struct store *s)
 
 int store_lock(struct store *s, int wait, struct tb_error *e)
 {
-	char *path = path_join(s->root, ".lock");
+	char *path = path_join(s->root, STORE_LOCK);
 	/* O_NOFOLLOW: a planted .lock link must not make us create or lock a file elsewhere. */
 	int fd = open(path, O_RDWR | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, 0644);
 	free(path);
 	struct stat st;
 	if (fd < 0 && errno == ELOOP)
-		return wrong_part(s->root, ".lock", PART_LINK, PART_FILE, e);
+		return wrong_part(s->root, STORE_LOCK, PART_LINK, PART_FILE, e);
 	if (fd < 0)
 		return tb_fail_errno_why(e, TB_EFAIL, "permission", "cannot open the store's lock in %s (run as the store's owner, e.g. with sudo)", s->root);
 	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
 		int k = fstat(fd, &st) == 0 ? kind_of(st.st_mode) : 0;
 		close(fd);
-		return wrong_part(s->root, ".lock", k, PART_FILE, e);
+		return wrong_part(s->root, STORE_LOCK, k, PART_FILE, e);
 	}
 	if (flock(fd, LOCK_EX | (wait ? 0 : LOCK_NB)) != 0) {
 		int busy = errno == EWOULDBLOCK;
@@ -340,14 +345,13 @@ int store_lock(struct store *s, int wait, struct tb_error *e)
 	}
 	/* a commit a killed writer left half done is finished before its temporaries go */
 	txn_recover(s);
-	static const char *const dirs[] = {"", "versions", "icd", "icd/opencl", "icd/versions", "env",
-					   "smoke", "cache"};
+	static const char *const dirs[] = {"", STORE_DIRS};
 	for (size_t i = 0; i < sizeof dirs / sizeof *dirs; i++) {
 		char *p = path_join(s->root, dirs[i]);
 		remove_leftovers(p);
 		free(p);
 	}
-	static const char *const parents[] = {"icd/versions", "cache"};
+	static const char *const parents[] = {STORE_ICD_VERSIONS, STORE_CACHE_DIR};
 	for (size_t i = 0; i < sizeof parents / sizeof *parents; i++) {
 		char *p = path_join(s->root, parents[i]);
 		remove_leftovers_below(p);
@@ -373,7 +377,7 @@ char *store_path(const struct store *s, const char *fmt, ...)
 /* The one place that spells a version's directory (docs/design.md §3). */
 char *store_version_rel(const char *version)
 {
-	return version ? xasprintf("versions/%s", version) : NULL;
+	return version ? xasprintf(STORE_VERSIONS "/%s", version) : NULL;
 }
 
 char *store_version_dir(const struct store *s, const char *version)
@@ -403,17 +407,17 @@ char *store_manifest_path(const struct store *s, const char *version)
 
 char *store_env_path(const struct store *s, const char *version)
 {
-	return version ? store_path(s, "env/%s.env", version) : store_path(s, "env/current.env");
+	return version ? store_path(s, STORE_ENV_DIR "/%s" STORE_ENV_SUFFIX, version) : store_path(s, STORE_CURRENT_ENV);
 }
 
 char *store_icd_dir(const struct store *s, const char *version)
 {
-	return version ? store_path(s, "icd/versions/%s", version) : store_path(s, "icd");
+	return version ? store_path(s, STORE_ICD_VERSIONS "/%s", version) : store_path(s, STORE_ICD_DIR);
 }
 
 char *store_smoke_file(const struct store *s, const char *version)
 {
-	return store_path(s, "smoke/%s.json", version);
+	return store_path(s, STORE_SMOKE_DIR "/%s" STORE_SMOKE_SUFFIX, version);
 }
 
 static char *link_version(const struct store *s, const char *link)
@@ -425,19 +429,20 @@ static char *link_version(const struct store *s, const char *link)
 	if (n <= 0)
 		return NULL;
 	buf[n] = '\0';
-	if (strncmp(buf, "versions/", 9) || !version_name_ok(buf + 9))
+	if (strncmp(buf, STORE_VERSIONS "/", strlen(STORE_VERSIONS "/")) ||
+	    !version_name_ok(buf + strlen(STORE_VERSIONS "/")))
 		return NULL;
 	return xstrdup(buf + 9);
 }
 
 char *store_current(const struct store *s)
 {
-	return link_version(s, "current");
+	return link_version(s, STORE_CURRENT);
 }
 
 char *store_previous(const struct store *s)
 {
-	return link_version(s, "previous");
+	return link_version(s, STORE_PREVIOUS);
 }
 
 int store_set_link(struct store *s, const char *link, const char *version, struct tb_error *e)
@@ -479,8 +484,8 @@ int store_version_gone(const struct store *s, const char *version)
 
 char *store_planted_links(const struct store *s)
 {
-	static const char *const rewritten[] = {"env.conf", "state", "icd/turnip.json",
-						"icd/opencl/rusticl.icd", "env/current.env"};
+	static const char *const rewritten[] = {STORE_ENV_CONF, STORE_STATE, STORE_CURRENT_VULKAN_ICD,
+						STORE_CURRENT_OPENCL_ICD, STORE_CURRENT_ENV};
 	struct strbuf sb = {0};
 	for (size_t i = 0; i < sizeof rewritten / sizeof *rewritten; i++) {
 		char *p = path_join(s->root, rewritten[i]);
@@ -503,7 +508,7 @@ static int newest_first(const void *a, const void *b)
 char **store_versions(const struct store *s, size_t *n)
 {
 	*n = 0;
-	char *dir = path_join(s->root, "versions");
+	char *dir = path_join(s->root, STORE_VERSIONS);
 	DIR *d = opendir(dir);
 	free(dir);
 	if (!d)

@@ -5,8 +5,8 @@
 #include <stdint.h>
 
 #include "base/error.h"
+#include "common/storelayout.h"
 
-#define STORE_DEFAULT_DIR "/var/lib/tb323fu/mesa"
 
 struct store {
 	char *root;  /* real absolute path */

@@ -17,7 +17,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#define JOURNAL ".journal"
+
 #define JOURNAL_HEAD "tb323fu-journal 1\n"
 
 void txn_init(struct txn *t, const struct store *s)
@@ -154,7 +154,7 @@ int txn_commit(struct txn *t, struct tb_error *e)
 		sb_appendf(&j, "%s\t%s\t%s\n", t->ops[i].tmp ? "mv" : "rm", t->ops[i].tmp ? t->ops[i].tmp : "-",
 			   t->ops[i].final);
 	sb_append(&j, "end\n");
-	char *jpath = path_join(t->s->root, JOURNAL);
+	char *jpath = path_join(t->s->root, STORE_JOURNAL);
 	int rc = atomic_write_file(jpath, j.buf, j.len, 0644, e);
 	sb_free(&j);
 	if (rc) {
@@ -193,7 +193,7 @@ static int rel_ok(const char *p)
 
 int txn_pending(const struct store *s)
 {
-	char *jpath = path_join(s->root, JOURNAL);
+	char *jpath = path_join(s->root, STORE_JOURNAL);
 	int yes = access(jpath, F_OK) == 0;
 	free(jpath);
 	return yes;
@@ -201,7 +201,7 @@ int txn_pending(const struct store *s)
 
 int txn_recover(const struct store *s)
 {
-	char *jpath = path_join(s->root, JOURNAL);
+	char *jpath = path_join(s->root, STORE_JOURNAL);
 	size_t len = 0;
 	char *text = read_small_file(jpath, 64 * 1024, &len);
 	if (!text) {

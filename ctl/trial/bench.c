@@ -23,6 +23,7 @@
 #include "base/error.h"
 #include "base/alloc.h"
 #include "base/fs.h"
+#include "common/smoketests.h"
 
 #define MAX_FIGURES 256
 #define VULKAN_FIGURE "Vulkan compute (smoke vk.compute)"
@@ -362,7 +363,7 @@ static void on_smoke_line(void *ctx, const char *line)
 		for (size_t i = 0; i < json_object_array_length(tests); i++) {
 			json_object *t = json_object_array_get_idx(tests, i), *name, *status, *detail;
 			if (!json_object_object_get_ex(t, "name", &name) ||
-			    strcmp(json_object_get_string(name), "vk.compute") ||
+			    strcmp(json_object_get_string(name), smoke_test_names[SMOKE_VK_COMPUTE]) ||
 			    !json_object_object_get_ex(t, "status", &status) ||
 			    strcmp(json_object_get_string(status), "pass") ||
 			    !json_object_object_get_ex(t, "detail", &detail))
@@ -670,7 +671,7 @@ int bench_run(struct store *s, const char *version, const struct bench_request *
 	char *vk[] = {smoke, "--json", "--no-opencl", NULL};
 	/* In the store, under a temporary's name: a bench ended by a second signal or a kill
 	 * leaves it to the next writer's clean-up (store_lock), not in /tmp for ever. */
-	char *dir = store_path(s, "cache/.bench.tmp.%d", (int)getpid());
+	char *dir = store_path(s, STORE_CACHE_DIR "/.bench.tmp.%d", (int)getpid());
 	remove_tree(dir);
 	if (mkdir(dir, 0700) < 0) {
 		rc = tb_fail_errno(e, TB_EFAIL, "cannot make a directory for the benchmark's results: %s", dir);

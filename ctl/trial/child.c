@@ -4,6 +4,7 @@
 #include "trial/child.h"
 #include "base/error.h"
 #include "base/strbuf.h"
+#include "common/exitcode.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -78,7 +79,7 @@ int child_start(struct child *c, char *const argv[], const char *cwd,
 		int failure[2] = {step, errno};
 		ssize_t ignored = write(report[1], failure, sizeof failure);
 		(void)ignored;
-		_exit(127);
+		_exit(TB_ENOT_FOUND);
 	}
 	setpgid(pid, pid); /* also here, so a kill right after the fork reaches the group */
 	close(out[1]);

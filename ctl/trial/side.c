@@ -15,6 +15,7 @@
 #include "base/error.h"
 #include "base/alloc.h"
 #include "base/fs.h"
+#include "common/envvars.h"
 
 /* Where the Vulkan loader finds the system's ICD files, in its order. */
 static const char *const vulkan_icd_dirs[] = {"/etc/xdg/vulkan/icd.d", "/etc/vulkan/icd.d",
@@ -143,10 +144,10 @@ char **side_drivers_env(const struct side_drivers *d)
 	char **env = xcalloc(4, sizeof *env);
 	size_t n = 0;
 	if (d->opencl_vendor)
-		env[n++] = xasprintf("OCL_ICD_VENDORS=%s", d->opencl_vendor);
+		env[n++] = xasprintf(ENV_OCL_ICD_VENDORS "=%s", d->opencl_vendor);
 	if (d->vulkan_icd) {
-		env[n++] = xasprintf("VK_DRIVER_FILES=%s", d->vulkan_icd);
-		env[n++] = xasprintf("VK_ICD_FILENAMES=%s", d->vulkan_icd);
+		env[n++] = xasprintf(ENV_VK_DRIVER_FILES "=%s", d->vulkan_icd);
+		env[n++] = xasprintf(ENV_VK_ICD_FILENAMES "=%s", d->vulkan_icd);
 	}
 	return env;
 }

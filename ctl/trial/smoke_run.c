@@ -23,14 +23,11 @@
 #include "base/error.h"
 #include "base/alloc.h"
 #include "base/fs.h"
+#include "common/smoketests.h"
 
 #define DEFAULT_TIMEOUT_SECONDS 60
 
-/* docs/design.md §7, in the order the smoke program runs them. */
-static const char *const test_names[] = {
-	"vk.loader", "vk.driver", "vk.compute", "vk.sync", "cl.platform", "cl.kernel",
-};
-#define N_TESTS ((int)(sizeof test_names / sizeof test_names[0]))
+#define N_TESTS SMOKE_TEST_COUNT
 
 int smoke_timeout_seconds(void)
 {
@@ -99,10 +96,7 @@ struct run {
 
 static int test_index(const char *name)
 {
-	for (int i = 0; i < N_TESTS; i++)
-		if (!strcmp(test_names[i], name))
-			return i;
-	return -1;
+	return smoke_test_find(name, strlen(name));
 }
 
 static const char *known_status(const char *s)
@@ -129,7 +123,7 @@ static void record(struct run *r, int i, const char *status, int64_t ms, const c
 	}
 	memcpy(t->detail, detail, n);
 	t->detail[n] = '\0';
-	progress_test(r->progress, test_names[i], status);
+	progress_test(r->progress, smoke_test_names[i], status);
 }
 
 static const char *get_string(json_object *o, const char *key)
@@ -152,7 +146,7 @@ static void handle_event(struct run *r, const char *line)
 		r->started = 1;
 		if (!strcmp(event, "start")) {
 			r->running = i;
-			progress_test(r->progress, test_names[i], "run");
+			progress_test(r->progress, smoke_test_names[i], "run");
 		} else if (!strcmp(event, "result")) {
 			const char *status = known_status(get_string(o, "status") ? get_string(o, "status") : "");
 			const char *detail = get_string(o, "detail");
@@ -179,7 +173,7 @@ static json_object *result_object(const struct run *r, const char *version, stru
 	for (int i = 0; i < N_TESTS; i++) {
 		const struct test_record *t = &r->tests[i];
 		json_object *x = json_object_new_object();
-		json_object_object_add(x, "name", json_object_new_string(test_names[i]));
+		json_object_object_add(x, "name", json_object_new_string(smoke_test_names[i]));
 		json_object_object_add(x, "status", json_object_new_string(t->status));
 		json_object_object_add(x, "ms", json_object_new_int64(t->ms));
 		json_object_object_add(x, "detail", json_object_new_string(t->detail));
@@ -189,7 +183,7 @@ static json_object *result_object(const struct run *r, const char *version, stru
 		else if (!strcmp(t->status, "skip"))
 			o->skipped++;
 		else if (o->failed++ == 0)
-			snprintf(o->first_failure, sizeof o->first_failure, "%s: %s", test_names[i],
+			snprintf(o->first_failure, sizeof o->first_failure, "%s: %s", smoke_test_names[i],
 				 t->detail);
 	}
 	json_object *res = json_object_new_object();
@@ -251,7 +245,7 @@ static int account_for_end(struct run *r, int timed_out, int status, int timeout
 		char note[300];
 		if (blamed >= 0)
 			snprintf(note, sizeof note, "not run: the smoke program %s during %s",
-				 timed_out ? "was stopped" : abnormal ? "crashed" : "ended", test_names[blamed]);
+				 timed_out ? "was stopped" : abnormal ? "crashed" : "ended", smoke_test_names[blamed]);
 		else
 			snprintf(note, sizeof note, "not run: the smoke program ended with %s", how);
 		record(r, i, blamed >= 0 ? "skip" : "fail", 0, note);
@@ -313,8 +307,8 @@ static int write_result(struct store *s, const char *version, json_object *res,
 			struct tb_error *e)
 {
 	const char *text = bounded_text(res);
-	char *dir = store_path(s, "smoke");
-	char *file = store_path(s, "smoke/%s.json", version);
+	char *dir = store_path(s, STORE_SMOKE_DIR);
+	char *file = store_smoke_file(s, version);
 	char *body = xasprintf("%s\n", text);
 	int rc = mkdir_p(dir, 0755, e);
 	if (!rc)
@@ -354,10 +348,7 @@ char *smoke_tests_unknown(const char *tests)
 	const char *p = tests;
 	for (;;) {
 		size_t len = strcspn(p, ",");
-		int known = 0;
-		for (int i = 0; i < N_TESTS && !known; i++)
-			known = strlen(test_names[i]) == len && !strncmp(test_names[i], p, len);
-		if (!known)
+		if (smoke_test_find(p, len) < 0)
 			return xasprintf("%.*s", (int)len, p);
 		if (!p[len])
 			return NULL;
@@ -465,7 +456,7 @@ json_object *smoke_read_result(const struct store *s, const char *version)
 {
 	if (!version_name_ok(version))
 		return NULL;
-	char *file = store_path(s, "smoke/%s.json", version);
+	char *file = store_smoke_file(s, version);
 	json_object *o = json_file_read_object(file, SMOKE_RESULT_MAX);
 	free(file);
 	return o;

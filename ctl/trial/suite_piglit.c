@@ -129,7 +129,7 @@ static char *distro_cache_path(const struct store *s, const char *piglit,
 	hash_vendors(h);
 	char hex[SHA256_HEX_LEN + 1];
 	sha256_end(h, hex);
-	return store_path(s, "cache/suites/%s-distribution-%.16s.json", SUITE_NAME, hex);
+	return store_path(s, STORE_SUITES_CACHE "/%s-distribution-%.16s.json", SUITE_NAME, hex);
 }
 
 /* The cached {name: result} map, or NULL. */
@@ -146,7 +146,7 @@ static json_object *cache_read(const char *path)
 
 static void cache_write(const struct store *s, const char *path, json_object *tests)
 {
-	char *dir = store_path(s, "cache/suites");
+	char *dir = store_path(s, STORE_SUITES_CACHE);
 	struct tb_error ignored = {0};
 	json_object *o = json_object_new_object();
 	json_object_object_add(o, "suite", json_object_new_string(SUITE_NAME));

@@ -11,7 +11,7 @@ const char *store_root(const char *option)
 {
 	if (option)
 		return option;
-	const char *env = getenv("TB323FU_MESA_DIR");
+	const char *env = getenv(STORE_ROOT_VAR);
 	return env && *env ? env : STORE_DEFAULT_ROOT;
 }
 
@@ -32,11 +32,11 @@ int path_concat(char *out, size_t cap, const char *a, const char *b, const char 
 int store_env_file(char *out, size_t cap, const char *root, const char *version)
 {
 	if (!version)
-		return path_concat(out, cap, root, "/env/current.env", NULL);
-	if (path_concat(out, cap, root, "/env/", version) != 0)
+		return path_concat(out, cap, root, "/" STORE_CURRENT_ENV, NULL);
+	if (path_concat(out, cap, root, "/" STORE_ENV_DIR "/", version) != 0)
 		return -1;
 	size_t n = strlen(out);
-	return path_concat(out + n, cap - n, ".env", NULL, NULL);
+	return path_concat(out + n, cap - n, STORE_ENV_SUFFIX, NULL, NULL);
 }
 
 int path_within(const char *path, const char *dir)

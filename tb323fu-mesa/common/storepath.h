@@ -4,10 +4,10 @@
 #define TB_STOREPATH_H
 
 #include "common/version_name.h"
+#include "common/storelayout.h"
 
 #include <stddef.h>
 
-#define STORE_DEFAULT_ROOT "/var/lib/tb323fu/mesa"
 #define STORE_PATH_MAX 4096
 
 /* The store root: the --store option, else $TB323FU_MESA_DIR, else the default. */

@@ -8,10 +8,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-const char *const selected_vars[] = {"VK_DRIVER_FILES", "VK_ICD_FILENAMES", "OCL_ICD_VENDORS",
-				     "RUSTICL_ENABLE"};
-const size_t selected_vars_count = sizeof selected_vars / sizeof *selected_vars;
-
 /* Its env file is still there, its tree is not (deleted by hand or by another tool). */
 static int tree_gone(const char *root, const char *version)
 {
@@ -81,23 +77,15 @@ int launch_env_load(struct launch_env *e, const char *root, const char *version)
 	return 0;
 }
 
-int env_name_selected(const char *name)
-{
-	for (size_t i = 0; i < selected_vars_count; i++)
-		if (strcmp(name, selected_vars[i]) == 0)
-			return 1;
-	return strcmp(name, "LD_LIBRARY_PATH") == 0;
-}
-
 int launch_env_clean(const char *root, const struct env_list *extra)
 {
 	for (size_t i = 0; i < selected_vars_count; i++)
 		unsetenv(selected_vars[i]);
 	for (size_t i = 0; extra && i < extra->count; i++)
-		if (strcmp(extra->vars[i].name, "LD_LIBRARY_PATH") != 0)
+		if (strcmp(extra->vars[i].name, ENV_LD_LIBRARY_PATH) != 0)
 			unsetenv(extra->vars[i].name);
 
-	const char *ld = getenv("LD_LIBRARY_PATH");
+	const char *ld = getenv(ENV_LD_LIBRARY_PATH);
 	if (!ld || !*ld)
 		return 0;
 	/* The env files name the store by its real path; the root may be a link to it. */
@@ -110,9 +98,9 @@ int launch_env_clean(const char *root, const struct env_list *extra)
 	long n = path_list_without(ld, dirs, 2, kept, cap);
 	int rc = 0;
 	if (n == 0)
-		unsetenv("LD_LIBRARY_PATH");
+		unsetenv(ENV_LD_LIBRARY_PATH);
 	else if (n > 0 && strcmp(kept, ld) != 0)
-		rc = setenv("LD_LIBRARY_PATH", kept, 1);
+		rc = setenv(ENV_LD_LIBRARY_PATH, kept, 1);
 	free(kept);
 	return rc;
 }

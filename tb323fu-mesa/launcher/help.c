@@ -19,7 +19,7 @@ struct command_help {
 };
 
 static const struct option_help global_options[] = {
-	{"--store", "DIR", "the store (default $TB323FU_MESA_DIR, else " STORE_DEFAULT_ROOT ")"},
+	{"--store", "DIR", "the store (default $" STORE_ROOT_VAR ", else " STORE_DEFAULT_ROOT ")"},
 	{"--help", NULL, "show help and exit"},
 	{"--version", NULL, "print the program's version and exit"},
 	{NULL, NULL, NULL},

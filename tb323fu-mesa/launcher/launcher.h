@@ -5,12 +5,7 @@
 #include "common/envfile.h"
 #include "common/exitcode.h"
 #include "common/storepath.h"
-
-/* The variables a release selects (docs/design.md §3); `distro` and `run` clear them first. */
-extern const char *const selected_vars[];
-extern const size_t selected_vars_count;
-/* 1 for those and LD_LIBRARY_PATH: the five variables an env file may set. */
-int env_name_selected(const char *name);
+#include "common/envvars.h"
 
 struct launch_env {
 	char path[STORE_PATH_MAX];

@@ -123,9 +123,9 @@ static const struct env_list *distro_env(const char *root, const char *version, 
  * version was asked for by name. */
 static int distro_rusticl(const struct env_list *release, const char *user, int by_name)
 {
-	const struct env_var *v = release ? env_list_find(release, "RUSTICL_ENABLE") : NULL;
+	const struct env_var *v = release ? env_list_find(release, ENV_RUSTICL_ENABLE) : NULL;
 	const char *value = v && (by_name || !user || !*user) ? v->value : user;
-	return value ? setenv("RUSTICL_ENABLE", value, 1) : 0;
+	return value ? setenv(ENV_RUSTICL_ENABLE, value, 1) : 0;
 }
 
 /* The distribution's OpenCL vendor file of the store's driver (the one whose library has the
@@ -133,13 +133,13 @@ static int distro_rusticl(const struct env_list *release, const char *user, int 
  * store's side. None found (or nothing installed): every vendor of the system, as ever. */
 static int distro_opencl(const struct env_list *release)
 {
-	const struct env_var *dir = release ? env_list_find(release, "OCL_ICD_VENDORS") : NULL;
+	const struct env_var *dir = release ? env_list_find(release, ENV_OCL_ICD_VENDORS) : NULL;
 	char store_file[STORE_PATH_MAX], lib[256], found[STORE_PATH_MAX];
 	if (!dir || path_concat(store_file, sizeof store_file, dir->value, "/rusticl.icd", NULL) != 0 ||
 	    vendor_library_name(store_file, lib, sizeof lib) != 0 ||
 	    vendor_file_naming(vendor_dir(), lib, found, sizeof found) != 0)
 		return 0;
-	return setenv("OCL_ICD_VENDORS", found, 1);
+	return setenv(ENV_OCL_ICD_VENDORS, found, 1);
 }
 
 static int cmd_distro(const char *root, int argc, char **argv)
@@ -152,7 +152,7 @@ static int cmd_distro(const char *root, int argc, char **argv)
 	const struct env_list *release = distro_env(root, version, &rc);
 	if (rc != 0)
 		return rc;
-	const char *inherited = getenv("RUSTICL_ENABLE");
+	const char *inherited = getenv(ENV_RUSTICL_ENABLE);
 	char *user = inherited ? strdup(inherited) : NULL;
 	if (inherited && !user)
 		return fail(TB_EFAIL, "cannot set the environment: out of memory", NULL);

@@ -165,18 +165,18 @@ static int which_selection(const char *root, const char *version, int json)
 		release[0] = '\0';
 
 	struct path_list icds = {0}, vk_drivers = {0}, cl_icds = {0}, cl_drivers = {0}, ld = {0};
-	const struct env_var *v = env_list_find(&loaded.list, "VK_DRIVER_FILES");
+	const struct env_var *v = env_list_find(&loaded.list, ENV_VK_DRIVER_FILES);
 	if (!v)
-		v = env_list_find(&loaded.list, "VK_ICD_FILENAMES");
+		v = env_list_find(&loaded.list, ENV_VK_ICD_FILENAMES);
 	if (v)
 		split_paths(v->value, &icds);
 	if (v && *release)
 		release_vulkan_drivers(release, &vk_drivers);
-	const struct env_var *vendors = env_list_find(&loaded.list, "OCL_ICD_VENDORS");
+	const struct env_var *vendors = env_list_find(&loaded.list, ENV_OCL_ICD_VENDORS);
 	if (vendors)
 		opencl_vendors(vendors->value, &cl_icds, &cl_drivers);
-	const struct env_var *rusticl = env_list_find(&loaded.list, "RUSTICL_ENABLE");
-	const struct env_var *ldv = env_list_find(&loaded.list, "LD_LIBRARY_PATH");
+	const struct env_var *rusticl = env_list_find(&loaded.list, ENV_RUSTICL_ENABLE);
+	const struct env_var *ldv = env_list_find(&loaded.list, ENV_LD_LIBRARY_PATH);
 	if (ldv)
 		split_paths(ldv->value, &ld);
 

@@ -4,6 +4,8 @@
 
 #include <stdint.h>
 
+#include "smoke/smoke_result.h"
+
 /* Every compute test covers this many 32-bit elements (docs/design.md §7: at least 1 Mi). */
 #define SMOKE_ELEMENTS (1u << 20)
 /* How long one wait on the device may take before the test gives up. */
@@ -19,13 +21,6 @@ static inline uint32_t smoke_transform(uint32_t value, uint32_t i)
 {
 	return value * 3u + (i ^ 1540483477u);
 }
-
-enum smoke_status { SMOKE_PASS, SMOKE_FAIL, SMOKE_SKIP };
-
-struct smoke_result {
-	enum smoke_status status;
-	char detail[480];
-};
 
 /* What the release promises; NULL / -1 when the caller did not say. */
 struct smoke_options {
@@ -46,9 +41,6 @@ struct smoke_ctx {
 	struct smoke_cl *cl; /* set by cl.platform */
 };
 
-void smoke_set(struct smoke_result *r, enum smoke_status status, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
 void smoke_vk_loader(struct smoke_ctx *c, struct smoke_result *r);
 void smoke_vk_driver(struct smoke_ctx *c, struct smoke_result *r);
 void smoke_vk_compute(struct smoke_ctx *c, struct smoke_result *r);
@@ -58,20 +50,5 @@ void smoke_vk_destroy(struct smoke_ctx *c);
 void smoke_cl_platform(struct smoke_ctx *c, struct smoke_result *r);
 void smoke_cl_kernel(struct smoke_ctx *c, struct smoke_result *r);
 void smoke_cl_destroy(struct smoke_ctx *c);
-
-/* The libraries mapped into this process that define symbol themselves (a Vulkan ICD exports
- * vk_icdGetInstanceProcAddr, an OpenCL ICD clIcdGetPlatformIDsKHR), as real paths. */
-struct smoke_libs {
-	char **paths;
-	int n;
-};
-void smoke_mapped_drivers(const char *symbol, struct smoke_libs *out);
-void smoke_libs_free(struct smoke_libs *l);
-/* The real path of the library that contains addr, or NULL (free it). */
-char *smoke_library_of(const void *addr);
-/* Compares the mapped drivers with the expected library (NULL: any single one): 0 when the
- * expected one and no other is mapped, else -1 with the reason in r. */
-int smoke_check_drivers(const char *kind, const struct smoke_libs *libs, const char *expected,
-			struct smoke_result *r);
 
 #endif

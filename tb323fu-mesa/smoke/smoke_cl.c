@@ -2,6 +2,8 @@
 #define CL_TARGET_OPENCL_VERSION 300
 #define CL_USE_DEPRECATED_OPENCL_1_2_APIS /* clCreateCommandQueue works on every version */
 #include "smoke/smoke.h"
+#include "common/envvars.h"
+#include "smoke/smoke_maps.h"
 
 #include <CL/cl.h>
 #include <CL/cl_ext.h>
@@ -65,7 +67,7 @@ void smoke_cl_platform(struct smoke_ctx *c, struct smoke_result *r)
 	cl_uint n = 0;
 	cl_int err = clGetPlatformIDs(0, NULL, &n);
 	if (err != CL_SUCCESS || n == 0) {
-		const char *vendors = getenv("OCL_ICD_VENDORS");
+		const char *vendors = getenv(ENV_OCL_ICD_VENDORS);
 		smoke_set(r, SMOKE_FAIL, "the OpenCL ICD loader found no platform (%s; OCL_ICD_VENDORS=%s)",
 			  cl_strerror(err), vendors ? vendors : "unset");
 		return;
@@ -96,7 +98,7 @@ void smoke_cl_platform(struct smoke_ctx *c, struct smoke_result *r)
 	if (smoke_check_drivers("OpenCL", &libs, c->opt->opencl_lib, r) < 0)
 		goto out;
 	if (chosen < 0) {
-		const char *enable = getenv("RUSTICL_ENABLE");
+		const char *enable = getenv(ENV_RUSTICL_ENABLE);
 		smoke_set(r, SMOKE_FAIL,
 			  from_release ? "the release's OpenCL platform offers no device (RUSTICL_ENABLE=%s)"
 				       : "no OpenCL platform comes from the release's library "

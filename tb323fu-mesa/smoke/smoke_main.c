@@ -2,6 +2,7 @@
  * Vulkan and OpenCL loaders (docs/design.md §7). The control tool runs it through the launcher, so
  * the environment is exactly what applications get, and reads its --stream events. */
 #include "smoke/smoke.h"
+#include "common/smoketests.h"
 
 #include <errno.h>
 #include <json-c/json.h>
@@ -24,25 +25,24 @@ static const char usage[] =
 	"  --driver-id   the VkDriverId the device must report\n"
 	"  --opencl-lib  the OpenCL driver that must be the only one mapped\n"
 	"  --no-vulkan / --no-opencl   skip the tests of a driver the release lacks\n"
-	"  --tests       run only these tests (vk.loader, vk.driver, vk.compute, vk.sync,\n"
-	"                cl.platform, cl.kernel); the others are reported as skipped\n";
+	"  --tests       run only these tests (" SMOKE_TEST_LIST ");\n"
+	"                the others are reported as skipped\n";
 
 struct test {
-	const char *name;
 	int opencl;
 	int needs; /* the test whose setup this one reuses (index), or -1 */
 	void (*run)(struct smoke_ctx *c, struct smoke_result *r);
 };
 
-static const struct test tests[] = {
-	{"vk.loader", 0, -1, smoke_vk_loader},
-	{"vk.driver", 0, 0, smoke_vk_driver},
-	{"vk.compute", 0, 0, smoke_vk_compute},
-	{"vk.sync", 0, 0, smoke_vk_sync},
-	{"cl.platform", 1, -1, smoke_cl_platform},
-	{"cl.kernel", 1, 4, smoke_cl_kernel},
+static const struct test tests[SMOKE_TEST_COUNT] = {
+	[SMOKE_VK_LOADER] = {0, -1, smoke_vk_loader},
+	[SMOKE_VK_DRIVER] = {0, SMOKE_VK_LOADER, smoke_vk_driver},
+	[SMOKE_VK_COMPUTE] = {0, SMOKE_VK_LOADER, smoke_vk_compute},
+	[SMOKE_VK_SYNC] = {0, SMOKE_VK_LOADER, smoke_vk_sync},
+	[SMOKE_CL_PLATFORM] = {1, -1, smoke_cl_platform},
+	[SMOKE_CL_KERNEL] = {1, SMOKE_CL_PLATFORM, smoke_cl_kernel},
 };
-#define N_TESTS (sizeof tests / sizeof tests[0])
+#define N_TESTS ((size_t)SMOKE_TEST_COUNT)
 
 /* --tests a,b,…: marks the chosen tests; -1 naming the first unknown one. */
 static int select_tests(const char *list, int chosen[N_TESTS])
@@ -51,13 +51,10 @@ static int select_tests(const char *list, int chosen[N_TESTS])
 	const char *p = list;
 	for (;;) {
 		size_t len = strcspn(p, ",");
-		size_t i = 0;
-		while (i < N_TESTS && (strlen(tests[i].name) != len || strncmp(tests[i].name, p, len)))
-			i++;
-		if (i == N_TESTS) {
+		int i = smoke_test_find(p, len);
+		if (i < 0) {
 			fprintf(stderr, "tb323fu-mesa-smoke: --tests: no test is named \"%.*s\" (the tests: "
-				"vk.loader, vk.driver, vk.compute, vk.sync, cl.platform, cl.kernel)\n",
-				(int)len, p);
+				SMOKE_TEST_LIST ")\n", (int)len, p);
 			return -1;
 		}
 		chosen[i] = 1;
@@ -76,15 +73,6 @@ const char *__lsan_default_options(void);
 const char *__lsan_default_options(void)
 {
 	return "detect_leaks=0";
-}
-
-void smoke_set(struct smoke_result *r, enum smoke_status status, const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	r->status = status;
-	vsnprintf(r->detail, sizeof r->detail, fmt, ap);
-	va_end(ap);
 }
 
 /* Runs test i once, unreported, for the setup a chosen test builds on; 1 when it passed. */
@@ -221,7 +209,7 @@ int main(int argc, char **argv)
 		if (stream) {
 			json_object *ev = json_object_new_object();
 			json_object_object_add(ev, "event", json_object_new_string("start"));
-			json_object_object_add(ev, "name", json_object_new_string(t->name));
+			json_object_object_add(ev, "name", json_object_new_string(smoke_test_names[i]));
 			emit(out, ev);
 			json_object_put(ev);
 		}
@@ -234,13 +222,13 @@ int main(int argc, char **argv)
 			smoke_set(&r, SMOKE_SKIP, "not chosen (--tests)");
 		} else if (need >= 0 && !chosen[need] && !prepared(&ctx, need, setup, setup_done)) {
 			smoke_set(&r, SMOKE_FAIL, "%s, which this test builds on, failed: %.400s",
-				  tests[need].name, setup[need].detail);
+				  smoke_test_names[need], setup[need].detail);
 		} else {
 			t->run(&ctx, &r);
 		}
 		int64_t ms = (int64_t)(now_ms() - t0 + 0.5);
 		counts[r.status]++;
-		json_object *res = result_json(t->name, &r, ms);
+		json_object *res = result_json(smoke_test_names[i], &r, ms);
 		if (stream) {
 			json_object *ev = json_object_new_object();
 			json_object_object_add(ev, "event", json_object_new_string("result"));
@@ -250,7 +238,7 @@ int main(int argc, char **argv)
 			json_object_put(ev);
 		}
 		if (!json && !stream)
-			printf("%-12s %-4s %5lld ms  %s\n", t->name, status_names[r.status],
+			printf("%-12s %-4s %5lld ms  %s\n", smoke_test_names[i], status_names[r.status],
 			       (long long)ms, r.detail);
 		json_object_array_add(list, res);
 	}

@@ -1,13 +1,13 @@
 /* Which driver libraries are really mapped into this process: the proof that the loaders
  * picked the store's copy and not the distribution's. */
-#include "smoke/smoke.h"
-
 #include <dlfcn.h>
 #include <limits.h>
 #include <link.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "smoke/smoke_maps.h"
 
 struct names {
 	char **v;

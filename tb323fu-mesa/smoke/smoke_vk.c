@@ -9,6 +9,7 @@
 #include <vulkan/vulkan.h>
 
 #include "smoke_spirv.h"
+#include "smoke/smoke_maps.h"
 
 #define WAIT_NS ((uint64_t)SMOKE_WAIT_SECONDS * 1000000000ull)
 #define LOCAL_SIZE 64 /* local_size_x of smoke.comp */
