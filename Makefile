@@ -208,7 +208,7 @@ fuzz: $(FUZZ_BIN)
 
 -include $(shell find $(BUILD)/obj $(BUILD)/fuzzobj -name '*.d' 2>/dev/null)
 
-check: all unit-tests
+check: all unit-tests man
 	@if command -v $(FUZZ_CC) >/dev/null; then $(MAKE) --no-print-directory fuzz; fi
 	@BUILD=$(BUILD) SANITIZE=$(SANITIZE) sh tests/run
 
@@ -241,7 +241,7 @@ LIBEXECDIR := $(PREFIX)/libexec/tb323fu-mesa
 UNITDIR ?= $(PREFIX)/lib/systemd/system
 STORE_DIR ?= /var/lib/tb323fu/mesa
 BESIDE := sh dist/install-beside
-install: all
+install: all install-doc
 	install -d $(DESTDIR)$(LIBEXECDIR) $(DESTDIR)$(SYSCONFDIR)/tb323fu $(DESTDIR)$(UNITDIR)
 	install -m 0755 $(BUILD)/bin/tb323fu-ctl $(DESTDIR)$(LIBEXECDIR)/tb323fu-ctl-mesa
 	install -m 0755 $(BUILD)/bin/tb323fu-mesa $(BUILD)/bin/tb323fu-mesa-smoke $(DESTDIR)$(LIBEXECDIR)/
@@ -301,8 +301,6 @@ check-deb: all
 	BUILD=$(BUILD) SUITE=$(DEB_SUITE) sh tests/check-deb
 
 man: $(MAN_PAGES)
-check: man
-install: install-doc
 install-doc: man
 	install -d $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man5 $(DESTDIR)$(BASHCOMPDIR)
 	@# The helper may have pages and completions of the same names: those stay (install-beside).
