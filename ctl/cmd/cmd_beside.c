@@ -1,5 +1,5 @@
-/* The commands that serve life beside the Open Device Helper (docs/design.md §13): notes,
- * takeover and auto-check (what the daily timer runs). */
+/* The commands that serve life beside the Open Device Helper (docs/design.md §13): notes and
+ * takeover (auto-check, what the daily timer runs, is with check and download). */
 #include "cli/cli.h"
 #include "release/feed.h"
 #include "store/manifest.h"
@@ -60,30 +60,4 @@ COMMAND(takeover)
 	else
 		outcome_say(o, "the store %s has all our files; nothing to do", s->root);
 	return TB_OK;
-}
-
-/* check, and with auto_download = on also download what the channel offers; it never
- * installs (docs/design.md §13). */
-COMMAND(auto_check)
-{
-	int rc = cmd_check(c, opts, s, o);
-	json_object *newer = NULL;
-	if (rc || !c->cfg.auto_download || !o->fields ||
-	    !json_object_object_get_ex(o->fields, "newer", &newer) || !json_object_get_boolean(newer))
-		return rc;
-	struct outcome d = {0};
-	const struct opts_version newest = {NULL};
-	rc = cmd_download(c, &newest, s, &d);
-	char *checked = o->message;
-	o->message = NULL;
-	outcome_say(o, "%s\n%s", checked ? checked : "", d.message ? d.message : "");
-	free(checked);
-	outcome_bool(o, "downloaded", rc == TB_OK);
-	if (rc) {
-		o->code = rc;
-		o->reason = d.reason;
-	}
-	json_object_put(d.fields);
-	free(d.message);
-	return rc;
 }

@@ -1,5 +1,5 @@
-/* The commands that talk to the release source: check, download [VERSION] and update, the
- * store given open for writing. */
+/* The commands that talk to the release source: check, download [VERSION], update and
+ * auto-check (what the daily timer runs), the store given open for writing. */
 #include "ops/acquire.h"
 #include "cli/cli.h"
 #include "release/feed.h"
@@ -40,9 +40,8 @@ static int remote_start(struct cli *c, struct store *s, struct remote *rs, struc
 	return rc;
 }
 
-COMMAND(check)
+static int check_and_say(struct cli *c, struct store *s, struct outcome *o)
 {
-	(void)opts;
 	struct remote rs;
 	struct tb_error e = {0};
 	if (remote_start(c, s, &rs, &e))
@@ -83,9 +82,9 @@ static int present_and_whole(struct store *s, const char *version)
 	return store_has_version(s, version) && release_verify_installed(s, version, &ignored) == TB_OK;
 }
 
-COMMAND(download)
+static int download_and_say(struct cli *c, struct store *s, const char *want,
+			    struct outcome *o)
 {
-	const char *want = ((const struct opts_version *)opts)->version;
 	struct remote rs;
 	struct tb_error e = {0};
 	int rc = remote_start(c, s, &rs, &e);
@@ -129,6 +128,17 @@ COMMAND(download)
 	outcome_say(o, "Mesa %s downloaded and checked (%s)", r->version, about);
 	remote_end(&rs);
 	return TB_OK;
+}
+
+COMMAND(check)
+{
+	(void)opts;
+	return check_and_say(c, s, o);
+}
+
+COMMAND(download)
+{
+	return download_and_say(c, s, ((const struct opts_version *)opts)->version, o);
 }
 
 /* update stops short of installing: "up to date", or a version that failed here before. */
@@ -209,4 +219,30 @@ COMMAND(update)
 	}
 	remote_end(&rs);
 	return TB_OK;
+}
+
+/* check, and with auto_download = on also download what the channel offers; it never
+ * installs (docs/design.md §13). */
+COMMAND(auto_check)
+{
+	(void)opts;
+	int rc = check_and_say(c, s, o);
+	json_object *newer = NULL;
+	if (rc || !c->cfg.auto_download || !o->fields ||
+	    !json_object_object_get_ex(o->fields, "newer", &newer) || !json_object_get_boolean(newer))
+		return rc;
+	struct outcome d = {0};
+	rc = download_and_say(c, s, NULL, &d);
+	char *checked = o->message;
+	o->message = NULL;
+	outcome_say(o, "%s\n%s", checked ? checked : "", d.message ? d.message : "");
+	free(checked);
+	outcome_bool(o, "downloaded", rc == TB_OK);
+	if (rc) {
+		o->code = rc;
+		o->reason = d.reason;
+	}
+	json_object_put(d.fields);
+	free(d.message);
+	return rc;
 }
