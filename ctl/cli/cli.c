@@ -1,22 +1,16 @@
-/* Helpers shared by the commands: building the outcome, opening the store. */
+/* Helpers shared by the commands: building the outcome. */
 #include "cli/cli.h"
-#include "ops/lifecycle.h"
 #include "store/manifest.h"
-#include "store/running.h"
-#include "ops/takeover.h"
 #include "trial/smoke_run.h"
 #include "store/state.h"
-#include "store/txn.h"
 #include "base/error.h"
 #include "base/alloc.h"
 #include "base/strbuf.h"
 
-#include <fcntl.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 static void ensure_fields(struct outcome *o)
 {
@@ -140,57 +134,9 @@ void outcome_installed(struct outcome *o, const struct store *s, const char *ver
 	state_free(&st);
 }
 
-/* Beside the flock, an open-file-description lock on .lock: the mark by which a reader tells
- * a running writer's record from a stale one (ctl/store/running.c) without taking the lock. Held
- * as long as the flock, by the same open file. */
-static void mark_writer(int lock_fd)
-{
-	struct flock fl = {.l_type = F_WRLCK, .l_whence = SEEK_SET};
-	/* where the kernel has no such locks, readers cannot test them either and go by the pid */
-	(void)fcntl(lock_fd, F_OFD_SETLK, &fl);
-}
-
-int cli_open_store(struct cli *c, struct store *s, int writer, struct tb_error *e)
-{
-	int rc = store_open(s, c->store_dir, writer, e);
-	if (!rc && writer) {
-		rc = store_lock(s, c->wait, e);
-		if (!rc) {
-			mark_writer(s->lock_fd);
-			lc_reserve_keep(s);
-		}
-	} else if (!rc && txn_pending(s)) {
-		/* a writer was killed while committing: finish it if this reader may */
-		struct tb_error ignored = {0};
-		if (store_lock(s, 0, &ignored) == TB_OK) {
-			close(s->lock_fd);
-			s->lock_fd = -1;
-		}
-	}
-	if (!rc && writer)
-		running_attach(s->root, s->lock_fd); /* every writer publishes what it runs (docs/design.md §13) */
-	/* A store the helper made gets our files before anything else (docs/design.md §13). */
-	int completed;
-	if (!rc && writer && takeover_needed(s))
-		rc = takeover_run(s, &completed, e);
-	if (rc)
-		store_close(s); /* callers return at once on failure */
-	return rc;
-}
-
-char *cli_open_for_version(struct cli *c, struct store *s, const char *version,
-			   struct outcome *o)
+char *cli_pick_version(const struct store *s, const char *version, struct outcome *o)
 {
 	struct tb_error e = {0};
-	if (version && !version_name_ok(version)) {
-		tb_fail_why(&e, TB_EUSAGE, "usage", "\"%s\" is not a Mesa version (like 2026.10.06)", version);
-		outcome_fail(o, &e);
-		return NULL;
-	}
-	if (cli_open_store(c, s, 1, &e)) {
-		outcome_fail(o, &e);
-		return NULL;
-	}
 	char *chosen = version ? xstrdup(version) : store_current(s);
 	if (!chosen)
 		tb_fail_why(&e, TB_EFAIL, "not-installed", "no Mesa version is installed (tb323fu-ctl mesa update)");
@@ -200,7 +146,6 @@ char *cli_open_for_version(struct cli *c, struct store *s, const char *version,
 	if (e.code) {
 		outcome_fail(o, &e);
 		free(chosen);
-		store_close(s);
 		return NULL;
 	}
 	outcome_str(o, "version", chosen);

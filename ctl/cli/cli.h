@@ -9,6 +9,7 @@
 #include "base/progress.h"
 #include "store/store.h"
 #include "base/error.h"
+#include "cli/cli_opts.h"
 
 struct cli {
 	const char *store_dir; /* --store, or NULL */
@@ -53,22 +54,23 @@ const char *cli_drivers_text(const struct manifest *m);
 void cli_describe_version(struct outcome *o, const struct store *s, const char *version,
 			  char *about, size_t n);
 
-/* Opens the store as a writer (created, locked, an interrupted commit finished, the reserve
- * kept) or a reader (an interrupted commit finished when the reader may write). */
-int cli_open_store(struct cli *c, struct store *s, int writer, struct tb_error *e);
-/* For a command that tests one installed version (smoke, bench): checks the name given
- * (NULL: current), opens the store for writing and reports "version". Returns the version
- * (free it; the store stays open) or NULL with the failure in o and the store closed. */
-char *cli_open_for_version(struct cli *c, struct store *s, const char *version,
-			   struct outcome *o);
+/* For a command that tests one installed version (smoke, bench): the version given (NULL:
+ * current) when it is installed, reported as "version". Returns it (free it) or NULL with
+ * the failure in o. */
+char *cli_pick_version(const struct store *s, const char *version, struct outcome *o);
 
-/* verify --repair's second half: fetches the version anew from the release source and
- * replaces the damaged tree (the store open and locked). */
-int cli_verify_repair(struct cli *c, struct store *s, const char *version, struct outcome *o);
+/* A command body: its parsed options (its struct of cli/cli_opts.h), the store opened as the
+ * table says (NULL for a command without one). */
+typedef int (*command_fn)(struct cli *c, const void *opts, struct store *s, struct outcome *o);
+/* Usage rules between a command's options, checked before the store opens. */
+typedef int (*check_fn)(const void *opts, struct outcome *o);
 
-typedef int (*command_fn)(struct cli *c, int argc, char **argv, struct outcome *o);
-
-#define COMMAND(name) int cmd_##name(struct cli *c, int argc, char **argv, struct outcome *o)
+#define COMMAND(name) \
+	int cmd_##name(struct cli *c, const void *opts, struct store *s, struct outcome *o)
+#define CHECK(name) int check_##name(const void *opts, struct outcome *o)
+CHECK(smoke);
+CHECK(bench);
+CHECK(pack);
 COMMAND(status);
 COMMAND(list);
 COMMAND(check);

@@ -74,9 +74,9 @@ static char *sudo_line(int argc, char **argv)
 
 /* What the state answers without a change, for the commands where it can: 1 when o holds
  * the answer. The commands themselves give the same answers under the lock. */
-static int state_answer(const struct store *s, int argc, char **args, struct outcome *o)
+static int state_answer(const struct store *s, const char *name, const char *operand,
+			struct outcome *o)
 {
-	const char *name = args[0];
 	struct state st;
 	struct tb_error e = {0};
 	state_load(s, &st);
@@ -92,9 +92,9 @@ static int state_answer(const struct store *s, int argc, char **args, struct out
 	else if (!strcmp(name, "rollback") && (!prev || !store_has_version(s, prev)))
 		outcome_fail(o, (tb_fail_why(&e, TB_EFAIL, "not-installed",
 				      "there is no previous version to go back to"), &e));
-	else if (!strcmp(name, "remove") && argc == 2 && !store_has_version(s, args[1]))
+	else if (!strcmp(name, "remove") && operand && !store_has_version(s, operand))
 		outcome_fail(o, (tb_fail_why(&e, TB_EFAIL, "unknown-version",
-				      "Mesa %s is not installed (tb323fu-ctl mesa list)", args[1]), &e));
+				      "Mesa %s is not installed (tb323fu-ctl mesa list)", operand), &e));
 	else
 		answered = 0;
 	free(cur);
@@ -103,8 +103,8 @@ static int state_answer(const struct store *s, int argc, char **args, struct out
 	return answered;
 }
 
-int cli_writer_preflight(struct cli *c, int argc, char **args, int line_argc, char **line,
-			 struct outcome *o)
+int cli_writer_preflight(struct cli *c, const char *name, const char *operand, int line_argc,
+			 char **line, struct outcome *o)
 {
 	const char *dir = c->store_dir;
 	if (!dir || !*dir)
@@ -115,18 +115,18 @@ int cli_writer_preflight(struct cli *c, int argc, char **args, int line_argc, ch
 	struct store s;
 	struct tb_error e = {0};
 	if (store_open(&s, dir, 0, &e) == 0) {
-		int answered = state_answer(&s, argc, args, o);
+		int answered = state_answer(&s, name, operand, o);
 		store_close(&s);
 		if (answered)
 			return o->code;
 	}
 	if (err == EROFS) {
 		tb_fail_why(&e, TB_EFAIL, "read-only",
-			    "%s changes the store %s, which is on a read-only file system", args[0], dir);
+			    "%s changes the store %s, which is on a read-only file system", name, dir);
 	} else {
 		char *sudo = sudo_line(line_argc, line);
 		tb_fail_why(&e, TB_EFAIL, "permission",
-			    "%s changes the store %s and needs root for that: run `%s`", args[0], dir,
+			    "%s changes the store %s and needs root for that: run `%s`", name, dir,
 			    sudo);
 		free(sudo);
 	}

@@ -7,9 +7,9 @@
 #include "cli/cli.h"
 
 /* Returns -1 when the command may go on (the store is writable, or will be creatable);
- * otherwise fills o and returns its exit code. args: the command and its arguments;
- * line: the whole command line as typed (argv[1..]), for the `sudo …` it suggests. */
-int cli_writer_preflight(struct cli *c, int argc, char **args, int line_argc, char **line,
-			 struct outcome *o);
+ * otherwise fills o and returns its exit code. name: the command, operand: its operand or
+ * NULL; line: the whole command line as typed (argv[1..]), for the `sudo …` it suggests. */
+int cli_writer_preflight(struct cli *c, const char *name, const char *operand, int line_argc,
+			 char **line, struct outcome *o);
 
 #endif

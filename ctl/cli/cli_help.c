@@ -116,19 +116,22 @@ static void complete_versions(FILE *f, const char *cur, const char *store_dir)
 	store_close(&s);
 }
 
-/* The value of an option: files and directories are left to the shell ("@files", "@dirs"). */
+/* The value of an option: a choice's words; files and directories are left to the shell
+ * ("@files", "@dirs"). */
 static void complete_value(FILE *f, const char *cur, const struct cli_option *opt)
 {
-	static const char *const modes[] = {"auto", "bar", "json", "none"};
-	static const char *const compress[] = {"gz", "zst", "xz"};
-	if (!strcmp(opt->name, "--progress"))
-		complete_words(f, cur, modes, 4);
-	else if (!strcmp(opt->name, "--compress"))
-		complete_words(f, cur, compress, 3);
-	else if (!strcmp(opt->arg, "DIR"))
+	if (opt->kind == OPT_CHOICE) {
+		for (const char *w = opt->choices; *w;) {
+			size_t n = strcspn(w, "|");
+			if (!strncmp(w, cur, strlen(cur)) && strlen(cur) <= n)
+				fprintf(f, "%.*s\n", (int)n, w);
+			w += n + (w[n] == '|');
+		}
+	} else if (!strcmp(opt->arg, "DIR")) {
 		fputs("@dirs\n", f);
-	else if (!strcmp(opt->arg, "FILE") || !strcmp(opt->arg, "PATH"))
+	} else if (!strcmp(opt->arg, "FILE") || !strcmp(opt->arg, "PATH")) {
 		fputs("@files\n", f);
+	}
 }
 
 void cli_complete(FILE *f, int n, char **words)

@@ -8,14 +8,39 @@
 
 #include "cli/cli.h"
 
+/* What an option's value is, and so how the parser (ctl/cli/parse.c) stores it. */
+enum cli_kind {
+	OPT_FLAG,    /* no value: sets an int to 1 */
+	OPT_STRING,  /* a const char * */
+	OPT_LIST,    /* a comma-separated list, kept as it is (the command knows the names) */
+	OPT_INT,     /* an int from min to max */
+	OPT_CHOICE,  /* one of the words of choices ("quick|full") */
+	OPT_HELP,    /* --help: stops the parse and shows help */
+	OPT_VERSION, /* --version: stops the parse and prints the program's version */
+};
+
 struct cli_option {
 	const char *name; /* "--no-smoke" */
 	const char *arg;  /* its value's placeholder ("FILE"), or NULL for a flag */
 	const char *help;
+	enum cli_kind kind;
+	size_t offset;       /* the target: where in the command's options (or the globals) */
+	int min, max;        /* OPT_INT */
+	const char *choices; /* OPT_CHOICE */
+	int writes;          /* given, the command changes the store (verify --repair) */
 };
 
-/* What a command's free arguments are, for completion. */
-enum cli_operand { OPERAND_NONE, OPERAND_VERSION, OPERAND_FILE, OPERAND_DIR, OPERAND_OTHER };
+/* What a command's free argument is: for completion, and the parser's check of it. */
+enum cli_operand {
+	OPERAND_NONE,
+	OPERAND_VERSION, /* an installed version (completed from the store) */
+	OPERAND_RELEASE, /* a version of the release list: checked like one, not completed */
+	OPERAND_FILE,
+	OPERAND_DIR,
+};
+
+/* How the command body gets the store: opened before it runs, closed after. */
+enum cli_open { OPEN_READER, OPEN_WRITER, OPEN_NONE };
 
 struct cli_command {
 	const char *name;
@@ -26,6 +51,10 @@ struct cli_command {
 	int writes;          /* changes the store: needs write access to it */
 	enum cli_operand operand;
 	const struct cli_option *options; /* ends with {NULL} */
+	enum cli_open open;
+	size_t operand_at;    /* where in the options the operand goes */
+	int operand_required;
+	check_fn check;       /* usage rules between options, before the store opens; or NULL */
 };
 
 extern const struct cli_command cli_commands[];

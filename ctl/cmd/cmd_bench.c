@@ -13,8 +13,6 @@
 #include "base/alloc.h"
 #include "base/text.h"
 
-static const char usage[] = "usage: tb323fu-ctl mesa bench [VERSION] [--command CMD | --tests LIST] [--rounds N]";
-
 static double number(json_object *o, const char *key)
 {
 	json_object *v;
@@ -87,44 +85,33 @@ static void say_result(struct outcome *o, const char *version, json_object *res,
 			    version, command, rounds, plural(rounds));
 }
 
-COMMAND(bench)
+CHECK(bench)
 {
-	struct tb_error e = {0};
-	const char *version = NULL, *command = NULL, *tests = NULL;
-	int rounds = BENCH_DEFAULT_ROUNDS;
-	for (int i = 1; i < argc; i++) { /* argv[0] is the command's name */
-		if (!strcmp(argv[i], "--command") && i + 1 < argc) {
-			command = argv[++i];
-		} else if (!strcmp(argv[i], "--tests") && i + 1 < argc) {
-			tests = argv[++i];
-		} else if (!strcmp(argv[i], "--rounds") && i + 1 < argc) {
-			char *end;
-			long n = strtol(argv[++i], &end, 10);
-			if (*end || end == argv[i] || n < 1 || n > 1000)
-				return cli_usage(o, "--rounds wants a number from 1 to 1000, not \"%s\"", argv[i]);
-			rounds = (int)n;
-		} else if (argv[i][0] != '-' && !version) {
-			version = argv[i];
-		} else {
-			return cli_usage(o, "unexpected argument \"%s\" (%s)", argv[i], usage);
-		}
-	}
-	if (tests && command)
+	const struct opts_bench *a = opts;
+	if (a->tests && a->command)
 		return cli_usage(o, "--tests chooses clpeak's tests; it does not go with --command");
-	char *bad = tests ? bench_tests_unknown(tests) : NULL;
+	char *bad = a->tests ? bench_tests_unknown(a->tests) : NULL;
 	if (bad) {
 		int rc = cli_usage(o, "--tests wants clpeak's test names separated by commas "
 				      "(compute-sp,kernel-latency…), not \"%s\"", bad);
 		free(bad);
 		return rc;
 	}
-	struct store s;
-	char *chosen = cli_open_for_version(c, &s, version, o);
+	return TB_OK;
+}
+
+COMMAND(bench)
+{
+	const struct opts_bench *a = opts;
+	struct tb_error e = {0};
+	int rounds = a->rounds ? a->rounds : BENCH_DEFAULT_ROUNDS;
+	char *chosen = cli_pick_version(s, a->version, o);
 	if (!chosen)
 		return o->code;
-	struct bench_request r = {.command = command, .tests = tests, .rounds = rounds, .progress = c->progress};
+	struct bench_request r = {.command = a->command, .tests = a->tests, .rounds = rounds,
+				  .progress = c->progress};
 	json_object *res = NULL;
-	int rc = bench_run(&s, chosen, &r, &res, &e);
+	int rc = bench_run(s, chosen, &r, &res, &e);
 	if (res) {
 		/* also when the benchmark failed after its figures: they are shown, and said */
 		if (!c->json)
@@ -137,6 +124,5 @@ COMMAND(bench)
 	if (rc)
 		rc = outcome_fail(o, &e);
 	free(chosen);
-	store_close(&s);
 	return rc;
 }

@@ -1,8 +1,9 @@
-/* The commands that serve life beside the Open Device Helper (docs/design.md §13): notes,
- * takeover and auto-check (what the daily timer runs). */
+/* The commands that serve life beside the Open Device Helper (docs/design.md §13): notes and
+ * takeover (auto-check, what the daily timer runs, is with check and download). */
 #include "cli/cli.h"
 #include "release/feed.h"
 #include "store/manifest.h"
+#include "ops/session.h"
 #include "ops/takeover.h"
 #include "base/error.h"
 #include "base/host.h"
@@ -13,14 +14,9 @@
 
 COMMAND(notes)
 {
-	if (argc > 2 || (argc == 2 && (argv[1][0] == '-' || !version_name_ok(argv[1]))))
-		return cli_usage(o, "usage: notes [VERSION] (a version like 2026.10.06)");
-	const char *want = argc == 2 ? argv[1] : NULL;
-	struct store s;
+	const char *want = ((const struct opts_version *)opts)->version;
 	struct tb_error e = {0};
-	if (cli_open_store(c, &s, 0, &e))
-		return outcome_fail(o, &e);
-	char *cache = store_path(&s, STORE_CACHE_DIR);
+	char *cache = store_path(s, STORE_CACHE_DIR);
 	struct feed f;
 	int rc = feed_cached(&c->cfg, cache, &f, &e);
 	free(cache);
@@ -44,58 +40,24 @@ COMMAND(notes)
 		}
 		feed_free(&f);
 	}
-	store_close(&s);
 	return rc ? outcome_fail(o, &e) : TB_OK;
 }
 
 COMMAND(takeover)
 {
-	if (argc > 1)
-		return cli_usage(o, "takeover takes no arguments");
-	struct store s;
+	(void)opts;
+	/* opened as a reader to count what is missing; a writer completes it as it opens it */
 	struct tb_error e = {0};
-	if (cli_open_store(c, &s, 0, &e))
-		return outcome_fail(o, &e);
-	int needed = takeover_needed(&s);
-	store_close(&s);
-	/* a writer completes the store as it opens it */
-	if (cli_open_store(c, &s, 1, &e))
+	int needed = takeover_needed(s);
+	store_close(s);
+	if (session_open(s, c->store_dir, 1, c->wait, &e))
 		return outcome_fail(o, &e);
 	outcome_bool(o, "completed", needed > 0);
-	outcome_str(o, "store", s.root);
+	outcome_str(o, "store", s->root);
 	if (needed)
 		outcome_say(o, "the store %s now has our files too (env files and per-version ICD files); current, previous and the state are unchanged",
-			    s.root);
+			    s->root);
 	else
-		outcome_say(o, "the store %s has all our files; nothing to do", s.root);
-	store_close(&s);
+		outcome_say(o, "the store %s has all our files; nothing to do", s->root);
 	return TB_OK;
-}
-
-/* check, and with auto_download = on also download what the channel offers; it never
- * installs (docs/design.md §13). */
-COMMAND(auto_check)
-{
-	if (argc > 1)
-		return cli_usage(o, "auto-check takes no arguments");
-	int rc = cmd_check(c, argc, argv, o);
-	json_object *newer = NULL;
-	if (rc || !c->cfg.auto_download || !o->fields ||
-	    !json_object_object_get_ex(o->fields, "newer", &newer) || !json_object_get_boolean(newer))
-		return rc;
-	struct outcome d = {0};
-	char *args[] = {"download", NULL};
-	rc = cmd_download(c, 1, args, &d);
-	char *checked = o->message;
-	o->message = NULL;
-	outcome_say(o, "%s\n%s", checked ? checked : "", d.message ? d.message : "");
-	free(checked);
-	outcome_bool(o, "downloaded", rc == TB_OK);
-	if (rc) {
-		o->code = rc;
-		o->reason = d.reason;
-	}
-	json_object_put(d.fields);
-	free(d.message);
-	return rc;
 }

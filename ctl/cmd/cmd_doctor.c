@@ -446,31 +446,26 @@ static void report_elf(struct doctor *d, const struct store *s, const struct elf
 
 COMMAND(doctor)
 {
+	(void)c;
+	(void)opts;
 	struct tb_error e = {0};
-	if (argc > 1)
-		return cli_usage(o, "usage: doctor (no arguments)");
-	struct store s;
-	if (cli_open_store(c, &s, 0, &e))
-		return outcome_fail(o, &e);
 	struct elf_host h;
-	if (elf_host_detect(&h, &e)) {
-		store_close(&s);
+	if (elf_host_detect(&h, &e))
 		return outcome_fail(o, &e);
-	}
 	if (!o->fields)
 		o->fields = json_object_new_object();
 	struct doctor d = {.problems = json_object_new_array(), .fields = o->fields,
-			   .store_root = s.root};
+			   .store_root = s->root};
 	char *current = NULL;
-	report_store(&d, &s, &current);
-	report_system(&d, &s);
-	report_verify(&d, &s, current);
+	report_store(&d, s, &current);
+	report_system(&d, s);
+	report_verify(&d, s, current);
 	report_environment(&d);
 	report_loader(&d, &h, "libvulkan.so.1", "Vulkan loader", "libvulkan1", "vulkan_loader");
 	report_loader(&d, &h, "libOpenCL.so.1", "OpenCL ICD loader", "ocl-icd-libopencl1",
 		      "opencl_loader");
-	report_icds(&d, &s, &h, current);
-	report_elf(&d, &s, &h, current);
+	report_icds(&d, s, &h, current);
+	report_elf(&d, s, &h, current);
 	if (d.n_problems)
 		line(&d, "%d problem%s found", d.n_problems, d.n_problems == 1 ? "" : "s");
 	else
@@ -483,6 +478,5 @@ COMMAND(doctor)
 	sb_free(&d.lines);
 	free(current);
 	elf_host_free(&h);
-	store_close(&s);
 	return o->code = d.n_problems ? TB_EFAIL : TB_OK;
 }

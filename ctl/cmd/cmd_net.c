@@ -1,5 +1,5 @@
-/* The commands that talk to the release source: check, download [VERSION], update, and the
- * download half of verify --repair. */
+/* The commands that talk to the release source: check, download [VERSION], update and
+ * auto-check (what the daily timer runs), the store given open for writing. */
 #include "ops/acquire.h"
 #include "cli/cli.h"
 #include "release/feed.h"
@@ -15,10 +15,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* A writer's store with a fresh release list. */
+/* The store (open for writing) with a fresh release list. */
 struct remote {
-	struct store s;
-	int open;
+	struct store *s;
 	struct feed feed;
 	int from_cache;
 };
@@ -26,46 +25,30 @@ struct remote {
 static void remote_end(struct remote *rs)
 {
 	feed_free(&rs->feed);
-	if (rs->open)
-		store_close(&rs->s);
-	memset(rs, 0, sizeof *rs);
 }
 
-/* Loads the release list into rs for a store already open. */
-static int remote_feed(struct cli *c, struct remote *rs, struct tb_error *e)
+static int remote_start(struct cli *c, struct store *s, struct remote *rs, struct tb_error *e)
 {
-	char *cache = store_path(&rs->s, STORE_CACHE_DIR);
+	*rs = (struct remote){.s = s};
+	char *cache = store_path(s, STORE_CACHE_DIR);
 	int rc = mkdir_p(cache, 0755, e);
 	if (!rc)
 		rc = feed_refresh(&c->cfg, cache, &rs->feed, &rs->from_cache, e);
 	free(cache);
-	return rc;
-}
-
-static int remote_start(struct cli *c, struct remote *rs, struct tb_error *e)
-{
-	memset(rs, 0, sizeof *rs);
-	int rc = cli_open_store(c, &rs->s, 1, e);
-	if (rc)
-		return rc;
-	rs->open = 1;
-	rc = remote_feed(c, rs, e);
 	if (rc)
 		remote_end(rs); /* callers return at once on failure */
 	return rc;
 }
 
-COMMAND(check)
+static int check_and_say(struct cli *c, struct store *s, struct outcome *o)
 {
-	if (argc > 1)
-		return cli_usage(o, "check takes no arguments (usage: tb323fu-ctl mesa check)");
 	struct remote rs;
 	struct tb_error e = {0};
-	if (remote_start(c, &rs, &e))
+	if (remote_start(c, s, &rs, &e))
 		return outcome_fail(o, &e);
 	const char *channel = c->cfg.channel;
 	const struct feed_release *r = feed_newest(&rs.feed, channel);
-	char *cur = store_current(&rs.s);
+	char *cur = store_current(rs.s);
 	int newer = r && (!cur || version_compare(r->version, cur) > 0);
 	outcome_str(o, "channel", channel);
 	outcome_str(o, "available", r ? r->version : "");
@@ -99,17 +82,12 @@ static int present_and_whole(struct store *s, const char *version)
 	return store_has_version(s, version) && release_verify_installed(s, version, &ignored) == TB_OK;
 }
 
-COMMAND(download)
+static int download_and_say(struct cli *c, struct store *s, const char *want,
+			    struct outcome *o)
 {
-	const char *want = NULL;
-	for (int i = 1; i < argc; i++) {
-		if (argv[i][0] == '-' || want || !version_name_ok(argv[i]))
-			return cli_usage(o, "usage: tb323fu-ctl mesa download [VERSION] (a version like 2026.10.06)");
-		want = argv[i];
-	}
 	struct remote rs;
 	struct tb_error e = {0};
-	int rc = remote_start(c, &rs, &e);
+	int rc = remote_start(c, s, &rs, &e);
 	const struct feed_release *r = NULL;
 	if (!rc) {
 		r = want ? feed_find(&rs.feed, want) : feed_newest(&rs.feed, c->cfg.channel);
@@ -125,10 +103,10 @@ COMMAND(download)
 		return outcome_fail(o, &e);
 	}
 	char about[256];
-	if (present_and_whole(&rs.s, r->version)) {
-		cli_describe_version(o, &rs.s, r->version, about, sizeof about);
+	if (present_and_whole(rs.s, r->version)) {
+		cli_describe_version(o, rs.s, r->version, about, sizeof about);
 		outcome_bool(o, "downloaded", 0);
-		char *cur = store_current(&rs.s);
+		char *cur = store_current(rs.s);
 		if (cur && !strcmp(cur, r->version))
 			outcome_say(o, "Mesa %s is already installed and current (%s)", r->version, about);
 		else
@@ -139,17 +117,28 @@ COMMAND(download)
 		return TB_OK;
 	}
 	uint64_t resumed = 0;
-	rc = acquire_remote(&c->cfg, &rs.s, r, c->progress, &resumed, &e);
+	rc = acquire_remote(&c->cfg, rs.s, r, c->progress, &resumed, &e);
 	if (rc) {
 		remote_end(&rs);
 		return outcome_fail(o, &e);
 	}
-	cli_describe_version(o, &rs.s, r->version, about, sizeof about);
+	cli_describe_version(o, rs.s, r->version, about, sizeof about);
 	outcome_bool(o, "downloaded", 1);
 	outcome_int(o, "resumed_from", (int64_t)resumed);
 	outcome_say(o, "Mesa %s downloaded and checked (%s)", r->version, about);
 	remote_end(&rs);
 	return TB_OK;
+}
+
+COMMAND(check)
+{
+	(void)opts;
+	return check_and_say(c, s, o);
+}
+
+COMMAND(download)
+{
+	return download_and_say(c, s, ((const struct opts_version *)opts)->version, o);
 }
 
 /* update stops short of installing: "up to date", or a version that failed here before. */
@@ -184,19 +173,14 @@ static int update_stays(struct cli *c, struct remote *rs, const struct feed_rele
 
 COMMAND(update)
 {
-	int no_smoke = 0;
-	for (int i = 1; i < argc; i++) {
-		if (strcmp(argv[i], "--no-smoke"))
-			return cli_usage(o, "usage: tb323fu-ctl mesa update [--no-smoke]");
-		no_smoke = 1;
-	}
+	int no_smoke = ((const struct opts_install *)opts)->no_smoke;
 	struct remote rs;
 	struct tb_error e = {0};
-	if (remote_start(c, &rs, &e))
+	if (remote_start(c, s, &rs, &e))
 		return outcome_fail(o, &e);
 	const struct feed_release *r = feed_newest(&rs.feed, c->cfg.channel);
 	struct lc_view v;
-	lc_read(&rs.s, &v);
+	lc_read(rs.s, &v);
 	outcome_str(o, "channel", c->cfg.channel);
 	outcome_str(o, "available", r ? r->version : "");
 	int stays = update_stays(c, &rs, r, &v, o);
@@ -207,14 +191,14 @@ COMMAND(update)
 	}
 	outcome_str(o, "version", r->version);
 	outcome_str(o, "previous", v.current ? v.current : "");
-	int downloaded = !present_and_whole(&rs.s, r->version);
+	int downloaded = !present_and_whole(rs.s, r->version);
 	uint64_t resumed = 0;
-	int rc = downloaded ? acquire_remote(&c->cfg, &rs.s, r, c->progress, &resumed, &e) : TB_OK;
+	int rc = downloaded ? acquire_remote(&c->cfg, rs.s, r, c->progress, &resumed, &e) : TB_OK;
 	struct smoke_outcome smoke = {0};
 	int smoked = c->cfg.smoke && !no_smoke;
 	struct lc_result lr;
 	if (!rc) {
-		struct lc_ctx x = {.s = &rs.s, .cfg = &c->cfg, .progress = c->progress};
+		struct lc_ctx x = {.s = rs.s, .cfg = &c->cfg, .progress = c->progress};
 		rc = lc_install(&x, r->version, smoked, &smoke, &lr, &e);
 		outcome_int(o, "smoke_failed", smoke.failed);
 	}
@@ -224,9 +208,9 @@ COMMAND(update)
 		return outcome_fail(o, &e);
 	}
 	char about[256];
-	cli_describe_version(o, &rs.s, r->version, about, sizeof about);
+	cli_describe_version(o, rs.s, r->version, about, sizeof about);
 	outcome_bool(o, "updated", 1);
-	outcome_installed(o, &rs.s, r->version, smoked ? &smoke : NULL);
+	outcome_installed(o, rs.s, r->version, smoked ? &smoke : NULL);
 	if (downloaded) {
 		char *installed = o->message;
 		o->message = NULL;
@@ -237,31 +221,28 @@ COMMAND(update)
 	return TB_OK;
 }
 
-int cli_verify_repair(struct cli *c, struct store *s, const char *version, struct outcome *o)
+/* check, and with auto_download = on also download what the channel offers; it never
+ * installs (docs/design.md §13). */
+COMMAND(auto_check)
 {
-	/* the store is open and locked; the release list comes as for download */
-	struct remote rs = {.s = *s};
-	struct tb_error e = {0};
-	int rc = remote_feed(c, &rs, &e);
+	(void)opts;
+	int rc = check_and_say(c, s, o);
+	json_object *newer = NULL;
+	if (rc || !c->cfg.auto_download || !o->fields ||
+	    !json_object_object_get_ex(o->fields, "newer", &newer) || !json_object_get_boolean(newer))
+		return rc;
+	struct outcome d = {0};
+	rc = download_and_say(c, s, NULL, &d);
+	char *checked = o->message;
+	o->message = NULL;
+	outcome_say(o, "%s\n%s", checked ? checked : "", d.message ? d.message : "");
+	free(checked);
+	outcome_bool(o, "downloaded", rc == TB_OK);
 	if (rc) {
-		/* offline, or the source is gone: a version installed from a tarball on disk is
-		 * repaired from that tarball */
-		struct tb_error why = e;
-		e = (struct tb_error){0};
-		tb_fail_why(&e, why.code, tb_error_reason(&why), "%.700s; a version installed from a tarball on disk is repaired offline with `tb323fu-ctl mesa install-local FILE`",
-			    why.msg);
+		o->code = rc;
+		o->reason = d.reason;
 	}
-	const struct feed_release *r = rc ? NULL : feed_find(&rs.feed, version);
-	if (!rc && !r)
-		rc = tb_fail_why(&e, TB_EFAIL, "unknown-version", "Mesa %s is damaged and %s no longer offers it; repair it with `tb323fu-ctl mesa install-local FILE` from its tarball",
-				 version, c->cfg.source);
-	uint64_t resumed = 0;
-	if (!rc)
-		rc = acquire_remote(&c->cfg, s, r, c->progress, &resumed, &e);
-	feed_free(&rs.feed);
-	if (rc)
-		return outcome_fail(o, &e);
-	outcome_bool(o, "repaired", 1);
-	outcome_say(o, "Mesa %s was damaged and is whole again (fetched and checked anew)", version);
-	return TB_OK;
+	json_object_put(d.fields);
+	free(d.message);
+	return rc;
 }

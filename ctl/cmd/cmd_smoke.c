@@ -21,11 +21,6 @@
 #include "base/text.h"
 #include "common/smoketests.h"
 
-static const char usage[] =
-	"usage: tb323fu-ctl mesa smoke [VERSION] [--tests a,b,…] [--deqp PATH --caselist FILE] "
-	"[--suite piglit-cl [--profile quick|full] [--filter REGEX]] "
-	"[--suite deqp-vk --deqp PATH --caselist FILE] [--all]";
-
 /* The human table: one line a test. */
 static void print_tests(json_object *res)
 {
@@ -217,13 +212,8 @@ static void print_suite(json_object *res, int all)
 		       differ, n);
 }
 
-struct suite_args {
-	const char *suite, *profile, *filter, *deqp, *caselist;
-	int all; /* every test in the table, not only those that differ */
-};
-
 static int run_suite(struct cli *c, struct store *s, const char *version,
-		     const struct suite_args *a, struct outcome *o)
+		     const struct opts_smoke *a, struct outcome *o)
 {
 	struct tb_error e = {0};
 	struct suite_outcome so;
@@ -284,46 +274,20 @@ static int run_smoke(struct cli *c, struct store *s, const char *version, const 
 	return TB_OK;
 }
 
-COMMAND(smoke)
+CHECK(smoke)
 {
-	const char *version = NULL, *deqp = NULL, *caselist = NULL, *tests = NULL;
-	const char *suite = NULL, *profile = NULL, *filter = NULL;
-	int all = 0;
-	for (int i = 1; i < argc; i++) { /* argv[0] is the command's name */
-		if (!strcmp(argv[i], "--all")) {
-			all = 1;
-		} else if (!strcmp(argv[i], "--suite") && i + 1 < argc) {
-			suite = argv[++i];
-		} else if (!strcmp(argv[i], "--profile") && i + 1 < argc) {
-			profile = argv[++i];
-		} else if (!strcmp(argv[i], "--filter") && i + 1 < argc) {
-			filter = argv[++i];
-		} else if (!strcmp(argv[i], "--deqp") && i + 1 < argc) {
-			deqp = argv[++i];
-		} else if (!strcmp(argv[i], "--caselist") && i + 1 < argc) {
-			caselist = argv[++i];
-		} else if (!strcmp(argv[i], "--tests") && i + 1 < argc) {
-			tests = argv[++i];
-		} else if (argv[i][0] != '-' && !version) {
-			version = argv[i];
-		} else {
-			return cli_usage(o, "unexpected argument \"%s\" (%s)", argv[i], usage);
-		}
-	}
-	if (suite && strcmp(suite, "piglit-cl") && strcmp(suite, "deqp-vk"))
-		return cli_usage(o, "unknown suite \"%s\": piglit-cl or deqp-vk (%s)", suite, usage);
-	if (profile && strcmp(profile, "quick") && strcmp(profile, "full"))
-		return cli_usage(o, "--profile is quick or full, not \"%s\"", profile);
-	if ((profile || filter) && (!suite || strcmp(suite, "piglit-cl")))
-		return cli_usage(o, "--profile and --filter go with --suite piglit-cl (%s)", usage);
-	if (all && !suite)
-		return cli_usage(o, "--all lists every test of a suite: it goes with --suite (%s)", usage);
+	const struct opts_smoke *a = opts;
+	const char *suite = a->suite, *deqp = a->deqp, *tests = a->tests;
+	if ((a->profile || a->filter) && (!suite || strcmp(suite, "piglit-cl")))
+		return cli_usage(o, "--profile and --filter go with --suite piglit-cl");
+	if (a->all && !suite)
+		return cli_usage(o, "--all lists every test of a suite: it goes with --suite");
 	if (suite && !strcmp(suite, "deqp-vk") && !deqp)
-		return cli_usage(o, "--suite deqp-vk needs --deqp and --caselist (%s)", usage);
+		return cli_usage(o, "--suite deqp-vk needs --deqp and --caselist");
 	if (suite && !strcmp(suite, "piglit-cl") && deqp)
-		return cli_usage(o, "--deqp goes with --suite deqp-vk, not piglit-cl (%s)", usage);
-	if (!deqp != !caselist)
-		return cli_usage(o, "--deqp and --caselist go together (%s)", usage);
+		return cli_usage(o, "--deqp goes with --suite deqp-vk, not piglit-cl");
+	if (!deqp != !a->caselist)
+		return cli_usage(o, "--deqp and --caselist go together");
 	char *bad = tests ? smoke_tests_unknown(tests) : NULL;
 	if (bad) {
 		int rc = cli_usage(o, "--tests: no smoke test is named \"%s\" (the tests: "
@@ -332,22 +296,25 @@ COMMAND(smoke)
 		return rc;
 	}
 	if (tests && suite)
-		return cli_usage(o, "--tests chooses smoke tests; it does not go with --suite (%s)", usage);
+		return cli_usage(o, "--tests chooses smoke tests; it does not go with --suite");
 	if (tests && deqp)
-		return cli_usage(o, "--tests chooses smoke tests; it does not go with --deqp (%s)", usage);
-	struct store s;
-	char *chosen = cli_open_for_version(c, &s, version, o);
+		return cli_usage(o, "--tests chooses smoke tests; it does not go with --deqp");
+	return TB_OK;
+}
+
+COMMAND(smoke)
+{
+	const struct opts_smoke *a = opts;
+	char *chosen = cli_pick_version(s, a->version, o);
 	if (!chosen)
 		return o->code;
 	int rc;
-	struct suite_args a = {suite, profile, filter, deqp, caselist, all};
-	if (suite)
-		rc = run_suite(c, &s, chosen, &a, o);
-	else if (deqp)
-		rc = run_deqp(c, &s, chosen, deqp, caselist, o);
+	if (a->suite)
+		rc = run_suite(c, s, chosen, a, o);
+	else if (a->deqp)
+		rc = run_deqp(c, s, chosen, a->deqp, a->caselist, o);
 	else
-		rc = run_smoke(c, &s, chosen, tests, o);
+		rc = run_smoke(c, s, chosen, a->tests, o);
 	free(chosen);
-	store_close(&s);
 	return rc;
 }

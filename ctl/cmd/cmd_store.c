@@ -1,11 +1,13 @@
 /* The commands that work on the store alone: status, list, install, install-local, on, off,
- * keep, rollback, boot-tick, remove, verify. Each parses, calls the engine, reports. */
+ * keep, rollback, boot-tick, remove, verify. Each calls the engine on the store it is given
+ * and reports. */
 #include "ops/acquire.h"
 #include "trial/bench.h"
 #include "cli/cli.h"
 #include "release/elfcheck.h"
 #include "release/feed.h"
 #include "ops/lifecycle.h"
+#include "ops/repair.h"
 #include "store/manifest.h"
 #include "release/release.h"
 #include "store/running.h"
@@ -129,20 +131,15 @@ static void status_sentence(struct strbuf *sb, const struct store *s, const stru
 
 COMMAND(status)
 {
-	if (argc > 1)
-		return cli_usage(o, "status takes no arguments (usage: tb323fu-ctl mesa status)");
-	struct store s;
-	struct tb_error e = {0};
-	if (cli_open_store(c, &s, 0, &e))
-		return outcome_fail(o, &e);
+	(void)opts;
 	struct lc_view v;
-	lc_read(&s, &v);
-	char *avail = cached_available(c, &s);
+	lc_read(s, &v);
+	char *avail = cached_available(c, s);
 	struct manifest m;
 	int have_m = 0;
 	if (v.current) {
 		struct tb_error ignored = {0};
-		have_m = store_load_manifest(&s, v.current, &m, &ignored) == TB_OK;
+		have_m = store_load_manifest(s, v.current, &m, &ignored) == TB_OK;
 	}
 	outcome_str(o, "installed", v.current);
 	outcome_str(o, "previous", v.previous);
@@ -160,18 +157,18 @@ COMMAND(status)
 	outcome_str(o, "base", have_m ? m.base : "");
 	outcome_str(o, "mesa_version", have_m ? m.mesa_version : "");
 	struct running_info ri;
-	running_read(s.root, &ri);
+	running_read(s->root, &ri);
 	/* a running writer's step first, whoever started it (docs/design.md §13) */
 	outcome_str(o, "state", ri.command[0] ? ri.step : lc_state_name(&v));
-	outcome_str(o, "store", s.root);
-	int incomplete = takeover_needed(&s);
+	outcome_str(o, "store", s->root);
+	int incomplete = takeover_needed(s);
 	outcome_bool(o, "takeover_needed", incomplete > 0);
 	outcome_str(o, "op", ri.command);
 	outcome_int(o, "progress", ri.command[0] ? ri.percent : 0);
 	outcome_str(o, "message", ri.last_message);
 	o->fields_only = 1;
 	struct strbuf sb = {0};
-	status_sentence(&sb, &s, &v, have_m ? &m : NULL, avail, incomplete, &ri);
+	status_sentence(&sb, s, &v, have_m ? &m : NULL, avail, incomplete, &ri);
 	outcome_say(o, "%s", sb.buf);
 	sb_free(&sb);
 	running_info_free(&ri);
@@ -179,31 +176,25 @@ COMMAND(status)
 		manifest_free(&m);
 	lc_view_free(&v);
 	free(avail);
-	store_close(&s);
 	return TB_OK;
 }
 
 COMMAND(list)
 {
-	if (argc > 1)
-		return cli_usage(o, "list takes no arguments (usage: tb323fu-ctl mesa list)");
-	struct store s;
-	struct tb_error e = {0};
-	if (cli_open_store(c, &s, 0, &e))
-		return outcome_fail(o, &e);
+	(void)opts;
 	size_t n;
-	char **list = store_versions(&s, &n);
-	char *cur = store_current(&s), *prev = store_previous(&s);
+	char **list = store_versions(s, &n);
+	char *cur = store_current(s), *prev = store_previous(s);
 	json_object *arr = json_object_new_array();
 	struct strbuf sb = {0};
 	for (size_t i = 0; i < n; i++) {
 		const char *v = list[i];
 		struct manifest m;
 		struct tb_error ignored = {0};
-		int have_m = store_load_manifest(&s, v, &m, &ignored) == TB_OK;
+		int have_m = store_load_manifest(s, v, &m, &ignored) == TB_OK;
 		int is_cur = cur && !strcmp(v, cur), is_prev = prev && !strcmp(v, prev);
-		uint64_t bytes = store_version_bytes(&s, v);
-		const char *smoke = smoke_last_result(&s, v);
+		uint64_t bytes = store_version_bytes(s, v);
+		const char *smoke = smoke_last_result(s, v);
 		json_object *item = json_object_new_object();
 		json_object_object_add(item, "version", json_object_new_string(v));
 		json_object_object_add(item, "current", json_object_new_boolean(is_cur));
@@ -212,9 +203,9 @@ COMMAND(list)
 		json_object_object_add(item, "mesa_version", json_object_new_string(have_m && m.mesa_version ? m.mesa_version : ""));
 		json_object_object_add(item, "bytes", json_object_new_int64((int64_t)bytes));
 		json_object_object_add(item, "smoke", json_object_new_string(smoke));
-		const char *suite = suite_last_result(&s, v);
+		const char *suite = suite_last_result(s, v);
 		json_object_object_add(item, "suite", json_object_new_string(suite));
-		json_object_object_add(item, "bench", bench_summary(&s, v));
+		json_object_object_add(item, "bench", bench_summary(s, v));
 		json_object_array_add(arr, item);
 		sb_appendf(&sb, "%s%-14s %-8s %-14s %-22s %7.1f MiB  smoke %s  suite %s", i ? "\n" : "", v,
 			   is_cur ? "current" : is_prev ? "previous" : "", cli_drivers_text(have_m ? &m : NULL),
@@ -231,7 +222,6 @@ COMMAND(list)
 	sb_free(&sb);
 	free(cur);
 	free(prev);
-	store_close(&s);
 	store_free_list(list, n);
 	return TB_OK;
 }
@@ -262,89 +252,50 @@ static int install_and_say(struct cli *c, struct store *s, const char *v, int no
 
 COMMAND(install)
 {
-	const char *version = NULL;
-	int no_smoke = 0;
-	for (int i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "--no-smoke"))
-			no_smoke = 1;
-		else if (argv[i][0] != '-' && !version)
-			version = argv[i];
-		else
-			return cli_usage(o, "usage: tb323fu-ctl mesa install [VERSION] [--no-smoke]");
-	}
-	if (version && !version_name_ok(version))
-		return cli_usage(o, "\"%.80s\" is not a Mesa version (like 2026.10.06)", version);
-	struct store s;
+	const struct opts_install *a = opts;
+	const char *version = a->version;
 	struct tb_error e = {0};
-	if (cli_open_store(c, &s, 1, &e))
-		return outcome_fail(o, &e);
 	struct lc_view v;
-	lc_read(&s, &v);
+	lc_read(s, &v);
 	const char *chosen = version ? version : v.ready;
 	int rc;
 	if (!chosen)
 		rc = tb_fail_why(&e, TB_EFAIL, "not-installed", "no downloaded version waits for install (tb323fu-ctl mesa download, or update)"), outcome_fail(o, &e);
-	else if (!store_has_version(&s, chosen))
+	else if (!store_has_version(s, chosen))
 		rc = tb_fail_why(&e, TB_EFAIL, "not-installed", "Mesa %s is not downloaded (tb323fu-ctl mesa download %s)", chosen, chosen), outcome_fail(o, &e);
-	else if (release_verify_installed(&s, chosen, &e))
+	else if (release_verify_installed(s, chosen, &e))
 		rc = outcome_fail(o, &e);
 	else
-		rc = install_and_say(c, &s, chosen, no_smoke, o);
+		rc = install_and_say(c, s, chosen, a->no_smoke, o);
 	lc_view_free(&v);
-	store_close(&s);
 	return rc;
 }
 
 COMMAND(install_local)
 {
-	struct acquire_local_req q = {0};
-	int no_smoke = 0;
-	for (int i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "--no-smoke"))
-			no_smoke = 1;
-		else if (!strcmp(argv[i], "--sums") && i + 1 < argc)
-			q.sums = argv[++i];
-		else if (!strcmp(argv[i], "--sig") && i + 1 < argc)
-			q.sig = argv[++i];
-		else if (argv[i][0] != '-' && !q.file)
-			q.file = argv[i];
-		else
-			q.file = NULL, i = argc;
-	}
-	if (!q.file)
-		return cli_usage(o, "usage: tb323fu-ctl mesa install-local FILE [--sums FILE] [--sig FILE] [--no-smoke]");
-	struct store s;
+	const struct opts_install_local *a = opts;
+	struct acquire_local_req q = {.file = a->file, .sums = a->sums, .sig = a->sig};
 	struct tb_error e = {0};
-	if (cli_open_store(c, &s, 1, &e))
-		return outcome_fail(o, &e);
 	char *version = NULL;
-	int rc = acquire_local(&c->cfg, &s, &q, c->progress, &version, &e);
+	int rc = acquire_local(&c->cfg, s, &q, c->progress, &version, &e);
 	if (rc)
 		outcome_fail(o, &e);
 	else
-		rc = install_and_say(c, &s, version, no_smoke, o);
+		rc = install_and_say(c, s, version, a->no_smoke, o);
 	free(version);
-	store_close(&s);
 	return rc;
 }
 
 /* on, off, keep, rollback, boot-tick: open, one transition, report. */
 typedef int (*transition_fn)(const struct lc_ctx *c, struct lc_result *r, struct tb_error *e);
 
-static int transition(struct cli *c, int argc, const char *cmd, transition_fn fn,
-		      struct lc_result *r, struct store *s, struct outcome *o)
+static int transition(struct cli *c, transition_fn fn, struct lc_result *r, struct store *s,
+		      struct outcome *o)
 {
-	if (argc > 1)
-		return cli_usage(o, "%s takes no arguments (usage: tb323fu-ctl mesa %s)", cmd, cmd);
 	struct tb_error e = {0};
-	if (cli_open_store(c, s, 1, &e))
-		return outcome_fail(o, &e);
 	struct lc_ctx x = ctx_of(c, s);
-	int rc = fn(&x, r, &e);
-	if (rc) {
-		store_close(s);
+	if (fn(&x, r, &e))
 		return outcome_fail(o, &e);
-	}
 	if (r->version[0])
 		outcome_str(o, "version", r->version);
 	return TB_OK;
@@ -352,9 +303,9 @@ static int transition(struct cli *c, int argc, const char *cmd, transition_fn fn
 
 COMMAND(on)
 {
-	struct store s;
+	(void)opts;
 	struct lc_result r;
-	if (transition(c, argc, "on", lc_on, &r, &s, o))
+	if (transition(c, lc_on, &r, s, o))
 		return o->code;
 	if (r.trial)
 		outcome_say(o, "Mesa %s is switched on for every program from the next login; it is on trial for %d starts until `tb323fu-ctl mesa keep`",
@@ -362,31 +313,29 @@ COMMAND(on)
 	else
 		outcome_say(o, "Mesa %s is switched on for every program from the next login", r.version);
 	say_repaired(o, &r);
-	store_close(&s);
 	return TB_OK;
 }
 
 COMMAND(off)
 {
-	struct store s;
+	(void)opts;
 	struct lc_result r;
-	if (transition(c, argc, "off", lc_off, &r, &s, o))
+	if (transition(c, lc_off, &r, s, o))
 		return o->code;
 	if (r.current_gone)
 		outcome_say(o, "the distribution's Mesa is used from the next login; Mesa %s, the current version, is gone from %s/versions (`tb323fu-ctl mesa status` says what to do)",
-			    r.version, s.root);
+			    r.version, s->root);
 	else
 		outcome_say(o, "the distribution's Mesa is used from the next login");
 	say_repaired(o, &r);
-	store_close(&s);
 	return TB_OK;
 }
 
 COMMAND(keep)
 {
-	struct store s;
+	(void)opts;
 	struct lc_result r;
-	if (transition(c, argc, "keep", lc_keep, &r, &s, o))
+	if (transition(c, lc_keep, &r, s, o))
 		return o->code;
 	outcome_str(o, "version", r.version);
 	if (r.version[0])
@@ -394,15 +343,14 @@ COMMAND(keep)
 	else
 		outcome_say(o, "nothing to keep: no Mesa version is on trial");
 	say_repaired(o, &r);
-	store_close(&s);
 	return TB_OK;
 }
 
 COMMAND(rollback)
 {
-	struct store s;
+	(void)opts;
 	struct lc_result r;
-	if (transition(c, argc, "rollback", lc_rollback, &r, &s, o))
+	if (transition(c, lc_rollback, &r, s, o))
 		return o->code;
 	outcome_str(o, "previous", r.other);
 	if (r.trial)
@@ -411,7 +359,6 @@ COMMAND(rollback)
 	else
 		outcome_say(o, "Mesa %s is current again (new programs use it now); Mesa %s is kept as previous", r.version, r.other);
 	say_repaired(o, &r);
-	store_close(&s);
 	return TB_OK;
 }
 
@@ -422,9 +369,9 @@ static int boot_tick_now(const struct lc_ctx *c, struct lc_result *r, struct tb_
 
 COMMAND(boot_tick)
 {
-	struct store s;
+	(void)opts;
 	struct lc_result r;
-	if (transition(c, argc, "boot-tick", boot_tick_now, &r, &s, o))
+	if (transition(c, boot_tick_now, &r, s, o))
 		return o->code;
 	if (r.switched_off && r.current_gone == 2) {
 		outcome_bool(o, "switched_off", 1);
@@ -433,7 +380,7 @@ COMMAND(boot_tick)
 	} else if (r.switched_off && r.current_gone) {
 		outcome_bool(o, "switched_off", 1);
 		outcome_say(o, "Mesa %s, the current version, is gone from %s/versions; the session was switched to the distribution's Mesa (see `tb323fu-ctl mesa status`)",
-			    r.version, s.root);
+			    r.version, s->root);
 	} else if (r.switched_off) {
 		outcome_bool(o, "switched_off", 1);
 		outcome_say(o, "Mesa %s was not confirmed with `tb323fu-ctl mesa keep` after %d starts; the distribution's Mesa is used from now on",
@@ -447,22 +394,14 @@ COMMAND(boot_tick)
 		outcome_say(o, "no Mesa version is on trial");
 	}
 	say_repaired(o, &r);
-	store_close(&s);
 	return TB_OK;
 }
 
 COMMAND(remove)
 {
-	if (argc != 2 || argv[1][0] == '-')
-		return cli_usage(o, "usage: tb323fu-ctl mesa remove VERSION");
-	const char *v = argv[1];
-	if (!version_name_ok(v))
-		return cli_usage(o, "\"%.80s\" is not a Mesa version (like 2026.10.06)", v);
-	struct store s;
+	const char *v = ((const struct opts_version *)opts)->version;
 	struct tb_error e = {0};
-	if (cli_open_store(c, &s, 1, &e))
-		return outcome_fail(o, &e);
-	struct lc_ctx x = ctx_of(c, &s);
+	struct lc_ctx x = ctx_of(c, s);
 	struct lc_result r;
 	int rc = lc_remove(&x, v, &r, &e);
 	if (rc)
@@ -472,7 +411,6 @@ COMMAND(remove)
 		outcome_say(o, "Mesa %s removed", v);
 		say_repaired(o, &r);
 	}
-	store_close(&s);
 	return rc;
 }
 
@@ -494,39 +432,35 @@ static int verify_tree(struct store *s, const char *v, struct tb_error *e)
 	return rc;
 }
 
+static int repair_and_say(struct cli *c, struct store *s, const char *v, struct outcome *o)
+{
+	struct tb_error e = {0};
+	if (repair_from_source(&c->cfg, s, v, c->progress, &e))
+		return outcome_fail(o, &e);
+	outcome_bool(o, "repaired", 1);
+	outcome_say(o, "Mesa %s was damaged and is whole again (fetched and checked anew)", v);
+	return TB_OK;
+}
+
 COMMAND(verify)
 {
-	const char *want = NULL;
-	int repair = 0;
-	for (int i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "--repair"))
-			repair = 1;
-		else if (argv[i][0] != '-' && !want)
-			want = argv[i];
-		else
-			return cli_usage(o, "usage: tb323fu-ctl mesa verify [VERSION] [--repair]");
-	}
-	if (want && !version_name_ok(want))
-		return cli_usage(o, "\"%.80s\" is not a Mesa version (like 2026.10.06)", want);
-	struct store s;
+	const struct opts_verify *a = opts;
+	const char *want = a->version;
 	struct tb_error e = {0};
-	if (cli_open_store(c, &s, repair, &e))
-		return outcome_fail(o, &e);
-	char *v = want ? xstrdup(want) : store_current(&s);
+	char *v = want ? xstrdup(want) : store_current(s);
 	int rc;
 	if (!v)
 		rc = tb_fail_why(&e, TB_EFAIL, "not-installed", "no Mesa version installed (tb323fu-ctl mesa update)");
 	else
-		rc = verify_tree(&s, v, &e);
+		rc = verify_tree(s, v, &e);
 	if (v)
 		outcome_str(o, "version", v);
-	if (rc && repair && v && rc == TB_EVERIFY)
-		rc = cli_verify_repair(c, &s, v, o);
+	if (rc && a->repair && v && rc == TB_EVERIFY)
+		rc = repair_and_say(c, s, v, o);
 	else if (rc)
 		outcome_fail(o, &e);
 	else
 		outcome_say(o, "Mesa %s is intact: every file matches its MANIFEST", v);
 	free(v);
-	store_close(&s);
 	return rc;
 }

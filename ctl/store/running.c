@@ -282,7 +282,7 @@ static json_object *read_json(const char *root, const char *name)
 }
 
 /* Whether a writer holds the store: every writer keeps an open-file-description lock on
- * .lock beside its flock (cli_open_store), which a reader can test without taking anything
+ * .lock beside its flock (session_open), which a reader can test without taking anything
  * (a test by flock would have to take it, and make a writer starting then say busy).
  * -1: cannot tell. */
 static int writer_holds_lock(const char *root)
