@@ -5,9 +5,7 @@
 
 #include <dirent.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <gnu/libc-version.h>
-#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,6 +19,8 @@
 
 /* Release paths are at most 255 bytes, so trees are shallow; a deeper one is not a release. */
 #define TREE_MAX_DEPTH 64
+
+/* ---- the host ---- */
 
 /* The ELF class and machine of the programs this kernel runs natively, from uname -m. */
 static int machine_of_arch(const char *arch, int *elf_class, int *machine)
@@ -64,8 +64,6 @@ char *elf_find_system_library(const struct elf_host *h, const char *name)
 	}
 	return NULL;
 }
-
-/* ---- the host ---- */
 
 int elf_host_detect(struct elf_host *h, struct tb_error *e)
 {
