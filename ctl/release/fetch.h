@@ -1,8 +1,8 @@
 /* Transfers with libcurl (docs/design.md §5): the release list and small assets into memory, release
  * tarballs into a file resumed with Range and hashed while they arrive. Every URL passes the
- * same policy (release/urlpolicy.h): https (verified; ca_file adds a CA), http only to this machine, file:// for
- * offline mirrors. Redirects are followed here, one hop at a time, so each hop passes the
- * policy and the token never leaves api_url's host. */
+ * same policy (release/urlpolicy.h): https (verified; ca_file adds a CA), http only to this
+ * machine, file:// for offline mirrors. Redirects are followed here, one hop at a time, so
+ * each hop passes the policy and the token never leaves api_url's host. */
 #ifndef TB_FETCH_H
 #define TB_FETCH_H
 
