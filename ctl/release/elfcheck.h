@@ -2,6 +2,7 @@
 #ifndef TB_ELFCHECK_H
 #define TB_ELFCHECK_H
 
+#include "release/elffacts.h"
 #include "store/manifest.h"
 #include "base/error.h"
 
@@ -18,8 +19,8 @@ struct elf_report {
 int elf_check_tree(const char *root, const struct manifest *m, struct elf_report *r,
 		   struct tb_error *e);
 
-/* The parts below are the pieces of elf_check_tree, open for doctor, the unit tests (a
- * made-up host) and the fuzz target. */
+/* The parts below are the pieces of elf_check_tree, open for doctor and the unit tests (a
+ * made-up host). */
 
 /* The host a tree is checked against. */
 struct elf_host {
@@ -40,33 +41,5 @@ char *elf_find_system_library(const struct elf_host *h, const char *name);
 
 int elf_check_tree_on_host(const char *root, const struct manifest *m, const struct elf_host *h,
 			   struct elf_report *r, struct tb_error *e);
-
-/* What one file says about itself. */
-struct elf_facts {
-	int is_elf;           /* 0: not an ELF file, nothing else is filled */
-	int elf_class;        /* ELFCLASS32 / ELFCLASS64 */
-	int machine;          /* EM_* */
-	int type;             /* ET_* */
-	char **needed;        /* DT_NEEDED names, in order */
-	size_t n_needed;
-	char *runpath;        /* DT_RUNPATH or NULL */
-	char *rpath;          /* DT_RPATH or NULL */
-	char glibc_floor[32]; /* highest glibc the version needs ask for ("" when none) */
-	char glibc_floor_name[64]; /* the version name behind it, e.g. GLIBC_2.34 */
-	int exports_vulkan_entry; /* vk_icdGetInstanceProcAddr defined in the dynamic symbols */
-	int exports_opencl_entry; /* clIcdGetPlatformIDsKHR likewise */
-};
-/* Reads one file (name is used in sentences). TB_OK with is_elf 0 for a file that is not
- * ELF; TB_EVERIFY for an ELF file libelf cannot read. */
-int elf_read_facts_file(const char *name, const char *path, struct elf_facts *f,
-			struct tb_error *e);
-int elf_read_facts_memory(const char *name, const void *data, size_t len, struct elf_facts *f,
-			  struct tb_error *e);
-void elf_facts_free(struct elf_facts *f);
-
-/* Compares dot-separated numeric versions ("2.34" < "2.41" < "2.41.1"); <0, 0, >0. */
-int glibc_version_compare(const char *a, const char *b);
-/* "aarch64", "x86_64", "i386", …, or "machine N". */
-const char *elf_machine_name(int machine, int elf_class, char *buf, size_t size);
 
 #endif

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "release/fetch.h"
+#include "release/urlpolicy.h"
 #include "store/manifest.h"
 #include "common/utf8.h"
 #include "base/error.h"

@@ -1,8 +1,8 @@
 /* Transfers with libcurl (docs/design.md §5): the release list and small assets into memory, release
  * tarballs into a file resumed with Range and hashed while they arrive. Every URL passes the
- * same policy: https (verified; ca_file adds a CA), http only to this machine, file:// for
- * offline mirrors. Redirects are followed here, one hop at a time, so each hop passes the
- * policy and the token never leaves api_url's host. */
+ * same policy (release/urlpolicy.h): https (verified; ca_file adds a CA), http only to this
+ * machine, file:// for offline mirrors. Redirects are followed here, one hop at a time, so
+ * each hop passes the policy and the token never leaves api_url's host. */
 #ifndef TB_FETCH_H
 #define TB_FETCH_H
 
@@ -50,10 +50,5 @@ struct fetch_file_result {
 int fetch_file(const struct config *cfg, const struct fetch_request *rq, const char *part_path,
 	       uint64_t expect_size, const struct tb_progress *p, const char *name,
 	       struct fetch_file_result *out, struct tb_error *e);
-
-/* The URL policy alone: TB_ENET with a sentence when url may not be fetched. */
-int fetch_url_allowed(const char *url, struct tb_error *e);
-/* True when host is 127.0.0.0/8, ::1 or localhost. */
-int host_is_loopback(const char *host);
 
 #endif

@@ -11,7 +11,7 @@
 #include <json-c/json.h>
 
 #include "trial/child.h"
-#include "trial/deqp.h"
+#include "trial/qpa.h"
 #include "trial/smoke_run.h"
 
 static const char *const full_log =

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "release/elfcheck.h"
+#include "release/elffacts.h"
 #include "base/ldpaths.h"
 #include "base/error.h"
 #include "base/alloc.h"

@@ -14,6 +14,7 @@
 #include "release/feed.h"
 #include "base/hash.h"
 #include "release/fetch.h"
+#include "release/urlpolicy.h"
 #include "tmpdir.h"
 #include "base/error.h"
 #include "base/alloc.h"
