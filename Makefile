@@ -79,8 +79,13 @@ SMOKE_SRC := $(wildcard tb323fu-mesa/smoke/*.c)
 SMOKE_OBJ := $(SMOKE_SRC:%.c=$(BUILD)/obj/%.o)
 UNIT_SRC := $(wildcard tests/unit/test_*.c)
 UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
+UNIT_OBJ := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/obj/tests/%.o)
 FUZZ_SRC := $(wildcard tests/fuzz/fuzz_*.c)
 FUZZ_BIN := $(FUZZ_SRC:tests/fuzz/%.c=$(BUILD)/fuzz/%)
+FUZZ_HARNESS_OBJ := $(FUZZ_SRC:tests/fuzz/%.c=$(BUILD)/fuzzobj/tests/%.o)
+# Objects of a test or fuzz target are kept (not removed as intermediates): the next make then
+# finds them up to date instead of building them again.
+.SECONDARY: $(UNIT_OBJ) $(FUZZ_HARNESS_OBJ)
 
 BINS := $(BUILD)/bin/tb323fu-ctl $(BUILD)/bin/tb323fu-mesa $(BUILD)/bin/tb323fu-mesa-smoke
 
