@@ -76,6 +76,12 @@ if grep -q '^drivers=.*opencl' "$STORE/current/MANIFEST"; then
 	ldd "$STORE/current/lib/libRusticlOpenCL.so.1" >"$T/ldd" 2>&1
 	check "…rusticl needs no library of the distribution's LLVM" sh -c "! grep -qi 'libLLVM' '$T/ldd'"
 	grep -i 'libLLVM' "$T/ldd" | sed 's/^[[:space:]]*/#   needs /'
+	# What the dynamic section asks for, for the record (readelf of the root, if it has one).
+	if command -v readelf >/dev/null; then
+		echo "#   rusticl's DT_NEEDED: $(readelf -d "$STORE/current/lib/libRusticlOpenCL.so.1" |
+			sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p' | tr '\n' ' ')"
+	fi
+	echo "#   rusticl is $(stat -L -c %s "$STORE/current/lib/libRusticlOpenCL.so.1") bytes"
 else
 	echo "#   the release has no OpenCL driver (built with --drivers vulkan): no clinfo check"
 fi
