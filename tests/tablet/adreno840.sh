@@ -27,7 +27,7 @@ SYSLIB=/usr/lib/aarch64-linux-gnu
 mesa=$(dpkg-query -W -f '${Version}' mesa-vulkan-drivers)
 # Mesa 26 names its 8xx parts as the device table does ("Adreno (TM) 840"); older Turnips and
 # other parts carry a "Turnip " prefix ("Turnip Adreno (TM) 660").
-name="(Turnip )?Adreno \(TM\) $gpu"
+device="(Turnip )?Adreno \(TM\) $gpu"
 
 # on_shim NAME CMD…: CMD with the shim as the Adreno; its output in T/NAME, the shim's and
 # Turnip's complaints in T/NAME.err, the libraries it loaded (real paths) in T/NAME.loaded.
@@ -53,7 +53,7 @@ else
 	not_ok "distro vulkaninfo --summary on the shim (FD_GPU_ID=$gpu)" "$(complaints distro)"
 fi
 grep -E 'deviceName|driverID|driverInfo' "$T/distro" | sed 's/^/#   distro: /'
-if grep -qE "deviceName *= *$name\$" "$T/distro"; then
+if grep -qE "deviceName *= *$device\$" "$T/distro"; then
 	ok "…Debian's Turnip $mesa reports the Adreno (TM) $gpu"
 else
 	not_ok "…Debian's Turnip $mesa reports the Adreno (TM) $gpu" "$(complaints distro)"
@@ -75,7 +75,7 @@ else
 	not_ok "run vulkaninfo --summary on the shim (FD_GPU_ID=$gpu)" "$(complaints run)"
 fi
 grep -E 'deviceName|driverID|driverInfo' "$T/run" | sed 's/^/#   run: /'
-check "…reports the Adreno (TM) $gpu" grep -qE "deviceName *= *$name\$" "$T/run"
+check "…reports the Adreno (TM) $gpu" grep -qE "deviceName *= *$device\$" "$T/run"
 check "…the one Turnip that ran is the store's ($(turnip_of run))" \
 	test "$(turnip_of run)" = "$REAL/versions/$V/lib/libvulkan_freedreno.so"
 echo "1..$n"
