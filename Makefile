@@ -176,6 +176,13 @@ $(BUILD)/fuzz/%: tests/fuzz/%.c $(BUILD)/libtbfuzz.a
 
 fuzz: $(FUZZ_BIN)
 
+# The unpacker's two threads under ThreadSanitizer: their unit test, built apart in build-tsan/.
+.PHONY: tsan-unit
+tsan-unit:
+	$(MAKE) --no-print-directory BUILD=build-tsan SANITIZE= CFLAGS=-fsanitize=thread \
+		CXXFLAGS=-fsanitize=thread LDFLAGS=-fsanitize=thread build-tsan/tests/test_pipe_hash
+	build-tsan/tests/test_pipe_hash
+
 check: all unit-tests
 	@if command -v $(FUZZ_CC) >/dev/null; then $(MAKE) --no-print-directory fuzz; fi
 	@BUILD=$(BUILD) SANITIZE=$(SANITIZE) sh tests/run

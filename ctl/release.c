@@ -21,6 +21,9 @@
 #include <unistd.h>
 
 #define MiB (1024ULL * 1024)
+/* Written data goes to the disk in steps of this size while unpacking goes on, so the wait
+ * for it before the tree is made visible is short. */
+#define WRITEBACK_STEP (8 * MiB)
 
 void unpack_limits_default(struct unpack_limits *l)
 {
@@ -142,8 +145,12 @@ static int extract_file(struct unpack *u, struct archive *a, struct archive_entr
 			return refuse(e, u, "unsafe-archive", "%s is refused: %s is both a file and a directory in it", rel);
 		return write_failed(e, u, rel);
 	}
-	uint64_t size = 0;
+	uint64_t size = 0, written_back = 0;
 	for (;;) {
+		if (size - written_back >= WRITEBACK_STEP) {
+			sync_file_range(fd, (off_t)written_back, (off_t)(size - written_back), SYNC_FILE_RANGE_WRITE);
+			written_back = size;
+		}
 		unsigned char *data = pipe_hash_data_buffer(u->hashes);
 		ssize_t n = archive_read_data(a, data, PIPE_HASH_DATA_SLOT);
 		if (n == 0) {
@@ -190,6 +197,8 @@ static int extract_file(struct unpack *u, struct archive *a, struct archive_entr
 		if (rc)
 			break;
 	}
+	if (rc == TB_OK && size > written_back)
+		sync_file_range(fd, (off_t)written_back, 0, SYNC_FILE_RANGE_WRITE);
 	if (rc == TB_OK && close(fd) != 0)
 		rc = write_failed(e, u, rel);
 	else if (rc != TB_OK)
@@ -344,6 +353,52 @@ static int match_manifest(struct unpack *u, const struct manifest *m, struct tb_
 	return TB_OK;
 }
 
+static int sync_at(struct unpack *u, const char *rel, int flags, struct tb_error *e)
+{
+	int fd = openat(u->staging_fd, rel, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | flags);
+	if (fd < 0)
+		return tb_fail_errno(e, TB_EFAIL, "cannot open %s/%s", u->staging, rel);
+	int rc = fsync(fd) == 0 ? TB_OK : write_failed(e, u, rel);
+	close(fd);
+	return rc;
+}
+
+/* The tree must be on disk before the rename makes it visible: its files (whose data mostly
+ * went while unpacking), then its directories, which hold the names and links. Only this
+ * tree: a sync of the whole file system would wait for every other program's writes too. */
+static int sync_tree(struct unpack *u, const struct manifest *m, struct tb_error *e)
+{
+	int rc = TB_OK;
+	for (size_t i = 0; !rc && i < m->n_files; i++)
+		rc = sync_at(u, m->files[i].path, 0, e);
+	/* Each directory once: the parents of every file and link. */
+	char **dirs = NULL;
+	size_t n_dirs = 0;
+	for (size_t i = 0; i < m->n_files + m->n_links; i++) {
+		char *dir = xstrdup(i < m->n_files ? m->files[i].path : m->links[i - m->n_files].path);
+		for (char *slash; (slash = strrchr(dir, '/'));) {
+			*slash = '\0';
+			size_t j = 0;
+			while (j < n_dirs && strcmp(dirs[j], dir))
+				j++;
+			if (j == n_dirs) {
+				dirs = xrealloc(dirs, (n_dirs + 1) * sizeof *dirs);
+				dirs[n_dirs++] = xstrdup(dir);
+			}
+		}
+		free(dir);
+	}
+	for (size_t j = 0; j < n_dirs; j++) {
+		if (!rc)
+			rc = sync_at(u, dirs[j], O_DIRECTORY, e);
+		free(dirs[j]);
+	}
+	free(dirs);
+	if (!rc && fsync(u->staging_fd) != 0)
+		rc = write_failed(e, u, ".");
+	return rc;
+}
+
 static int finish_tree(struct unpack *u, const struct manifest *m, struct tb_error *e)
 {
 	for (size_t i = 0; i < m->n_files; i++)
@@ -370,9 +425,7 @@ static int finish_tree(struct unpack *u, const struct manifest *m, struct tb_err
 		return write_failed(e, u, "MANIFEST");
 	}
 	close(mfd);
-	/* The tree must be on disk before the rename makes it visible. */
-	syncfs(u->staging_fd);
-	return TB_OK;
+	return sync_tree(u, m, e);
 }
 
 static void unpack_free(struct unpack *u)
