@@ -213,6 +213,13 @@ fuzz: $(FUZZ_BIN)
 
 -include $(shell find $(BUILD)/obj $(BUILD)/fuzzobj -name '*.d' 2>/dev/null)
 
+# The unpacker's two threads under ThreadSanitizer: their unit test, built apart in build-tsan/.
+.PHONY: tsan-unit
+tsan-unit:
+	$(MAKE) --no-print-directory BUILD=build-tsan SANITIZE= CFLAGS=-fsanitize=thread \
+		CXXFLAGS=-fsanitize=thread LDFLAGS=-fsanitize=thread build-tsan/tests/test_pipe_hash
+	build-tsan/tests/test_pipe_hash
+
 check: all unit-tests man
 	@if command -v $(FUZZ_CC) >/dev/null; then $(MAKE) --no-print-directory fuzz; fi
 	@BUILD=$(BUILD) SANITIZE=$(SANITIZE) sh tests/run

@@ -5,6 +5,7 @@
 #include "release/elfcheck.h"
 #include "base/hash.h"
 #include "store/manifest.h"
+#include "release/pipe_hash.h"
 #include "release/sums.h"
 #include "base/testhook.h"
 #include "base/error.h"
@@ -26,6 +27,9 @@
 #include <unistd.h>
 
 #define MiB (1024ULL * 1024)
+/* Written data goes to the disk in steps of this size while unpacking goes on, so the wait
+ * for it before the tree is made visible is short. */
+#define WRITEBACK_STEP (8 * MiB)
 
 void unpack_limits_default(struct unpack_limits *l)
 {
@@ -57,9 +61,9 @@ struct unpack {
 	uint64_t tar_size;
 	uint64_t read_bytes;       /* compressed bytes read so far */
 	uint64_t unpacked_bytes;
-	struct sha256_stream *tar_hash; /* NULL when the caller hashed it already */
-	unsigned char buf[1 << 16];      /* compressed bytes handed to libarchive */
-	unsigned char data[1 << 16];     /* unpacked bytes of the current entry */
+	/* The tarball's hash (unless the caller hashed it already) and every file's, computed on
+	 * a second thread while this one inflates and writes. */
+	struct pipe_hash *hashes;
 	int staging_fd;            /* the staging directory */
 	char *staging;
 	char *manifest_text;
@@ -71,33 +75,25 @@ struct unpack {
 	uint64_t entries;
 };
 
+/* The blocks the second thread read (and hashed): the decoder sees exactly the bytes hashed,
+ * and never past the size the file had when opened (a file that keeps growing is not read on). */
 static ssize_t read_tarball(struct archive *a, void *data, const void **out)
 {
 	struct unpack *u = data;
-	for (;;) {
-		/* Never past the size it had when opened: a file that keeps growing is not read on. */
-		if (tb_interrupted) {
-			archive_set_error(a, EINTR, "interrupted");
-			return -1;
-		}
-		uint64_t left = u->tar_size - u->read_bytes;
-		size_t want = left < sizeof u->buf ? (size_t)left : sizeof u->buf;
-		if (!want)
-			return 0;
-		ssize_t n = read(u->fd, u->buf, want);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0) {
-			archive_set_error(a, errno, "read error");
-			return -1;
-		}
-		if (u->tar_hash)
-			sha256_add(u->tar_hash, u->buf, (size_t)n);
-		u->read_bytes += (uint64_t)n;
-		progress_bytes(u->req->progress, "unpack", u->name, u->read_bytes, u->tar_size);
-		*out = u->buf;
-		return n;
+	if (tb_interrupted) {
+		archive_set_error(a, EINTR, "interrupted");
+		return -1;
 	}
+	size_t len;
+	const unsigned char *block = pipe_hash_tar_next(u->hashes, &len);
+	if (!block) {
+		archive_set_error(a, errno, "read error");
+		return -1;
+	}
+	u->read_bytes += len;
+	progress_bytes(u->req->progress, "unpack", u->name, u->read_bytes, u->tar_size);
+	*out = block;
+	return (ssize_t)len;
 }
 
 static int refuse(struct tb_error *e, const struct unpack *u, const char *why, const char *fmt,
@@ -155,12 +151,18 @@ static int extract_file(struct unpack *u, struct archive *a, struct archive_entr
 			return refuse(e, u, "unsafe-archive", "%s is refused: %s is both a file and a directory in it", rel);
 		return write_failed(e, u, rel);
 	}
-	struct sha256_stream *h = sha256_begin();
-	uint64_t size = 0;
+	uint64_t size = 0, written_back = 0;
 	for (;;) {
-		ssize_t n = archive_read_data(a, u->data, sizeof u->data);
-		if (n == 0)
+		if (size - written_back >= WRITEBACK_STEP) {
+			sync_file_range(fd, (off_t)written_back, (off_t)(size - written_back), SYNC_FILE_RANGE_WRITE);
+			written_back = size;
+		}
+		unsigned char *data = pipe_hash_data_buffer(u->hashes);
+		ssize_t n = archive_read_data(a, data, PIPE_HASH_DATA_SLOT);
+		if (n == 0) {
+			pipe_hash_data_put(u->hashes, 0, 1);
 			break;
+		}
 		if (n < 0 && tb_interrupted) {
 			char *what = xasprintf("unpacking %s (at %s)", u->name, rel);
 			rc = tb_check_interrupted(e, what);
@@ -186,9 +188,10 @@ static int extract_file(struct unpack *u, struct archive *a, struct archive_entr
 			rc = refuse(e, u, "bomb", "%s is refused: it expands more than 100 times (a decompression bomb?) at %s", rel);
 			break;
 		}
-		sha256_add(h, u->data, (size_t)n);
+		/* Hashed there while written here: both only read the buffer. */
+		pipe_hash_data_put(u->hashes, (size_t)n, 0);
 		for (ssize_t off = 0; off < n;) {
-			ssize_t w = write(fd, u->data + off, (size_t)(n - off));
+			ssize_t w = write(fd, data + off, (size_t)(n - off));
 			if (w < 0 && errno == EINTR)
 				continue;
 			if (w <= 0) {
@@ -200,8 +203,8 @@ static int extract_file(struct unpack *u, struct archive *a, struct archive_entr
 		if (rc)
 			break;
 	}
-	char hex[65];
-	sha256_end(h, hex);
+	if (rc == TB_OK && size > written_back)
+		sync_file_range(fd, (off_t)written_back, 0, SYNC_FILE_RANGE_WRITE);
 	if (rc == TB_OK && close(fd) != 0)
 		rc = write_failed(e, u, rel);
 	else if (rc != TB_OK)
@@ -214,7 +217,7 @@ static int extract_file(struct unpack *u, struct archive *a, struct archive_entr
 	}
 	struct seen_file *f = &u->files[u->n_files++];
 	f->path = xstrdup(rel);
-	memcpy(f->sha256, hex, 65);
+	f->sha256[0] = '\0'; /* known once every block is hashed */
 	f->size = size;
 	f->mode = archive_entry_perm(ent) & 0777;
 	return TB_OK;
@@ -356,6 +359,52 @@ static int match_manifest(struct unpack *u, const struct manifest *m, struct tb_
 	return TB_OK;
 }
 
+static int sync_at(struct unpack *u, const char *rel, int flags, struct tb_error *e)
+{
+	int fd = openat(u->staging_fd, rel, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | flags);
+	if (fd < 0)
+		return tb_fail_errno(e, TB_EFAIL, "cannot open %s/%s", u->staging, rel);
+	int rc = fsync(fd) == 0 ? TB_OK : write_failed(e, u, rel);
+	close(fd);
+	return rc;
+}
+
+/* The tree must be on disk before the rename makes it visible: its files (whose data mostly
+ * went while unpacking), then its directories, which hold the names and links. Only this
+ * tree: a sync of the whole file system would wait for every other program's writes too. */
+static int sync_tree(struct unpack *u, const struct manifest *m, struct tb_error *e)
+{
+	int rc = TB_OK;
+	for (size_t i = 0; !rc && i < m->n_files; i++)
+		rc = sync_at(u, m->files[i].path, 0, e);
+	/* Each directory once: the parents of every file and link. */
+	char **dirs = NULL;
+	size_t n_dirs = 0;
+	for (size_t i = 0; i < m->n_files + m->n_links; i++) {
+		char *dir = xstrdup(i < m->n_files ? m->files[i].path : m->links[i - m->n_files].path);
+		for (char *slash; (slash = strrchr(dir, '/'));) {
+			*slash = '\0';
+			size_t j = 0;
+			while (j < n_dirs && strcmp(dirs[j], dir))
+				j++;
+			if (j == n_dirs) {
+				dirs = xrealloc(dirs, (n_dirs + 1) * sizeof *dirs);
+				dirs[n_dirs++] = xstrdup(dir);
+			}
+		}
+		free(dir);
+	}
+	for (size_t j = 0; j < n_dirs; j++) {
+		if (!rc)
+			rc = sync_at(u, dirs[j], O_DIRECTORY, e);
+		free(dirs[j]);
+	}
+	free(dirs);
+	if (!rc && fsync(u->staging_fd) != 0)
+		rc = write_failed(e, u, ".");
+	return rc;
+}
+
 static int finish_tree(struct unpack *u, const struct manifest *m, struct tb_error *e)
 {
 	for (size_t i = 0; i < m->n_files; i++)
@@ -382,9 +431,7 @@ static int finish_tree(struct unpack *u, const struct manifest *m, struct tb_err
 		return write_failed(e, u, "MANIFEST");
 	}
 	close(mfd);
-	/* The tree must be on disk before the rename makes it visible. */
-	syncfs(u->staging_fd);
-	return TB_OK;
+	return sync_tree(u, m, e);
 }
 
 static void unpack_free(struct unpack *u)
@@ -403,6 +450,15 @@ static void unpack_free(struct unpack *u)
 		close(u->staging_fd);
 	if (u->fd >= 0)
 		close(u->fd);
+}
+
+/* The files were closed in the order they were listed, so the n-th hash is the n-th file's. */
+static void take_file_hashes(struct unpack *u)
+{
+	if (pipe_hash_files(u->hashes) != u->n_files)
+		abort();
+	for (size_t i = 0; i < u->n_files; i++)
+		memcpy(u->files[i].sha256, pipe_hash_file_sha256(u->hashes, i), 65);
 }
 
 static int expected_sha256(const struct release_request *r, const char *name, char hex[65],
@@ -450,12 +506,6 @@ static int stream_archive(struct unpack *u, struct tb_error *e)
 out:
 	free(what);
 	archive_read_free(a);
-	if (rc == TB_OK) {
-		/* Hash what the decoder did not need (tar padding) so the hash covers the file. */
-		const void *dummy;
-		while (read_tarball(NULL, u, &dummy) > 0)
-			;
-	}
 	return rc;
 }
 
@@ -525,8 +575,11 @@ int release_unpack(struct store *s, const struct release_request *r, char **vers
 			     u.name, (unsigned long long)u.tar_size, (unsigned long long)r->known_size);
 		goto out;
 	}
-	if (!r->known_sha256)
-		u.tar_hash = sha256_begin();
+	u.hashes = pipe_hash_start(u.fd, u.tar_size, !r->known_sha256);
+	if (!u.hashes) {
+		rc = tb_fail_errno(e, TB_EFAIL, "cannot start a thread to check %s", u.name);
+		goto out;
+	}
 
 	u.staging = store_path(s, STORE_VERSIONS "/.%s" STORE_STAGING_SUFFIX, r->expect_version ? r->expect_version : "incoming");
 	remove_tree(u.staging);
@@ -544,10 +597,14 @@ int release_unpack(struct store *s, const struct release_request *r, char **vers
 	progress_done(r->progress, "unpack", u.name);
 	if (rc)
 		goto out;
-	if (u.tar_hash) {
-		char got[65];
-		sha256_end(u.tar_hash, got);
-		u.tar_hash = NULL;
+	/* It hashes the rest (tar padding), so the hash covers the whole file. */
+	char got[65];
+	if (pipe_hash_finish(u.hashes, got) != 0) {
+		rc = tb_fail_errno(e, TB_EFAIL, "cannot read %s", r->tarball);
+		goto out;
+	}
+	take_file_hashes(&u);
+	if (!r->known_sha256) {
 		if (strcmp(got, expect)) {
 			rc = tb_fail_why(e, TB_EVERIFY, "hash-mismatch", "%s does not match its SHA256SUMS (damaged or altered download); download it again", u.name);
 			goto out;
@@ -598,10 +655,9 @@ int release_unpack(struct store *s, const struct release_request *r, char **vers
 	if (!rc && version_out)
 		*version_out = xstrdup(m.version);
 out:
-	if (u.tar_hash) {
-		char dummy[65];
-		sha256_end(u.tar_hash, dummy);
-	}
+	/* On a failure this stops the hashing thread before the staging tree goes. */
+	pipe_hash_free(u.hashes);
+	u.hashes = NULL;
 	if (rc && u.staging)
 		remove_tree(u.staging);
 	if (have_manifest)
