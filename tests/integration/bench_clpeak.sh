@@ -17,8 +17,18 @@ json() { python3 -c 'import json,sys; d=json.load(sys.stdin); print(eval(sys.arg
 others=$(grep -L 'libRusticlOpenCL' /etc/OpenCL/vendors/*.icd 2>/dev/null | tr '\n' ' ')
 echo "# other OpenCL vendors registered here: ${others:-none}"
 
-expect_exit 0 "bench --tests compute-sp --rounds 1 with the real clpeak" \
-	ctl --progress bar mesa bench --tests compute-sp --rounds 1
+# Debian's clpeak on rusticl (llvmpipe) now and then dies of SIGSEGV on a loaded machine, on
+# either side, after printing its figures: bench reports that as it should (a failed round, the
+# figures kept). That is a fault of the programs under test, not of bench, so one such round
+# is run again, said in a diagnostic line; any other failure, or a second crash, fails.
+run_cmd ctl --progress bar mesa bench --tests compute-sp --rounds 1
+if [ "$rc" -eq 1 ] && grep -q '^tb323fu-ctl: clpeak exited with signal' "$T/err"; then
+	echo "# clpeak crashed, bench said so; once more: $(grep '^tb323fu-ctl: ' "$T/err" | head -n 1)"
+	run_cmd ctl --progress bar mesa bench --tests compute-sp --rounds 1
+fi
+if [ "$rc" -eq 0 ]; then ok "bench --tests compute-sp --rounds 1 with the real clpeak"; else
+	not_ok "bench --tests compute-sp --rounds 1 with the real clpeak" "exit $rc, wanted 0" \
+		"stdout: $(head -c 600 "$T/out")" "stderr: $(head -c 600 "$T/err")"; fi
 check "a table with both columns" sh -c "head -n 1 '$T/out' | grep -q '^figure  *store  *distribution  *ratio'"
 check "clpeak's single-precision figures on both sides, the unit named once" \
 	grep -q '^Single-precision compute / float \[GFLOPS\]  *[0-9.]* ([0-9.-]*)  *[0-9.]* ([0-9.-]*) ' "$T/out"
