@@ -88,5 +88,11 @@ COMMAND(pack);
 COMMAND(notes);
 COMMAND(takeover);
 COMMAND(auto_check);
+COMMAND(app);
+/* Every application rule (the system's, then the caller's own) for list, status and doctor:
+ * arr gets one object a rule, lines one line each, gone a sentence a line for each rule whose
+ * pinned version is no longer installed (or whose file is damaged). */
+struct strbuf;
+void app_rules_summary(const struct store *s, json_object *arr, struct strbuf *lines, struct strbuf *gone);
 
 #endif

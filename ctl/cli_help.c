@@ -136,6 +136,7 @@ void cli_complete(FILE *f, int n, char **words)
 	const struct cli_command *cmd = NULL;
 	const char *store_dir = NULL;
 	int mesa = 0, help = 0, operands = 0;
+	const char *first = NULL; /* the command's first operand (app's word) */
 	const struct cli_option *pending = NULL;
 	for (int i = 1; i < n - 1; i++) {
 		const char *w = words[i];
@@ -161,8 +162,8 @@ void cli_complete(FILE *f, int n, char **words)
 			help = 1;
 		else if ((mesa || help) && !cmd)
 			cmd = cli_command_find(w);
-		else if (cmd)
-			operands++;
+		else if (cmd && !operands++)
+			first = w;
 	}
 	if (pending) {
 		complete_value(f, cur, pending);
@@ -188,5 +189,12 @@ void cli_complete(FILE *f, int n, char **words)
 		fputs("@files\n", f);
 	} else if (cmd->operand == OPERAND_DIR) {
 		fputs("@dirs\n", f);
+	} else if (cmd->operand == OPERAND_APP && operands == 0) {
+		static const char *const words_app[] = {"set", "unset", "list", "refresh"};
+		complete_words(f, cur, words_app, 4);
+	} else if (cmd->operand == OPERAND_APP && operands == 2 && !strcmp(first, "set")) {
+		static const char *const choices[] = {"current", "previous", "distro"};
+		complete_words(f, cur, choices, 3);
+		complete_versions(f, cur, store_dir);
 	}
 }

@@ -45,6 +45,10 @@ static const struct cli_option bench_options[] = {
 	{"--rounds", "N", "rounds through run and distro alternately (default " BENCH_ROUNDS_TEXT ")"},
 	END,
 };
+static const struct cli_option app_options[] = {
+	{"--user", NULL, "your own rules (in your configuration and ~/.local/share/applications), no root needed"},
+	END,
+};
 static const struct cli_option pack_options[] = {
 	{"--stage", "DIR", "the release tree (DIR/lib/…, DIR/share/…); required"},
 	{"--version", "V", "the release's version, like 2026.10.06; required"},
@@ -120,6 +124,9 @@ const struct cli_command cli_commands[] = {
 	{"auto-check", cmd_auto_check, "",
 	 "what the daily timer runs: check, and download when auto_download = on",
 	 "tb323fu-ctl mesa auto-check", 1, OPERAND_NONE, no_options},
+	{"app", cmd_app, "set APP current|previous|VERSION|distro | unset APP | list | refresh [--user]",
+	 "give one desktop application its own Mesa, kept in its desktop entry",
+	 "tb323fu-ctl mesa app set org.darktable.darktable distro", 0, OPERAND_APP, app_options},
 	{"pack", cmd_pack, "--stage DIR --version V [OPTIONS] OUTDIR",
 	 "make a release (tarball and SHA256SUMS) from a release tree",
 	 "tb323fu-ctl mesa pack --stage stage --version 2026.10.06 out", 0, OPERAND_DIR,

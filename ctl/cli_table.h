@@ -15,7 +15,8 @@ struct cli_option {
 };
 
 /* What a command's free arguments are, for completion. */
-enum cli_operand { OPERAND_NONE, OPERAND_VERSION, OPERAND_FILE, OPERAND_DIR, OPERAND_OTHER };
+enum cli_operand { OPERAND_NONE, OPERAND_VERSION, OPERAND_FILE, OPERAND_DIR, OPERAND_OTHER,
+		    OPERAND_APP /* app's words, then its choice */ };
 
 struct cli_command {
 	const char *name;
