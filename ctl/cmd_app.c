@@ -289,6 +289,10 @@ static const char *refresh_one(struct app_ctx *x, const struct app_rule *rule, c
 		struct override_spec spec;
 		spec_of(x, launcher, rule->choice, &spec);
 		did = override_write(&x->sc, rule->id, orig, &spec, e) ? NULL : "rebuilt from its original";
+		/* an original that can no longer carry the rule: the desktop gets it as it is */
+		struct tb_error ignored = {0};
+		if (!did && owner == 1 && !override_remove(&x->sc, rule->id, &ignored))
+			did = "removed (its original can no longer carry the rule)";
 	}
 	free(orig);
 	free(op);

@@ -161,11 +161,18 @@ static int app_entry_named(GKeyFile *kf, const char *id, const char *name)
 	return match;
 }
 
-static void consider(struct candidates *c, const char *path, const char *id, const char *name)
+/* An entry the desktop would show under id (ours are skipped: the original behind them
+ * counts), matched against name. */
+static void consider(struct candidates *c, GHashTable *seen, const char *path, const char *id,
+		     const char *name)
 {
+	if (g_hash_table_contains(seen, id))
+		return; /* a directory earlier in the order has it */
 	GKeyFile *kf = read_entry(path, 0, DESKTOP_MAX_BYTES);
 	if (!kf)
 		return;
+	if (!is_ours(kf))
+		g_hash_table_add(seen, g_strdup(id));
 	if (!is_ours(kf) && app_entry_named(kf, id, name)) {
 		gchar *shown = g_key_file_get_string(kf, DE, "Name", NULL);
 		if (c->n < 10)
@@ -176,15 +183,6 @@ static void consider(struct candidates *c, const char *path, const char *id, con
 		g_free(shown);
 	}
 	g_key_file_free(kf);
-}
-
-/* Adds id to seen; 0 when it was there (a directory earlier in the order has it). */
-static int first_seen(GHashTable *seen, const char *id)
-{
-	if (g_hash_table_contains(seen, id))
-		return 0;
-	g_hash_table_add(seen, g_strdup(id));
-	return 1;
 }
 
 static void scan_dir(const char *dir, const char *prefix, int depth, GHashTable *seen,
@@ -205,8 +203,8 @@ static void scan_dir(const char *dir, const char *prefix, int depth, GHashTable 
 			char *sub = xasprintf("%s-", id);
 			scan_dir(path, sub, 1, seen, c, name);
 			free(sub);
-		} else if (there && S_ISREG(st.st_mode) && app_id_ok(id) && first_seen(seen, id)) {
-			consider(c, path, id, name);
+		} else if (there && S_ISREG(st.st_mode) && app_id_ok(id)) {
+			consider(c, seen, path, id, name);
 		}
 		free(id);
 		free(path);
