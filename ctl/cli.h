@@ -93,6 +93,8 @@ COMMAND(app);
  * arr gets one object a rule, lines one line each, gone a sentence a line for each rule whose
  * pinned version is no longer installed (or whose file is damaged). */
 struct strbuf;
+/* Whether `app ARGS` changes the system's rules (and so the store): not with --user, not list. */
+int app_writes_store(int argc, char **argv);
 void app_rules_summary(const struct store *s, json_object *arr, struct strbuf *lines, struct strbuf *gone);
 
 #endif

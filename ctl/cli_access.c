@@ -102,6 +102,9 @@ static int state_answer(const struct store *s, int argc, char **args, struct out
 int cli_writer_preflight(struct cli *c, int argc, char **args, int line_argc, char **line,
 			 struct outcome *o)
 {
+	/* a user's own application rules and the list of them leave the store alone (§15) */
+	if (!strcmp(args[0], "app") && !app_writes_store(argc, args))
+		return -1;
 	const char *dir = c->store_dir;
 	if (!dir || !*dir)
 		dir = getenv("TB323FU_MESA_DIR");

@@ -126,7 +126,7 @@ const struct cli_command cli_commands[] = {
 	 "tb323fu-ctl mesa auto-check", 1, OPERAND_NONE, no_options},
 	{"app", cmd_app, "set APP current|previous|VERSION|distro | unset APP | list | refresh [--user]",
 	 "give one desktop application its own Mesa, kept in its desktop entry",
-	 "tb323fu-ctl mesa app set org.darktable.darktable distro", 0, OPERAND_APP, app_options},
+	 "tb323fu-ctl mesa app set org.darktable.darktable distro", 1, OPERAND_APP, app_options},
 	{"pack", cmd_pack, "--stage DIR --version V [OPTIONS] OUTDIR",
 	 "make a release (tarball and SHA256SUMS) from a release tree",
 	 "tb323fu-ctl mesa pack --stage stage --version 2026.10.06 out", 0, OPERAND_DIR,

@@ -2,7 +2,6 @@
  * (docs/design.md §15). Each parses, takes the owner's lock, calls apprules and
  * desktop_override, reports. */
 #include "cli.h"
-#include "cli_access.h"
 #include "apprules.h"
 #include "desktop_override.h"
 #include "programs.h"
@@ -149,18 +148,12 @@ static int take_user(int *argc, char **argv)
 	return user;
 }
 
-/* The system's writers need the store: said before anything is touched (cli_access.c). */
-static int preflight(struct cli *c, int user, int argc, char **argv, struct outcome *o)
+int app_writes_store(int argc, char **argv)
 {
-	if (user)
-		return -1;
-	char **line = xcalloc((size_t)argc + 2, sizeof *line);
-	line[0] = "mesa";
-	for (int i = 0; i < argc; i++)
-		line[i + 1] = argv[i];
-	int rc = cli_writer_preflight(c, argc, argv, argc + 1, line, o);
-	free(line);
-	return rc;
+	for (int i = 1; i < argc; i++)
+		if (!strcmp(argv[i], "--user"))
+			return 0;
+	return !(argc > 1 && !strcmp(argv[1], "list"));
 }
 
 static int app_set(struct cli *c, int user, const char *app, const char *word, struct outcome *o)
@@ -301,8 +294,31 @@ static const char *refresh_one(struct app_ctx *x, const struct app_rule *rule, c
 	return did;
 }
 
+/* Whether the system has a rule or an entry of ours: without either, refresh has nothing to
+ * do and leaves the store alone (the daily check calls it). */
+static int system_has_rules(struct cli *c)
+{
+	struct store s;
+	struct tb_error e = {0};
+	if (cli_open_store(c, &s, 0, &e))
+		return 1; /* the writer will say what is wrong */
+	struct app_scope sc;
+	app_scope_system(&sc, &s);
+	struct app_rules ours = {0};
+	override_recover_rules(sc.apps_dir, &ours);
+	int any = path_exists(sc.rules_file) || ours.n;
+	apprules_free(&ours);
+	app_scope_free(&sc);
+	store_close(&s);
+	return any;
+}
+
 static int app_refresh(struct cli *c, int user, struct outcome *o)
 {
+	if (!user && !system_has_rules(c)) {
+		outcome_say(o, "no application has a system rule");
+		return TB_OK;
+	}
 	struct app_ctx x;
 	struct tb_error e = {0};
 	struct app_rules r = {0}, ours = {0};
@@ -442,9 +458,6 @@ COMMAND(app)
 	if (!strcmp(sub, "set") && !(!strcmp(argv[3], "current") || !strcmp(argv[3], "previous") ||
 				     !strcmp(argv[3], "distro") || version_name_ok(argv[3])))
 		return cli_usage(o, "\"%.80s\" is not a choice: current, previous, distro or a version (like 2026.10.06)", argv[3]);
-	int rc = preflight(c, user, argc, argv, o);
-	if (rc >= 0)
-		return rc;
 	if (!strcmp(sub, "set"))
 		return app_set(c, user, argv[2], argv[3], o);
 	if (!strcmp(sub, "unset"))

@@ -197,4 +197,33 @@ check "…quotes.desktop twice" test "$(json_strict "$T/out" 'sorted(r["scope"] 
 expect_exit 0 "app unset --user" app unset --user quotes
 check "…removed the user's entry only" sh -c "test ! -e '$USER_APPS/quotes.desktop' && test -e '$LOCAL_APPS/quotes.desktop'"
 
+# --- as a user who cannot write the store
+if reachable_by nobody; then
+	mkdir -p "$T/nobody"
+	chown nobody "$T/nobody"
+	as_nobody() {
+		run_cmd runuser -u nobody -- env HOME="$T/nobody" XDG_CONFIG_HOME= XDG_DATA_HOME= \
+			XDG_DATA_DIRS="$XDG_DATA_DIRS" TB323FU_MESA_APPS_DIR="$LOCAL_APPS" \
+			TB323FU_MESA_CONFIG="$TB323FU_MESA_CONFIG" "$CTL" --store "$STORE" "$@"
+	}
+	before=$(listing "$T/local")
+	as_nobody --json mesa app set org.example.Viewer distro
+	check "nobody: app set (the system's rules) says it needs root" sh -c \
+		"test $rc = 1 && grep -qF 'needs root for that: run \`sudo tb323fu-ctl --store $STORE --json mesa app set org.example.Viewer distro\`' '$T/err'"
+	reason_is permission
+	check "…and touched nothing" test "$(listing "$T/local")" = "$before"
+	as_nobody mesa app set --user org.example.Viewer distro
+	check "nobody: app set --user needs no root" test "$rc" = 0
+	check "…its entry in nobody's ~/.local/share/applications passes desktop-file-validate" \
+		valid "$T/nobody/.local/share/applications/org.example.Viewer.desktop"
+	check "…owned by nobody, as its rule file" sh -c "test \"\$(stat -c %U '$T/nobody/.local/share/applications/org.example.Viewer.desktop' '$T/nobody/.config/tb323fu/mesa-apps' | sort -u)\" = nobody"
+	as_nobody mesa app list
+	check "nobody: app list shows its own rule" grep -q "org.example.Viewer.desktop starts with the distribution's Mesa (user rule)" "$T/out"
+	as_nobody mesa app unset --user org.example.Viewer
+	check "nobody: app unset --user" sh -c "test $rc = 0 && test ! -e '$T/nobody/.local/share/applications/org.example.Viewer.desktop'"
+	unreachable_again
+else
+	skip "rules as a user who cannot write the store" "needs root and runuser to act as nobody"
+fi
+
 done_testing
