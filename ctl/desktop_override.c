@@ -302,6 +302,37 @@ static void wrap_actions(GKeyFile *kf, const char *prefix)
 	g_strfreev(acts);
 }
 
+/* A key written twice in a group: GLib reads the last value, but keeps and writes both, and
+ * cannot remove the other, which a reader could take for the one we did not wrap. */
+static int repeats_a_key(GKeyFile *kf)
+{
+	int repeated = 0;
+	gchar **groups = g_key_file_get_groups(kf, NULL);
+	for (gchar **g = groups; g && *g && !repeated; g++) {
+		gchar **keys = g_key_file_get_keys(kf, *g, NULL, NULL);
+		GHashTable *seen = g_hash_table_new(g_str_hash, g_str_equal);
+		for (gchar **k = keys; k && *k && !repeated; k++)
+			repeated = !g_hash_table_add(seen, *k);
+		g_hash_table_destroy(seen);
+		g_strfreev(keys);
+	}
+	g_strfreev(groups);
+	return repeated;
+}
+
+/* Control characters are not allowed in a desktop entry's values; GLib would write some of
+ * them back other than it read them (a carriage return at a line's end). */
+static int has_control(const char *text, size_t len)
+{
+	for (size_t i = 0; i < len; i++) {
+		unsigned char ch = (unsigned char)text[i];
+		if ((ch < 0x20 && ch != '\t' && ch != '\n' && !(ch == '\r' && i + 1 < len && text[i + 1] == '\n')) ||
+		    ch == 0x7f)
+			return 1;
+	}
+	return 0;
+}
+
 /* The reason an original cannot carry a rule, or NULL. */
 static const char *unusable(GKeyFile *kf)
 {
@@ -318,6 +349,8 @@ static const char *unusable(GKeyFile *kf)
 		return "has no Exec to start it with (D-Bus activation alone cannot carry the rule)";
 	if (is_ours(kf))
 		return "is already one of ours";
+	if (repeats_a_key(kf))
+		return "has a key twice in one group (desktop-file-validate refuses it too)";
 	return NULL;
 }
 
@@ -330,6 +363,8 @@ int override_build(const char *text, size_t len, const char *orig_path, const ch
 	if (memchr(text, '\0', len) || !g_utf8_validate(text, (gssize)len, NULL) ||
 	    !g_utf8_validate(orig_path, -1, NULL))
 		return tb_fail_why(e, TB_EFAIL, "failed", "the desktop entry %s is not UTF-8 text, as desktop entries must be; no rule was set", orig_path);
+	if (has_control(text, len))
+		return tb_fail_why(e, TB_EFAIL, "failed", "the desktop entry %s has a control character, which desktop entries may not have; no rule was set", orig_path);
 	if (strspn(spec->launcher, EXEC_PLAIN) != strlen(spec->launcher) || spec->launcher[0] != '/' ||
 	    (spec->store && strspn(spec->store, EXEC_PLAIN) != strlen(spec->store)))
 		return tb_fail_why(e, TB_EFAIL, "failed", "the launcher %s or the store %s has characters an Exec line would have to quote; install them under a plain path",

@@ -108,6 +108,13 @@ expect_exit 1 "invalid UTF-8: refused" app set latin1 distro
 check "…saying so" grep -q "not UTF-8" "$T/err"
 check "…nothing written" test ! -e "$LOCAL_APPS/latin1.desktop"
 
+entry twice.desktop '[Desktop Entry]' 'Type=Application' 'Name=Twice' 'Exec=first' 'Exec=second'
+expect_exit 1 "a key twice in a group: refused (GLib would keep the one not wrapped)" app set twice distro
+check "…nothing written" test ! -e "$LOCAL_APPS/twice.desktop"
+printf '[Desktop Entry]\nType=Application\nName=Ctl\nExec=ctl\033[2J\n' >"$APPS/control.desktop"
+expect_exit 1 "a control character: refused" app set control distro
+check "…saying so" grep -q "control character" "$T/err"
+
 mkdir -p "$T/opt/app"
 printf '[Desktop Entry]\nType=Application\nName=Linked\nExec=linked --flag %%u\n' >"$T/opt/app/real.desktop"
 ln -s "$T/opt/app/real.desktop" "$APPS/linked.desktop"
