@@ -1,10 +1,10 @@
-/* libFuzzer: the application rule file's reader (docs/design.md §15). Whatever it accepts,
+/* libFuzzer: the application rule file's reader (docs/design.md §16). Whatever it accepts,
  * writing it out and reading it again gives the same rules, in the same order. */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "apprules.h"
+#include "store/apprules.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

@@ -1,4 +1,4 @@
-/* libFuzzer: an override entry made from a hostile original (docs/design.md §15). Whatever
+/* libFuzzer: an override entry made from a hostile original (docs/design.md §16). Whatever
  * original is accepted, ours is UTF-8 that GLib reads back, carries the marker and the rule,
  * and its Exec is the launcher's prefix before the original's value, unchanged. */
 #include <glib.h>
@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "desktop_override.h"
+#include "ops/desktop_override.h"
 
 #define PREFIX "/usr/bin/tb323fu-mesa run --version 2026.10.06 -- "
 

@@ -1,5 +1,5 @@
 #!/bin/sh
-# The package's dpkg trigger keeps the override entries current (docs/design.md §15): a small
+# The package's dpkg trigger keeps the override entries current (docs/design.md §16): a small
 # package that owns an original entry is installed, upgraded and removed with dpkg in a
 # scratch root, beside a package with the trigger of debian/tb323fu-mesa.triggers and the
 # `triggered` branch of debian/tb323fu-mesa.postinst (run without chroot, on this test's store).

@@ -3,7 +3,7 @@
 # codes as a desktop does) of the override entries `app set` wrote, in a session switched on
 # (its variables from the store's env.conf): the entry with a `distro` rule loads the
 # distribution's driver, the one pinned to the older version loads that version's, and both
-# get exactly the arguments their original entry gives (docs/design.md §15). Which driver was
+# get exactly the arguments their original entry gives (docs/design.md §16). Which driver was
 # loaded is asked of the dynamic linker's trace, as launcher_drivers.sh does.
 . "$TB_TOP/tests/lib.sh"
 . "$TB_TOP/tests/app-lib.sh"

@@ -1,5 +1,5 @@
 #!/bin/sh
-# A version pinned by an application's rule (docs/design.md §15) stays: `remove` refuses it
+# A version pinned by an application's rule (docs/design.md §16) stays: `remove` refuses it
 # naming the rule (reason pinned), the pruning after install-local and after update keeps it,
 # `app unset` lets it go. status and doctor show the rules, and a rule whose version is gone.
 . "$TB_TOP/tests/lib.sh"
@@ -37,7 +37,7 @@ $V4"
 
 MIRROR="$T/mirror"
 mkdir -p "$MIRROR"
-python3 "$TB_TOP/tests/fake-github" "$MIRROR" "file://$MIRROR" >/dev/null <<EOF
+python3 "$TB_TOP/tests/doubles/fake-github" "$MIRROR" "file://$MIRROR" >/dev/null <<EOF
 mesa-$V5 - $(rel $V5)
 EOF
 printf 'source = github:o/r\napi_url = file://%s\nchannel = stable\nrequire_signature = no\n' "$MIRROR" >"$TB323FU_MESA_CONFIG"

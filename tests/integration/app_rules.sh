@@ -1,5 +1,5 @@
 #!/bin/sh
-# Per-application rules (docs/design.md §15): the override entries `app set` writes pass
+# Per-application rules (docs/design.md §16): the override entries `app set` writes pass
 # desktop-file-validate for Debian's own entries and for hostile ones, keep every Exec as it
 # was behind the launcher, never touch an entry that is not ours, and `app unset` removes
 # exactly what `app set` wrote. Strict reading of the rule file, names that resolve to one

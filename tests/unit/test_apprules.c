@@ -1,5 +1,5 @@
 /* Per-application rules: the rule file's strict reading and the override entry's form
- * (docs/design.md §15). */
+ * (docs/design.md §16). */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -9,8 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "apprules.h"
-#include "desktop_override.h"
+#include "store/apprules.h"
+#include "ops/desktop_override.h"
 
 static int parses(const char *text)
 {
