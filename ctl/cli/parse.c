@@ -125,6 +125,10 @@ static int take_sub(struct cli_line *l, const char *word)
 		l->cmd = sub;
 		return GO_ON;
 	}
+	if (word && (!strcmp(word, "--help") || !strcmp(word, "-h"))) {
+		l->action = CLI_HELP; /* the group's help */
+		return DONE;
+	}
 	struct { const char *name; } words[16];
 	size_t n = 0, skip = strlen(group->name) + 1;
 	char list[128] = "";
