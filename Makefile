@@ -230,9 +230,13 @@ SUITE ?= trixie
 check-root:
 	SUITE=$(SUITE) SANITIZE=$(SANITIZE) sh tests/check-root
 
-# Opt-in and slow: the tablet's platform (aarch64 Debian 13) under qemu-user; needs root.
+# Opt-in and slow: the tablet's platform (aarch64 Debian 13 with trixie-backports' Mesa) under
+# qemu-user; needs root. FULL=1 builds the full tablet release (Turnip and rusticl), with the
+# SPIR-V translator from SPIRV_SOURCE.
+FULL ?= 0
+SPIRV_SOURCE ?= $(wildcard ../shared/third_party/SPIRV-LLVM-Translator-19.1.6.tar.gz)
 check-tablet:
-	sh tests/tablet/run
+	TB_FULL=$(FULL) TB_SPIRV_SOURCE=$(SPIRV_SOURCE) sh tests/tablet/run
 
 demo: all
 	sh tests/demo
