@@ -32,7 +32,7 @@ FUZZ_CXX ?= clang++
 PKG_CONFIG ?= pkg-config
 GLSLANG ?= glslangValidator
 
-CTL_PKGS := libcurl libarchive libcrypto libelf json-c libxml-2.0
+CTL_PKGS := libcurl libarchive libcrypto libelf json-c libxml-2.0 glib-2.0
 SMOKE_PKGS := vulkan OpenCL json-c
 
 WARN := -Wall -Wextra -Werror -Wshadow -Wno-unused-parameter

@@ -162,7 +162,7 @@ static int run(const struct cli_line *l, int argc, char **argv)
 	struct outcome o = {0};
 	if (l->cmd->check && l->cmd->check(&l->opts, &o))
 		; /* a usage error between its options */
-	else if (l->cmd->writes && cli_writer_preflight(&c, name, operand_of(l), argc - 1, argv + 1, &o) >= 0)
+	else if (l->writes && cli_writer_preflight(&c, name, operand_of(l), argc - 1, argv + 1, &o) >= 0)
 		; /* answered without touching the store */
 	else
 		run_body(&c, l, &o);

@@ -200,3 +200,19 @@ reason_is() {
 	*) not_ok "…reason $1" "reason \"$got\" in: $(head -c 300 "$T/out")" ;;
 	esac
 }
+
+# reachable_by USER: USER may pass $T and every directory above it (o+x where it could not,
+# undone by unreachable_again); 1 when runuser is missing or this is not root.
+reachable_by() {
+	[ "$(id -u)" -eq 0 ] && command -v runuser >/dev/null || return 1
+	chmod 0755 "$T"
+	_opened=
+	_d=$(dirname "$T")
+	while [ "$_d" != / ]; do
+		if ! runuser -u "$1" -- test -x "$_d" 2>/dev/null; then
+			chmod o+x "$_d" && _opened="$_opened $_d"
+		fi
+		_d=$(dirname "$_d")
+	done
+}
+unreachable_again() { for _d in ${_opened:-}; do chmod o-x "$_d"; done; }

@@ -71,6 +71,7 @@ typedef int (*check_fn)(const void *opts, struct outcome *o);
 CHECK(smoke);
 CHECK(bench);
 CHECK(pack);
+CHECK(app_set);
 COMMAND(status);
 COMMAND(list);
 COMMAND(check);
@@ -92,5 +93,14 @@ COMMAND(pack);
 COMMAND(notes);
 COMMAND(takeover);
 COMMAND(auto_check);
+COMMAND(app_set);
+COMMAND(app_unset);
+COMMAND(app_list);
+COMMAND(app_refresh);
+/* Every application rule (the system's, then the caller's own) for list, status and doctor:
+ * arr gets one object a rule, lines one line each, gone a sentence a line for each rule whose
+ * pinned version is no longer installed (or whose file is damaged). */
+struct strbuf;
+void app_rules_summary(const struct store *s, json_object *arr, struct strbuf *lines, struct strbuf *gone);
 
 #endif

@@ -6,14 +6,17 @@
 #include <stdlib.h>
 #include <string.h>
 
+static void print_option(FILE *f, const struct cli_option *opt)
+{
+	char head[64];
+	snprintf(head, sizeof head, "%s%s%s", opt->name, opt->arg ? " " : "", opt->arg ? opt->arg : "");
+	fprintf(f, "  %-26s %s\n", head, opt->help);
+}
+
 static void print_options(FILE *f, const struct cli_option *opts)
 {
-	for (; opts->name; opts++) {
-		char head[64];
-		snprintf(head, sizeof head, "%s%s%s", opts->name, opts->arg ? " " : "",
-			 opts->arg ? opts->arg : "");
-		fprintf(f, "  %-26s %s\n", head, opts->help);
-	}
+	for (; opts->name; opts++)
+		print_option(f, opts);
 }
 
 void cli_help_top(FILE *f)
@@ -39,8 +42,37 @@ void cli_help_top(FILE *f)
 	      f);
 }
 
+/* A group's help: each command's usage and summary, their options once each. */
+static void help_group(FILE *f, const struct cli_command *group)
+{
+	const struct cli_command *sub;
+	for (sub = group->subs; sub->name; sub++)
+		fprintf(f, "%s tb323fu-ctl [OPTIONS] mesa %s%s%s\n", sub == group->subs ? "usage:" : "      ",
+			sub->name, *sub->args ? " " : "", sub->args);
+	fprintf(f, "\n%s\n\ncommands:\n", group->summary);
+	for (sub = group->subs; sub->name; sub++)
+		fprintf(f, "  %-14s %s\n", sub->name, sub->summary);
+	fputs("\noptions:\n", f);
+	for (sub = group->subs; sub->name; sub++)
+		for (const struct cli_option *opt = sub->options; opt->name; opt++) {
+			const struct cli_command *before = group->subs;
+			while (before < sub && !cli_option_find(before->options, opt->name))
+				before++;
+			if (before == sub) /* once, for the first command that has it */
+				print_option(f, opt);
+		}
+	fprintf(f, "\nThose that change the system's rules change the store: run them as root (sudo\n"
+		   "tb323fu-ctl mesa %s …). `tb323fu-ctl mesa help %s set` shows one command.\n"
+		   "\nexample:\n  %s\n",
+		group->name, group->name, group->example);
+}
+
 void cli_help_command(FILE *f, const struct cli_command *cmd)
 {
+	if (cmd->subs) {
+		help_group(f, cmd);
+		return;
+	}
 	fprintf(f, "usage: tb323fu-ctl [OPTIONS] mesa %s%s%s\n\n%s\n", cmd->name,
 		*cmd->args ? " " : "", cmd->args, cmd->summary);
 	if (cmd->writes)
@@ -101,6 +133,14 @@ static void complete_commands(FILE *f, const char *cur, int with_help)
 			fprintf(f, "%s\n", cli_commands[i].name);
 	if (with_help && !strncmp("help", cur, strlen(cur)))
 		fputs("help\n", f);
+}
+
+static void complete_subs(FILE *f, const char *cur, const struct cli_command *group)
+{
+	size_t skip = strlen(group->name) + 1;
+	for (const struct cli_command *sub = group->subs; sub->name; sub++)
+		if (!strncmp(sub->name + skip, cur, strlen(cur)))
+			fprintf(f, "%s\n", sub->name + skip);
 }
 
 static void complete_versions(FILE *f, const char *cur, const char *store_dir)
@@ -165,6 +205,8 @@ void cli_complete(FILE *f, int n, char **words)
 			help = 1;
 		else if ((mesa || help) && !cmd)
 			cmd = cli_command_find(w);
+		else if (cmd && cmd->subs)
+			cmd = cli_sub_find(cmd, w) ? cli_sub_find(cmd, w) : cmd;
 		else if (cmd)
 			operands++;
 	}
@@ -178,7 +220,9 @@ void cli_complete(FILE *f, int n, char **words)
 		complete_options(f, cur, cli_global_options);
 		return;
 	}
-	if (help) {
+	if (cmd && cmd->subs) {
+		complete_subs(f, cur, cmd);
+	} else if (help) {
 		if (!cmd)
 			complete_commands(f, cur, 0);
 	} else if (!mesa) {
@@ -192,5 +236,9 @@ void cli_complete(FILE *f, int n, char **words)
 		fputs("@files\n", f);
 	} else if (cmd->operand == OPERAND_DIR) {
 		fputs("@dirs\n", f);
+	} else if (operands == 1 && cmd->operand == OPERAND_APP_CHOICE) {
+		static const char *const choices[] = {"current", "previous", "distro"};
+		complete_words(f, cur, choices, 3);
+		complete_versions(f, cur, store_dir);
 	}
 }

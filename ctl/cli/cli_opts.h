@@ -47,6 +47,12 @@ struct opts_pack {
 	int keep_links;
 };
 
+/* The app group's commands: the application, app set's choice, --user. */
+struct opts_app {
+	const char *app, *choice; /* app set's two operands, in this order */
+	int user;
+};
+
 /* Room for any command's options; each member starts at the union's start, so a table
  * offset into one struct is an offset into the union. */
 union cli_opts {
@@ -57,6 +63,7 @@ union cli_opts {
 	struct opts_smoke smoke;
 	struct opts_bench bench;
 	struct opts_pack pack;
+	struct opts_app app;
 };
 
 #endif

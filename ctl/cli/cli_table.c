@@ -72,6 +72,12 @@ static const struct cli_option bench_options[] = {
 	 OPT_INT, offsetof(struct opts_bench, rounds), 1, 1000, NULL, 0},
 	END,
 };
+/* The caller's own rules: the store is only read (its versions), whoever may write it. */
+static const struct cli_option app_user[] = {
+	{"--user", NULL, "your own rules (in your configuration and ~/.local/share/applications), no root needed",
+	 OPT_FLAG, offsetof(struct opts_app, user), 0, 0, NULL, -1},
+	END,
+};
 #define PACK(name, arg, field, help) STRING(name, arg, struct opts_pack, field, help)
 static const struct cli_option pack_options[] = {
 	PACK("--stage", "DIR", stage, "the release tree (DIR/lib/…, DIR/share/…); required"),
@@ -96,9 +102,31 @@ static const struct cli_option pack_options[] = {
 };
 
 /* How the body gets the store, where its operand goes, and whether it must be there. */
-#define READS OPEN_READER, 0, 0, NULL
-#define WRITES OPEN_WRITER, 0, 0, NULL
-#define OPERAND(open, type, field, required, check) open, offsetof(type, field), required, check
+#define READS OPEN_READER, 0, 0, NULL, NULL
+#define WRITES OPEN_WRITER, 0, 0, NULL, NULL
+#define OPERAND(open, type, field, required, check) open, offsetof(type, field), required, check, NULL
+/* A group: the words after its name are one of its commands'. */
+#define GROUP(subs) OPEN_NONE, 0, 0, NULL, subs
+
+/* `app …`: per-application rules (docs/design.md §16). */
+static const struct cli_command app_commands[] = {
+	{"app set", cmd_app_set, "APP current|previous|VERSION|distro [--user]",
+	 "give one desktop application its own Mesa, kept in its desktop entry",
+	 "tb323fu-ctl mesa app set org.darktable.darktable distro", 1, OPERAND_APP_CHOICE, app_user,
+	 OPERAND(OPEN_WRITER, struct opts_app, app, 2, check_app_set)},
+	{"app unset", cmd_app_unset, "APP [--user]",
+	 "remove an application's rule, and the desktop entry that carried it",
+	 "tb323fu-ctl mesa app unset org.darktable.darktable", 1, OPERAND_APP, app_user,
+	 OPERAND(OPEN_WRITER, struct opts_app, app, 1, NULL)},
+	{"app list", cmd_app_list, "", "every application rule, the system's and your own",
+	 "tb323fu-ctl mesa app list", 0, OPERAND_NONE, no_options,
+	 READS},
+	{"app refresh", cmd_app_refresh, "[--user]",
+	 "rebuild the rules' desktop entries from their originals (the package's trigger runs it)",
+	 "tb323fu-ctl mesa app refresh", 1, OPERAND_NONE, app_user,
+	 WRITES},
+	{.name = NULL},
+};
 
 /* Keep in the order of docs/design.md §5: help lists them as they are here. */
 const struct cli_command cli_commands[] = {
@@ -175,6 +203,10 @@ const struct cli_command cli_commands[] = {
 	 "what the daily timer runs: check, and download when auto_download = on",
 	 "tb323fu-ctl mesa auto-check", 1, OPERAND_NONE, no_options,
 	 WRITES},
+	{"app", NULL, "set|unset|list|refresh [ARGS] [--user]",
+	 "give one desktop application its own Mesa, kept in its desktop entry",
+	 "tb323fu-ctl mesa app set org.darktable.darktable distro", 0, OPERAND_NONE, no_options,
+	 GROUP(app_commands)},
 	{"pack", cmd_pack, "--stage DIR --version V [OPTIONS] OUTDIR",
 	 "make a release (tarball and SHA256SUMS) from a release tree",
 	 "tb323fu-ctl mesa pack --stage stage --version 2026.10.06 out", 0, OPERAND_DIR,
@@ -188,6 +220,15 @@ const struct cli_command *cli_command_find(const char *name)
 	for (size_t i = 0; i < cli_commands_count; i++)
 		if (!strcmp(cli_commands[i].name, name))
 			return &cli_commands[i];
+	return NULL;
+}
+
+const struct cli_command *cli_sub_find(const struct cli_command *group, const char *word)
+{
+	size_t n = strlen(group->name);
+	for (const struct cli_command *sub = group->subs; sub && sub->name; sub++)
+		if (!strcmp(sub->name + n + 1, word))
+			return sub;
 	return NULL;
 }
 

@@ -27,7 +27,8 @@ struct cli_option {
 	size_t offset;       /* the target: where in the command's options (or the globals) */
 	int min, max;        /* OPT_INT */
 	const char *choices; /* OPT_CHOICE */
-	int writes;          /* given, the command changes the store (verify --repair) */
+	int writes;          /* given, the command changes the store (1: verify --repair) or
+			      * leaves it to be read (-1: app --user, which changes the caller's files) */
 };
 
 /* What a command's free argument is: for completion, and the parser's check of it. */
@@ -37,6 +38,8 @@ enum cli_operand {
 	OPERAND_RELEASE, /* a version of the release list: checked like one, not completed */
 	OPERAND_FILE,
 	OPERAND_DIR,
+	OPERAND_APP,        /* an application (its desktop file ID or name): not completed */
+	OPERAND_APP_CHOICE, /* an application, then current|previous|VERSION|distro */
 };
 
 /* How the command body gets the store: opened before it runs, closed after. */
@@ -52,9 +55,12 @@ struct cli_command {
 	enum cli_operand operand;
 	const struct cli_option *options; /* ends with {NULL} */
 	enum cli_open open;
-	size_t operand_at;    /* where in the options the operand goes */
-	int operand_required;
+	size_t operand_at;    /* where in the options the operand goes (app set's two: in a row) */
+	int operand_required; /* how many operands must be given */
 	check_fn check;       /* usage rules between options, before the store opens; or NULL */
+	/* A group ("app"): its commands, named "app set"…, taken from the word after the
+	 * group's; ends with {NULL}. NULL for a command. */
+	const struct cli_command *subs;
 };
 
 extern const struct cli_command cli_commands[];
@@ -64,6 +70,8 @@ extern const struct cli_option cli_global_options[];
 extern const size_t cli_global_options_count;
 
 const struct cli_command *cli_command_find(const char *name);
+/* The command of group named by word ("set" of "app"), or NULL. */
+const struct cli_command *cli_sub_find(const struct cli_command *group, const char *word);
 const struct cli_option *cli_option_find(const struct cli_option *list, const char *name);
 
 /* Help, for `--help`, `help [COMMAND]` and a usage error's pointer to it. */

@@ -68,7 +68,10 @@ static int store_value(struct cli_line *l, const struct cli_option *opt, void *b
 	}
 	if (opt->kind == OPT_FLAG) {
 		*(int *)at = 1;
-		l->writer |= opt->writes;
+		if (opt->writes > 0)
+			l->writer = 1;
+		else if (opt->writes < 0)
+			l->writer = l->writes = 0;
 		return GO_ON;
 	}
 	if (opt->kind == OPT_INT) {
@@ -112,6 +115,39 @@ static int take_option(struct cli_line *l, const struct cli_option *list, void *
 	return store_value(l, opt, base, v, help);
 }
 
+/* The command of the group l->cmd that word names. */
+static int take_sub(struct cli_line *l, const char *word)
+{
+	const struct cli_command *group = l->cmd, *sub = word ? cli_sub_find(group, word) : NULL;
+	char help[64];
+	snprintf(help, sizeof help, "tb323fu-ctl mesa help %s", group->name);
+	if (sub) {
+		l->cmd = sub;
+		return GO_ON;
+	}
+	if (word && (!strcmp(word, "--help") || !strcmp(word, "-h"))) {
+		l->action = CLI_HELP; /* the group's help */
+		return DONE;
+	}
+	struct { const char *name; } words[16];
+	size_t n = 0, skip = strlen(group->name) + 1;
+	char list[128] = "";
+	for (const struct cli_command *c = group->subs; c->name && n < 16; c++) {
+		words[n++].name = c->name + skip;
+		snprintf(list + strlen(list), sizeof list - strlen(list), "%s%s", n > 1 ? "|" : "",
+			 c->name + skip);
+	}
+	if (!word) {
+		char *text = choices_text(list);
+		fail(l, "%s needs one of its commands: %s (see %s)", group->name, text, help);
+		free(text);
+		return DONE;
+	}
+	char what[64];
+	snprintf(what, sizeof what, "unknown %s command", group->name);
+	return refuse(l, what, word, suggest_name(word, words, n, sizeof *words), help);
+}
+
 /* `help [mesa] [COMMAND]`: words are what follows "help". */
 static int help_words(struct cli_line *l, int n, char **words)
 {
@@ -124,6 +160,8 @@ static int help_words(struct cli_line *l, int n, char **words)
 	if (!l->cmd)
 		return refuse(l, "unknown command", words[0], cli_suggest_command(words[0]),
 			      "tb323fu-ctl mesa help");
+	if (l->cmd->subs && n > 1)
+		take_sub(l, words[1]);
 	return DONE;
 }
 
@@ -166,11 +204,25 @@ static int command_fail(struct cli_line *l, const char *sentence)
 	return fail(l, "%s (see tb323fu-ctl mesa help %s)", sentence, l->cmd->name);
 }
 
+/* How many operands cmd takes: app set's two (the application, its choice), else one. */
+static int operand_slots(const struct cli_command *cmd)
+{
+	return cmd->operand == OPERAND_NONE ? 0 : cmd->operand == OPERAND_APP_CHOICE ? 2 : 1;
+}
+
+static const char **operand_slot(struct cli_line *l, int k)
+{
+	return (const char **)((char *)&l->opts + l->cmd->operand_at) + k;
+}
+
 static int take_operand(struct cli_line *l, const char *w)
 {
 	const struct cli_command *cmd = l->cmd;
 	char *m = NULL;
-	const char **slot = (const char **)((char *)&l->opts + cmd->operand_at);
+	int k = 0, slots = operand_slots(cmd);
+	while (k < slots - 1 && *operand_slot(l, k))
+		k++;
+	const char **slot = operand_slot(l, k);
 	if (cmd->operand == OPERAND_NONE)
 		m = xasprintf("%s takes no arguments (usage: tb323fu-ctl mesa %s)", cmd->name, cmd->name);
 	else if (*slot)
@@ -195,6 +247,7 @@ static void take_command_words(struct cli_line *l, int argc, char **argv, int i)
 	char help[128];
 	snprintf(help, sizeof help, "tb323fu-ctl mesa help %s", cmd->name);
 	l->writer = cmd->open == OPEN_WRITER;
+	l->writes = cmd->writes;
 	for (int dashdash = 0; i < argc; i++) {
 		const char *w = argv[i];
 		int found = 0;
@@ -214,7 +267,7 @@ static void take_command_words(struct cli_line *l, int argc, char **argv, int i)
 			return;
 		}
 	}
-	if (cmd->operand_required && !*(const char **)((char *)&l->opts + cmd->operand_at)) {
+	if (cmd->operand_required && !*operand_slot(l, cmd->operand_required - 1)) {
 		char *m = xasprintf("usage: tb323fu-ctl mesa %s %s", cmd->name, cmd->args);
 		command_fail(l, m);
 		free(m);
@@ -261,6 +314,8 @@ void cli_parse(int argc, char **argv, struct cli_line *l)
 		refuse(l, "unknown command", name, cli_suggest_command(name), "tb323fu-ctl mesa help");
 		return;
 	}
+	if (l->cmd->subs && take_sub(l, i < argc ? argv[i++] : NULL) == DONE)
+		return;
 	take_command_words(l, argc, argv, i);
 }
 

@@ -21,6 +21,8 @@ struct cli_line {
 	const struct cli_command *cmd; /* once known (a usage error may name it) */
 	union cli_opts opts;
 	int writer; /* the store is opened for writing (the table's open, or an option's writes) */
+	int writes; /* the command changes the store (the table's writes, unless an option's
+		     * leaves it alone): its write access is checked first */
 	char *error;
 };
 

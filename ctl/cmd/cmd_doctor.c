@@ -12,6 +12,7 @@
 #include "base/alloc.h"
 #include "base/strbuf.h"
 #include "base/fs.h"
+#include "base/text.h"
 #include "common/envvars.h"
 
 #include <dirent.h>
@@ -444,6 +445,23 @@ static void report_elf(struct doctor *d, const struct store *s, const struct elf
 			       json_object_new_boolean(r.needs_ld_library_path));
 }
 
+/* Every application rule, and each whose pinned version is gone as a problem (§16). */
+static void report_app_rules(struct doctor *d, const struct store *s)
+{
+	json_object *arr = json_object_new_array();
+	struct strbuf lines = {0}, gone = {0};
+	app_rules_summary(s, arr, &lines, &gone);
+	json_object_object_add(d->fields, "app_rules", arr);
+	if (lines.len)
+		line(d, "application rules:\n%s", lines.buf);
+	char *cursor = gone.buf, *one;
+	while (cursor && (one = next_line(&cursor)))
+		if (*one)
+			problem(d, "%s", one);
+	sb_free(&lines);
+	sb_free(&gone);
+}
+
 COMMAND(doctor)
 {
 	(void)c;
@@ -466,6 +484,7 @@ COMMAND(doctor)
 		      "opencl_loader");
 	report_icds(&d, s, &h, current);
 	report_elf(&d, s, &h, current);
+	report_app_rules(&d, s);
 	if (d.n_problems)
 		line(&d, "%d problem%s found", d.n_problems, d.n_problems == 1 ? "" : "s");
 	else

@@ -129,6 +129,21 @@ static void status_sentence(struct strbuf *sb, const struct store *s, const stru
 		sb_appendf(sb, "\n%s is running (%s, %d %%)", ri->command, ri->step, ri->percent);
 }
 
+/* The application rules for people (docs/design.md §16); status's JSON keeps its keys. */
+static void status_app_rules(const struct store *s, struct strbuf *sb)
+{
+	json_object *arr = json_object_new_array();
+	struct strbuf lines = {0}, gone = {0};
+	app_rules_summary(s, arr, &lines, &gone);
+	if (lines.len)
+		sb_appendf(sb, "\napplication rules:\n%s", lines.buf);
+	if (gone.len)
+		sb_appendf(sb, "\n%.*s", (int)gone.len - 1, gone.buf);
+	sb_free(&lines);
+	sb_free(&gone);
+	json_object_put(arr);
+}
+
 COMMAND(status)
 {
 	(void)opts;
@@ -169,6 +184,7 @@ COMMAND(status)
 	o->fields_only = 1;
 	struct strbuf sb = {0};
 	status_sentence(&sb, s, &v, have_m ? &m : NULL, avail, incomplete, &ri);
+	status_app_rules(s, &sb);
 	outcome_say(o, "%s", sb.buf);
 	sb_free(&sb);
 	running_info_free(&ri);

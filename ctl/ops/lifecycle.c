@@ -1,6 +1,7 @@
 /* The life cycle's one owner: every transition of docs/design.md §12 reads the store once,
  * decides the new links and state, and commits them with the files of current. */
 #include "ops/lifecycle.h"
+#include "ops/desktop_override.h"
 #include "store/envfiles.h"
 #include "store/manifest.h"
 #include "trial/suite_piglit.h"
@@ -346,6 +347,11 @@ static void prune_versions(struct store *s, int keep)
 		const char *v = list[i]; /* oldest first from the end */
 		if (same(v, cur) || same(v, prev) || (cur && version_compare(v, cur) > 0))
 			continue;
+		char *pin = apprules_pinning(s, v); /* an application's rule keeps it (§16) */
+		int pinned = pin != NULL;
+		free(pin);
+		if (pinned)
+			continue;
 		struct tb_error ignored = {0};
 		if (release_remove(s, v, &ignored) == TB_OK)
 			kept--;
@@ -572,8 +578,11 @@ int lc_remove(const struct lc_ctx *c, const char *version, struct lc_result *r,
 	begin(c, &v, r);
 	name(r->version, sizeof r->version, version);
 	int rc;
+	char *pin = NULL;
 	if (!store_has_version(c->s, version))
 		rc = tb_fail_why(e, TB_EFAIL, "not-installed", "Mesa %s is not installed (tb323fu-ctl mesa list)", version);
+	else if ((pin = apprules_pinning(c->s, version)))
+		rc = tb_fail_why(e, TB_EFAIL, "pinned", "Mesa %s is pinned by %s; remove that rule first", version, pin);
 	else if (v.foreign && v.state_damaged)
 		rc = current_unusable(c, &v, "remove", e);
 	else if (same(version, v.current))
@@ -584,6 +593,7 @@ int lc_remove(const struct lc_ctx *c, const char *version, struct lc_result *r,
 		rc = release_remove(c->s, version, e);
 	if (!rc && v.state_damaged)
 		rc = commit(c, v.current, v.previous, &v.st, 0, r, e);
+	free(pin);
 	lc_view_free(&v);
 	return rc;
 }

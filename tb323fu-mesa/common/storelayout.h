@@ -46,6 +46,9 @@
 	STORE_VERSIONS, STORE_ICD_DIR, STORE_ICD_OPENCL, STORE_ICD_VERSIONS, STORE_ENV_DIR,        \
 		STORE_SMOKE_DIR, STORE_CACHE_DIR
 
+/* The system's per-application rules (docs/design.md §16). */
+#define STORE_APP_RULES "app-rules"
+
 /* The writers' lock, the commit journal, and the running operation. */
 #define STORE_LOCK ".lock"
 #define STORE_RUNNING "running"
