@@ -30,10 +30,13 @@ static const struct cli_option install_local_options[] = {
 	END,
 };
 static const struct cli_option smoke_options[] = {
-	{"--tests", "LIST", "run only these of the six tests (vk.compute,cl.kernel…)"},
-	{"--suite", "SUITE", "piglit-cl, or deqp-vk (with --deqp and --caselist)"},
+	{"--tests", "LIST", "run only these of the six tests (vk.compute,cl.kernel…); with --suite opencl-cts the CTS binaries (basic,api…)"},
+	{"--suite", "SUITE", "piglit-cl, opencl-cts, or deqp-vk (with --deqp and --caselist)"},
 	{"--profile", "quick|full", "piglit's profile (with --suite piglit-cl)"},
 	{"--filter", "REGEX", "only piglit's tests that match (with --suite piglit-cl)"},
+	{"--subtests", "REGEX", "only the OpenCL-CTS sub-tests whose BINARY/SUB-TEST matches (with --suite opencl-cts)"},
+	{"--budget", "SECONDS", "stop the OpenCL-CTS run after this long, saying what did not run"},
+	{"--cts", "DIR", "the OpenCL-CTS binaries (default cts_dir of mesa.conf, else build-recipes/opencl-cts's)"},
 	{"--deqp", "PATH", "run a dEQP-VK binary over a case list instead of the built-in tests"},
 	{"--caselist", "FILE", "the dEQP case list (with --deqp)"},
 	{"--all", NULL, "a suite's table lists every test, not only those whose results differ"},

@@ -12,13 +12,16 @@
 #include "manifest.h"
 #include "smoke_run.h"
 #include "suite_compare.h"
+#include "suite_cts.h"
 #include "suite_deqp.h"
 #include "suite_piglit.h"
 
 static const char usage[] =
 	"usage: tb323fu-ctl mesa smoke [VERSION] [--tests a,b,…] [--deqp PATH --caselist FILE] "
 	"[--suite piglit-cl [--profile quick|full] [--filter REGEX]] "
-	"[--suite deqp-vk --deqp PATH --caselist FILE] [--all]";
+	"[--suite deqp-vk --deqp PATH --caselist FILE] "
+	"[--suite opencl-cts [--tests basic,api,…] [--subtests REGEX] [--budget SECONDS] [--cts DIR]] "
+	"[--all]";
 
 /* The human table: one line a test. */
 static void print_tests(json_object *res)
@@ -214,7 +217,30 @@ static void print_suite(json_object *res, int all)
 struct suite_args {
 	const char *suite, *profile, *filter, *deqp, *caselist;
 	int all; /* every test in the table, not only those that differ */
+	struct cts_request cts;
 };
+
+/* " (the budget of N s ran out before: a, b)" when it did, else "". */
+static char *not_run_note(json_object *res)
+{
+	json_object *list, *budget;
+	if (!json_object_object_get_ex(res, "not_run", &list) || !json_object_array_length(list))
+		return xstrdup("");
+	json_object_object_get_ex(res, "budget", &budget);
+	size_t len = 1;
+	for (size_t i = 0; i < json_object_array_length(list); i++)
+		len += strlen(json_object_get_string(json_object_array_get_idx(list, i))) + 2;
+	char *names = xcalloc(len, 1);
+	for (size_t i = 0; i < json_object_array_length(list); i++) {
+		if (i)
+			strcat(names, ", ");
+		strcat(names, json_object_get_string(json_object_array_get_idx(list, i)));
+	}
+	char *note = xasprintf("; the budget of %d s ran out, so these did not run: %s",
+			       json_object_get_int(budget), names);
+	free(names);
+	return note;
+}
 
 static int run_suite(struct cli *c, struct store *s, const char *version,
 		     const struct suite_args *a, struct outcome *o)
@@ -226,6 +252,10 @@ static int run_suite(struct cli *c, struct store *s, const char *version,
 	const char *suite = a->suite;
 	if (!strcmp(suite, "deqp-vk")) {
 		rc = suite_deqp_run(s, version, a->deqp, a->caselist, c->progress, &so, &res, &e);
+	} else if (!strcmp(suite, "opencl-cts")) {
+		struct cts_request r = a->cts;
+		r.progress = c->progress;
+		rc = suite_cts_run(s, version, &r, &so, &res, &e);
 	} else {
 		struct suite_request r = {.profile = a->profile, .filter = a->filter, .progress = c->progress};
 		rc = suite_piglit_run(s, version, &r, &so, &res, &e);
@@ -236,19 +266,22 @@ static int run_suite(struct cli *c, struct store *s, const char *version,
 		print_suite(res, a->all);
 	outcome_str(o, "suite", suite);
 	adopt_fields(o, res);
+	char *note = not_run_note(res);
 	json_object_put(res);
 	if (so.regressions) {
 		char *file = store_path(s, "smoke/%s.json", version);
 		tb_fail_why(&e, TB_ESMOKE, "suite-regression",
 			    "Mesa %s regressed in %d of %d %s tests against the distribution's Mesa: %s "
-			    "(the full result is in %s)",
-			    version, so.regressions, so.tests, suite, so.names, file);
+			    "(the full result is in %s%s)",
+			    version, so.regressions, so.tests, suite, so.names, file, note);
 		free(file);
+		free(note);
 		return outcome_fail(o, &e);
 	}
-	outcome_say(o, "Mesa %s passes every %s test the distribution's Mesa passes (%d tests%s)",
+	outcome_say(o, "Mesa %s passes every %s test the distribution's Mesa passes (%d tests%s%s)",
 		    version, suite, so.tests,
-		    so.distro_cached ? "; the distribution's results came from the cache" : "");
+		    so.distro_cached ? "; the distribution's results came from the cache" : "", note);
+	free(note);
 	return TB_OK;
 }
 
@@ -282,6 +315,7 @@ COMMAND(smoke)
 {
 	const char *version = NULL, *deqp = NULL, *caselist = NULL, *tests = NULL;
 	const char *suite = NULL, *profile = NULL, *filter = NULL;
+	const char *subtests = NULL, *budget = NULL, *cts = NULL;
 	int all = 0;
 	for (int i = 1; i < argc; i++) { /* argv[0] is the command's name */
 		if (!strcmp(argv[i], "--all")) {
@@ -296,6 +330,12 @@ COMMAND(smoke)
 			deqp = argv[++i];
 		} else if (!strcmp(argv[i], "--caselist") && i + 1 < argc) {
 			caselist = argv[++i];
+		} else if (!strcmp(argv[i], "--subtests") && i + 1 < argc) {
+			subtests = argv[++i];
+		} else if (!strcmp(argv[i], "--budget") && i + 1 < argc) {
+			budget = argv[++i];
+		} else if (!strcmp(argv[i], "--cts") && i + 1 < argc) {
+			cts = argv[++i];
 		} else if (!strcmp(argv[i], "--tests") && i + 1 < argc) {
 			tests = argv[++i];
 		} else if (argv[i][0] != '-' && !version) {
@@ -304,8 +344,20 @@ COMMAND(smoke)
 			return cli_usage(o, "unexpected argument \"%s\" (%s)", argv[i], usage);
 		}
 	}
-	if (suite && strcmp(suite, "piglit-cl") && strcmp(suite, "deqp-vk"))
-		return cli_usage(o, "unknown suite \"%s\": piglit-cl or deqp-vk (%s)", suite, usage);
+	if (suite && strcmp(suite, "piglit-cl") && strcmp(suite, "deqp-vk") && strcmp(suite, "opencl-cts"))
+		return cli_usage(o, "unknown suite \"%s\": piglit-cl, deqp-vk or opencl-cts (%s)", suite, usage);
+	int is_cts = suite && !strcmp(suite, "opencl-cts");
+	if ((subtests || budget || cts) && !is_cts)
+		return cli_usage(o, "--subtests, --budget and --cts go with --suite opencl-cts (%s)", usage);
+	long budget_s = 0;
+	if (budget) {
+		char *end;
+		budget_s = strtol(budget, &end, 10);
+		if (!*budget || *end || budget_s < 1 || budget_s > 7 * 86400)
+			return cli_usage(o, "--budget is a number of seconds (1 to 604800), not \"%s\"", budget);
+	}
+	if (is_cts && deqp)
+		return cli_usage(o, "--deqp goes with --suite deqp-vk, not opencl-cts (%s)", usage);
 	if (profile && strcmp(profile, "quick") && strcmp(profile, "full"))
 		return cli_usage(o, "--profile is quick or full, not \"%s\"", profile);
 	if ((profile || filter) && (!suite || strcmp(suite, "piglit-cl")))
@@ -318,15 +370,23 @@ COMMAND(smoke)
 		return cli_usage(o, "--deqp goes with --suite deqp-vk, not piglit-cl (%s)", usage);
 	if (!deqp != !caselist)
 		return cli_usage(o, "--deqp and --caselist go together (%s)", usage);
-	char *bad = tests ? smoke_tests_unknown(tests) : NULL;
+	char *bad = tests && is_cts ? cts_tests_invalid(tests) : NULL;
+	if (bad) {
+		int rc = cli_usage(o, "--tests: \"%s\" is no name of an OpenCL-CTS test binary "
+				   "(basic for test_basic; the default set: %s)", bad, CTS_DEFAULT_TESTS);
+		free(bad);
+		return rc;
+	}
+	bad = tests && !is_cts ? smoke_tests_unknown(tests) : NULL;
 	if (bad) {
 		int rc = cli_usage(o, "--tests: no smoke test is named \"%s\" (the tests: "
 				   "vk.loader, vk.driver, vk.compute, vk.sync, cl.platform, cl.kernel)", bad);
 		free(bad);
 		return rc;
 	}
-	if (tests && suite)
-		return cli_usage(o, "--tests chooses smoke tests; it does not go with --suite (%s)", usage);
+	if (tests && suite && !is_cts)
+		return cli_usage(o, "--tests chooses smoke tests or OpenCL-CTS binaries; it does not go with --suite %s (%s)",
+				 suite, usage);
 	if (tests && deqp)
 		return cli_usage(o, "--tests chooses smoke tests; it does not go with --deqp (%s)", usage);
 	struct store s;
@@ -334,7 +394,10 @@ COMMAND(smoke)
 	if (!chosen)
 		return o->code;
 	int rc;
-	struct suite_args a = {suite, profile, filter, deqp, caselist, all};
+	struct suite_args a = {suite, profile, filter, deqp, caselist, all,
+			       {.dir = cts ? cts : c->cfg.cts_dir,
+				.tests = tests ? tests : c->cfg.cts_tests,
+				.subtests = subtests, .budget = budget ? (int)budget_s : (int)c->cfg.cts_budget}};
 	if (suite)
 		rc = run_suite(c, &s, chosen, &a, o);
 	else if (deqp)

@@ -19,6 +19,8 @@ void config_defaults(struct config *c)
 	c->smoke_suite = xstrdup("");
 	c->smoke_suite_profile = xstrdup("quick");
 	c->smoke_suite_filter = xstrdup("");
+	c->cts_dir = xstrdup("");
+	c->cts_tests = xstrdup("");
 	c->max_tries = 2;
 	c->keep_versions = 2;
 	c->connect_timeout = 15;
@@ -41,6 +43,8 @@ void config_free(struct config *c)
 	free(c->smoke_suite);
 	free(c->smoke_suite_profile);
 	free(c->smoke_suite_filter);
+	free(c->cts_dir);
+	free(c->cts_tests);
 	free(c->path);
 	free(c->helper_problem);
 	memset(c, 0, sizeof *c);
@@ -141,7 +145,7 @@ static int set_key(struct config *c, const char *k, const char *v)
 	if (!strcmp(k, "smoke"))
 		return parse_bool(v, &c->smoke);
 	if (!strcmp(k, "smoke_suite")) {
-		if (*v && strcmp(v, "none") && strcmp(v, "piglit-cl"))
+		if (*v && strcmp(v, "none") && strcmp(v, "piglit-cl") && strcmp(v, "opencl-cts"))
 			return -1;
 		set_str(&c->smoke_suite, !strcmp(v, "none") ? "" : v);
 		return 0;
@@ -156,6 +160,16 @@ static int set_key(struct config *c, const char *k, const char *v)
 		set_str(&c->smoke_suite_filter, v);
 		return 0;
 	}
+	if (!strcmp(k, "cts_dir")) {
+		set_str(&c->cts_dir, v);
+		return 0;
+	}
+	if (!strcmp(k, "cts_tests")) {
+		set_str(&c->cts_tests, v);
+		return 0;
+	}
+	if (!strcmp(k, "cts_budget"))
+		return parse_long(v, 0, 7 * 86400, &c->cts_budget);
 	if (!strcmp(k, "max_tries")) {
 		if (parse_long(v, 1, 100, &n))
 			return -1;

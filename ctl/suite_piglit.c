@@ -20,6 +20,7 @@
 #include "smoke_run.h"
 #include "suite_cache.h"
 #include "suite_compare.h"
+#include "suite_cts.h"
 
 #define SUITE_NAME "piglit-cl"
 #define RESULTS_MAX_BYTES ((size_t)256 << 20)
@@ -200,6 +201,8 @@ int suite_after_install(struct store *s, const char *version, const struct confi
 {
 	if (!cfg->smoke_suite || !*cfg->smoke_suite || !strcmp(cfg->smoke_suite, "none"))
 		return TB_OK;
+	if (!strcmp(cfg->smoke_suite, "opencl-cts"))
+		return suite_cts_after_install(s, version, cfg, p, e);
 	struct suite_request r = {
 		.profile = cfg->smoke_suite_profile,
 		.filter = cfg->smoke_suite_filter,
