@@ -175,7 +175,40 @@ struct cts_run {
 	double budget_end;   /* 0: none */
 	int out_of_budget;
 	size_t done[2], total;
+	size_t live[2];      /* sub-tests the running process has said it finished */
+	size_t live_max;     /* how many it runs */
+	size_t reported[2];  /* the last count given to progress: it never goes back */
+	enum side running;
 };
+
+static void report(struct cts_run *run, enum side side, size_t done)
+{
+	if (done <= run->reported[side])
+		return;
+	run->reported[side] = done;
+	char label[64];
+	snprintf(label, sizeof label, SUITE_NAME ":%s", side_name(side));
+	progress_count(run->r->progress, "suite", label, done, run->total);
+}
+
+/* The harness says "NAME passed", "NAME FAILED" or "NAME test not supported" as each sub-test
+ * ends: only the count while a binary runs, never a result (those come from its JSON). */
+static void on_run_line(void *ctx, const char *line)
+{
+	static const char *const ends[] = {" passed", " FAILED", " test not supported",
+					   " test currently not implemented"};
+	struct cts_run *run = ctx;
+	size_t len = strlen(line);
+	for (size_t i = 0; i < sizeof ends / sizeof *ends; i++) {
+		size_t el = strlen(ends[i]);
+		if (len > el && !strcmp(line + len - el, ends[i]) && valid_name(line, len - el)) {
+			if (run->live[run->running] < run->live_max)
+				run->live[run->running]++;
+			report(run, run->running, run->done[run->running] + run->live[run->running]);
+			return;
+		}
+	}
+}
 
 static int binary_timeout(void)
 {
@@ -244,7 +277,11 @@ static int run_process(struct cts_run *run, enum side side, const struct cts_bin
 	}
 	double deadline = now_seconds() + binary_timeout();
 	int by_budget = run->budget_end > 0 && run->budget_end < deadline;
-	struct child_watch w = {.deadline = by_budget ? run->budget_end : deadline};
+	run->running = side;
+	run->live[side] = 0;
+	run->live_max = n;
+	struct child_watch w = {.deadline = by_budget ? run->budget_end : deadline,
+				.line = on_run_line, .ctx = run};
 	int status = 0, end = child_supervise(&c, &w, &status);
 	if (end == CHILD_INTERRUPTED) {
 		free(file);
@@ -274,9 +311,7 @@ static int run_process(struct cts_run *run, enum side side, const struct cts_bin
 static void count_done(struct cts_run *run, enum side side, size_t n)
 {
 	run->done[side] += n;
-	char label[64];
-	snprintf(label, sizeof label, SUITE_NAME ":%s", side_name(side));
-	progress_count(run->r->progress, "suite", label, run->done[side], run->total);
+	report(run, side, run->done[side]);
 }
 
 /* b's sub-tests on one side into map; *complete is 0 when the budget ran out first. */
