@@ -177,6 +177,8 @@ struct cts_run {
 	size_t done[2], total;
 	size_t live[2];      /* sub-tests the running process has said it finished */
 	size_t live_max;     /* how many it runs */
+	char *const *subs;   /* which */
+	size_t began;        /* the one it began last (live_max: none) */
 	size_t reported[2];  /* the last count given to progress: it never goes back */
 	enum side running;
 };
@@ -191,14 +193,22 @@ static void report(struct cts_run *run, enum side side, size_t done)
 	progress_count(run->r->progress, "suite", label, done, run->total);
 }
 
-/* The harness says "NAME passed", "NAME FAILED" or "NAME test not supported" as each sub-test
- * ends: only the count while a binary runs, never a result (those come from its JSON). */
+/* The harness says "NAME..." as a sub-test begins and "NAME passed", "NAME FAILED" or "NAME
+ * test not supported" as it ends: where to split a process that crashed, and the count while
+ * a binary runs, never a result (those come from its JSON). */
 static void on_run_line(void *ctx, const char *line)
 {
 	static const char *const ends[] = {" passed", " FAILED", " test not supported",
 					   " test currently not implemented"};
 	struct cts_run *run = ctx;
 	size_t len = strlen(line);
+	/* "NAME..." as one begins (the harness flushes it) */
+	if (len > 3 && !strcmp(line + len - 3, "...")) {
+		for (size_t i = 0; i < run->live_max; i++)
+			if (strlen(run->subs[i]) == len - 3 && !strncmp(run->subs[i], line, len - 3))
+				run->began = i;
+		return;
+	}
 	for (size_t i = 0; i < sizeof ends / sizeof *ends; i++) {
 		size_t el = strlen(ends[i]);
 		if (len > el && !strcmp(line + len - el, ends[i]) && valid_name(line, len - el)) {
@@ -251,10 +261,11 @@ static void set_result(json_object *map, const char *bin, const char *sub, const
 
 enum proc_end { PROC_RESULTS, PROC_CRASHED, PROC_HUNG, PROC_NO_RESULTS, PROC_BUDGET };
 
-/* Runs subs[0..n) of b in one process on side; their results into map when it wrote them. */
+/* Runs subs[0..n) of b in one process on side; their results into map when it wrote them;
+ * *began is the index of the sub-test it began last (n: none). */
 static int run_process(struct cts_run *run, enum side side, const struct cts_binary *b,
 		       char *const subs[], size_t n, json_object *map, enum proc_end *how,
-		       struct tb_error *e)
+		       size_t *began, struct tb_error *e)
 {
 	char *file = xasprintf("%s/%s-%s.json", run->workdir, side_name(side), b->name);
 	unlink(file);
@@ -280,6 +291,8 @@ static int run_process(struct cts_run *run, enum side side, const struct cts_bin
 	run->running = side;
 	run->live[side] = 0;
 	run->live_max = n;
+	run->subs = subs;
+	run->began = n;
 	struct child_watch w = {.deadline = by_budget ? run->budget_end : deadline,
 				.line = on_run_line, .ctx = run};
 	int status = 0, end = child_supervise(&c, &w, &status);
@@ -287,6 +300,7 @@ static int run_process(struct cts_run *run, enum side side, const struct cts_bin
 		free(file);
 		return tb_check_interrupted(e, "OpenCL-CTS ran");
 	}
+	*began = run->began;
 	json_object *got = end == CHILD_EXITED ? read_results(file) : NULL;
 	free(file);
 	if (end == CHILD_TIMED_OUT)
@@ -314,6 +328,46 @@ static void count_done(struct cts_run *run, enum side side, size_t n)
 	report(run, side, run->done[side]);
 }
 
+static const char *end_result(enum proc_end how)
+{
+	return how == PROC_CRASHED ? "crash" : how == PROC_HUNG ? "timeout" : "fail";
+}
+
+/* subs[0..n) of b on side into map, in as few processes as it takes. A process that crashes
+ * or hangs without its results is split at the sub-test the harness had begun last: those
+ * before it run again together, it alone, those after it together; when it named none, each
+ * runs alone. run->out_of_budget says when the budget ran out first. */
+static int run_subs(struct cts_run *run, enum side side, const struct cts_binary *b,
+		    char *const subs[], size_t n, json_object *map, struct tb_error *e)
+{
+	enum proc_end how = PROC_NO_RESULTS;
+	size_t began = n;
+	int rc = run_process(run, side, b, subs, n, map, &how, &began, e);
+	if (rc || how == PROC_RESULTS)
+		return rc;
+	if (how == PROC_BUDGET) {
+		run->out_of_budget = 1;
+		return TB_OK;
+	}
+	if (n == 1 || how == PROC_NO_RESULTS) {
+		for (size_t i = 0; i < n; i++)
+			set_result(map, b->name, subs[i], end_result(how));
+		return TB_OK;
+	}
+	if (began >= n) {
+		for (size_t i = 0; i < n && !rc && !run->out_of_budget; i++)
+			rc = run_subs(run, side, b, &subs[i], 1, map, e);
+		return rc;
+	}
+	if (began > 0)
+		rc = run_subs(run, side, b, subs, began, map, e);
+	if (!rc && !run->out_of_budget)
+		rc = run_subs(run, side, b, &subs[began], 1, map, e);
+	if (!rc && !run->out_of_budget && began + 1 < n)
+		rc = run_subs(run, side, b, &subs[began + 1], n - began - 1, map, e);
+	return rc;
+}
+
 /* b's sub-tests on one side into map; *complete is 0 when the budget ran out first. */
 static int run_side(struct cts_run *run, enum side side, const struct cts_binary *b,
 		    json_object *map, int *complete, struct tb_error *e)
@@ -323,33 +377,9 @@ static int run_side(struct cts_run *run, enum side side, const struct cts_binary
 		run->out_of_budget = 1;
 		return TB_OK;
 	}
-	enum proc_end how;
-	int rc = run_process(run, side, b, b->subs, b->n_subs, map, &how, e);
-	if (rc)
+	int rc = run_subs(run, side, b, b->subs, b->n_subs, map, e);
+	if (rc || run->out_of_budget)
 		return rc;
-	if (how == PROC_BUDGET) {
-		run->out_of_budget = 1;
-		return TB_OK;
-	}
-	if (how == PROC_NO_RESULTS || (b->n_subs == 1 && how != PROC_RESULTS)) {
-		const char *result = how == PROC_CRASHED ? "crash" : how == PROC_HUNG ? "timeout" : "fail";
-		for (size_t i = 0; i < b->n_subs; i++)
-			set_result(map, b->name, b->subs[i], result);
-	} else if (how != PROC_RESULTS) {
-		/* which one crashed or hung: each on its own */
-		for (size_t i = 0; i < b->n_subs; i++) {
-			rc = run_process(run, side, b, &b->subs[i], 1, map, &how, e);
-			if (rc)
-				return rc;
-			if (how == PROC_BUDGET) {
-				run->out_of_budget = 1;
-				return TB_OK;
-			}
-			if (how != PROC_RESULTS)
-				set_result(map, b->name, b->subs[i],
-					   how == PROC_CRASHED ? "crash" : how == PROC_HUNG ? "timeout" : "fail");
-		}
-	}
 	count_done(run, side, b->n_subs);
 	*complete = 1;
 	return TB_OK;
