@@ -43,7 +43,7 @@ ifeq ($(SANITIZE),1)
 SAN_FLAGS := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
 endif
 ALL_CFLAGS := $(BASE_CFLAGS) $(SAN_FLAGS) $(CPPFLAGS) $(CFLAGS)
-# C++ only where a library is C++: helper.toml is read with toml++ (ctl/helper_toml_reader.cpp).
+# C++ only where a library is C++: helper.toml is read with toml++ (ctl/ops/helper_toml_reader.cpp).
 ALL_CXXFLAGS := -std=c++17 -O2 -g $(WARN) -D_GNU_SOURCE $(SAN_FLAGS) $(CPPFLAGS) $(CXXFLAGS)
 ALL_LDFLAGS := $(SAN_FLAGS) $(LDFLAGS)
 
@@ -64,22 +64,42 @@ else
 LAUNCHER_LDFLAGS := -static -Wl,-z,noseparate-code -Wl,-z,norelro -Wl,--gc-sections
 endif
 
-CTL_SRC := $(filter-out ctl/main.c,$(wildcard ctl/*.c))
-CTL_CXX_SRC := $(wildcard ctl/*.cpp)
+# The layers (docs/design.md §15): one folder each, one wildcard each. The contract layer
+# (tb323fu-mesa/common) is in both programs; the launcher and the smoke program are separate
+# folders, so nothing of the smoke program can end up in the static launcher.
+CTL_LAYERS := base store release trial ops cli cmd
+CTL_SRC := $(foreach d,$(CTL_LAYERS),$(wildcard ctl/$(d)/*.c))
+CTL_CXX_SRC := $(foreach d,$(CTL_LAYERS),$(wildcard ctl/$(d)/*.cpp))
 CTL_OBJ := $(CTL_SRC:%.c=$(BUILD)/obj/%.o) $(CTL_CXX_SRC:%.cpp=$(BUILD)/obj/%.o)
-LAUNCH_SRC := $(filter-out tb323fu-mesa/main.c tb323fu-mesa/smoke%,$(wildcard tb323fu-mesa/*.c))
+COMMON_SRC := $(wildcard tb323fu-mesa/common/*.c)
+COMMON_OBJ := $(COMMON_SRC:%.c=$(BUILD)/obj/%.o)
+LAUNCH_SRC := $(filter-out tb323fu-mesa/launcher/main.c,$(wildcard tb323fu-mesa/launcher/*.c))
 LAUNCH_OBJ := $(LAUNCH_SRC:%.c=$(BUILD)/obj/%.o)
-SMOKE_SRC := $(wildcard tb323fu-mesa/smoke*.c)
+SMOKE_SRC := $(wildcard tb323fu-mesa/smoke/*.c)
 SMOKE_OBJ := $(SMOKE_SRC:%.c=$(BUILD)/obj/%.o)
 UNIT_SRC := $(wildcard tests/unit/test_*.c)
 UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
+UNIT_OBJ := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/obj/tests/%.o)
 FUZZ_SRC := $(wildcard tests/fuzz/fuzz_*.c)
 FUZZ_BIN := $(FUZZ_SRC:tests/fuzz/%.c=$(BUILD)/fuzz/%)
+FUZZ_HARNESS_OBJ := $(FUZZ_SRC:tests/fuzz/%.c=$(BUILD)/fuzzobj/tests/%.o)
+# Objects of a test or fuzz target are kept (not removed as intermediates): the next make then
+# finds them up to date instead of building them again.
+.SECONDARY: $(UNIT_OBJ) $(FUZZ_HARNESS_OBJ)
 
 BINS := $(BUILD)/bin/tb323fu-ctl $(BUILD)/bin/tb323fu-mesa $(BUILD)/bin/tb323fu-mesa-smoke
 
 .PHONY: all check check-cts check-recipes check-root check-tablet demo install fuzz clean unit-tests
 all: $(BINS)
+
+# Quiet by default, one line a step (CC ctl/store/store.o); V=1 prints the commands.
+ifeq ($(V),1)
+Q :=
+say :=
+else
+Q := @
+say = @printf '  %-6s %s\n' $(1) $(2);
+endif
 
 # Everything is rebuilt when the flags change (SANITIZE, CFLAGS, PREFIX…), not only the sources.
 FLAGS_STAMP := $(BUILD)/flags
@@ -87,59 +107,71 @@ FLAGS_NOW := $(subst ',,$(CC) $(ALL_CFLAGS) | $(CXX) $(ALL_CXXFLAGS) | $(ALL_LDF
 $(shell mkdir -p $(BUILD) && if [ "$$(cat $(FLAGS_STAMP) 2>/dev/null)" != '$(FLAGS_NOW)' ]; then \
 	printf '%s' '$(FLAGS_NOW)' > $(FLAGS_STAMP); fi)
 
-$(BUILD)/obj/ctl/%.o: ctl/%.c $(wildcard ctl/*.h) $(FLAGS_STAMP)
-	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) $(CTL_CFLAGS) -c -o $@ $<
+# Includes name their layer ("store/txn.h", "common/storepath.h"): -Ictl -Itb323fu-mesa. The
+# compiler writes each object's header dependencies (-MMD -MP), read back below.
+INC := -Ictl -Itb323fu-mesa
+DEPFLAGS = -MMD -MP -MF $(@:.o=.d)
 
-$(BUILD)/obj/ctl/%.o: ctl/%.cpp $(wildcard ctl/*.h) $(FLAGS_STAMP)
+$(BUILD)/obj/ctl/%.o: ctl/%.c $(FLAGS_STAMP)
+	$(call say,CC,$@)
 	@mkdir -p $(dir $@)
-	$(CXX) $(ALL_CXXFLAGS) $(TOML_CFLAGS) -c -o $@ $<
+	$(Q)$(CC) $(ALL_CFLAGS) $(INC) $(CTL_CFLAGS) $(DEPFLAGS) -c -o $@ $<
 
-$(BUILD)/obj/tb323fu-mesa/smoke%.o: tb323fu-mesa/smoke%.c $(wildcard tb323fu-mesa/*.h) $(BUILD)/gen/smoke_spirv.h $(FLAGS_STAMP)
+$(BUILD)/obj/ctl/%.o: ctl/%.cpp $(FLAGS_STAMP)
+	$(call say,CXX,$@)
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) $(SMOKE_CFLAGS) -I$(BUILD)/gen -c -o $@ $<
+	$(Q)$(CXX) $(ALL_CXXFLAGS) $(INC) $(TOML_CFLAGS) $(DEPFLAGS) -c -o $@ $<
 
-$(BUILD)/obj/tb323fu-mesa/%.o: tb323fu-mesa/%.c $(wildcard tb323fu-mesa/*.h) $(FLAGS_STAMP)
+$(BUILD)/obj/tb323fu-mesa/smoke/%.o: tb323fu-mesa/smoke/%.c $(BUILD)/gen/smoke_spirv.h $(FLAGS_STAMP)
+	$(call say,CC,$@)
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) -c -o $@ $<
+	$(Q)$(CC) $(ALL_CFLAGS) $(INC) $(SMOKE_CFLAGS) -I$(BUILD)/gen $(DEPFLAGS) -c -o $@ $<
+
+$(BUILD)/obj/tb323fu-mesa/%.o: tb323fu-mesa/%.c $(FLAGS_STAMP)
+	$(call say,CC,$@)
+	@mkdir -p $(dir $@)
+	$(Q)$(CC) $(ALL_CFLAGS) $(INC) $(DEPFLAGS) -c -o $@ $<
 
 $(BUILD)/libtbctl.a: $(CTL_OBJ)
-	@rm -f $@
-	$(AR) rcs $@ $^
-
+$(BUILD)/libtbcommon.a: $(COMMON_OBJ)
 $(BUILD)/libtblaunch.a: $(LAUNCH_OBJ)
+$(BUILD)/%.a:
+	$(call say,AR,$@)
 	@rm -f $@
-	$(AR) rcs $@ $^
+	$(Q)$(AR) rcs $@ $^
 
-# termtext (escaping for terminals), utf8 (text on its way out), version_name (the rule for
-# version names), suggest ("did you mean") and vendorfile (the system's OpenCL vendor file of a
-# driver, with storepath's path joining) are the launcher's and shared with the control tool.
 # Linked by the C++ compiler: one engine file is C++ (its runtime comes with it).
-$(BUILD)/bin/tb323fu-ctl: $(BUILD)/obj/ctl/main.o $(BUILD)/libtbctl.a $(BUILD)/obj/tb323fu-mesa/termtext.o \
-		$(BUILD)/obj/tb323fu-mesa/utf8.o $(BUILD)/obj/tb323fu-mesa/vendorfile.o \
-		$(BUILD)/obj/tb323fu-mesa/storepath.o \
-		$(BUILD)/obj/tb323fu-mesa/version_name.o $(BUILD)/obj/tb323fu-mesa/suggest.o
+$(BUILD)/bin/tb323fu-ctl: $(BUILD)/obj/ctl/main.o $(BUILD)/libtbctl.a $(BUILD)/libtbcommon.a
+	$(call say,LD,$@)
 	@mkdir -p $(dir $@)
-	$(CXX) $(ALL_LDFLAGS) -o $@ $^ $(CTL_LIBS) $(TOML_LIBS)
+	$(Q)$(CXX) $(ALL_LDFLAGS) -o $@ $^ $(CTL_LIBS) $(TOML_LIBS)
 
-$(BUILD)/bin/tb323fu-mesa: $(BUILD)/obj/tb323fu-mesa/main.o $(BUILD)/libtblaunch.a $(FLAGS_STAMP)
+$(BUILD)/bin/tb323fu-mesa: $(BUILD)/obj/tb323fu-mesa/launcher/main.o $(BUILD)/libtblaunch.a \
+		$(BUILD)/libtbcommon.a $(FLAGS_STAMP)
+	$(call say,LD,$@)
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_LDFLAGS) $(LAUNCHER_LDFLAGS) -o $@ $(filter-out $(FLAGS_STAMP),$^)
+	$(Q)$(CC) $(ALL_LDFLAGS) $(LAUNCHER_LDFLAGS) -o $@ $(filter-out $(FLAGS_STAMP),$^)
 
-$(BUILD)/gen/smoke_spirv.h: tb323fu-mesa/smoke.comp
+$(BUILD)/gen/smoke_spirv.h: tb323fu-mesa/smoke/smoke.comp
+	$(call say,GLSL,$@)
 	@mkdir -p $(dir $@)
-	$(GLSLANG) -V --quiet --vn smoke_spirv -o $@ $<
+	$(Q)$(GLSLANG) -V --quiet --vn smoke_spirv -o $@ $<
 
-$(BUILD)/bin/tb323fu-mesa-smoke: $(SMOKE_OBJ)
+$(BUILD)/bin/tb323fu-mesa-smoke: $(SMOKE_OBJ) $(BUILD)/libtbcommon.a
+	$(call say,LD,$@)
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(SMOKE_LIBS)
+	$(Q)$(CC) $(ALL_LDFLAGS) -o $@ $^ $(SMOKE_LIBS)
 
-$(BUILD)/tests/%: tests/unit/%.c $(BUILD)/libtbctl.a $(BUILD)/libtblaunch.a
+UNIT_LIBS := $(BUILD)/libtbctl.a $(BUILD)/libtblaunch.a $(BUILD)/libtbcommon.a
+$(BUILD)/obj/tests/%.o: tests/unit/%.c $(FLAGS_STAMP)
+	$(call say,CC,$@)
 	@mkdir -p $(dir $@)
-	@mkdir -p $(BUILD)/obj/tests
-	$(CC) $(ALL_CFLAGS) $(CTL_CFLAGS) -Ictl -Itb323fu-mesa -c -o $(BUILD)/obj/tests/$*.o $<
-	$(CXX) -o $@ $(BUILD)/obj/tests/$*.o $(BUILD)/libtbctl.a $(BUILD)/libtblaunch.a $(CTL_LIBS) $(TOML_LIBS) \
-		$(CMOCKA_LIBS) $(ALL_LDFLAGS)
+	$(Q)$(CC) $(ALL_CFLAGS) $(INC) $(CTL_CFLAGS) $(DEPFLAGS) -c -o $@ $<
+
+$(BUILD)/tests/%: $(BUILD)/obj/tests/%.o $(UNIT_LIBS)
+	$(call say,LD,$@)
+	@mkdir -p $(dir $@)
+	$(Q)$(CXX) -o $@ $< $(UNIT_LIBS) $(CTL_LIBS) $(TOML_LIBS) $(CMOCKA_LIBS) $(ALL_LDFLAGS)
 
 unit-tests: $(UNIT_BIN)
 
@@ -151,32 +183,44 @@ unit-tests: $(UNIT_BIN)
 # "[ ! ]", where the library as built returns a parse error.
 FUZZ_FLAGS := -std=gnu11 -g -O1 -D_GNU_SOURCE -D_FILE_OFFSET_BITS=64 \
 	-DTB_PREFIX='"$(PREFIX)"' -DTB_SYSCONFDIR='"$(SYSCONFDIR)"' -DTB_VERSION='"$(VERSION)"' \
-	-fsanitize=address,undefined -Ictl -Itb323fu-mesa $(CTL_CFLAGS)
-FUZZ_CXXFLAGS := -std=c++17 -g -O1 -D_GNU_SOURCE -fsanitize=address,undefined -Ictl $(TOML_CFLAGS)
+	-fsanitize=address,undefined $(INC) $(CTL_CFLAGS)
+FUZZ_CXXFLAGS := -std=c++17 -g -O1 -D_GNU_SOURCE -fsanitize=address,undefined $(INC) $(TOML_CFLAGS)
 FUZZ_OBJ := $(CTL_SRC:%.c=$(BUILD)/fuzzobj/%.o) $(CTL_CXX_SRC:%.cpp=$(BUILD)/fuzzobj/%.o) \
-	$(LAUNCH_SRC:%.c=$(BUILD)/fuzzobj/%.o)
-$(BUILD)/fuzzobj/%.o: %.c $(wildcard ctl/*.h tb323fu-mesa/*.h)
+	$(COMMON_SRC:%.c=$(BUILD)/fuzzobj/%.o) $(LAUNCH_SRC:%.c=$(BUILD)/fuzzobj/%.o)
+$(BUILD)/fuzzobj/%.o: %.c
+	$(call say,FUZZCC,$@)
 	@mkdir -p $(dir $@)
-	$(FUZZ_CC) $(FUZZ_FLAGS) -fsanitize=fuzzer-no-link -c -o $@ $<
+	$(Q)$(FUZZ_CC) $(FUZZ_FLAGS) -fsanitize=fuzzer-no-link $(DEPFLAGS) -c -o $@ $<
 
-$(BUILD)/fuzzobj/%.o: %.cpp $(wildcard ctl/*.h)
+$(BUILD)/fuzzobj/%.o: %.cpp
+	$(call say,FUZZCXX,$@)
 	@mkdir -p $(dir $@)
-	$(FUZZ_CXX) $(FUZZ_CXXFLAGS) -fsanitize=fuzzer-no-link -c -o $@ $<
+	$(Q)$(FUZZ_CXX) $(FUZZ_CXXFLAGS) -fsanitize=fuzzer-no-link $(DEPFLAGS) -c -o $@ $<
 
 $(BUILD)/libtbfuzz.a: $(FUZZ_OBJ)
-	@rm -f $@
-	ar rcs $@ $^
 
-$(BUILD)/fuzz/%: tests/fuzz/%.c $(BUILD)/libtbfuzz.a
+$(BUILD)/fuzzobj/tests/%.o: tests/fuzz/%.c
+	$(call say,FUZZCC,$@)
 	@mkdir -p $(dir $@)
-	@mkdir -p $(BUILD)/fuzzobj/tests
-	$(FUZZ_CC) $(FUZZ_FLAGS) -fsanitize=fuzzer -c -o $(BUILD)/fuzzobj/tests/$*.o $<
-	$(FUZZ_CXX) -fsanitize=fuzzer,address,undefined -o $@ $(BUILD)/fuzzobj/tests/$*.o \
-		$(BUILD)/libtbfuzz.a $(CTL_LIBS) $(TOML_LIBS)
+	$(Q)$(FUZZ_CC) $(FUZZ_FLAGS) -fsanitize=fuzzer $(DEPFLAGS) -c -o $@ $<
+
+$(BUILD)/fuzz/%: $(BUILD)/fuzzobj/tests/%.o $(BUILD)/libtbfuzz.a
+	$(call say,LD,$@)
+	@mkdir -p $(dir $@)
+	$(Q)$(FUZZ_CXX) -fsanitize=fuzzer,address,undefined -o $@ $^ $(CTL_LIBS) $(TOML_LIBS)
 
 fuzz: $(FUZZ_BIN)
 
-check: all unit-tests
+-include $(shell find $(BUILD)/obj $(BUILD)/fuzzobj -name '*.d' 2>/dev/null)
+
+# The unpacker's two threads under ThreadSanitizer: their unit test, built apart in build-tsan/.
+.PHONY: tsan-unit
+tsan-unit:
+	$(MAKE) --no-print-directory BUILD=build-tsan SANITIZE= CFLAGS=-fsanitize=thread \
+		CXXFLAGS=-fsanitize=thread LDFLAGS=-fsanitize=thread build-tsan/tests/test_pipe_hash
+	build-tsan/tests/test_pipe_hash
+
+check: all unit-tests man
 	@if command -v $(FUZZ_CC) >/dev/null; then $(MAKE) --no-print-directory fuzz; fi
 	@BUILD=$(BUILD) SANITIZE=$(SANITIZE) sh tests/run
 
@@ -193,9 +237,13 @@ SUITE ?= trixie
 check-root:
 	SUITE=$(SUITE) SANITIZE=$(SANITIZE) sh tests/check-root
 
-# Opt-in and slow: the tablet's platform (aarch64 Debian 13) under qemu-user; needs root.
+# Opt-in and slow: the tablet's platform (aarch64 Debian 13 with trixie-backports' Mesa) under
+# qemu-user; needs root. FULL=1 builds the full tablet release (Turnip and rusticl), with the
+# SPIR-V translator from SPIRV_SOURCE.
+FULL ?= 0
+SPIRV_SOURCE ?= $(wildcard ../shared/third_party/SPIRV-LLVM-Translator-19.1.6.tar.gz)
 check-tablet:
-	sh tests/tablet/run
+	TB_FULL=$(FULL) TB_SPIRV_SOURCE=$(SPIRV_SOURCE) sh tests/tablet/run
 
 demo: all
 	sh tests/demo
@@ -209,7 +257,7 @@ LIBEXECDIR := $(PREFIX)/libexec/tb323fu-mesa
 UNITDIR ?= $(PREFIX)/lib/systemd/system
 STORE_DIR ?= /var/lib/tb323fu/mesa
 BESIDE := sh dist/install-beside
-install: all
+install: all install-doc
 	install -d $(DESTDIR)$(LIBEXECDIR) $(DESTDIR)$(SYSCONFDIR)/tb323fu $(DESTDIR)$(UNITDIR)
 	install -m 0755 $(BUILD)/bin/tb323fu-ctl $(DESTDIR)$(LIBEXECDIR)/tb323fu-ctl-mesa
 	install -m 0755 $(BUILD)/bin/tb323fu-mesa $(BUILD)/bin/tb323fu-mesa-smoke $(DESTDIR)$(LIBEXECDIR)/
@@ -241,7 +289,7 @@ install: all
 		echo "the store $(STORE_DIR) still needs our files: run $(LIBEXECDIR)/tb323fu-ctl-mesa takeover as its owner"; \
 	fi
 
-# Man pages from their scdoc sources (doc/), and the bash completion; `make install` puts
+# Man pages from their scdoc sources (docs/man/), and the bash completion; `make install` puts
 # both where man and bash-completion look.
 SCDOC ?= scdoc
 MANDIR ?= $(PREFIX)/share/man
@@ -251,12 +299,12 @@ BASHCOMPDIR ?= $(shell $(PKG_CONFIG) --variable=completionsdir bash-completion 2
 else
 BASHCOMPDIR ?= $(PREFIX)/share/bash-completion/completions
 endif
-MAN_PAGES := $(patsubst doc/%.scd,$(BUILD)/man/%,$(wildcard doc/*.scd))
+MAN_PAGES := $(patsubst docs/man/%.scd,$(BUILD)/man/%,$(wildcard docs/man/*.scd))
 
-$(BUILD)/man/%: doc/%.scd doc/tidy-man.awk VERSION
+$(BUILD)/man/%: docs/man/%.scd docs/man/tidy-man.awk VERSION
 	@mkdir -p $(dir $@)
-	@# the mark that tells install-beside the page is ours (tb323fu-mesa/ident.h)
-	{ sed 's/@VERSION@/$(VERSION)/' $< | $(SCDOC) | awk -f doc/tidy-man.awk; \
+	@# the mark that tells install-beside the page is ours (tb323fu-mesa/common/ident.h)
+	{ sed 's/@VERSION@/$(VERSION)/' $< | $(SCDOC) | awk -f docs/man/tidy-man.awk; \
 		printf '%s\n' '.\" tb323fu-mesa-toolchain-program'; } > $@.tmp
 	mv $@.tmp $@
 
@@ -269,8 +317,6 @@ check-deb: all
 	BUILD=$(BUILD) SUITE=$(DEB_SUITE) sh tests/check-deb
 
 man: $(MAN_PAGES)
-check: man
-install: install-doc
 install-doc: man
 	install -d $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man5 $(DESTDIR)$(BASHCOMPDIR)
 	@# The helper may have pages and completions of the same names: those stay (install-beside).

@@ -1,12 +1,18 @@
-/* tb323fu-ctl: parses the command line, runs one command, prints its outcome. */
-#include "cli.h"
-#include "jsontext.h"
-#include "cli_access.h"
-#include "cli_progress.h"
-#include "cli_table.h"
-#include "../tb323fu-mesa/suggest.h"
-#include "running.h"
-#include "../tb323fu-mesa/ident.h"
+/* tb323fu-ctl: reads the command line (ctl/cli/parse.c), runs one command on the store it
+ * needs, prints its outcome. */
+#include "cli/cli.h"
+#include "base/jsontext.h"
+#include "cli/cli_access.h"
+#include "cli/cli_progress.h"
+#include "cli/cli_table.h"
+#include "cli/parse.h"
+#include "ops/session.h"
+#include "common/suggest.h"
+#include "store/running.h"
+#include "common/ident.h"
+#include "base/error.h"
+#include "base/alloc.h"
+#include "base/text.h"
 
 #include <signal.h>
 #include <stdio.h>
@@ -14,37 +20,6 @@
 #include <string.h>
 
 TB_IDENT_DEFINE("tb323fu-ctl");
-
-struct globals {
-	const char *store, *config, *progress;
-	int json, wait;
-};
-
-/* Takes a global option at argv[*i]; 1 when it was one, -1 when its value is missing. */
-static int take_global(struct globals *g, int argc, char **argv, int *i)
-{
-	const char *a = argv[*i];
-	const char **slot = !strcmp(a, "--store") ? &g->store
-			    : !strcmp(a, "--config") ? &g->config
-			    : !strcmp(a, "--progress") ? &g->progress : NULL;
-	if (slot) {
-		if (*i + 1 >= argc)
-			return -1;
-		*slot = argv[++*i];
-		return 1;
-	}
-	if (!strncmp(a, "--store=", 8))
-		return g->store = a + 8, 1;
-	if (!strncmp(a, "--config=", 9))
-		return g->config = a + 9, 1;
-	if (!strncmp(a, "--progress=", 11))
-		return g->progress = a + 11, 1;
-	if (!strcmp(a, "--json"))
-		return g->json = 1, 1;
-	if (!strcmp(a, "--wait"))
-		return g->wait = 1, 1;
-	return 0;
-}
 
 /* Sentences for people: what a MANIFEST, a release list or a server said is shown, never
  * obeyed by the terminal. */
@@ -99,19 +74,6 @@ static void catch_signals(void)
 	sigaction(SIGHUP, &sa, NULL);
 }
 
-/* Called as tb323fu-ctl-mesa (the path a backend calls, docs/design.md §13) the tool is
- * `tb323fu-ctl mesa` without the word. */
-static int called_as_mesa(const char *argv0)
-{
-	const char *base = strrchr(argv0, '/') ? strrchr(argv0, '/') + 1 : argv0;
-	return !strcmp(base, "tb323fu-ctl-mesa");
-}
-
-static int is_help(const char *a)
-{
-	return !strcmp(a, "--help") || !strcmp(a, "-h");
-}
-
 static int print_version(void)
 {
 	printf("tb323fu-ctl %s\n", TB_VERSION);
@@ -157,220 +119,92 @@ static int usage_failed(const char *sentence)
 	return TB_EUSAGE;
 }
 
-/* A usage error: one sentence, a "did you mean" when something is close, where to look. */
-static int usage_error(const char *what, const char *word, const char *suggestion,
-		       const char *help)
+/* The configuration, then the command body with its store. */
+static void run_body(struct cli *c, const struct cli_line *l, struct outcome *o)
 {
-	/* a typed word may hold anything: say() shows it for terminals, json_out repairs it */
-	char *m = xasprintf("%s \"%s\"%s%s%s (see %s)", what, word, suggestion ? "; did you mean \"" : "",
-			    suggestion ? suggestion : "", suggestion ? "\"?" : "", help);
-	usage_failed(m);
-	free(m);
-	return TB_EUSAGE;
-}
-
-static void missing_value(const char *option, const char *help)
-{
-	char *m = xasprintf("missing value for %s (see %s)", option, help);
-	usage_failed(m);
-	free(m);
-}
-
-static int unknown_command(const char *word)
-{
-	return usage_error("unknown command", word, cli_suggest_command(word),
-			   "tb323fu-ctl mesa help");
-}
-
-/* `help [COMMAND]` at either level: words are what follows "help". */
-static int help(int n, char **words)
-{
-	if (n > 0 && !strcmp(words[0], "mesa"))
-		n--, words++;
-	if (n == 0) {
-		cli_help_top(stdout);
-		return 0;
+	struct tb_error e = {0};
+	const char *conf = l->g.config ? l->g.config : getenv("TB323FU_MESA_CONFIG");
+	int explicit_conf = conf && *conf;
+	if (!explicit_conf)
+		conf = TB_SYSCONFDIR "/tb323fu/mesa.conf";
+	const char *helper_conf = getenv("TB323FU_CONFIG"); /* the helper's own override */
+	if (config_load(&c->cfg, conf, explicit_conf, &e)) {
+		outcome_fail(o, &e);
+		return;
 	}
-	const struct cli_command *cmd = cli_command_find(words[0]);
-	if (!cmd)
-		return unknown_command(words[0]);
-	cli_help_command(stdout, cmd);
-	return 0;
+	config_apply_helper_toml(&c->cfg, helper_conf && *helper_conf ? helper_conf
+								  : TB_SYSCONFDIR "/tb323fu/helper.toml");
+	if (c->cfg.helper_problem && strcmp(l->g.progress, "json"))
+		say(stderr, "tb323fu-ctl: warning: ", c->cfg.helper_problem);
+	/* the store opened as the table (and the options) say */
+	struct store s = {.lock_fd = -1};
+	int none = l->cmd->open == OPEN_NONE;
+	if (none || session_open(&s, c->store_dir, l->writer, c->wait, &e) == TB_OK)
+		o->code = l->cmd->fn(c, &l->opts, none ? NULL : &s, o);
+	else
+		outcome_fail(o, &e);
+	store_close(&s);
 }
 
-/* Before `mesa`: a word that is neither a global option nor the command group. */
-static int unknown_top_word(const char *word)
+static const char *operand_of(const struct cli_line *l)
 {
-	static const struct { const char *name; } top[] = {{"mesa"}, {"help"}};
-	if (word[0] == '-')
-		return usage_error("unknown option", word, cli_suggest_option(NULL, word),
-				   "tb323fu-ctl --help");
-	if (cli_command_find(word)) {
-		char *m = xasprintf("\"%s\" is a command of the mesa group: tb323fu-ctl mesa %s", word, word);
-		usage_failed(m);
-		free(m);
-		return TB_EUSAGE;
-	}
-	return usage_error("unknown command", word, suggest_name(word, top, 2, sizeof *top),
-			   "tb323fu-ctl --help");
+	if (l->cmd->operand == OPERAND_NONE)
+		return NULL;
+	return *(const char *const *)((const char *)&l->opts + l->cmd->operand_at);
 }
 
-/* An option the table does not know for cmd. A close one is surely a typo: refused here. A
- * far one is left to the command, which may know it; its usage error is then named for what
- * it is. Returns the word, or NULL when all are known. */
-static const char *unknown_option(const struct cli_command *cmd, int n, char **args, int *typo)
+static int run(const struct cli_line *l, int argc, char **argv)
 {
-	*typo = 0;
-	for (int k = 1; k < n; k++) {
-		if (!strcmp(args[k], "--"))
-			break;
-		if (args[k][0] != '-' || !args[k][1])
-			continue;
-		const struct cli_option *opt = cli_option_find(cmd->options, args[k]);
-		if (opt) {
-			k += opt->arg && !strchr(args[k], '=');
-			continue;
-		}
-		const char *close = cli_suggest_option(cmd, args[k]);
-		*typo = close != NULL;
-		return args[k];
+	const char *name = l->cmd->name;
+	struct cli c = {.store_dir = l->g.store, .json = l->g.json, .wait = l->g.wait};
+	c.progress = running_begin(name, cli_progress(l->g.progress));
+	config_defaults(&c.cfg);
+	struct outcome o = {0};
+	if (l->cmd->check && l->cmd->check(&l->opts, &o))
+		; /* a usage error between its options */
+	else if (l->cmd->writes && cli_writer_preflight(&c, name, operand_of(l), argc - 1, argv + 1, &o) >= 0)
+		; /* answered without touching the store */
+	else
+		run_body(&c, l, &o);
+	if (o.code == TB_EUSAGE && o.message && !strstr(o.message, "help")) {
+		char *m = xasprintf("%s (see tb323fu-ctl mesa help %s)", o.message, name);
+		free(o.message);
+		o.message = m;
 	}
-	return NULL;
+	running_end(o.code, o.code ? o.reason : "", o.message);
+	cli_progress_finished(name, o.code, o.reason, o.message);
+	int rc = print_outcome(&c, &o, !strcmp(l->g.progress, "json"));
+	json_object_put(o.fields);
+	free(o.message);
+	config_free(&c.cfg);
+	return rc;
 }
 
 int main(int argc, char **argv)
 {
 	catch_signals();
 	scan_output_options(argc, argv);
-	struct globals g = {.progress = "auto"};
-	int i = 1, alias = argc > 0 && called_as_mesa(argv[0]);
 	if (argc > 1 && !strcmp(argv[1], "__complete")) {
 		/* The bash completion's question: the words so far, the last one being typed. */
 		cli_complete(stdout, argc - 2, argv + 2);
 		return 0;
 	}
-	for (; !alias && i < argc && strcmp(argv[i], "mesa"); i++) {
-		if (is_help(argv[i]))
-			return cli_help_top(stdout), 0;
-		if (!strcmp(argv[i], "--version"))
-			return print_version();
-		if (!strcmp(argv[i], "help"))
-			return help(argc - i - 1, argv + i + 1);
-		int r = take_global(&g, argc, argv, &i);
-		if (r < 0) {
-			missing_value(argv[i], "tb323fu-ctl --help");
-			return TB_EUSAGE;
-		}
-		if (r == 0)
-			return unknown_top_word(argv[i]);
-	}
-	if (!alias && i >= argc) {
-		cli_help_top(stderr);
-		return TB_EUSAGE;
-	}
-	if (!alias)
-		i++; /* "mesa" */
-	/* Global options may also come between `mesa` and the command. */
-	for (; i < argc && argv[i][0] == '-'; i++) {
-		if (is_help(argv[i]))
-			return cli_help_top(stdout), 0;
-		if (!strcmp(argv[i], "--version"))
-			return print_version();
-		int r = take_global(&g, argc, argv, &i);
-		if (r < 0) {
-			missing_value(argv[i], "tb323fu-ctl --help");
-			return TB_EUSAGE;
-		}
-		if (r == 0)
-			return usage_error("unknown option", argv[i], cli_suggest_option(NULL, argv[i]),
-					   "tb323fu-ctl --help");
-	}
-	const char *name = i < argc ? argv[i++] : "status";
-	if (!strcmp(name, "help"))
-		return help(argc - i, argv + i);
-	const struct cli_command *cmd = cli_command_find(name);
-	if (!cmd)
-		return unknown_command(name);
-	early.operation = name;
-	/* Global options are also taken after the command (`mesa status --json`). */
-	char **rest = xcalloc((size_t)argc + 1, sizeof *rest);
-	int n = 0;
-	rest[n++] = (char *)name;
-	for (int dashdash = 0; i < argc; i++) {
-		if (!dashdash && is_help(argv[i])) {
-			cli_help_command(stdout, cmd);
-			free(rest);
-			return 0;
-		}
-		if (!dashdash && !strcmp(argv[i], "--version") && !cli_option_find(cmd->options, argv[i])) {
-			free(rest);
-			return print_version();
-		}
-		int r = dashdash ? 0 : take_global(&g, argc, argv, &i);
-		if (r < 0) {
-			char see[128];
-			snprintf(see, sizeof see, "tb323fu-ctl mesa help %s", name);
-			missing_value(argv[i], see);
-			free(rest);
-			return TB_EUSAGE;
-		}
-		if (!r) {
-			if (!strcmp(argv[i], "--"))
-				dashdash = 1;
-			rest[n++] = argv[i];
-		}
-	}
-	int typo;
-	const char *stranger = unknown_option(cmd, n, rest, &typo);
-	char see[128];
-	snprintf(see, sizeof see, "tb323fu-ctl mesa help %s", name);
-	if (stranger && typo) {
-		char what[96];
-		snprintf(what, sizeof what, "unknown option for %s:", name);
-		free(rest);
-		return usage_error(what, stranger, cli_suggest_option(cmd, stranger), see);
-	}
-	if (strcmp(g.progress, "auto") && strcmp(g.progress, "bar") && strcmp(g.progress, "json") &&
-	    strcmp(g.progress, "none")) {
-		free(rest);
-		return usage_failed("--progress takes auto, bar, json or none");
-	}
-
-	struct cli c = {.store_dir = g.store, .json = g.json, .wait = g.wait};
-	c.progress = running_begin(name, cli_progress(g.progress));
-	config_defaults(&c.cfg);
-	struct outcome o = {0};
-	struct tb_error e = {0};
-	const char *conf = g.config ? g.config : getenv("TB323FU_MESA_CONFIG");
-	int explicit_conf = conf && *conf;
-	if (!explicit_conf)
-		conf = TB_SYSCONFDIR "/tb323fu/mesa.conf";
-	const char *helper_conf = getenv("TB323FU_CONFIG"); /* the helper's own override */
-	if (cmd->writes && cli_writer_preflight(&c, n, rest, argc - 1, argv + 1, &o) >= 0) {
-		; /* answered without touching the store */
-	} else if (config_load(&c.cfg, conf, explicit_conf, &e)) {
-		outcome_fail(&o, &e);
-	} else {
-		config_apply_helper_toml(&c.cfg, helper_conf && *helper_conf ? helper_conf
-									    : TB_SYSCONFDIR "/tb323fu/helper.toml");
-		if (c.cfg.helper_problem && strcmp(g.progress, "json"))
-			say(stderr, "tb323fu-ctl: warning: ", c.cfg.helper_problem);
-		o.code = cmd->fn(&c, n, rest, &o);
-	}
-	if (o.code == TB_EUSAGE && stranger) {
-		/* The command did not know it either: name it for what it is. */
-		outcome_say(&o, "unknown option for %s: \"%s\" (see %s)", name, stranger, see);
-	} else if (o.code == TB_EUSAGE && o.message && !strstr(o.message, "help")) {
-		char *m = xasprintf("%s (see %s)", o.message, see);
-		free(o.message);
-		o.message = m;
-	}
-	running_end(o.code, o.code ? o.reason : "", o.message);
-	cli_progress_finished(name, o.code, o.reason, o.message);
-	int rc = print_outcome(&c, &o, !strcmp(g.progress, "json"));
-	json_object_put(o.fields);
-	free(o.message);
-	free(rest);
-	config_free(&c.cfg);
+	struct cli_line l;
+	cli_parse(argc, argv, &l);
+	early.operation = l.cmd ? l.cmd->name : NULL;
+	int rc = 0;
+	if (l.action == CLI_HELP && l.cmd)
+		cli_help_command(stdout, l.cmd);
+	else if (l.action == CLI_HELP)
+		cli_help_top(stdout);
+	else if (l.action == CLI_VERSION)
+		rc = print_version();
+	else if (l.action == CLI_NO_COMMAND)
+		cli_help_top(stderr), rc = TB_EUSAGE;
+	else if (l.action == CLI_USAGE)
+		rc = usage_failed(l.error);
+	else
+		rc = run(&l, argc, argv);
+	cli_line_free(&l);
 	return rc;
 }

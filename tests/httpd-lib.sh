@@ -8,7 +8,7 @@ start_httpd() {
 	_root=$1
 	shift
 	rm -f "$T/port"
-	python3 "$TB_TOP/tests/httpd" "$_root" "$T/port" --lifetime "${HTTPD_LIFETIME:-900}" "$@" 2>>"$T/httpd.err" &
+	python3 "$TB_TOP/tests/tools/httpd" "$_root" "$T/port" --lifetime "${HTTPD_LIFETIME:-900}" "$@" 2>>"$T/httpd.err" &
 	HTTPD_PID=$!
 	TB_KILL_ON_EXIT="${TB_KILL_ON_EXIT:-} $HTTPD_PID"
 	# Wait until it listens (the port file appears once the socket is bound).
@@ -27,7 +27,7 @@ stop_httpd() {
 	return 0
 }
 
-# fault PATH WHAT…: the server answers PATH with a fault from now on (see tests/httpd);
+# fault PATH WHAT…: the server answers PATH with a fault from now on (see tests/tools/httpd);
 # no_faults clears them.
 fault() { printf '%s\n' "$*" >>"$WWW/.faults"; }
 no_faults() { rm -f "$WWW/.faults"; }

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-#include "fetch.h"
+#include "release/fetch.h"
 
 int main(int argc, char **argv)
 {

@@ -4,8 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "envfile.h"
-#include "storepath.h"
+#include "common/envfile.h"
+#include "common/storepath.h"
 
 static struct env_list list;
 

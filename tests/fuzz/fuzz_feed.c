@@ -3,7 +3,8 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "feed.h"
+#include "release/feed.h"
+#include "base/error.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

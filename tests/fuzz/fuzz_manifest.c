@@ -7,8 +7,10 @@
 
 #include <limits.h>
 
-#include "envfile.h"
-#include "manifest.h"
+#include "common/envfile.h"
+#include "store/manifest.h"
+#include "base/error.h"
+#include "base/strbuf.h"
 
 static void check_value(const char *v)
 {

@@ -8,8 +8,11 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "minisign.h"
-#include "../tmpdir.h"
+#include "release/minisign.h"
+#include "../unit/tmpdir.h"
+#include "base/error.h"
+#include "base/alloc.h"
+#include "base/fs.h"
 
 #define KEY_A "RWSK1wu0jvJrLnEu+YP32aTe0viV5G18BEbfADkvm9ahgiihgfM1emex"
 

@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "procmaps.h"
+#include "launcher/procmaps.h"
 
 static struct mapped_drivers found;
 

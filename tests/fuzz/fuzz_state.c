@@ -4,7 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "state.h"
+#include "store/state.h"
+#include "base/strbuf.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

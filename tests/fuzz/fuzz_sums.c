@@ -3,8 +3,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "config.h"
-#include "sums.h"
+#include "base/config.h"
+#include "release/sums.h"
+#include "base/error.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

@@ -5,8 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "termtext.h"
-#include "utf8.h"
+#include "common/termtext.h"
+#include "common/utf8.h"
 
 static void check(const char *out, size_t n, int keep_newlines)
 {

@@ -7,10 +7,12 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "lifecycle.h"
-#include "hash.h"
-#include "release.h"
-#include "../tmpdir.h"
+#include "ops/lifecycle.h"
+#include "base/hash.h"
+#include "release/release.h"
+#include "../unit/tmpdir.h"
+#include "base/error.h"
+#include "base/fs.h"
 
 static struct store store;
 static char tarball[256];

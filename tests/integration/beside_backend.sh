@@ -12,7 +12,7 @@ WWW="$T/www"
 mkdir -p "$WWW"
 start_httpd "$WWW" || { not_ok "the test server starts" "$(cat "$T/httpd.err")"; done_testing; exit 1; }
 API="http://127.0.0.1:$PORT"
-python3 "$TB_TOP/tests/fake-github" "$WWW" "$API" <<EOF
+python3 "$TB_TOP/tests/doubles/fake-github" "$WWW" "$API" <<EOF
 mesa-$V7 - $r7
 mesa-$V6 - $r6
 EOF

@@ -11,7 +11,7 @@ sec = doc[doc.index("## 9."):]
 sec = sec[:sec.index("\n## ", 4)]
 listed = set(re.findall(r"`([a-z]+(?:-[a-z]+)*)`", sec[sec.index("Every failing JSON object"):sec.index("A `failed` record")]))
 used = set()
-for f in glob.glob(os.path.join(top, "ctl/*.c")):
+for f in glob.glob(os.path.join(top, "ctl/**/*.c"), recursive=True):
     text = open(f).read()
     used |= set(re.findall(r'_why\(\s*[^,]+,\s*[^,]+,\s*"([a-z-]+)"', text))
     used |= set(re.findall(r'refuse\(e, u, "([a-z-]+)"', text))

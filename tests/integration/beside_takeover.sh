@@ -98,7 +98,7 @@ check "…says so" grep -q '"completed":false' "$T/out"
 
 # --- helper.toml's channel where mesa.conf is silent
 M="$T/mirror"
-python3 "$TB_TOP/tests/fake-github" "$M" "file://$M" <<EOF
+python3 "$TB_TOP/tests/doubles/fake-github" "$M" "file://$M" <<EOF
 mesa-2026.10.09 prerelease $R2
 mesa-2026.10.08 - $R1
 EOF

@@ -139,7 +139,7 @@ cat >"$T/deqp" <<EOF2
 #!/bin/sh
 ps -o pgid= \$\$ | tr -d ' ' >"$T/pgid"
 : >"$T/started"
-exec "$TB_TOP/tests/fake-deqp-vk" "\$@"
+exec "$TB_TOP/tests/doubles/fake-deqp-vk" "\$@"
 EOF2
 chmod 755 "$T/deqp"
 start deqp "$CTL" --store "$STORE" --json mesa smoke $V --deqp "$T/deqp" --caselist "$T/cases.txt"

@@ -92,7 +92,7 @@ refused_with "launcher: a mistyped option of which" \
 refused_with "launcher: a mistyped global option" 'unknown option "--stroe"; did you mean "--store"?' "$MESA" --stroe x run true
 refused_with "launcher: help for no such command" 'did you mean "env"?' "$MESA" help evn
 
-# --- man pages: built from doc/*.scd, lint clean ---
+# --- man pages: built from docs/man/*.scd, lint clean ---
 for page in tb323fu-ctl.1 tb323fu-mesa.1 tb323fu-mesa.conf.5; do
 	f=$TB_BUILD/man/$page
 	if [ ! -f "$f" ]; then not_ok "man page $page is built (make man)"; continue; fi
@@ -110,7 +110,7 @@ done
 for page in tb323fu-ctl.1 tb323fu-mesa.1 tb323fu-mesa.conf.5; do
 	name="$page, paragraphs written as .PP: mandoc -T lint -W warning is clean"
 	if ! command -v scdoc >/dev/null; then skip "$name" "scdoc is not installed"; continue; fi
-	sed "s/@VERSION@/$VERSION/" "$TB_TOP/doc/$page.scd" | scdoc | sed 's/^\.P$/.PP/' | awk -f "$TB_TOP/doc/tidy-man.awk" >"$T/$page"
+	sed "s/@VERSION@/$VERSION/" "$TB_TOP/docs/man/$page.scd" | scdoc | sed 's/^\.P$/.PP/' | awk -f "$TB_TOP/docs/man/tidy-man.awk" >"$T/$page"
 	run_cmd mandoc -T lint -W warning "$T/$page"
 	check "$name" test "$rc" -eq 0 -a ! -s "$T/out" -a ! -s "$T/err"
 	# (but for the date in .TH, the built page may be from another day, and the mark the

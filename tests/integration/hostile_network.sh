@@ -13,7 +13,7 @@ mkdir -p "$WWW" "$T/keys"
 : >"$T/token"
 start_httpd "$WWW" || { not_ok "the test server starts" "$(cat "$T/httpd.err")"; done_testing; exit 1; }
 API="http://127.0.0.1:$PORT"
-python3 "$TB_TOP/tests/fake-github" "$WWW" "$API" <<EOF
+python3 "$TB_TOP/tests/doubles/fake-github" "$WWW" "$API" <<EOF
 mesa-2026.10.07 - $v7
 mesa-2026.10.06 flip-byte $v7
 EOF
@@ -175,7 +175,7 @@ stop_httpd
 # --- an offline mirror names only regular files inside its own directory
 MIRROR="$T/mirror"
 mkdir -p "$MIRROR"
-python3 "$TB_TOP/tests/fake-github" "$MIRROR" "file://$MIRROR" <<EOF
+python3 "$TB_TOP/tests/doubles/fake-github" "$MIRROR" "file://$MIRROR" <<EOF
 mesa-2026.10.07 - $v7
 EOF
 LIST="$MIRROR/repos/o/r/releases"

@@ -64,7 +64,7 @@ for j in $(seq "$jobs"); do
 	mkdir -p "$www"
 	start_httpd "$www" || { not_ok "the test server starts" "$(cat "$T/httpd.err")"; done_testing; exit 1; }
 	for v in 2026.1.1 2026.2.1 2026.3.1 2026.4.1; do echo "mesa-$v - $(good $v)"; done |
-		python3 "$TB_TOP/tests/fake-github" "$www" "http://127.0.0.1:$PORT"
+		python3 "$TB_TOP/tests/doubles/fake-github" "$www" "http://127.0.0.1:$PORT"
 	servers="$servers${servers:+,}{\"www\":\"$www\",\"api\":\"http://127.0.0.1:$PORT\"}"
 done
 echo "[$servers]" >"$W/server.json"

@@ -22,8 +22,8 @@ K="$T/release.key"
 start_httpd "$WWW" || { not_ok "the test server starts" "$(cat "$T/httpd.err")"; done_testing; exit 1; }
 API="http://127.0.0.1:$PORT"
 # Assets on another origin than api_url: the token must not go there.
-python3 "$TB_TOP/tests/fake-github" "$WWW" "http://localhost:$PORT" <<EOF
-kernel-6.12.1 - $TB_TOP/tests/httpd
+python3 "$TB_TOP/tests/doubles/fake-github" "$WWW" "http://localhost:$PORT" <<EOF
+kernel-6.12.1 - $TB_TOP/tests/tools/httpd
 mesa-2026.10.11 draft,sign=$K $v8
 mesa-2026.10.10 arch=aarch64,sign=$K $v8
 mesa-2026.10.08 prerelease,sign=$K,api-url,no-digest $v8
@@ -203,7 +203,7 @@ check "every error is one line" test "$(wc -l <"$T/err")" -eq 1
 # --- an offline mirror (file://): no server at all
 MIRROR="$T/mirror"
 mkdir -p "$MIRROR"
-python3 "$TB_TOP/tests/fake-github" "$MIRROR" "file://$MIRROR" <<EOF
+python3 "$TB_TOP/tests/doubles/fake-github" "$MIRROR" "file://$MIRROR" <<EOF
 mesa-2026.10.07 sign=$K $v7
 mesa-2026.10.06 sign=$K $v6
 EOF

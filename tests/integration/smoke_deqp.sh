@@ -8,7 +8,7 @@
 V=2026.04.01
 R=$(standin $V) || { not_ok "stand-in release"; done_testing; exit 1; }
 json() { json_strict - "$1"; }
-FAKE=$TB_TOP/tests/fake-deqp-vk
+FAKE=$TB_TOP/tests/doubles/fake-deqp-vk
 expect_exit 0 "install-local $V" ctl mesa install-local "$R" --sums "$(dirname "$R")/SHA256SUMS" --no-smoke
 REAL=$(cd "$STORE" && pwd -P)
 
@@ -52,7 +52,7 @@ check "a case without a result fails" test "$(json 'd["tests"][11]["status"]' <"
 check "durations come from the log" test "$(json 'd["tests"][0]["ms"]' <"$T/out")" = 2
 check "dEQP ran four times: after the crash, the watchdog and the hang" test "$(wc -l <"$T/record")" = 4
 check "…each time in its own directory, under the version's Vulkan driver" \
-	test "$(sort -u "$T/record")" = "cwd=$TB_TOP/tests VK_DRIVER_FILES=$REAL/icd/versions/$V/turnip.json"
+	test "$(sort -u "$T/record")" = "cwd=$TB_TOP/tests/doubles VK_DRIVER_FILES=$REAL/icd/versions/$V/turnip.json"
 check "the sentence gives the counts" grep -q "5 of 12 cases failed (4 Pass, 2 Fail, 1 NotSupported, 1 QualityWarning, 1 CompatibilityWarning, 1 Crash, 2 Timeout, 0 other)" "$T/err"
 
 printf 'dEQP-VK.compute.fake.pass_1\ndEQP-VK.compute.fake.notsupported_1\ndEQP-VK.compute.fake.compatibilitywarning_1\n' >"$T/good.txt"

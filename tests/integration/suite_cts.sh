@@ -1,7 +1,7 @@
 #!/bin/sh
 # The opencl-cts suite tier on a stand-in release: test binaries run through `run --version V`
 # and through `distro`, sub-test by sub-test. First on a double that speaks the CTS harness's
-# interface (tests/tools/fake-cts): a regression, a crash and a hang on the store's side only,
+# interface (tests/doubles/fake-cts): a regression, a crash and a hang on the store's side only,
 # each named as such; a budget that runs out says what did not run; smoke_suite = opencl-cts
 # rolls a regressing release back. Then, when the shared upstream archives are there, the real
 # test_basic built by build-recipes/opencl-cts and four of its sub-tests on both sides, and a
@@ -18,8 +18,8 @@ expect_exit 0 "install-local $V1" ctl mesa install-local "$R1" --sums "$(dirname
 # the double as two binaries, one beside the other (test_fake) and one in a CTS build tree's
 # layout (other/test_other)
 mkdir -p "$T/cts/other"
-cp "$TB_TOP/tests/tools/fake-cts" "$T/cts/test_fake"
-cp "$TB_TOP/tests/tools/fake-cts" "$T/cts/other/test_other"
+cp "$TB_TOP/tests/doubles/fake-cts" "$T/cts/test_fake"
+cp "$TB_TOP/tests/doubles/fake-cts" "$T/cts/other/test_other"
 export FAKE_CTS_RECORD="$T/record"
 cts() { ctl mesa smoke "$@" --suite opencl-cts --cts "$T/cts"; }
 result() { json "[t['store'] + '/' + t['distribution'] for t in d['results'] if t['name'] == '$1'][0]" <"$T/out"; }
@@ -131,7 +131,7 @@ check "…each passes on both sides" \
 
 # a release whose clEnqueueMapBuffer fails: the real binary with a library preloaded that
 # breaks it for the objects of $V2's rusticl only
-cc -shared -fPIC -o "$T/break.so" "$TB_TOP/tests/tools/cl-break-map.c" -ldl ||
+cc -shared -fPIC -o "$T/break.so" "$TB_TOP/tests/doubles/cl-break-map.c" -ldl ||
 	{ not_ok "build the entry-point breaker"; done_testing; exit 1; }
 mkdir -p "$T/broken"
 cat >"$T/broken/test_basic" <<EOF2

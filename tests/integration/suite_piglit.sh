@@ -20,7 +20,7 @@ suite() { json "$1" <"$STORE/smoke/$2.json"; }
 
 # piglit through a wrapper that records each side's OpenCL environment, and preloads a library
 # that breaks clGetMemObjectInfo and clGetKernelWorkGroupInfo in $V2's tree only.
-cc -shared -fPIC -o "$T/break.so" "$TB_TOP/tests/tools/cl-break-entry.c" -ldl ||
+cc -shared -fPIC -o "$T/break.so" "$TB_TOP/tests/doubles/cl-break-entry.c" -ldl ||
 	{ not_ok "build the entry-point breaker"; done_testing; exit 1; }
 cat >"$T/piglit" <<EOF2
 #!/bin/sh

@@ -33,7 +33,7 @@ K="$T/release.key"
 start_httpd "$WWW" --tls "$pki/server.pem" "$pki/server.key" ||
 	{ not_ok "the TLS test server starts" "$(cat "$T/httpd.err")"; done_testing; exit 1; }
 API="https://127.0.0.1:$PORT"
-python3 "$TB_TOP/tests/fake-github" "$WWW" "https://localhost:$PORT" <<EOF
+python3 "$TB_TOP/tests/doubles/fake-github" "$WWW" "https://localhost:$PORT" <<EOF
 mesa-2026.10.07 sign=$K $v7
 mesa-2026.10.06 sign=$K $v6
 mesa-2026.9.1 sign=$K,flip-byte $v6

@@ -20,8 +20,8 @@ expect_exit 0 "install-local $V" ctl mesa install-local "$R" --sums "$(dirname "
 REAL=$(cd "$STORE" && pwd -P)
 check "build the listener (tests/tools/vk-messages.c)" \
 	cc -Wall -Wextra -Werror -shared -fPIC -o "$T/vk-messages.so" "$TB_TOP/tests/tools/vk-messages.c" -ldl
-check "build the forbidden call (tests/tools/vk-wrong-call.c)" \
-	cc -o "$T/wrong" "$TB_TOP/tests/tools/vk-wrong-call.c" -lvulkan
+check "build the forbidden call (tests/doubles/vk-wrong-call.c)" \
+	cc -o "$T/wrong" "$TB_TOP/tests/doubles/vk-wrong-call.c" -lvulkan
 
 # Every severity; the layer writes no log of its own (only the listener is read).
 cat >"$T/vk_layer_settings.txt" <<EOF2

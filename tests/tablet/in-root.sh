@@ -4,7 +4,7 @@
 # and `run vulkaninfo --summary` / `run clinfo -l` load the store's lavapipe and rusticl while
 # Debian 13's own stay installed, as the dynamic linker's trace shows.
 # Environment: TB_BIN (the aarch64 programs), API, V (the published version), W (the work
-# directory with keys/).
+# directory with keys/), TB_DISTRO_MESA (backports: the root's Mesa must be trixie-backports').
 set -u
 : "${TB_BIN:?}" "${API:?}" "${V:?}" "${W:?}"
 CTL=$TB_BIN/tb323fu-ctl
@@ -25,6 +25,12 @@ SYSLIB=/usr/lib/aarch64-linux-gnu
 
 check "this is Debian 13 ($(cat /etc/debian_version)) with its arm64 Mesa" \
 	sh -c 'grep -q "^13" /etc/debian_version && test -f /usr/lib/aarch64-linux-gnu/libvulkan_lvp.so'
+mesa=$(dpkg-query -W -f '${Version}' mesa-vulkan-drivers 2>/dev/null)
+# TB_DISTRO_MESA=backports: the tablet's Debian 13, whose Mesa comes from trixie-backports.
+case ${TB_DISTRO_MESA:-trixie} in
+backports) check "…its Mesa is trixie-backports' ($mesa), as on the tablet" sh -c "case '$mesa' in *~bpo13*) ;; *) exit 1 ;; esac" ;;
+*) check "…its Mesa is trixie's own ($mesa)" sh -c "case '$mesa' in *~bpo*) exit 1 ;; esac" ;;
+esac
 check "our programs are aarch64 executables" sh -c "file -b '$CTL' 2>/dev/null | grep -q aarch64 || head -c 20 '$CTL' | od -An -tx1 | grep -q 'b7 00'"
 
 cat >"$TB323FU_MESA_CONFIG" <<CONF

@@ -5,8 +5,10 @@
 # shim (an Adreno the shim pretends to be; it accepts every submission without running it)
 # `run vulkaninfo --summary` reports a Turnip device loaded from the store, and the smoke tests
 # that need no results from the GPU (vk.loader, vk.driver) pass.
+# With API (the fake GitHub the release was published to, keys in W/keys), `update` installs it
+# from there with the signature required.
 # Environment: TB_BIN (the aarch64 programs), TABLET (the release's directory; its build's
-# shim in TABLET/../shim), W (a work directory), FD_GPU_ID (default 660).
+# shim in TABLET/../shim), W (a work directory), FD_GPU_ID (default 660), API.
 set -u
 : "${TB_BIN:?}" "${TABLET:?}" "${W:?}"
 CTL=$TB_BIN/tb323fu-ctl
@@ -74,7 +76,32 @@ if grep -q '^drivers=.*opencl' "$STORE/current/MANIFEST"; then
 	ldd "$STORE/current/lib/libRusticlOpenCL.so.1" >"$T/ldd" 2>&1
 	check "…rusticl needs no library of the distribution's LLVM" sh -c "! grep -qi 'libLLVM' '$T/ldd'"
 	grep -i 'libLLVM' "$T/ldd" | sed 's/^[[:space:]]*/#   needs /'
+	# What the dynamic section asks for, for the record (readelf of the root, if it has one).
+	if command -v readelf >/dev/null; then
+		echo "#   rusticl's DT_NEEDED: $(readelf -d "$STORE/current/lib/libRusticlOpenCL.so.1" |
+			sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p' | tr '\n' ' ')"
+	fi
+	echo "#   rusticl is $(stat -L -c %s "$STORE/current/lib/libRusticlOpenCL.so.1") bytes"
 else
 	echo "#   the release has no OpenCL driver (built with --drivers vulkan): no clinfo check"
+fi
+
+if [ -n "${API:-}" ]; then
+	want=$(sed -n 's/^version=//p' "$STORE/current/MANIFEST" 2>/dev/null)
+	cat >"$T/update.conf" <<CONF
+source = github:o/r
+api_url = $API
+require_signature = true
+keys_dir = $W/keys
+CONF
+	# The shim runs no submission, so the smoke tests' results could not be right.
+	start=$(date +%s)
+	if TB323FU_MESA_CONFIG=$T/update.conf "$CTL" --store "$W/tablet-update" mesa update --no-smoke \
+		>"$T/out" 2>"$T/err"; then
+		ok "update installs the published tablet release, signature required ($(($(date +%s) - start)) s)"
+	else
+		not_ok "update installs the published tablet release" "$(tail -n 8 "$T/out" "$T/err")"
+	fi
+	check "…$want is current in that store" test "$(readlink "$W/tablet-update/current" 2>/dev/null)" = "versions/$want"
 fi
 echo "1..$n"

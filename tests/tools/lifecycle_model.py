@@ -21,7 +21,7 @@ the rename into versions/ and the commit, the new state from the journal on.
 Environment: LIFECYCLE_SEED (default: random, printed), LIFECYCLE_RUNS (histories, default
 300), LIFECYCLE_KILLS (histories with a kill, default 100), LIFECYCLE_JOBS (default 2),
 LIFECYCLE_REPLAY (a JSON file of a shrunk history to run alone). Regression cases in
-tests/corpora/lifecycle/*.json run first. A generated kill is a number in [0, 1) that picks
+tests/integration/lifecycle_cases/*.json run first. A generated kill is a number in [0, 1) that picks
 among the points the command reaches; a played (and a shrunk, replayed) one names its point:
 {"op": "off", "kill": "journal"}. Output: TAP lines.
 """
@@ -62,7 +62,7 @@ class Unreached(Failure):
     """A writer ended without stopping at the point it was to be killed at."""
 
 
-# The writer's named points (ctl/testhook.h), in the order a command passes them.
+# The writer's named points (ctl/base/testhook.h), in the order a command passes them.
 BEFORE_VISIBLE = ("locked", "downloaded", "unpacking", "unpacked", "version-files")
 UNPACKED = ("placed", "smoke-tested")  # the new version in versions/, nothing committed
 COMMITTING = ("journal", "renaming", "renamed")
@@ -675,7 +675,7 @@ def main():
     n = 0
     failed = 0
 
-    cases = sorted(glob.glob(os.path.join(TOP, "tests", "corpora", "lifecycle", "*.json")))
+    cases = sorted(glob.glob(os.path.join(TOP, "tests", "integration", "lifecycle_cases", "*.json")))
     if os.environ.get("LIFECYCLE_REPLAY"):
         cases = [os.environ["LIFECYCLE_REPLAY"]]
     for case in cases:
@@ -725,7 +725,7 @@ def main():
             with open(out, "w") as f:
                 json.dump(small, f, indent=0)
             print("#   shrunk to %d operations (%s): %s" % (len(small), serr[:500], json.dumps(small)))
-            print("#   keep it as a regression case: cp %s tests/corpora/lifecycle/" % os.path.abspath(out))
+            print("#   keep it as a regression case: cp %s tests/integration/lifecycle_cases/" % os.path.abspath(out))
         else:
             print("#   (it did not fail again alone; not shrunk) %s" % json.dumps(played))
     else:

@@ -15,9 +15,10 @@
 
 #include <cmocka.h>
 
-#include "../tmpdir.h"
-#include "child.h"
-#include "util.h"
+#include "tmpdir.h"
+#include "trial/child.h"
+#include "base/error.h"
+#include "base/fs.h"
 
 static char *dir;
 

@@ -10,9 +10,9 @@
 #include <cmocka.h>
 #include <json-c/json.h>
 
-#include "child.h"
-#include "deqp.h"
-#include "smoke_run.h"
+#include "trial/child.h"
+#include "trial/qpa.h"
+#include "trial/smoke_run.h"
 
 static const char *const full_log =
 	"#sessionInfo releaseName git-1234\n"

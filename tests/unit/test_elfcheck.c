@@ -12,8 +12,13 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "elfcheck.h"
-#include "ldpaths.h"
+#include "release/elfcheck.h"
+#include "release/elffacts.h"
+#include "base/ldpaths.h"
+#include "base/error.h"
+#include "base/alloc.h"
+#include "base/fs.h"
+#include "base/host.h"
 
 static char fixtures[256]; /* built fixture libraries */
 static char scratch[512];  /* trees of one test */

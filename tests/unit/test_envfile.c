@@ -12,11 +12,11 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "envfile.h"
-#include "launcher.h"
-#include "procmaps.h"
-#include "storepath.h"
-#include "../tmpdir.h"
+#include "common/envfile.h"
+#include "launcher/launcher.h"
+#include "launcher/procmaps.h"
+#include "common/storepath.h"
+#include "tmpdir.h"
 
 static struct env_list list;
 static struct env_problem why;
@@ -220,39 +220,39 @@ static void loads_current_or_a_version_with_clear_refusals(void **state)
 	char dir[128], path[160];
 	snprintf(dir, sizeof dir, "%s/store", tmpdir);
 	/* Nothing installed: the store, or its env/ directory, does not exist. */
-	assert_int_equal(launch_env_load(&loaded, dir, NULL), EXIT_FAILED);
-	assert_int_equal(launch_env_load(&loaded, dir, "2026.10.06"), EXIT_FAILED);
-	assert_int_equal(launch_env_load(&loaded, dir, "../etc/passwd"), EXIT_USAGE);
-	assert_int_equal(launch_env_load(&loaded, dir, "x1"), EXIT_USAGE);
+	assert_int_equal(launch_env_load(&loaded, dir, NULL), TB_EFAIL);
+	assert_int_equal(launch_env_load(&loaded, dir, "2026.10.06"), TB_EFAIL);
+	assert_int_equal(launch_env_load(&loaded, dir, "../etc/passwd"), TB_EUSAGE);
+	assert_int_equal(launch_env_load(&loaded, dir, "x1"), TB_EUSAGE);
 
 	snprintf(path, sizeof path, "mkdir -p '%s/env'", dir);
 	assert_int_equal(system(path), 0);
 	snprintf(path, sizeof path, "%s/env/current.env", dir);
 	write_file(path, version_file, strlen(version_file));
 	/* an env file whose tree is gone selects nothing: refused */
-	assert_int_equal(launch_env_load(&loaded, dir, NULL), EXIT_FAILED);
+	assert_int_equal(launch_env_load(&loaded, dir, NULL), TB_EFAIL);
 	char tree[512];
 	snprintf(tree, sizeof tree, "mkdir -p '%s/versions/2026.10.06' && touch '%s/versions/2026.10.06/MANIFEST' && ln -sfn versions/2026.10.06 '%s/current'",
 		 dir, dir, dir);
 	assert_int_equal(system(tree), 0);
 	assert_int_equal(launch_env_load(&loaded, dir, NULL), 0);
 	assert_int_equal(loaded.list.count, 5);
-	assert_int_equal(launch_env_load(&loaded, dir, "2026.10.06"), EXIT_FAILED);
+	assert_int_equal(launch_env_load(&loaded, dir, "2026.10.06"), TB_EFAIL);
 	snprintf(path, sizeof path, "%s/env/2026.10.06.env", dir);
 	write_file(path, "A=1\nB=$x\n", 9);
-	assert_int_equal(launch_env_load(&loaded, dir, "2026.10.06"), EXIT_FAILED);
+	assert_int_equal(launch_env_load(&loaded, dir, "2026.10.06"), TB_EFAIL);
 	/* Only the variables a release selects: anything else (LD_PRELOAD, PATH) refuses the file. */
 	write_file(path, "A=1\n", 4);
-	assert_int_equal(launch_env_load(&loaded, dir, "2026.10.06"), EXIT_FAILED);
+	assert_int_equal(launch_env_load(&loaded, dir, "2026.10.06"), TB_EFAIL);
 	write_file(path, "RUSTICL_ENABLE=1\nLD_PRELOAD=/x.so\n", 34);
-	assert_int_equal(launch_env_load(&loaded, dir, "2026.10.06"), EXIT_FAILED);
+	assert_int_equal(launch_env_load(&loaded, dir, "2026.10.06"), TB_EFAIL);
 	write_file(path, "RUSTICL_ENABLE=1\n", 17);
 	assert_int_equal(launch_env_load(&loaded, dir, "2026.10.06"), 0);
 	assert_string_equal(loaded.list.vars[0].value, "1");
 	/* A FIFO in its place fails at once instead of waiting for a writer. */
 	unlink(path);
 	assert_int_equal(mkfifo(path, 0644), 0);
-	assert_int_equal(launch_env_load(&loaded, dir, "2026.10.06"), EXIT_FAILED);
+	assert_int_equal(launch_env_load(&loaded, dir, "2026.10.06"), TB_EFAIL);
 	unlink(path);
 }
 

@@ -11,10 +11,16 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "feed.h"
-#include "hash.h"
-#include "fetch.h"
-#include "../tmpdir.h"
+#include "release/feed.h"
+#include "base/hash.h"
+#include "release/fetch.h"
+#include "release/urlpolicy.h"
+#include "tmpdir.h"
+#include "base/error.h"
+#include "base/alloc.h"
+#include "base/strbuf.h"
+#include "base/fs.h"
+#include "base/host.h"
 
 #define D64 "ab0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcd"
 

@@ -10,8 +10,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "config.h"
-#include "../tmpdir.h"
+#include "base/config.h"
+#include "tmpdir.h"
+#include "base/error.h"
+#include "base/alloc.h"
+#include "base/fs.h"
 
 static char *dir;
 

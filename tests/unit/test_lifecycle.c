@@ -11,12 +11,17 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "config.h"
-#include "lifecycle.h"
-#include "manifest.h"
-#include "state.h"
-#include "txn.h"
-#include "../tmpdir.h"
+#include "base/config.h"
+#include "ops/lifecycle.h"
+#include "store/manifest.h"
+#include "store/state.h"
+#include "store/txn.h"
+#include "tmpdir.h"
+#include "base/error.h"
+#include "base/alloc.h"
+#include "base/strbuf.h"
+#include "base/fs.h"
+#include "base/host.h"
 
 struct fixture {
 	char *dir;

@@ -7,9 +7,11 @@
 #include <string.h>
 #include <stdlib.h>
 
-#include "config.h"
-#include "manifest.h"
-#include "sums.h"
+#include "base/config.h"
+#include "store/manifest.h"
+#include "release/sums.h"
+#include "base/error.h"
+#include "base/alloc.h"
 
 #define SHA_A "a3f1c2d4e5f60718293a4b5c6d7e8f90a1b2c3d4e5f60718293a4b5c6d7e8f90"
 

@@ -12,8 +12,11 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "minisign.h"
-#include "../tmpdir.h"
+#include "release/minisign.h"
+#include "tmpdir.h"
+#include "base/error.h"
+#include "base/alloc.h"
+#include "base/fs.h"
 
 #define KEY_A "RWSK1wu0jvJrLnEu+YP32aTe0viV5G18BEbfADkvm9ahgiihgfM1emex"
 #define KEY_B "RWSPyBCVKJ4K7uE3ks0OWkwAmvP234So01pfOB2bgJCmNmV+Fua8pL1z"

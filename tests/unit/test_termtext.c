@@ -7,8 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "termtext.h"
-#include "util.h"
+#include "common/termtext.h"
+#include "base/text.h"
 
 static void test_escapes_and_clipboard_writes(void **state)
 {

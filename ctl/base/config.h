@@ -1,0 +1,56 @@
+/* /etc/tb323fu/mesa.conf (docs/design.md §5): key = value lines, # comments. */
+#ifndef TB_CONFIG_H
+#define TB_CONFIG_H
+
+#include "base/error.h"
+
+#define CONFIG_MAX_KEYS 32
+#define CONFIG_MAX_BYTES (1 << 20)
+
+struct config {
+	char *source;   /* github:OWNER/REPO */
+	char *owner, *repo;
+	char *api_url;
+	char *channel;  /* stable | testing */
+	int require_signature;
+	char *public_keys[CONFIG_MAX_KEYS];
+	int n_public_keys;
+	char *keys_dir;
+	char *ca_file;
+	char *token_file;
+	int smoke;      /* on | off */
+	char *smoke_suite;         /* "" (none) | piglit-cl | opencl-cts: a suite after every install */
+	char *smoke_suite_profile; /* quick | full */
+	char *smoke_suite_filter;  /* a regular expression for piglit's -t, "" for all */
+	char *cts_dir;             /* OpenCL-CTS's binaries, "" for build-recipes/opencl-cts's */
+	char *cts_tests;           /* the CTS binaries to run, "" for the default set */
+	long cts_budget;           /* seconds for a CTS run, 0 for no limit */
+	int max_tries;
+	int keep_versions;
+	long connect_timeout; /* seconds */
+	long stall_timeout;   /* seconds */
+	long stall_speed;     /* bytes per second */
+	int auto_download;    /* the daily check also downloads (docs/design.md §13) */
+	unsigned set_here;    /* CONFIG_SET_* bits: what mesa.conf itself set */
+	char *path;     /* the file read, or NULL when none was */
+	char *helper_problem; /* why helper.toml could not be read (signatures are then required) */
+};
+
+enum { CONFIG_SET_CHANNEL = 1, CONFIG_SET_SIGNATURE = 2, CONFIG_SET_KEYS = 4 };
+
+/* Sets every default of docs/design.md §5. */
+void config_defaults(struct config *c);
+/* Reads path over the defaults. A missing file is fine when must_exist is 0. A bad line is
+ * TB_EUSAGE with a sentence naming the file and the line. */
+int config_load(struct config *c, const char *path, int must_exist, struct tb_error *e);
+/* Parses text (the file's content) over the current values; name is used in messages. */
+int config_parse(struct config *c, const char *text, const char *name, struct tb_error *e);
+void config_free(struct config *c);
+
+/* Takes the Open Device Helper's channel and signature policy from its helper.toml ([kernel]
+ * channel, require_signature, public_keys) where mesa.conf left them unset. A missing file
+ * changes nothing; one that is there but is not TOML, or sets one of these keys wrongly,
+ * makes signatures required and leaves a sentence (file, line) in helper_problem. */
+void config_apply_helper_toml(struct config *c, const char *path);
+
+#endif

@@ -1,0 +1,249 @@
+#include "base/fs.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "base/alloc.h"
+#include "base/error.h"
+
+int mkdir_p(const char *path, mode_t mode, struct tb_error *e)
+{
+	char *p = xstrdup(path);
+	for (char *s = p + 1;; s++) {
+		if (*s == '/' || *s == '\0') {
+			char c = *s;
+			*s = '\0';
+			if (mkdir(p, mode) != 0 && errno != EEXIST) {
+				int r = tb_fail_errno(e, TB_EFAIL, "cannot create %s", p);
+				free(p);
+				return r;
+			}
+			*s = c;
+			if (!c)
+				break;
+		}
+	}
+	free(p);
+	if (!is_directory(path))
+		return tb_fail(e, TB_EFAIL, "%s exists and is not a directory", path);
+	return TB_OK;
+}
+
+static int remove_at(int dirfd, const char *name)
+{
+	if (unlinkat(dirfd, name, 0) == 0 || errno == ENOENT)
+		return 0;
+	if (errno != EISDIR && errno != EPERM)
+		return -1;
+	int fd = openat(dirfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	DIR *d = fdopendir(fd);
+	if (!d) {
+		close(fd);
+		return -1;
+	}
+	int rc = 0;
+	struct dirent *de;
+	while ((de = readdir(d))) {
+		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
+			continue;
+		if (remove_at(fd, de->d_name) != 0)
+			rc = -1;
+	}
+	closedir(d);
+	if (unlinkat(dirfd, name, AT_REMOVEDIR) != 0 && errno != ENOENT)
+		rc = -1;
+	return rc;
+}
+
+int remove_tree(const char *path)
+{
+	return remove_at(AT_FDCWD, path);
+}
+
+int path_exists(const char *path)
+{
+	struct stat st;
+	return lstat(path, &st) == 0;
+}
+
+int is_directory(const char *path)
+{
+	struct stat st;
+	return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+int fsync_dir(const char *dir)
+{
+	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	int r = fsync(fd);
+	close(fd);
+	return r;
+}
+
+static char *dir_of(const char *path)
+{
+	char *d = xstrdup(path);
+	char *slash = strrchr(d, '/');
+	if (!slash) {
+		free(d);
+		return xstrdup(".");
+	}
+	if (slash == d)
+		slash[1] = '\0';
+	else
+		*slash = '\0';
+	return d;
+}
+
+/* A temporary name beside path, unique per process. */
+static char *temp_beside(const char *path)
+{
+	char *dir = dir_of(path);
+	const char *base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
+	char *t = xasprintf("%s/.%s.tmp.%ld", dir, base, (long)getpid());
+	free(dir);
+	return t;
+}
+
+int atomic_write_file(const char *path, const void *data, size_t len, mode_t mode,
+		      struct tb_error *e)
+{
+	char *tmp = temp_beside(path);
+	int rc = TB_OK;
+	/* A fresh file: never one planted under the temporary's name (a link, a hard link). */
+	unlink(tmp);
+	int fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, mode);
+	if (fd < 0) {
+		rc = tb_fail_errno(e, TB_EFAIL, "cannot write %s", path);
+		goto out;
+	}
+	const char *p = data;
+	while (len) {
+		ssize_t n = write(fd, p, len);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0) {
+			rc = tb_fail_errno(e, TB_EFAIL, "cannot write %s (is the disk full?)", path);
+			close(fd);
+			unlink(tmp);
+			goto out;
+		}
+		p += n;
+		len -= (size_t)n;
+	}
+	if (fchmod(fd, mode) != 0 || fsync(fd) != 0) {
+		rc = tb_fail_errno(e, TB_EFAIL, "cannot write %s", path);
+		close(fd);
+		unlink(tmp);
+		goto out;
+	}
+	close(fd);
+	if (rename(tmp, path) != 0) {
+		rc = tb_fail_errno(e, TB_EFAIL, "cannot replace %s", path);
+		unlink(tmp);
+		goto out;
+	}
+	char *dir = dir_of(path);
+	fsync_dir(dir);
+	free(dir);
+out:
+	free(tmp);
+	return rc;
+}
+
+int atomic_symlink(const char *target, const char *path, struct tb_error *e)
+{
+	char *tmp = temp_beside(path);
+	unlink(tmp);
+	int rc = TB_OK;
+	if (symlink(target, tmp) != 0)
+		rc = tb_fail_errno(e, TB_EFAIL, "cannot create link %s", path);
+	else if (rename(tmp, path) != 0) {
+		rc = tb_fail_errno(e, TB_EFAIL, "cannot replace link %s", path);
+		unlink(tmp);
+	} else {
+		char *dir = dir_of(path);
+		fsync_dir(dir);
+		free(dir);
+	}
+	free(tmp);
+	return rc;
+}
+
+static char *read_small(const char *path, size_t max, size_t *len_out, int flags)
+{
+	/* O_NONBLOCK: opening a FIFO must not wait for a writer; it is refused below. */
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | flags);
+	if (fd < 0)
+		return NULL;
+	struct stat st;
+	int err = fstat(fd, &st) != 0	   ? errno
+		  : S_ISDIR(st.st_mode)	   ? EISDIR
+		  : !S_ISREG(st.st_mode)	   ? ESPIPE
+		  : (uint64_t)st.st_size > max ? E2BIG
+					   : 0;
+	if (err) {
+		close(fd);
+		errno = err;
+		return NULL;
+	}
+	size_t cap = 4096, len = 0;
+	char *buf = xmalloc(cap);
+	for (;;) {
+		if (len + 1 >= cap) {
+			if (cap > max + 1) {
+				free(buf);
+				close(fd);
+				errno = E2BIG;
+				return NULL;
+			}
+			cap *= 2;
+			buf = xrealloc(buf, cap);
+		}
+		ssize_t n = read(fd, buf + len, cap - len - 1);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			int saved = errno;
+			free(buf);
+			close(fd);
+			errno = saved;
+			return NULL;
+		}
+		if (n == 0)
+			break;
+		len += (size_t)n;
+		if (len > max) {
+			free(buf);
+			close(fd);
+			errno = E2BIG;
+			return NULL;
+		}
+	}
+	close(fd);
+	buf[len] = '\0';
+	if (len_out)
+		*len_out = len;
+	return buf;
+}
+
+char *read_small_file(const char *path, size_t max, size_t *len_out)
+{
+	return read_small(path, max, len_out, 0);
+}
+
+char *read_small_file_nofollow(const char *path, size_t max, size_t *len_out)
+{
+	return read_small(path, max, len_out, O_NOFOLLOW);
+}

@@ -1,0 +1,96 @@
+/* What the command-line layer hands a command, and what a command hands back. */
+#ifndef TB_CLI_H
+#define TB_CLI_H
+
+#include <json-c/json.h>
+#include <stdint.h>
+
+#include "base/config.h"
+#include "base/progress.h"
+#include "store/store.h"
+#include "base/error.h"
+#include "cli/cli_opts.h"
+
+struct cli {
+	const char *store_dir; /* --store, or NULL */
+	struct config cfg;
+	int json;
+	int wait;
+	const struct tb_progress *progress;
+};
+
+/* A command's result: exit code, one human sentence (or several lines), its JSON fields. */
+struct outcome {
+	int code;
+	char *message;
+	const char *reason;  /* a failure's reason id (docs/design.md), static; NULL on success */
+	json_object *fields; /* an object; "ok" and "message" are added by main */
+	int fields_only;     /* status and list: the object has exactly docs/design.md §5's keys */
+	int report;          /* the message is a report for stdout even when code says failed */
+};
+
+void outcome_say(struct outcome *o, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+int outcome_fail(struct outcome *o, const struct tb_error *e);
+void outcome_str(struct outcome *o, const char *key, const char *value);
+void outcome_int(struct outcome *o, const char *key, int64_t value);
+void outcome_bool(struct outcome *o, const char *key, int value);
+
+/* The fields and sentences after a version became current (smoke NULL: not run). Shared by
+ * install, install-local and update so they speak alike. */
+struct smoke_outcome;
+void outcome_installed(struct outcome *o, const struct store *s, const char *version,
+		       const struct smoke_outcome *smoke);
+
+/* A usage error: exit 2, reason usage, the sentence (printf format) naming the right usage. */
+int cli_usage(struct outcome *o, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* A release's drivers: ["vulkan","opencl"] for JSON, "vulkan, opencl" for people (m NULL:
+ * none known). */
+struct manifest;
+json_object *cli_drivers_array(const struct manifest *m);
+const char *cli_drivers_text(const struct manifest *m);
+/* Adds version, drivers, base, mesa_version of an installed version to the outcome and
+ * writes "vulkan, opencl, based on upstream 1a2b3c4" into about. */
+void cli_describe_version(struct outcome *o, const struct store *s, const char *version,
+			  char *about, size_t n);
+
+/* For a command that tests one installed version (smoke, bench): the version given (NULL:
+ * current) when it is installed, reported as "version". Returns it (free it) or NULL with
+ * the failure in o. */
+char *cli_pick_version(const struct store *s, const char *version, struct outcome *o);
+
+/* A command body: its parsed options (its struct of cli/cli_opts.h), the store opened as the
+ * table says (NULL for a command without one). */
+typedef int (*command_fn)(struct cli *c, const void *opts, struct store *s, struct outcome *o);
+/* Usage rules between a command's options, checked before the store opens. */
+typedef int (*check_fn)(const void *opts, struct outcome *o);
+
+#define COMMAND(name) \
+	int cmd_##name(struct cli *c, const void *opts, struct store *s, struct outcome *o)
+#define CHECK(name) int check_##name(const void *opts, struct outcome *o)
+CHECK(smoke);
+CHECK(bench);
+CHECK(pack);
+COMMAND(status);
+COMMAND(list);
+COMMAND(check);
+COMMAND(download);
+COMMAND(install);
+COMMAND(update);
+COMMAND(install_local);
+COMMAND(on);
+COMMAND(off);
+COMMAND(keep);
+COMMAND(rollback);
+COMMAND(boot_tick);
+COMMAND(remove);
+COMMAND(verify);
+COMMAND(smoke);
+COMMAND(bench);
+COMMAND(doctor);
+COMMAND(pack);
+COMMAND(notes);
+COMMAND(takeover);
+COMMAND(auto_check);
+
+#endif

@@ -1,0 +1,134 @@
+/* Write access to the store, checked before a writer touches it (ctl/cli/cli_access.h). */
+#include "cli/cli_access.h"
+#include "store/state.h"
+#include "base/error.h"
+#include "base/alloc.h"
+#include "base/strbuf.h"
+#include "base/fs.h"
+#include "common/storepath.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+/* 0 when this user can create or change dir; else the errno that would stop it. */
+static int store_access(const char *dir)
+{
+	static const char *const parts[] = {"", STORE_DIRS};
+	struct stat st;
+	if (stat(dir, &st) == 0) {
+		for (size_t i = 0; i < sizeof parts / sizeof *parts; i++) {
+			char *p = *parts[i] ? path_join(dir, parts[i]) : xstrdup(dir);
+			int bad = path_exists(p) && access(p, W_OK | X_OK) != 0 ? errno : 0;
+			free(p);
+			if (bad)
+				return bad;
+		}
+		return 0;
+	}
+	/* Not there yet: the nearest directory that exists must let us create it. */
+	char *up = xstrdup(dir);
+	int bad = 0;
+	for (;;) {
+		char *slash = strrchr(up, '/');
+		if (!slash) {
+			bad = access(".", W_OK | X_OK) ? errno : 0;
+			break;
+		}
+		*(slash == up ? slash + 1 : slash) = '\0';
+		if (stat(up, &st) == 0) {
+			bad = access(up, W_OK | X_OK) ? errno : 0;
+			break;
+		}
+		if (slash == up)
+			break;
+	}
+	free(up);
+	return bad;
+}
+
+/* The command line again, quoted for a shell where needed, after `sudo`. */
+static char *sudo_line(int argc, char **argv)
+{
+	struct strbuf sb = {0};
+	sb_append(&sb, "sudo tb323fu-ctl");
+	for (int i = 0; i < argc; i++) {
+		const char *a = argv[i];
+		int plain = *a && strspn(a, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+					    "0123456789/._+-=,:@%") == strlen(a);
+		if (plain) {
+			sb_appendf(&sb, " %s", a);
+			continue;
+		}
+		sb_append(&sb, " '");
+		for (; *a; a++)
+			sb_append(&sb, *a == '\'' ? "'\\''" : (char[]){*a, '\0'});
+		sb_append(&sb, "'");
+	}
+	char *out = xstrdup(sb.buf);
+	sb_free(&sb);
+	return out;
+}
+
+/* What the state answers without a change, for the commands where it can: 1 when o holds
+ * the answer. The commands themselves give the same answers under the lock. */
+static int state_answer(const struct store *s, const char *name, const char *operand,
+			struct outcome *o)
+{
+	struct state st;
+	struct tb_error e = {0};
+	state_load(s, &st);
+	char *cur = store_current(s), *prev = store_previous(s);
+	int answered = 1;
+	if (!strcmp(name, "keep") && !st.trial)
+		outcome_say(o, "nothing to keep: no Mesa version is on trial");
+	else if (!strcmp(name, "boot-tick") && (!st.enabled || !st.trial))
+		outcome_say(o, "no Mesa version is on trial");
+	else if (!strcmp(name, "on") && !cur)
+		outcome_fail(o, (tb_fail_why(&e, TB_EFAIL, "not-installed",
+				      "no Mesa version installed to switch on (tb323fu-ctl mesa update)"), &e));
+	else if (!strcmp(name, "rollback") && (!prev || !store_has_version(s, prev)))
+		outcome_fail(o, (tb_fail_why(&e, TB_EFAIL, "not-installed",
+				      "there is no previous version to go back to"), &e));
+	else if (!strcmp(name, "remove") && operand && !store_has_version(s, operand))
+		outcome_fail(o, (tb_fail_why(&e, TB_EFAIL, "unknown-version",
+				      "Mesa %s is not installed (tb323fu-ctl mesa list)", operand), &e));
+	else
+		answered = 0;
+	free(cur);
+	free(prev);
+	state_free(&st);
+	return answered;
+}
+
+int cli_writer_preflight(struct cli *c, const char *name, const char *operand, int line_argc,
+			 char **line, struct outcome *o)
+{
+	const char *dir = c->store_dir;
+	if (!dir || !*dir)
+		dir = store_root(dir && *dir ? dir : NULL);
+	int err = store_access(dir);
+	if (!err)
+		return -1;
+	struct store s;
+	struct tb_error e = {0};
+	if (store_open(&s, dir, 0, &e) == 0) {
+		int answered = state_answer(&s, name, operand, o);
+		store_close(&s);
+		if (answered)
+			return o->code;
+	}
+	if (err == EROFS) {
+		tb_fail_why(&e, TB_EFAIL, "read-only",
+			    "%s changes the store %s, which is on a read-only file system", name, dir);
+	} else {
+		char *sudo = sudo_line(line_argc, line);
+		tb_fail_why(&e, TB_EFAIL, "permission",
+			    "%s changes the store %s and needs root for that: run `%s`", name, dir,
+			    sudo);
+		free(sudo);
+	}
+	return outcome_fail(o, &e);
+}

@@ -1,0 +1,15 @@
+/* Who may change the store. A command that changes it, run by a user who cannot write it,
+ * says so before it touches anything: what the store's state already answers first
+ * (nothing to keep, nothing installed), else that it needs root and the command to type. */
+#ifndef TB_CLI_ACCESS_H
+#define TB_CLI_ACCESS_H
+
+#include "cli/cli.h"
+
+/* Returns -1 when the command may go on (the store is writable, or will be creatable);
+ * otherwise fills o and returns its exit code. name: the command, operand: its operand or
+ * NULL; line: the whole command line as typed (argv[1..]), for the `sudo …` it suggests. */
+int cli_writer_preflight(struct cli *c, const char *name, const char *operand, int line_argc,
+			 char **line, struct outcome *o);
+
+#endif

@@ -1,0 +1,196 @@
+/* Help, "did you mean …?" and completion answers, all read from the command table. */
+#include "cli/cli_table.h"
+#include "common/suggest.h"
+#include "base/error.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static void print_options(FILE *f, const struct cli_option *opts)
+{
+	for (; opts->name; opts++) {
+		char head[64];
+		snprintf(head, sizeof head, "%s%s%s", opts->name, opts->arg ? " " : "",
+			 opts->arg ? opts->arg : "");
+		fprintf(f, "  %-26s %s\n", head, opts->help);
+	}
+}
+
+void cli_help_top(FILE *f)
+{
+	fputs("usage: tb323fu-ctl [OPTIONS] mesa COMMAND [ARGS]\n"
+	      "       tb323fu-ctl [mesa] help [COMMAND]\n"
+	      "\n"
+	      "Fetches, verifies and installs the port's Mesa builds into a store beside the\n"
+	      "distribution's Mesa, and switches programs to them and back.\n"
+	      "\n"
+	      "commands:\n",
+	      f);
+	for (size_t i = 0; i < cli_commands_count; i++)
+		fprintf(f, "  %-14s %s\n", cli_commands[i].name, cli_commands[i].summary);
+	fputs("\noptions (before `mesa`, or after the command):\n", f);
+	print_options(f, cli_global_options);
+	fputs("\nCommands that change the store need write access to it (root for the system's\n"
+	      "store: sudo tb323fu-ctl mesa on). `tb323fu-ctl mesa help COMMAND` shows a command's\n"
+	      "options and an example; man tb323fu-ctl(1) has the rest.\n"
+	      "\n"
+	      "example:\n"
+	      "  tb323fu-ctl mesa update && tb323fu-mesa run vkcube\n",
+	      f);
+}
+
+void cli_help_command(FILE *f, const struct cli_command *cmd)
+{
+	fprintf(f, "usage: tb323fu-ctl [OPTIONS] mesa %s%s%s\n\n%s\n", cmd->name,
+		*cmd->args ? " " : "", cmd->args, cmd->summary);
+	if (cmd->writes)
+		fprintf(f, "It changes the store: run it as root for the system's store "
+			   "(sudo tb323fu-ctl mesa %s).\n", cmd->name);
+	if (cmd->options->name) {
+		fputs("\noptions:\n", f);
+		print_options(f, cmd->options);
+	}
+	fprintf(f, "\nThe global options (--store, --json, --progress, --wait…) work here too:\n"
+		   "tb323fu-ctl --help.\n\nexample:\n  %s\n",
+		cmd->example);
+}
+
+const char *cli_suggest_command(const char *word)
+{
+	return suggest_name(word, cli_commands, cli_commands_count, sizeof *cli_commands);
+}
+
+const char *cli_suggest_option(const struct cli_command *cmd, const char *word)
+{
+	/* Compare the option's name only, not an attached =VALUE. */
+	char name[64];
+	snprintf(name, sizeof name, "%.*s", (int)strcspn(word, "="), word);
+	const char *best = NULL;
+	if (cmd) {
+		size_t n = 0;
+		while (cmd->options[n].name)
+			n++;
+		best = suggest_name(name, cmd->options, n, sizeof *cmd->options);
+	}
+	if (!best)
+		best = suggest_name(name, cli_global_options, cli_global_options_count,
+				    sizeof *cli_global_options);
+	return best;
+}
+
+/* --- completion --- */
+
+static void complete_words(FILE *f, const char *cur, const char *const *words, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (!strncmp(words[i], cur, strlen(cur)))
+			fprintf(f, "%s\n", words[i]);
+}
+
+static void complete_options(FILE *f, const char *cur, const struct cli_option *opts)
+{
+	for (; opts && opts->name; opts++)
+		if (!strncmp(opts->name, cur, strlen(cur)))
+			fprintf(f, "%s\n", opts->name);
+}
+
+static void complete_commands(FILE *f, const char *cur, int with_help)
+{
+	for (size_t i = 0; i < cli_commands_count; i++)
+		if (!strncmp(cli_commands[i].name, cur, strlen(cur)))
+			fprintf(f, "%s\n", cli_commands[i].name);
+	if (with_help && !strncmp("help", cur, strlen(cur)))
+		fputs("help\n", f);
+}
+
+static void complete_versions(FILE *f, const char *cur, const char *store_dir)
+{
+	struct store s;
+	struct tb_error e = {0};
+	if (store_open(&s, store_dir, 0, &e))
+		return;
+	size_t n = 0;
+	char **list = store_versions(&s, &n);
+	complete_words(f, cur, (const char *const *)list, n);
+	store_free_list(list, n);
+	store_close(&s);
+}
+
+/* The value of an option: a choice's words; files and directories are left to the shell
+ * ("@files", "@dirs"). */
+static void complete_value(FILE *f, const char *cur, const struct cli_option *opt)
+{
+	if (opt->kind == OPT_CHOICE) {
+		for (const char *w = opt->choices; *w;) {
+			size_t n = strcspn(w, "|");
+			if (!strncmp(w, cur, strlen(cur)) && strlen(cur) <= n)
+				fprintf(f, "%.*s\n", (int)n, w);
+			w += n + (w[n] == '|');
+		}
+	} else if (!strcmp(opt->arg, "DIR")) {
+		fputs("@dirs\n", f);
+	} else if (!strcmp(opt->arg, "FILE") || !strcmp(opt->arg, "PATH")) {
+		fputs("@files\n", f);
+	}
+}
+
+void cli_complete(FILE *f, int n, char **words)
+{
+	const char *cur = n > 0 ? words[n - 1] : "";
+	const struct cli_command *cmd = NULL;
+	const char *store_dir = NULL;
+	int mesa = 0, help = 0, operands = 0;
+	const struct cli_option *pending = NULL;
+	for (int i = 1; i < n - 1; i++) {
+		const char *w = words[i];
+		if (pending) {
+			if (!strcmp(pending->name, "--store"))
+				store_dir = w;
+			pending = NULL;
+			continue;
+		}
+		if (w[0] == '-') {
+			const struct cli_option *o = cmd ? cli_option_find(cmd->options, w) : NULL;
+			if (!o)
+				o = cli_option_find(cli_global_options, w);
+			if (o && o->arg && !strchr(w, '='))
+				pending = o;
+			else if (o && !strncmp(w, "--store=", 8))
+				store_dir = w + 8;
+			continue;
+		}
+		if (!mesa && !strcmp(w, "mesa"))
+			mesa = 1;
+		else if (!cmd && !strcmp(w, "help"))
+			help = 1;
+		else if ((mesa || help) && !cmd)
+			cmd = cli_command_find(w);
+		else if (cmd)
+			operands++;
+	}
+	if (pending) {
+		complete_value(f, cur, pending);
+		return;
+	}
+	if (cur[0] == '-') {
+		if (cmd)
+			complete_options(f, cur, cmd->options);
+		complete_options(f, cur, cli_global_options);
+		return;
+	}
+	if (help) {
+		if (!cmd)
+			complete_commands(f, cur, 0);
+	} else if (!mesa) {
+		static const char *const top[] = {"mesa", "help"};
+		complete_words(f, cur, top, 2);
+	} else if (!cmd) {
+		complete_commands(f, cur, 1);
+	} else if (operands == 0 && cmd->operand == OPERAND_VERSION) {
+		complete_versions(f, cur, store_dir);
+	} else if (operands == 0 && cmd->operand == OPERAND_FILE) {
+		fputs("@files\n", f);
+	} else if (cmd->operand == OPERAND_DIR) {
+		fputs("@dirs\n", f);
+	}
+}

@@ -1,0 +1,64 @@
+/* What each command's options and operand are once parsed: the targets of the table's
+ * options (ctl/cli/cli_table.c names each field by its offset). A command body reads its own
+ * struct and never the command line. */
+#ifndef TB_CLI_OPTS_H
+#define TB_CLI_OPTS_H
+
+/* The options taken before `mesa` and after any command. */
+struct cli_globals {
+	const char *store, *config, *progress;
+	int json, wait;
+};
+
+/* A command with at most a VERSION (download, remove, notes) or nothing at all. */
+struct opts_version {
+	const char *version;
+};
+
+struct opts_install {
+	const char *version;
+	int no_smoke;
+};
+
+struct opts_install_local {
+	const char *file, *sums, *sig;
+	int no_smoke;
+};
+
+struct opts_verify {
+	const char *version;
+	int repair;
+};
+
+struct opts_smoke {
+	const char *version, *tests, *suite, *profile, *filter, *deqp, *caselist;
+	const char *subtests, *cts; /* --suite opencl-cts */
+	int budget; /* seconds, 0: cts_budget of mesa.conf */
+	int all; /* every test in a suite's table, not only those that differ */
+};
+
+struct opts_bench {
+	const char *version, *command, *tests;
+	int rounds; /* 0: the default */
+};
+
+struct opts_pack {
+	const char *outdir, *stage, *version, *arch, *commit, *base, *mesa_version, *drivers,
+		*vulkan_lib, *vulkan_api, *vulkan_driver_id, *opencl_lib, *rusticl_enable,
+		*ld_library_path, *min_glibc, *compress;
+	int keep_links;
+};
+
+/* Room for any command's options; each member starts at the union's start, so a table
+ * offset into one struct is an offset into the union. */
+union cli_opts {
+	struct opts_version version;
+	struct opts_install install;
+	struct opts_install_local install_local;
+	struct opts_verify verify;
+	struct opts_smoke smoke;
+	struct opts_bench bench;
+	struct opts_pack pack;
+};
+
+#endif

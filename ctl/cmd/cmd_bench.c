@@ -1,0 +1,128 @@
+/* tb323fu-ctl mesa bench [VERSION] [--command CMD | --tests LIST] [--rounds N]: the speed-up
+ * of a version's build over the distribution's Mesa, figure by figure (docs/design.md §10). */
+#include <json-c/json.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "trial/bench.h"
+#include "cli/cli.h"
+#include "store/manifest.h"
+#include "base/error.h"
+#include "base/alloc.h"
+#include "base/text.h"
+
+static double number(json_object *o, const char *key)
+{
+	json_object *v;
+	return json_object_object_get_ex(o, key, &v) ? json_object_get_double(v) : 0;
+}
+
+/* "5.23 (5.10–5.40)": the median and the spread of the rounds. */
+static void cell(char *buf, size_t size, json_object *side)
+{
+	snprintf(buf, size, "%.2f (%.2f-%.2f)", number(side, "median"), number(side, "min"),
+		 number(side, "max"));
+}
+
+static const char *text_of(json_object *o, const char *key)
+{
+	json_object *v = json_object_object_get(o, key);
+	return v ? json_object_get_string(v) : NULL;
+}
+
+static void print_table(json_object *res)
+{
+	json_object *figures = json_object_object_get(res, "figures");
+	printf("%-58s %-24s %-24s %s\n", "figure", "store", "distribution", "ratio");
+	for (size_t i = 0; i < json_object_array_length(figures); i++) {
+		json_object *f = json_object_array_get_idx(figures, i), *ratio;
+		char a[64], b[64], r[16] = "-";
+		const char *unit = text_of(f, "unit");
+		/* names and units are the benchmark's words: shown, never obeyed */
+		char *name = xasprintf("%s%s%s%s", text_of(f, "name"), *unit ? " [" : "", unit, *unit ? "]" : "");
+		char *shown = term_text(name, 0);
+		cell(a, sizeof a, json_object_object_get(f, "store"));
+		cell(b, sizeof b, json_object_object_get(f, "distribution"));
+		if (json_object_object_get_ex(f, "ratio", &ratio) && ratio &&
+		    isfinite(json_object_get_double(ratio)))
+			snprintf(r, sizeof r, "%.2fx", json_object_get_double(ratio));
+		printf("%-58s %-24s %-24s %s\n", shown, a, b, r);
+		free(shown);
+		free(name);
+	}
+	json_object *sides = json_object_object_get(res, "sides");
+	static const char *const keys[] = {"store", "distribution"};
+	for (size_t k = 0; k < 2; k++) {
+		json_object *side = json_object_object_get(sides, keys[k]);
+		const char *cl = text_of(side, "opencl_vendor"), *vk = text_of(side, "vulkan_icd");
+		printf("%s: OpenCL %s, Vulkan %s\n", keys[k], cl ? cl : "as the system has it",
+		       vk ? vk : "as the system has it");
+	}
+}
+
+static const char *plural(long n)
+{
+	return n == 1 ? "" : "s";
+}
+
+static void say_result(struct outcome *o, const char *version, json_object *res, int rounds)
+{
+	json_object *ratio = json_object_object_get(res, "ratio");
+	const char *command = text_of(res, "command");
+	size_t n = json_object_array_length(json_object_object_get(res, "figures"));
+	char how[64];
+	if (rounds == 1)
+		snprintf(how, sizeof how, "one round");
+	else
+		snprintf(how, sizeof how, "the median of %d rounds", rounds);
+	if (ratio)
+		outcome_say(o, "Mesa %s against the distribution's Mesa: %.2fx (%s, %s, geometric mean of %zu figure%s)",
+			    version, json_object_get_double(ratio), command, how, n, plural((long)n));
+	else
+		outcome_say(o, "Mesa %s against the distribution's Mesa: no figure gave a ratio (%s, %d round%s)",
+			    version, command, rounds, plural(rounds));
+}
+
+CHECK(bench)
+{
+	const struct opts_bench *a = opts;
+	if (a->tests && a->command)
+		return cli_usage(o, "--tests chooses clpeak's tests; it does not go with --command");
+	char *bad = a->tests ? bench_tests_unknown(a->tests) : NULL;
+	if (bad) {
+		int rc = cli_usage(o, "--tests wants clpeak's test names separated by commas "
+				      "(compute-sp,kernel-latency…), not \"%s\"", bad);
+		free(bad);
+		return rc;
+	}
+	return TB_OK;
+}
+
+COMMAND(bench)
+{
+	const struct opts_bench *a = opts;
+	struct tb_error e = {0};
+	int rounds = a->rounds ? a->rounds : BENCH_DEFAULT_ROUNDS;
+	char *chosen = cli_pick_version(s, a->version, o);
+	if (!chosen)
+		return o->code;
+	struct bench_request r = {.command = a->command, .tests = a->tests, .rounds = rounds,
+				  .progress = c->progress};
+	json_object *res = NULL;
+	int rc = bench_run(s, chosen, &r, &res, &e);
+	if (res) {
+		/* also when the benchmark failed after its figures: they are shown, and said */
+		if (!c->json)
+			print_table(res);
+		json_object_object_foreach(res, key, val)
+			json_object_object_add(o->fields, key, json_object_get(val));
+		say_result(o, chosen, res, rounds);
+		json_object_put(res);
+	}
+	if (rc)
+		rc = outcome_fail(o, &e);
+	free(chosen);
+	return rc;
+}

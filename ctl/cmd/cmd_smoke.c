@@ -1,0 +1,366 @@
+/* tb323fu-ctl mesa smoke [VERSION] [--tests a,b,…] [--deqp PATH --caselist FILE]
+ * [--suite piglit-cl|deqp-vk … [--all]]: the smoke tests of docs/design.md §7 (all, or the
+ * chosen ones) against an installed version, a dEQP-VK case list under the same environment,
+ * or a suite on the store's build and the distribution's Mesa (§10). */
+#include <json-c/json.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/cli.h"
+#include "trial/deqp.h"
+#include "store/manifest.h"
+#include "trial/smoke_run.h"
+#include "trial/suite_compare.h"
+#include "trial/suite_cts.h"
+#include "trial/suite_deqp.h"
+#include "trial/suite_piglit.h"
+#include "base/error.h"
+#include "base/alloc.h"
+#include "base/fs.h"
+#include "base/text.h"
+#include "common/smoketests.h"
+
+/* The human table: one line a test. */
+static void print_tests(json_object *res)
+{
+	json_object *tests;
+	if (!json_object_object_get_ex(res, "tests", &tests))
+		return;
+	size_t n = json_object_array_length(tests);
+	for (size_t i = 0; i < n; i++) {
+		json_object *t = json_object_array_get_idx(tests, i), *v;
+		const char *name = json_object_object_get_ex(t, "name", &v) ? json_object_get_string(v) : "";
+		const char *status = json_object_object_get_ex(t, "status", &v) ? json_object_get_string(v) : "";
+		int64_t ms = json_object_object_get_ex(t, "ms", &v) ? json_object_get_int64(v) : 0;
+		const char *detail = json_object_object_get_ex(t, "detail", &v) ? json_object_get_string(v) : "";
+		/* details come from drivers (device names, loader errors): shown, not obeyed */
+		char *line = xasprintf("%-12s %-4s %6lld ms  %s", name, status, (long long)ms, detail);
+		char *shown = term_text(line, 0);
+		printf("%s\n", shown);
+		free(shown);
+		free(line);
+	}
+}
+
+/* Moves the result's keys into the command's JSON object. */
+static void adopt_fields(struct outcome *o, json_object *res)
+{
+	if (!o->fields)
+		o->fields = json_object_new_object();
+	json_object_object_foreach(res, key, val)
+		json_object_object_add(o->fields, key, json_object_get(val));
+}
+
+static int run_deqp(struct cli *c, struct store *s, const char *version, const char *deqp,
+		    const char *caselist, struct outcome *o)
+{
+	struct tb_error e = {0};
+	char tmpl[] = "/tmp/tb323fu-deqp.XXXXXX";
+	const char *tmp = getenv("TMPDIR");
+	char *dir_tmpl = tmp && *tmp ? path_join(tmp, "tb323fu-deqp.XXXXXX") : xstrdup(tmpl);
+	if (!mkdtemp(dir_tmpl)) {
+		tb_fail_errno(&e, TB_EFAIL, "cannot create a temporary directory for the dEQP logs");
+		free(dir_tmpl);
+		return outcome_fail(o, &e);
+	}
+	char *const none[] = {NULL};
+	char **prefix = smoke_launch_argv(s, version, none, &e);
+	struct qpa_parser q;
+	qpa_parser_init(&q);
+	int rc = TB_EFAIL;
+	if (prefix) {
+		struct deqp_request r = {
+			.prefix = prefix,
+			.deqp = deqp,
+			.caselist = caselist,
+			.workdir = dir_tmpl,
+			.case_timeout = smoke_timeout_seconds(),
+			.progress = c->progress,
+		};
+		rc = deqp_run(&r, &q, &e);
+	}
+	remove_tree(dir_tmpl);
+	free(dir_tmpl);
+	smoke_free_argv(prefix);
+	if (rc) {
+		qpa_parser_free(&q);
+		return outcome_fail(o, &e);
+	}
+	json_object *res = qpa_result_json(&q, version);
+	size_t counts[QPA_KINDS];
+	qpa_count(&q, counts);
+	if (!c->json)
+		print_tests(res);
+	adopt_fields(o, res);
+	json_object_put(res);
+	size_t failed = counts[QPA_FAIL] + counts[QPA_CRASH] + counts[QPA_TIMEOUT] + counts[QPA_OTHER];
+	char *summary = xasprintf(
+		"%zu Pass, %zu Fail, %zu NotSupported, %zu QualityWarning, %zu CompatibilityWarning, "
+		"%zu Crash, %zu Timeout, %zu other",
+		counts[QPA_PASS], counts[QPA_FAIL], counts[QPA_NOT_SUPPORTED],
+		counts[QPA_QUALITY_WARNING], counts[QPA_COMPATIBILITY_WARNING], counts[QPA_CRASH],
+		counts[QPA_TIMEOUT], counts[QPA_OTHER]);
+	if (failed) {
+		tb_fail_why(&e, TB_ESMOKE, "suite-regression", "dEQP-VK on Mesa %s: %zu of %zu cases failed (%s)", version,
+			failed, q.n, summary);
+		rc = outcome_fail(o, &e);
+	} else {
+		outcome_say(o, "dEQP-VK on Mesa %s: no case failed (%s)", version, summary);
+	}
+	free(summary);
+	qpa_parser_free(&q);
+	return rc;
+}
+
+/* Results in the order people read them; any other after, by name. */
+static int result_rank(const char *result)
+{
+	static const char *const order[] = {"pass", "warn", "fail", "crash", "timeout", "skip",
+					    "dmesg-warn", "dmesg-fail", "incomplete", "notrun",
+					    "missing"};
+	for (size_t i = 0; i < sizeof order / sizeof *order; i++)
+		if (!strcmp(result, order[i]))
+			return (int)i;
+	return (int)(sizeof order / sizeof *order);
+}
+
+static int cmp_results(const void *a, const void *b)
+{
+	const char *x = *(const char *const *)a, *y = *(const char *const *)b;
+	int rx = result_rank(x), ry = result_rank(y);
+	return rx != ry ? rx - ry : strcmp(x, y);
+}
+
+static int count_of(json_object *counts, const char *side, const char *result)
+{
+	json_object *c, *n;
+	return json_object_object_get_ex(counts, side, &c) && json_object_object_get_ex(c, result, &n)
+		       ? json_object_get_int(n)
+		       : 0;
+}
+
+/* How many tests gave each result on each side: a line a result, then the total. */
+static void print_totals(json_object *res)
+{
+	json_object *counts, *tests;
+	if (!json_object_object_get_ex(res, "counts", &counts))
+		return;
+	const char *names[64];
+	size_t n = 0;
+	const char *sides[] = {"store", "distribution"};
+	for (int s = 0; s < 2; s++) {
+		json_object *side;
+		if (!json_object_object_get_ex(counts, sides[s], &side))
+			continue;
+		json_object_object_foreach(side, result, v) {
+			(void)v;
+			int seen = 0;
+			for (size_t i = 0; i < n && !seen; i++)
+				seen = !strcmp(names[i], result);
+			if (!seen && n < sizeof names / sizeof *names)
+				names[n++] = result;
+		}
+	}
+	qsort(names, n, sizeof *names, cmp_results);
+	printf("%-14s %8s %13s\n", "", "store", "distribution");
+	for (size_t i = 0; i < n; i++) {
+		/* results are piglit's words: shown, not obeyed */
+		char *shown = term_text(names[i], 0);
+		printf("%-14s %8d %13d\n", shown, count_of(counts, "store", names[i]),
+		       count_of(counts, "distribution", names[i]));
+		free(shown);
+	}
+	int total = json_object_object_get_ex(res, "tests", &tests) ? json_object_get_int(tests) : 0;
+	printf("%-14s %8d %13d\n\n", "tests", total, total);
+}
+
+/* The suite's table: the totals, then a line a test whose results differ between the sides
+ * (every test with all), regressions and fixes marked. */
+static void print_suite(json_object *res, int all)
+{
+	json_object *list;
+	if (!json_object_object_get_ex(res, "results", &list))
+		return;
+	print_totals(res);
+	size_t n = json_object_array_length(list), differ = 0, rows = 0;
+	for (size_t i = 0; i < n; i++) {
+		json_object *t = json_object_array_get_idx(list, i), *name, *a, *b;
+		json_object_object_get_ex(t, "name", &name);
+		json_object_object_get_ex(t, "store", &a);
+		json_object_object_get_ex(t, "distribution", &b);
+		const char *sa = json_object_get_string(a), *sb = json_object_get_string(b);
+		int same = !strcmp(sa, sb);
+		differ += !same;
+		if (same && !all)
+			continue;
+		if (rows++ == 0)
+			printf("%-60s %-10s %s\n", "test", "store", "distribution");
+		int pa = suite_result_passes(sa), pb = suite_result_passes(sb);
+		char *line = xasprintf("%-60s %-10s %-12s%s", json_object_get_string(name), sa, sb,
+				       pb && !pa ? " regression" : pa && !pb ? " fixed" : "");
+		char *shown = term_text(line, 0);
+		printf("%s\n", shown);
+		free(shown);
+		free(line);
+	}
+	if (!differ)
+		printf("no test gave different results on the two sides%s\n",
+		       all ? "" : " (--all lists every test)");
+	else if (!all)
+		printf("%zu of %zu tests gave different results on the two sides (--all lists every test)\n",
+		       differ, n);
+}
+
+/* " (the budget of N s ran out before: a, b)" when it did, else "". */
+static char *not_run_note(json_object *res)
+{
+	json_object *list, *budget;
+	if (!json_object_object_get_ex(res, "not_run", &list) || !json_object_array_length(list))
+		return xstrdup("");
+	json_object_object_get_ex(res, "budget", &budget);
+	size_t len = 1;
+	for (size_t i = 0; i < json_object_array_length(list); i++)
+		len += strlen(json_object_get_string(json_object_array_get_idx(list, i))) + 2;
+	char *names = xcalloc(len, 1);
+	for (size_t i = 0; i < json_object_array_length(list); i++) {
+		if (i)
+			strcat(names, ", ");
+		strcat(names, json_object_get_string(json_object_array_get_idx(list, i)));
+	}
+	char *note = xasprintf("; the budget of %d s ran out, so these did not run: %s",
+			       json_object_get_int(budget), names);
+	free(names);
+	return note;
+}
+
+static int run_suite(struct cli *c, struct store *s, const char *version,
+		     const struct opts_smoke *a, struct outcome *o)
+{
+	struct tb_error e = {0};
+	struct suite_outcome so;
+	json_object *res = NULL;
+	int rc;
+	const char *suite = a->suite;
+	if (!strcmp(suite, "deqp-vk")) {
+		rc = suite_deqp_run(s, version, a->deqp, a->caselist, c->progress, &so, &res, &e);
+	} else if (!strcmp(suite, "opencl-cts")) {
+		struct cts_request r = {.dir = a->cts ? a->cts : c->cfg.cts_dir,
+					.tests = a->tests ? a->tests : c->cfg.cts_tests,
+					.subtests = a->subtests,
+					.budget = a->budget ? a->budget : (int)c->cfg.cts_budget,
+					.progress = c->progress};
+		rc = suite_cts_run(s, version, &r, &so, &res, &e);
+	} else {
+		struct suite_request r = {.profile = a->profile, .filter = a->filter, .progress = c->progress};
+		rc = suite_piglit_run(s, version, &r, &so, &res, &e);
+	}
+	if (rc)
+		return outcome_fail(o, &e);
+	if (!c->json)
+		print_suite(res, a->all);
+	outcome_str(o, "suite", suite);
+	adopt_fields(o, res);
+	char *note = not_run_note(res);
+	json_object_put(res);
+	if (so.regressions) {
+		char *file = store_smoke_file(s, version);
+		tb_fail_why(&e, TB_ESMOKE, "suite-regression",
+			    "Mesa %s regressed in %d of %d %s tests against the distribution's Mesa: %s "
+			    "(the full result is in %s%s)",
+			    version, so.regressions, so.tests, suite, so.names, file, note);
+		free(file);
+		free(note);
+		return outcome_fail(o, &e);
+	}
+	outcome_say(o, "Mesa %s passes every %s test the distribution's Mesa passes (%d tests%s%s)",
+		    version, suite, so.tests,
+		    so.distro_cached ? "; the distribution's results came from the cache" : "", note);
+	free(note);
+	return TB_OK;
+}
+
+static int run_smoke(struct cli *c, struct store *s, const char *version, const char *tests,
+		     struct outcome *o)
+{
+	struct tb_error e = {0};
+	struct smoke_outcome so;
+	if (smoke_run_tests(s, version, tests, c->progress, &so, &e))
+		return outcome_fail(o, &e);
+	json_object *res = smoke_read_result(s, version);
+	if (res) {
+		if (!c->json)
+			print_tests(res);
+		adopt_fields(o, res);
+		json_object_put(res);
+	}
+	if (so.failed) {
+		char *file = store_smoke_file(s, version);
+		tb_fail_why(&e, TB_ESMOKE, "smoke-failed", "Mesa %s failed %d of %d smoke tests (%s); the full result is in %s",
+			version, so.failed, so.passed + so.failed + so.skipped, so.first_failure, file);
+		free(file);
+		return outcome_fail(o, &e);
+	}
+	outcome_say(o, "Mesa %s passed its smoke tests (%d passed, %d skipped)", version, so.passed,
+		    so.skipped);
+	return TB_OK;
+}
+
+CHECK(smoke)
+{
+	const struct opts_smoke *a = opts;
+	const char *suite = a->suite, *deqp = a->deqp, *tests = a->tests;
+	int is_cts = suite && !strcmp(suite, "opencl-cts");
+	if ((a->subtests || a->budget || a->cts) && !is_cts)
+		return cli_usage(o, "--subtests, --budget and --cts go with --suite opencl-cts");
+	if (is_cts && deqp)
+		return cli_usage(o, "--deqp goes with --suite deqp-vk, not opencl-cts");
+	if ((a->profile || a->filter) && (!suite || strcmp(suite, "piglit-cl")))
+		return cli_usage(o, "--profile and --filter go with --suite piglit-cl");
+	if (a->all && !suite)
+		return cli_usage(o, "--all lists every test of a suite: it goes with --suite");
+	if (suite && !strcmp(suite, "deqp-vk") && !deqp)
+		return cli_usage(o, "--suite deqp-vk needs --deqp and --caselist");
+	if (suite && !strcmp(suite, "piglit-cl") && deqp)
+		return cli_usage(o, "--deqp goes with --suite deqp-vk, not piglit-cl");
+	if (!deqp != !a->caselist)
+		return cli_usage(o, "--deqp and --caselist go together");
+	char *bad = tests && is_cts ? cts_tests_invalid(tests) : NULL;
+	if (bad) {
+		int rc = cli_usage(o, "--tests: \"%s\" is no name of an OpenCL-CTS test binary "
+				   "(basic for test_basic; the default set: %s)", bad, CTS_DEFAULT_TESTS);
+		free(bad);
+		return rc;
+	}
+	bad = tests && !is_cts ? smoke_tests_unknown(tests) : NULL;
+	if (bad) {
+		int rc = cli_usage(o, "--tests: no smoke test is named \"%s\" (the tests: "
+				   SMOKE_TEST_LIST ")", bad);
+		free(bad);
+		return rc;
+	}
+	if (tests && suite && !is_cts)
+		return cli_usage(o, "--tests chooses smoke tests or OpenCL-CTS binaries; it does not go with --suite %s",
+				 suite);
+	if (tests && deqp)
+		return cli_usage(o, "--tests chooses smoke tests; it does not go with --deqp");
+	return TB_OK;
+}
+
+COMMAND(smoke)
+{
+	const struct opts_smoke *a = opts;
+	char *chosen = cli_pick_version(s, a->version, o);
+	if (!chosen)
+		return o->code;
+	int rc;
+	if (a->suite)
+		rc = run_suite(c, s, chosen, a, o);
+	else if (a->deqp)
+		rc = run_deqp(c, s, chosen, a->deqp, a->caselist, o);
+	else
+		rc = run_smoke(c, s, chosen, a->tests, o);
+	free(chosen);
+	return rc;
+}

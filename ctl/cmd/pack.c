@@ -1,0 +1,165 @@
+/* `pack`: a release (tarball with MANIFEST and tree/, and SHA256SUMS) from a staged tree; the
+ * tarball is written by ctl/release/packwriter.c. */
+#include "cli/cli.h"
+#include "release/packwriter.h"
+#include "store/manifest.h"
+#include "base/error.h"
+#include "base/alloc.h"
+#include "base/strbuf.h"
+#include "base/fs.h"
+#include "base/host.h"
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Why the Open Device Helper's channel as it is would not take this release (its rules:
+ * docs/design.md §13), or NULL when it would. */
+static const char *helper_channel_gap(const struct pack_tree *st, const char *version,
+				      const char *compress, size_t manifest_len)
+{
+	if (strcmp(compress, "gz"))
+		return "it reads only .tar.gz";
+	if (st->m.n_links)
+		return "it takes no links (pack without --keep-links)";
+	if (st->m.n_files + 1 > 64)
+		return "it takes at most 64 files";
+	if (manifest_len > 16 * 1024)
+		return "it takes a MANIFEST of at most 16 KiB";
+	if (strlen(version) > 40 || strspn(version, "0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ.+-") != strlen(version))
+		return "it takes versions of at most 40 letters, digits, '.', '+' and '-'";
+	for (size_t i = 0; i < st->m.n_files; i++)
+		if (strlen(st->m.files[i].path) > 200)
+			return "it takes paths of at most 200 bytes";
+	return NULL;
+}
+
+/* The MANIFEST's optional keys and the options that give them. */
+static const struct {
+	const char *option, *key;
+	size_t at;
+} manifest_keys[] = {
+	{"--commit", "commit", offsetof(struct opts_pack, commit)},
+	{"--base", "base", offsetof(struct opts_pack, base)},
+	{"--mesa-version", "mesa_version", offsetof(struct opts_pack, mesa_version)},
+	{"--drivers", "drivers", offsetof(struct opts_pack, drivers)},
+	{"--vulkan-lib", "vulkan_lib", offsetof(struct opts_pack, vulkan_lib)},
+	{"--vulkan-api", "vulkan_api", offsetof(struct opts_pack, vulkan_api)},
+	{"--vulkan-driver-id", "vulkan_driver_id", offsetof(struct opts_pack, vulkan_driver_id)},
+	{"--opencl-lib", "opencl_lib", offsetof(struct opts_pack, opencl_lib)},
+	{"--rusticl-enable", "rusticl_enable", offsetof(struct opts_pack, rusticl_enable)},
+	{"--ld-library-path", "ld_library_path", offsetof(struct opts_pack, ld_library_path)},
+	{"--min-glibc", "min_glibc", offsetof(struct opts_pack, min_glibc)},
+};
+
+static const char *key_value(const struct opts_pack *a, size_t k)
+{
+	const char *v = *(const char *const *)((const char *)a + manifest_keys[k].at);
+	/* drivers always written: the helper's channel refuses a MANIFEST without it */
+	return v || strcmp(manifest_keys[k].key, "drivers") ? v : "vulkan,opencl";
+}
+
+CHECK(pack)
+{
+	const struct opts_pack *a = opts;
+	if (!a->stage || !a->version)
+		return cli_usage(o, "usage: tb323fu-ctl mesa pack --stage DIR --version V [OPTIONS] OUTDIR");
+	for (size_t k = 0; k < sizeof manifest_keys / sizeof *manifest_keys; k++)
+		if (key_value(a, k) && strchr(key_value(a, k), '\n'))
+			return cli_usage(o, "%s must be one line", manifest_keys[k].option);
+	return TB_OK;
+}
+
+/* The MANIFEST's head, from the options. */
+static void manifest_head(const struct opts_pack *a, struct strbuf *head)
+{
+	sb_appendf(head, "format=1\nversion=%s\narch=%s\n", a->version, a->arch ? a->arch : host_arch());
+	for (size_t k = 0; k < sizeof manifest_keys / sizeof *manifest_keys; k++)
+		if (key_value(a, k))
+			sb_appendf(head, "%s=%s\n", manifest_keys[k].key, key_value(a, k));
+}
+
+/* The staged tree read and the MANIFEST text built from the options, then parsed back: pack
+ * and install apply the very same rules. */
+static int stage_release(const struct opts_pack *a, struct pack_tree *st, struct strbuf *text,
+			 struct tb_error *e)
+{
+	const char *stage = a->stage;
+	int rc = TB_OK;
+	if (!is_directory(stage))
+		rc = tb_fail(e, TB_EUSAGE, "%s is not a directory", stage);
+	if (!rc)
+		rc = pack_tree_walk(stage, "lib", st, e);
+	if (!rc)
+		rc = pack_tree_walk(stage, "share", st, e);
+	if (!rc && !st->m.n_files)
+		rc = tb_fail(e, TB_EUSAGE, "%s has no files under lib/ or share/", stage);
+	pack_tree_sort(st);
+	if (rc)
+		return rc;
+	manifest_head(a, text);
+	for (size_t i = 0; i < st->m.n_files; i++)
+		sb_appendf(text, "file %s %o %llu %s\n", st->m.files[i].sha256, st->m.files[i].mode,
+			   (unsigned long long)st->m.files[i].size, st->m.files[i].path);
+	for (size_t i = 0; i < st->m.n_links; i++)
+		sb_appendf(text, "link %s %s\n", st->m.links[i].path, st->m.links[i].target);
+	struct manifest check;
+	if (manifest_parse(text->buf, text->len, &check, e))
+		return TB_EUSAGE; /* the staged tree or the options do not make a valid release */
+	manifest_free(&check);
+	return TB_OK;
+}
+
+static int write_release(const struct opts_pack *a, const struct pack_tree *st,
+			 const struct strbuf *text, struct outcome *o, struct tb_error *e)
+{
+	const char *compress = a->compress ? a->compress : "gz";
+	int rc = mkdir_p(a->outdir, 0755, e);
+	if (rc)
+		return rc;
+	char *name = xasprintf("tb323fu-mesa-%s-%s.tar.%s", a->version,
+			       a->arch ? a->arch : host_arch(), compress);
+	char *tarball = path_join(a->outdir, name);
+	char hex[65];
+	rc = pack_write_tarball(st, a->stage, text->buf, tarball, compress, hex, e);
+	if (!rc) {
+		char *sums = path_join(a->outdir, "SHA256SUMS");
+		char *line = xasprintf("%s  %s\n", hex, name);
+		rc = atomic_write_file(sums, line, strlen(line), 0644, e);
+		free(line);
+		free(sums);
+		outcome_str(o, "version", a->version);
+		outcome_str(o, "file", tarball);
+		outcome_str(o, "sha256", hex);
+		outcome_int(o, "files", (int64_t)st->m.n_files);
+		const char *gap = helper_channel_gap(st, a->version, compress, text->len);
+		outcome_bool(o, "helper_channel", !gap);
+		outcome_say(o, "packed Mesa %s into %s (%zu files); sign it with `minisign -S -m %s/SHA256SUMS -t tag:mesa-%s`%s%s",
+			    a->version, tarball, st->m.n_files, a->outdir, a->version,
+			    gap ? "\nthe Open Device Helper's channel as it is refuses this release: " : "",
+			    gap ? gap : "");
+	}
+	free(tarball);
+	free(name);
+	return rc;
+}
+
+COMMAND(pack)
+{
+	(void)c;
+	(void)s;
+	const struct opts_pack *a = opts;
+	struct tb_error e = {0};
+	struct pack_tree st = {.keep_links = a->keep_links};
+	struct strbuf text = {0};
+	int rc = stage_release(a, &st, &text, &e);
+	if (!rc)
+		rc = write_release(a, &st, &text, o, &e);
+	if (rc)
+		outcome_fail(o, &e);
+	pack_tree_free(&st);
+	sb_free(&text);
+	return rc;
+}

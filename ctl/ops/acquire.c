@@ -1,0 +1,182 @@
+/* One pipeline from a release (local or remote) to a checked tree in versions/. */
+#include "ops/acquire.h"
+#include "release/fetch.h"
+#include "store/manifest.h"
+#include "release/minisign.h"
+#include "release/release.h"
+#include "release/sums.h"
+#include "base/testhook.h"
+#include "base/error.h"
+#include "base/alloc.h"
+#include "base/fs.h"
+
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define SIG_MAX_BYTES (64 * 1024)
+/* The API url of an asset answers JSON unless asked for the bytes; a browser url ignores it. */
+#define ASSET_ACCEPT "application/octet-stream"
+
+static const char *base_name(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	return slash ? slash + 1 : path;
+}
+
+/* tb323fu-mesa-<version>-<arch>.tar.<ext>: the version a release file name claims, or NULL. */
+static char *version_from_name(const char *path)
+{
+	const char *prefix = "tb323fu-mesa-";
+	const char *base = base_name(path);
+	if (strncmp(base, prefix, strlen(prefix)))
+		return NULL;
+	const char *v = base + strlen(prefix);
+	const char *arch = strrchr(v, '-');
+	const char *tar = strstr(v, ".tar.");
+	if (!arch || !tar || arch > tar)
+		return NULL;
+	char *ver = strndup(v, (size_t)(arch - v));
+	if (!version_name_ok(ver)) {
+		free(ver);
+		return NULL;
+	}
+	return ver;
+}
+
+static char *beside(const char *file, const char *name)
+{
+	const char *slash = strrchr(file, '/');
+	if (!slash)
+		return xstrdup(name);
+	return xasprintf("%.*s/%s", (int)(slash - file), file, name);
+}
+
+/* Steps 1 and the SHA256SUMS line: the signature over the sums, then the tarball's line. With
+ * signed_version not NULL (a tarball whose name claims no version), it gets the version the
+ * signature's tag names, which the MANIFEST must then have. */
+static int check_sums(const struct config *cfg, const char *sums_path, const char *sig_path,
+		      const char *version, char **signed_version, const char *asset,
+		      char expect[65], struct tb_error *e)
+{
+	int rc = minisign_verify_file_tag(cfg, sums_path, sig_path, version, signed_version, e);
+	if (!rc)
+		rc = sums_lookup(sums_path, asset, expect, e);
+	return rc;
+}
+
+int acquire_local(const struct config *cfg, struct store *s, const struct acquire_local_req *q,
+		  const struct tb_progress *p, char **version_out, struct tb_error *e)
+{
+	char *sums_path = q->sums ? xstrdup(q->sums) : beside(q->file, "SHA256SUMS");
+	char *sig_path = q->sig ? xstrdup(q->sig) : NULL;
+	if (!sig_path) {
+		char *guess = xasprintf("%s.minisig", sums_path);
+		if (path_exists(guess) && (cfg->require_signature || cfg->n_public_keys))
+			sig_path = guess;
+		else
+			free(guess);
+	}
+	char *claimed = version_from_name(q->file);
+	char expect[65] = "";
+	int rc = TB_OK;
+	if (!path_exists(sums_path))
+		rc = tb_fail_why(e, TB_EVERIFY, "sums-invalid", "no SHA256SUMS for %s: pass the release's SHA256SUMS with --sums FILE", q->file);
+	else
+		rc = check_sums(cfg, sums_path, sig_path, claimed, claimed ? NULL : &claimed,
+				base_name(q->file), expect, e);
+	if (!rc) {
+		struct release_request req = {.tarball = q->file, .expect_sha256 = expect,
+					      .expect_version = claimed, .progress = p};
+		rc = release_unpack(s, &req, version_out, e);
+	}
+	free(sums_path);
+	free(sig_path);
+	free(claimed);
+	return rc;
+}
+
+/* Fetches a small asset (SHA256SUMS, its signature) of exactly the release's size into
+ * cache/<tag>/<name>: the file keeps its name for sentences and minisign -V. */
+static int fetch_small_asset(const struct config *cfg, const char *cache, const struct feed_release *r,
+			     const struct feed_asset *a, uint64_t cap, char **path_out,
+			     struct tb_error *e)
+{
+	*path_out = NULL;
+	char *what = xasprintf("%s of %s", a->name, r->tag);
+	struct fetch_request rq = {.url = a->url, .accept = ASSET_ACCEPT, .max_bytes = cap,
+				   .too_big_code = TB_EVERIFY, .what = what};
+	struct fetch_reply reply;
+	int rc = fetch_memory(cfg, &rq, &reply, e);
+	if (!rc && reply.len != a->size)
+		rc = tb_fail_why(e, TB_EVERIFY, "size-mismatch", "%s has %zu bytes, the release says %llu; refusing it", what,
+			     reply.len, (unsigned long long)a->size);
+	if (!rc) {
+		char *dir = path_join(cache, r->tag);
+		*path_out = path_join(dir, a->name);
+		rc = mkdir_p(dir, 0755, e);
+		if (!rc)
+			rc = atomic_write_file(*path_out, reply.body, reply.len, 0600, e);
+		free(dir);
+	}
+	fetch_reply_free(&reply);
+	free(what);
+	return rc;
+}
+
+int acquire_remote(const struct config *cfg, struct store *s, const struct feed_release *r,
+		   const struct tb_progress *p, uint64_t *resumed_from, struct tb_error *e)
+{
+	*resumed_from = 0;
+	char *cache = store_path(s, STORE_CACHE_DIR);
+	char *sums_path = NULL, *sig_path = NULL, *part = NULL;
+	char expect[65] = "";
+	int rc = fetch_small_asset(cfg, cache, r, &r->sums, SUMS_MAX_BYTES, &sums_path, e);
+	if (!rc && r->sig.name)
+		rc = fetch_small_asset(cfg, cache, r, &r->sig, SIG_MAX_BYTES, &sig_path, e);
+	if (!rc)
+		rc = check_sums(cfg, sums_path, sig_path, r->version, NULL, r->tarball.name, expect, e);
+	if (!rc && r->tarball.digest[0] && strcmp(r->tarball.digest, expect))
+		rc = tb_fail_why(e, TB_EVERIFY, "digest-mismatch", "the digest the release gives for %s differs from its SHA256SUMS; refusing it",
+			     r->tarball.name);
+	struct fetch_file_result got;
+	if (!rc) {
+		char *name = xasprintf("%s.part", r->tarball.name);
+		part = path_join(cache, name);
+		free(name);
+		struct fetch_request rq = {.url = r->tarball.url, .accept = ASSET_ACCEPT,
+					   .max_bytes = r->tarball.size, .too_big_code = TB_EVERIFY,
+					   .what = r->tarball.name};
+		rc = fetch_file(cfg, &rq, part, r->tarball.size, p, r->tarball.name, &got, e);
+		*resumed_from = got.resumed_from;
+	}
+	if (!rc && strcmp(got.sha256, expect))
+		rc = tb_fail_why(e, TB_EVERIFY, "hash-mismatch", "%s does not match its SHA256SUMS (damaged or altered download); refusing it",
+			     r->tarball.name);
+	if (!rc && r->tarball.digest[0] && strcmp(got.sha256, r->tarball.digest))
+		rc = tb_fail_why(e, TB_EVERIFY, "digest-mismatch", "%s does not match the digest the release gives; refusing it",
+			     r->tarball.name);
+	if (!rc)
+		testhook_pause("downloaded");
+	if (!rc) {
+		struct release_request req = {.tarball = part, .asset_name = r->tarball.name,
+					      .known_sha256 = got.sha256, .known_size = got.size,
+					      .expect_version = r->version, .progress = p};
+		rc = release_unpack(s, &req, NULL, e);
+	}
+	/* Only an interrupted transfer is worth resuming; anything checked or refused goes. */
+	if (part && (rc == TB_OK || rc == TB_EVERIFY))
+		unlink(part);
+	/* What the server sent is kept only while it may still be used. */
+	if (rc && sums_path)
+		unlink(sums_path);
+	if (rc && sig_path)
+		unlink(sig_path);
+	free(part);
+	free(sums_path);
+	free(sig_path);
+	free(cache);
+	return rc;
+}

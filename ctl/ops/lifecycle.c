@@ -1,0 +1,589 @@
+/* The life cycle's one owner: every transition of docs/design.md §12 reads the store once,
+ * decides the new links and state, and commits them with the files of current. */
+#include "ops/lifecycle.h"
+#include "store/envfiles.h"
+#include "store/manifest.h"
+#include "trial/suite_piglit.h"
+#include "base/testhook.h"
+#include "store/txn.h"
+#include "base/alloc.h"
+#include "base/strbuf.h"
+#include "base/fs.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+
+#define RESERVE_BYTES (64 * 1024)
+
+const char *lc_phase_name(enum lc_phase p)
+{
+	static const char *const names[] = {"installing", "smoke-testing", "switching", "keeping",
+					    "rolling-back"};
+	return names[p];
+}
+
+static void phase(const struct lc_ctx *c, enum lc_phase p, const char *version)
+{
+	(void)version;
+	progress_step(c->progress, lc_phase_name(p));
+}
+
+static int same(const char *a, const char *b)
+{
+	return a && b && !strcmp(a, b);
+}
+
+/* A damaged state file says nothing we can trust: the session keeps what env.conf gives it
+ * (on when env.conf selects something), and nothing is on trial or failed. */
+static void repair_state(const struct store *s, const char *current, struct state *st)
+{
+	state_free(st);
+	char *conf = store_path(s, STORE_ENV_CONF);
+	size_t len = 0;
+	char *text = read_small_file_nofollow(conf, STATE_MAX_BYTES, &len);
+	st->enabled = current && text && len > 0;
+	free(text);
+	free(conf);
+}
+
+static char *ready_version(const struct store *s, const struct lc_view *v)
+{
+	size_t n;
+	char **list = store_versions(s, &n);
+	char *ready = NULL;
+	for (size_t i = 0; i < n && !ready; i++)
+		if (!same(list[i], v->current) && !same(list[i], v->previous) &&
+		    !same(list[i], v->st.failed))
+			ready = xstrdup(list[i]);
+	store_free_list(list, n);
+	return ready;
+}
+
+/* current's target when it is a link that does not name versions/<v> (made by hand). */
+static char *foreign_target(const struct store *s, const char *current)
+{
+	if (current)
+		return NULL;
+	char *p = path_join(s->root, STORE_CURRENT);
+	char buf[4096];
+	ssize_t n = readlink(p, buf, sizeof buf - 1);
+	free(p);
+	if (n <= 0)
+		return NULL;
+	buf[n] = '\0';
+	return xstrdup(buf);
+}
+
+void lc_read(const struct store *s, struct lc_view *v)
+{
+	memset(v, 0, sizeof *v);
+	v->current = store_current(s);
+	v->previous = store_previous(s);
+	v->current_gone = store_version_gone(s, v->current);
+	v->previous_gone = store_version_gone(s, v->previous);
+	v->foreign = foreign_target(s, v->current);
+	v->planted = store_planted_links(s);
+	v->state_damaged = state_load(s, &v->st) != 0;
+	if (v->state_damaged)
+		repair_state(s, v->current, &v->st);
+	v->ready = ready_version(s, v);
+}
+
+void lc_view_free(struct lc_view *v)
+{
+	free(v->current);
+	free(v->previous);
+	free(v->ready);
+	free(v->foreign);
+	free(v->planted);
+	state_free(&v->st);
+	memset(v, 0, sizeof *v);
+}
+
+const char *lc_state_name(const struct lc_view *v)
+{
+	if (v->st.enabled && same(v->st.trial, v->current))
+		return "trial";
+	return v->ready ? "ready" : "idle";
+}
+
+char *lc_boot_id(void)
+{
+	const char *env = getenv("TB323FU_BOOT_ID");
+	if (env && *env)
+		return xstrdup(env);
+	char *id = read_small_file("/proc/sys/kernel/random/boot_id", 128, NULL);
+	if (id)
+		id[strcspn(id, "\n")] = '\0';
+	return id;
+}
+
+/* The trial rule (docs/design.md §12): the version current while switched on is new to the
+ * session; this boot is already under way, so it is not counted as one of its starts. */
+static void start_trial(struct state *st, const char *current, const struct config *cfg)
+{
+	state_set(&st->trial, current);
+	st->tries = 0;
+	st->max = cfg->max_tries;
+	char *boot = lc_boot_id();
+	state_set(&st->boot, boot);
+	free(boot);
+}
+
+static void end_trial(struct state *st)
+{
+	state_set(&st->trial, NULL);
+	st->tries = 0;
+}
+
+void lc_reserve_keep(const struct store *s)
+{
+	char *p = path_join(s->root, STORE_RESERVE);
+	if (access(p, F_OK) != 0) {
+		int fd = open(p, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0600);
+		if (fd >= 0) {
+			static const char zeros[4096];
+			int ok = 1;
+			for (int i = 0; ok && i < RESERVE_BYTES / 4096; i++)
+				ok = write(fd, zeros, sizeof zeros) == (ssize_t)sizeof zeros;
+			ok = ok && fsync(fd) == 0;
+			close(fd);
+			if (!ok)
+				unlink(p); /* a partial reserve only takes what others need */
+		}
+	}
+	free(p);
+}
+
+int lc_reserve_release(const struct store *s)
+{
+	char *p = path_join(s->root, STORE_RESERVE);
+	int had = unlink(p) == 0;
+	free(p);
+	return had;
+}
+
+/* What to delete when the store's disk is full. */
+static void space_advice(const struct store *s, struct strbuf *sb)
+{
+	sb_appendf(sb, "; the disk holding %s is full: delete partial downloads (%s/cache/*.part)", s->root, s->root);
+	size_t n;
+	char **list = store_versions(s, &n);
+	char *cur = store_current(s), *prev = store_previous(s);
+	int any = 0;
+	for (size_t i = 0; i < n; i++) {
+		if (same(list[i], cur) || same(list[i], prev))
+			continue;
+		sb_appendf(sb, "%s%s", any++ ? ", " : " or versions not in use (`tb323fu-ctl mesa remove VERSION`: ", list[i]);
+	}
+	if (any)
+		sb_append(sb, ")");
+	free(cur);
+	free(prev);
+	store_free_list(list, n);
+}
+
+/* keep_current: current is a link outside versions/ that stays as the user made it. */
+static int stage_all(const struct lc_ctx *c, const char *cur, const char *prev,
+		     const struct state *st, int keep_current, struct txn *t, struct tb_error *e)
+{
+	char *cl = store_version_rel(cur);
+	char *pl = store_version_rel(prev);
+	struct strbuf sb = {0};
+	state_format(st, &sb);
+	int rc = keep_current ? TB_OK : txn_put_link(t, STORE_CURRENT, cl, e);
+	if (!rc)
+		rc = txn_put_link(t, STORE_PREVIOUS, pl, e);
+	if (!rc)
+		rc = txn_put_file(t, STORE_STATE, sb.buf, sb.len, e);
+	/* a tree that is gone has no files to select: the ICD and env files of current go */
+	if (!rc)
+		rc = envfiles_stage_current(c->s, store_version_gone(c->s, cur) ? NULL : cur,
+					    st->enabled, t, e);
+	sb_free(&sb);
+	free(cl);
+	free(pl);
+	return rc;
+}
+
+/* current is a link outside versions/: a commit leaves it (only off and boot-tick commit then). */
+static int foreign_kept(const struct store *s)
+{
+	char *t = foreign_target(s, NULL);
+	int yes = t != NULL;
+	free(t);
+	return yes;
+}
+
+/* Links, state and files of current in one commit. safety: a way out of a bad build
+ * (off, boot-tick's switch-off, rollback), which may give up the reserve on a full disk. */
+static int commit(const struct lc_ctx *c, const char *cur, const char *prev,
+		  const struct state *st, int safety, struct lc_result *r, struct tb_error *e)
+{
+	for (int attempt = 0;; attempt++) {
+		struct tb_error err = {0};
+		struct txn t;
+		txn_init(&t, c->s);
+		char *planted = store_planted_links(c->s);
+		int keep_current = !cur && foreign_kept(c->s);
+		int rc = stage_all(c, cur, prev, st, keep_current, &t, &err);
+		if (rc)
+			txn_abort(&t);
+		else
+			rc = txn_commit(&t, &err);
+		if (!rc && planted) /* the renames put our files where the links were */
+			snprintf(r->replaced, sizeof r->replaced, "%s", planted);
+		free(planted);
+		if (!rc) {
+			r->changed = 1;
+			r->enabled = st->enabled;
+			r->trial = st->trial != NULL;
+			r->tries = st->tries;
+			r->max = st->max;
+			return TB_OK;
+		}
+		int full = !strcmp(tb_error_reason(&err), "no-space");
+		if (safety && full && attempt == 0 && lc_reserve_release(c->s)) {
+			r->used_reserve = 1;
+			continue;
+		}
+		struct strbuf why = {0};
+		if (full)
+			space_advice(c->s, &why);
+		rc = tb_fail_why(e, err.code, tb_error_reason(&err), "%.500s; nothing was changed%.400s",
+				 err.msg, why.buf ? why.buf : "");
+		sb_free(&why);
+		return rc;
+	}
+}
+
+/* A transition starts from what a reader sees; a damaged state is rebuilt by the commit. */
+static void begin(const struct lc_ctx *c, struct lc_view *v, struct lc_result *r)
+{
+	memset(r, 0, sizeof *r);
+	lc_read(c->s, v);
+	r->state_repaired = v->state_damaged;
+}
+
+void lc_gone_advice(const struct store *s, const struct lc_view *v, struct strbuf *sb)
+{
+	if (v->foreign)
+		sb_appendf(sb, "the store's link %s/current points at %.300s, outside versions/, which tb323fu-ctl never does; point it at an installed version (ln -sfn versions/VERSION %s/current) or remove it",
+			   s->root, v->foreign, s->root);
+	else
+		sb_appendf(sb, "Mesa %s, the current version, is gone from %s/versions (deleted outside tb323fu-ctl); ",
+			   v->current, s->root);
+	if (!v->foreign && v->previous && !v->previous_gone)
+		sb_appendf(sb, "go back to Mesa %s with `tb323fu-ctl mesa rollback`", v->previous);
+	else if (!v->foreign && v->ready)
+		sb_appendf(sb, "install Mesa %s with `tb323fu-ctl mesa install %s`", v->ready, v->ready);
+	else if (!v->foreign)
+		sb_append(sb, "install a version with `tb323fu-ctl mesa update`");
+	if (v->st.enabled)
+		sb_append(sb, "; `tb323fu-ctl mesa off` switches the session to the distribution's Mesa meanwhile");
+}
+
+/* A transition that needs a current version it can select refuses a current whose tree is
+ * gone, or a current link the user pointed elsewhere: nothing is written. */
+static int current_unusable(const struct lc_ctx *c, const struct lc_view *v, const char *cmd,
+			    struct tb_error *e)
+{
+	if (!v->current_gone && !v->foreign)
+		return TB_OK;
+	struct strbuf sb = {0};
+	lc_gone_advice(c->s, v, &sb);
+	int rc = tb_fail_why(e, TB_EFAIL, v->foreign ? "damaged" : "not-installed",
+			     "%s cannot go on: %s; nothing was changed", cmd, sb.buf);
+	sb_free(&sb);
+	return rc;
+}
+
+static void name(char *out, size_t n, const char *v)
+{
+	snprintf(out, n, "%s", v ? v : "");
+}
+
+int release_remove(struct store *s, const char *version, struct tb_error *e)
+{
+	char *env = store_env_path(s, version);
+	char *icd = store_icd_dir(s, version);
+	char *smoke = store_smoke_file(s, version);
+	char *tree = store_version_dir(s, version);
+	char *doomed = store_path(s, STORE_VERSIONS "/.%s" STORE_REMOVING_SUFFIX, version);
+	int rc = TB_OK;
+	/* One rename takes the version away whole; its own files follow. */
+	if (rename(tree, doomed) != 0 && errno != ENOENT)
+		rc = tb_fail_errno(e, TB_EFAIL, "cannot remove %s", tree);
+	if (!rc) {
+		testhook_pause("removing");
+		remove_tree(doomed);
+		unlink(env);
+		remove_tree(icd);
+		unlink(smoke);
+	}
+	free(env);
+	free(icd);
+	free(smoke);
+	free(tree);
+	free(doomed);
+	return rc;
+}
+
+/* Keeps at most keep versions: current, previous, versions newer than current (downloaded,
+ * waiting), then the newest of the rest. */
+static void prune_versions(struct store *s, int keep)
+{
+	size_t n;
+	char **list = store_versions(s, &n);
+	char *cur = store_current(s), *prev = store_previous(s);
+	size_t kept = n;
+	for (size_t i = n; i-- > 0 && kept > (size_t)keep;) {
+		const char *v = list[i]; /* oldest first from the end */
+		if (same(v, cur) || same(v, prev) || (cur && version_compare(v, cur) > 0))
+			continue;
+		struct tb_error ignored = {0};
+		if (release_remove(s, v, &ignored) == TB_OK)
+			kept--;
+	}
+	free(cur);
+	free(prev);
+	store_free_list(list, n);
+}
+
+static int smoke_failed(const struct lc_ctx *c, struct lc_view *v, const char *version,
+			const char *reason_id, const char *why, struct lc_result *r,
+			struct tb_error *e)
+{
+	state_set_failed(&v->st, version, reason_id, why);
+	int rc = commit(c, v->current, v->previous, &v->st, 0, r, e);
+	if (rc)
+		return rc;
+	if (!v->current)
+		return tb_fail_why(e, TB_ESMOKE, "smoke-failed", "Mesa %s failed its smoke test (%s); nothing was switched, no store version is current (look with `tb323fu-ctl mesa smoke %s`)",
+				   version, why, version);
+	if (same(v->current, version))
+		return tb_fail_why(e, TB_ESMOKE, "smoke-failed", "Mesa %s failed its smoke test (%s); it stays current, roll back with `tb323fu-ctl mesa rollback` or switch it off with `tb323fu-ctl mesa off` (look with `tb323fu-ctl mesa smoke %s`)",
+				   version, why, version);
+	return tb_fail_why(e, TB_ESMOKE, "smoke-failed", "Mesa %s failed its smoke test (%s); nothing was switched, Mesa %s stays current (look with `tb323fu-ctl mesa smoke %s`)",
+			   version, why, v->current, version);
+}
+
+int lc_install(const struct lc_ctx *c, const char *version, int run_smoke,
+	       struct smoke_outcome *smoke, struct lc_result *r, struct tb_error *e)
+{
+	memset(smoke, 0, sizeof *smoke);
+	struct lc_view v;
+	begin(c, &v, r);
+	name(r->version, sizeof r->version, version);
+	int rc = TB_OK;
+	phase(c, LC_INSTALLING, version);
+	if (v.foreign) {
+		rc = current_unusable(c, &v, "install", e);
+		goto out;
+	}
+	if (!store_has_version(c->s, version)) {
+		rc = tb_fail_why(e, TB_EFAIL, "not-installed", "Mesa %s is not downloaded (tb323fu-ctl mesa download %s)", version, version);
+		goto out;
+	}
+	if (run_smoke) {
+		/* Tested where it lies, before anything points at it: a failure switches nothing. */
+		phase(c, LC_SMOKE_TESTING, version);
+		struct tb_error smoke_err = {0};
+		int src = smoke_run_version(c->s, version, c->progress, smoke, &smoke_err);
+		/* mesa.conf's smoke_suite: a tier after the smoke tests, failing the same way */
+		if (!src && !smoke->failed)
+			src = suite_after_install(c->s, version, c->cfg, c->progress, &smoke_err);
+		testhook_pause("smoke-tested");
+		if (src && tb_interrupted) {
+			/* stopped by a signal, not failed: nothing is recorded against the version */
+			*e = smoke_err;
+			rc = src;
+			goto out;
+		}
+		if (src || smoke->failed) {
+			rc = smoke_failed(c, &v, version, src ? tb_error_reason(&smoke_err) : "smoke-failed",
+					  src ? smoke_err.msg : smoke->first_failure, r, e);
+			if (src && smoke_err.reason && !strcmp(smoke_err.reason, "suite-regression"))
+				e->reason = smoke_err.reason;
+			goto out;
+		}
+	}
+	phase(c, LC_SWITCHING, version);
+	const char *prev = same(v.current, version) ? v.previous : v.current;
+	if (v.current_gone) /* the gone version cannot be gone back to */
+		prev = v.previous && !v.previous_gone && !same(v.previous, version) ? v.previous : NULL;
+	state_set_failed(&v.st, NULL, NULL, NULL);
+	if (v.st.enabled)
+		start_trial(&v.st, version, c->cfg);
+	else
+		end_trial(&v.st);
+	rc = commit(c, version, prev, &v.st, 0, r, e);
+	if (!rc) {
+		testhook_pause("committed");
+		name(r->other, sizeof r->other, prev);
+		prune_versions(c->s, c->cfg->keep_versions);
+	}
+out:
+	lc_view_free(&v);
+	return rc;
+}
+
+int lc_on(const struct lc_ctx *c, struct lc_result *r, struct tb_error *e)
+{
+	struct lc_view v;
+	begin(c, &v, r);
+	int rc;
+	if (v.current_gone || v.foreign) {
+		rc = current_unusable(c, &v, "on", e);
+	} else if (!v.current) {
+		rc = tb_fail_why(e, TB_EFAIL, "not-installed", "no Mesa version installed to switch on (tb323fu-ctl mesa update)");
+	} else {
+		name(r->version, sizeof r->version, v.current);
+		if (!v.st.enabled) {
+			v.st.enabled = 1;
+			start_trial(&v.st, v.current, c->cfg);
+		}
+		if (same(v.st.failed, v.current)) {
+			state_set_failed(&v.st, NULL, NULL, NULL);
+		}
+		phase(c, LC_SWITCHING, v.current);
+		rc = commit(c, v.current, v.previous, &v.st, 0, r, e);
+	}
+	lc_view_free(&v);
+	return rc;
+}
+
+int lc_off(const struct lc_ctx *c, struct lc_result *r, struct tb_error *e)
+{
+	struct lc_view v;
+	begin(c, &v, r);
+	v.st.enabled = 0;
+	end_trial(&v.st);
+	phase(c, LC_SWITCHING, v.current);
+	r->current_gone = v.current_gone;
+	if (v.current_gone)
+		name(r->version, sizeof r->version, v.current);
+	/* always possible: a gone or foreign current only loses the files that selected it */
+	int rc = commit(c, v.current, v.previous, &v.st, 1, r, e);
+	lc_view_free(&v);
+	return rc;
+}
+
+int lc_keep(const struct lc_ctx *c, struct lc_result *r, struct tb_error *e)
+{
+	struct lc_view v;
+	begin(c, &v, r);
+	int rc = TB_OK;
+	name(r->version, sizeof r->version, v.st.trial);
+	if (v.st.trial || v.state_damaged)
+		rc = current_unusable(c, &v, "keep", e);
+	if (!rc && (v.st.trial || v.state_damaged)) {
+		phase(c, LC_KEEPING, v.st.trial);
+		end_trial(&v.st);
+		rc = commit(c, v.current, v.previous, &v.st, 0, r, e);
+	}
+	lc_view_free(&v);
+	return rc;
+}
+
+int lc_rollback(const struct lc_ctx *c, struct lc_result *r, struct tb_error *e)
+{
+	struct lc_view v;
+	begin(c, &v, r);
+	int rc;
+	if (v.foreign) {
+		rc = current_unusable(c, &v, "rollback", e);
+	} else if (!v.previous) {
+		rc = tb_fail_why(e, TB_EFAIL, "not-installed", "there is no previous version to go back to");
+	} else if (v.previous_gone) {
+		rc = tb_fail_why(e, TB_EFAIL, "not-installed", "Mesa %s, the previous version, is gone from %s/versions (deleted outside tb323fu-ctl); nothing was changed; install a version with `tb323fu-ctl mesa update`%s",
+				 v.previous, c->s->root, v.st.enabled ? "; `tb323fu-ctl mesa off` switches the session to the distribution's Mesa meanwhile" : "");
+	} else {
+		phase(c, LC_ROLLING_BACK, v.previous);
+		name(r->version, sizeof r->version, v.previous);
+		name(r->other, sizeof r->other, v.current);
+		if (v.st.enabled)
+			start_trial(&v.st, v.previous, c->cfg);
+		else
+			end_trial(&v.st);
+		/* a current whose tree is gone is dropped, not kept for going back to */
+		rc = commit(c, v.previous, v.current_gone ? NULL : v.current, &v.st, 1, r, e);
+	}
+	lc_view_free(&v);
+	return rc;
+}
+
+int lc_boot_tick(const struct lc_ctx *c, const char *boot_id, struct lc_result *r,
+		 struct tb_error *e)
+{
+	struct lc_view v;
+	begin(c, &v, r);
+	char *id = boot_id ? xstrdup(boot_id) : lc_boot_id();
+	int rc = TB_OK;
+	name(r->version, sizeof r->version, v.st.trial);
+	r->tries = v.st.tries;
+	r->max = v.st.max;
+	r->enabled = v.st.enabled;
+	r->trial = v.st.trial != NULL;
+	if (v.st.enabled && (v.current_gone || v.foreign)) {
+		/* the session selects a driver that is not there (or not ours): off at once */
+		v.st.enabled = 0;
+		end_trial(&v.st);
+		state_set(&v.st.boot, id);
+		phase(c, LC_SWITCHING, r->version);
+		rc = commit(c, v.current, v.previous, &v.st, 1, r, e);
+		r->switched_off = !rc;
+		r->current_gone = v.foreign ? 2 : 1;
+		name(r->version, sizeof r->version, v.current ? v.current : v.foreign);
+	} else if (!v.st.enabled || !v.st.trial || (id && same(id, v.st.boot))) {
+		/* nothing to count; a damaged state is still rebuilt */
+		if (v.state_damaged)
+			rc = commit(c, v.current, v.previous, &v.st, 1, r, e);
+	} else if (v.st.tries >= v.st.max) {
+		char *why = xasprintf("not confirmed after %d starts", v.st.tries);
+		v.st.enabled = 0;
+		state_set_failed(&v.st, v.st.trial, "trial-expired", why);
+		end_trial(&v.st);
+		state_set(&v.st.boot, id);
+		phase(c, LC_SWITCHING, r->version);
+		rc = commit(c, v.current, v.previous, &v.st, 1, r, e);
+		r->switched_off = !rc;
+		free(why);
+	} else {
+		v.st.tries++;
+		state_set(&v.st.boot, id);
+		rc = commit(c, v.current, v.previous, &v.st, 1, r, e);
+		r->counted = !rc;
+	}
+	free(id);
+	lc_view_free(&v);
+	return rc;
+}
+
+int lc_remove(const struct lc_ctx *c, const char *version, struct lc_result *r,
+	      struct tb_error *e)
+{
+	struct lc_view v;
+	begin(c, &v, r);
+	name(r->version, sizeof r->version, version);
+	int rc;
+	if (!store_has_version(c->s, version))
+		rc = tb_fail_why(e, TB_EFAIL, "not-installed", "Mesa %s is not installed (tb323fu-ctl mesa list)", version);
+	else if (v.foreign && v.state_damaged)
+		rc = current_unusable(c, &v, "remove", e);
+	else if (same(version, v.current))
+		rc = tb_fail_why(e, TB_EFAIL, "in-use", "Mesa %s is current; install or roll back to another version first (a damaged one is repaired with `tb323fu-ctl mesa verify --repair %s`)", version, version);
+	else if (same(version, v.previous))
+		rc = tb_fail_why(e, TB_EFAIL, "in-use", "Mesa %s is kept for rollback; install another version first", version);
+	else
+		rc = release_remove(c->s, version, e);
+	if (!rc && v.state_damaged)
+		rc = commit(c, v.current, v.previous, &v.st, 0, r, e);
+	lc_view_free(&v);
+	return rc;
+}

@@ -1,0 +1,95 @@
+/* The life cycle of installed versions (docs/design.md §12): current, previous, enabled,
+ * trial, tries, failed and ready, and every transition between them. This module alone
+ * writes the links, the state file and the files of current, always together. */
+#ifndef TB_LIFECYCLE_H
+#define TB_LIFECYCLE_H
+
+#include "base/config.h"
+#include "base/progress.h"
+#include "trial/smoke_run.h"
+#include "store/state.h"
+#include "store/store.h"
+#include "base/error.h"
+#include "base/strbuf.h"
+
+/* What a reader sees. */
+struct lc_view {
+	char *current, *previous;
+	char *ready;        /* newest version neither current, previous nor failed */
+	struct state st;    /* repaired from the links and env.conf when damaged */
+	int state_damaged;
+	int current_gone;   /* current names a tree that is gone from versions/ */
+	int previous_gone;
+	char *foreign;      /* current's target when it is a link outside versions/, else NULL */
+	char *planted;      /* store_planted_links: links the next commit replaces, or NULL */
+};
+void lc_read(const struct store *s, struct lc_view *v);
+void lc_view_free(struct lc_view *v);
+/* status's state: "trial", "ready" or "idle". */
+const char *lc_state_name(const struct lc_view *v);
+
+/* Where a running command is (docs/design.md §9's running states); each phase is reported as
+ * a progress step, which the running-command record publishes (docs/design.md §13). */
+enum lc_phase {
+	LC_INSTALLING,
+	LC_SMOKE_TESTING,
+	LC_SWITCHING,
+	LC_KEEPING,
+	LC_ROLLING_BACK,
+};
+const char *lc_phase_name(enum lc_phase p);
+
+struct lc_ctx {
+	struct store *s; /* locked */
+	const struct config *cfg;
+	const struct tb_progress *progress;
+};
+
+/* What a transition did, for the command's report. */
+struct lc_result {
+	char version[80];   /* the version acted on */
+	char other[80];     /* install/rollback: the previous one afterwards; "" when none */
+	int enabled, trial; /* afterwards */
+	int tries, max;
+	int counted;        /* boot-tick: a start was counted */
+	int switched_off;   /* boot-tick: the trial expired */
+	int changed;        /* something was written */
+	int state_repaired; /* a damaged state file was rebuilt */
+	int used_reserve;   /* the disk was full: the store's reserve was given up */
+	int current_gone;   /* off, boot-tick: current's tree was gone (1) or current pointed
+			     * outside versions/ (2, boot-tick); version names it */
+	char replaced[600]; /* links a commit replaced by files of ours (store_planted_links) */
+};
+/* What to do about a current version whose tree is gone, or a current link outside
+ * versions/: a sentence for status, doctor and the refusals. */
+void lc_gone_advice(const struct store *s, const struct lc_view *v, struct strbuf *sb);
+
+/* Makes an installed version current: smoke tests first (when run_smoke), then links,
+ * state and files of current in one commit, then older versions pruned. TB_ESMOKE when the
+ * tests fail (nothing switched; failed recorded). */
+int lc_install(const struct lc_ctx *c, const char *version, int run_smoke,
+	       struct smoke_outcome *smoke, struct lc_result *r, struct tb_error *e);
+int lc_on(const struct lc_ctx *c, struct lc_result *r, struct tb_error *e);
+int lc_off(const struct lc_ctx *c, struct lc_result *r, struct tb_error *e);
+int lc_keep(const struct lc_ctx *c, struct lc_result *r, struct tb_error *e);
+int lc_rollback(const struct lc_ctx *c, struct lc_result *r, struct tb_error *e);
+/* boot_id NULL: $TB323FU_BOOT_ID, else the kernel's. */
+int lc_boot_tick(const struct lc_ctx *c, const char *boot_id, struct lc_result *r,
+		 struct tb_error *e);
+/* Removes a version that is neither current nor previous. */
+int lc_remove(const struct lc_ctx *c, const char *version, struct lc_result *r,
+	      struct tb_error *e);
+
+/* Removes a version's tree and its ICD, env and smoke files (no checks). */
+int release_remove(struct store *s, const char *version, struct tb_error *e);
+
+/* The boot id this boot is counted under: $TB323FU_BOOT_ID, else the kernel's; NULL when
+ * neither is known. */
+char *lc_boot_id(void);
+
+/* Keeps the store's small reserve (docs/design.md §12, "A full disk") in place, and gives
+ * it up; 1 when there was one to give up. */
+void lc_reserve_keep(const struct store *s);
+int lc_reserve_release(const struct store *s);
+
+#endif

@@ -1,0 +1,51 @@
+/* Reading what one ELF file says about itself (docs/design.md §4 step 5), with libelf; the
+ * checks against a host are elfcheck.h's. Open for doctor, the unit tests and the fuzz target. */
+#ifndef TB_ELFFACTS_H
+#define TB_ELFFACTS_H
+
+#include <elf.h>
+#include <stddef.h>
+
+#include "base/error.h"
+
+#ifndef EM_LOONGARCH
+#define EM_LOONGARCH 258
+#endif
+
+/* The loader entry points a Vulkan and an OpenCL driver export. */
+#define ELF_VULKAN_ENTRY "vk_icdGetInstanceProcAddr"
+#define ELF_OPENCL_ENTRY "clIcdGetPlatformIDsKHR"
+
+/* What one file says about itself. */
+struct elf_facts {
+	int is_elf;           /* 0: not an ELF file, nothing else is filled */
+	int elf_class;        /* ELFCLASS32 / ELFCLASS64 */
+	int machine;          /* EM_* */
+	int type;             /* ET_* */
+	char **needed;        /* DT_NEEDED names, in order */
+	size_t n_needed;
+	char *runpath;        /* DT_RUNPATH or NULL */
+	char *rpath;          /* DT_RPATH or NULL */
+	char glibc_floor[32]; /* highest glibc the version needs ask for ("" when none) */
+	char glibc_floor_name[64]; /* the version name behind it, e.g. GLIBC_2.34 */
+	int exports_vulkan_entry; /* vk_icdGetInstanceProcAddr defined in the dynamic symbols */
+	int exports_opencl_entry; /* clIcdGetPlatformIDsKHR likewise */
+};
+/* Reads one file (name is used in sentences). TB_OK with is_elf 0 for a file that is not
+ * ELF; TB_EVERIFY for an ELF file libelf cannot read. */
+int elf_read_facts_file(const char *name, const char *path, struct elf_facts *f,
+			struct tb_error *e);
+int elf_read_facts_memory(const char *name, const void *data, size_t len, struct elf_facts *f,
+			  struct tb_error *e);
+void elf_facts_free(struct elf_facts *f);
+
+/* Compares dot-separated numeric versions ("2.34" < "2.41" < "2.41.1"); <0, 0, >0. */
+int glibc_version_compare(const char *a, const char *b);
+/* "aarch64", "x86_64", "i386", …, or "machine N". */
+const char *elf_machine_name(int machine, int elf_class, char *buf, size_t size);
+
+/* A file the dynamic linker would take for a library of this class and machine: a regular
+ * ELF file whose header says so. Only the header is read. */
+int elf_file_matches(const char *path, int elf_class, int machine);
+
+#endif

@@ -1,0 +1,43 @@
+/* Verify and unpack one release tarball into versions/<v> (docs/design.md §4 steps 2–5). */
+#ifndef TB_RELEASE_H
+#define TB_RELEASE_H
+
+#include <stdint.h>
+
+#include "base/config.h"
+#include "base/progress.h"
+#include "store/store.h"
+#include "base/error.h"
+
+struct unpack_limits {
+	uint64_t max_files;        /* 10,000 */
+	uint64_t max_file_bytes;   /* 512 MiB */
+	uint64_t max_total_bytes;  /* 2 GiB */
+	uint64_t ratio_free_bytes; /* 64 MiB unpacked before the ratio applies */
+	uint64_t max_ratio;        /* 100 bytes unpacked per byte read */
+};
+void unpack_limits_default(struct unpack_limits *l);
+
+struct release_request {
+	const char *tarball;       /* the file on disk */
+	const char *asset_name;    /* its name in SHA256SUMS (default: basename of tarball) */
+	const char *expect_sha256; /* its SHA256SUMS line: hashed while it is read */
+	const char *known_sha256;  /* or already hashed while downloading (no second pass) */
+	uint64_t known_size;       /* the release's size of the asset, 0 when unknown */
+	const char *expect_version;/* from the tag, or NULL (then taken from the MANIFEST) */
+	const struct unpack_limits *limits; /* NULL: defaults */
+	const struct tb_progress *progress;
+};
+
+/* Streams the tarball once (hashing it while reading), checks every entry and the MANIFEST,
+ * runs the ELF checks, and renames versions/.<v>.tmp to versions/<v>. A version already
+ * there is kept when it verifies, and replaced in one exchange when it does not (running
+ * programs keep the files they opened). The store must be locked. On failure nothing is left
+ * in versions/. *version_out (may be NULL) gets the version. */
+int release_unpack(struct store *s, const struct release_request *r, char **version_out,
+		   struct tb_error *e);
+
+/* Re-hashes an installed tree against its MANIFEST; TB_EVERIFY naming every damaged file. */
+int release_verify_installed(const struct store *s, const char *version, struct tb_error *e);
+
+#endif

@@ -1,0 +1,22 @@
+/* The files that select a version for the loaders: ICD manifests and env files
+ * (docs/design.md §3). */
+#ifndef TB_ENVFILES_H
+#define TB_ENVFILES_H
+
+#include "store/store.h"
+#include "store/txn.h"
+#include "base/error.h"
+
+struct manifest;
+/* Writes icd/versions/<v>/…, env/<v>.env for the version of m (its tree is, or is about to
+ * be, versions/<v>); ld_library_path: the release needs its lib/ on LD_LIBRARY_PATH
+ * (MANIFEST or ELF check). */
+int envfiles_write_version(struct store *s, const struct manifest *m, int ld_library_path,
+			   struct tb_error *e);
+/* Prepares in t icd/turnip.json, icd/opencl/rusticl.icd and env/current.env for version as
+ * current (through current/; their removal when version is NULL) and env.conf (a copy of
+ * env/current.env when enabled, else empty). */
+int envfiles_stage_current(struct store *s, const char *version, int enabled, struct txn *t,
+			   struct tb_error *e);
+
+#endif

@@ -1,0 +1,536 @@
+#include "store/manifest.h"
+#include "base/hash.h"
+#include "base/error.h"
+#include "base/alloc.h"
+#include "base/strbuf.h"
+#include "base/fs.h"
+#include "base/text.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int is_path_char(char c)
+{
+	return isalnum((unsigned char)c) || c == '.' || c == '_' || c == '@' || c == '+' || c == '-';
+}
+
+static int all_digits(const char *s, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (!isdigit((unsigned char)s[i]))
+			return 0;
+	return n > 0;
+}
+
+int version_compare(const char *a, const char *b)
+{
+	while (*a || *b) {
+		size_t la = strcspn(a, "."), lb = strcspn(b, ".");
+		if (!*a)
+			return -1; /* 2026.10.06 < 2026.10.06.2 */
+		if (!*b)
+			return 1;
+		int c;
+		if (all_digits(a, la) && all_digits(b, lb)) {
+			const char *pa = a, *pb = b;
+			size_t na = la, nb = lb;
+			while (na > 1 && *pa == '0')
+				pa++, na--;
+			while (nb > 1 && *pb == '0')
+				pb++, nb--;
+			c = na != nb ? (na < nb ? -1 : 1) : memcmp(pa, pb, na);
+		} else {
+			c = memcmp(a, b, la < lb ? la : lb);
+			if (!c && la != lb)
+				c = la < lb ? -1 : 1;
+		}
+		if (c)
+			return c < 0 ? -1 : 1;
+		a += la;
+		b += lb;
+		if (*a == '.')
+			a++;
+		if (*b == '.')
+			b++;
+	}
+	return 0;
+}
+
+int release_path_is_safe(const char *path)
+{
+	size_t total = strlen(path);
+	if (total == 0 || total > 255)
+		return 0;
+	if (strncmp(path, "lib/", 4) && strncmp(path, "share/", 6))
+		return 0;
+	const char *p = path;
+	while (*p) {
+		size_t n = strcspn(p, "/");
+		if (n == 0 || n > 100)
+			return 0;
+		if ((n == 1 && p[0] == '.') || (n == 2 && p[0] == '.' && p[1] == '.'))
+			return 0;
+		for (size_t i = 0; i < n; i++)
+			if (!is_path_char(p[i]))
+				return 0;
+		p += n;
+		if (*p == '/') {
+			p++;
+			if (!*p)
+				return 0; /* trailing slash */
+		}
+	}
+	return 1;
+}
+
+/* Resolves target relative to the directory of link_path; NULL when it leaves the tree. */
+static char *resolve_link(const char *link_path, const char *target)
+{
+	if (!*target || target[0] == '/' || strlen(target) > 255)
+		return NULL;
+	char *out = xmalloc(strlen(link_path) + strlen(target) + 2);
+	strcpy(out, link_path);
+	char *slash = strrchr(out, '/');
+	if (!slash) {
+		free(out);
+		return NULL;
+	}
+	*slash = '\0';
+	const char *p = target;
+	while (*p) {
+		size_t n = strcspn(p, "/");
+		if (n == 0 || (n == 1 && p[0] == '.')) {
+			/* "a//b" and "./" are harmless but not needed: refuse to keep it simple */
+			free(out);
+			return NULL;
+		}
+		if (n == 2 && p[0] == '.' && p[1] == '.') {
+			char *up = strrchr(out, '/');
+			if (!up) { /* would leave the tree */
+				free(out);
+				return NULL;
+			}
+			*up = '\0';
+		} else {
+			for (size_t i = 0; i < n; i++)
+				if (!is_path_char(p[i])) {
+					free(out);
+					return NULL;
+				}
+			size_t len = strlen(out);
+			out[len] = '/';
+			memcpy(out + len + 1, p, n);
+			out[len + 1 + n] = '\0';
+		}
+		p += n;
+		if (*p == '/')
+			p++;
+	}
+	return out;
+}
+
+int link_target_is_safe(const char *link_path, const char *target)
+{
+	char *r = resolve_link(link_path, target);
+	int ok = r && release_path_is_safe(r);
+	free(r);
+	return ok;
+}
+
+static void entry_free(struct manifest *m)
+{
+	for (size_t i = 0; i < m->n_files; i++)
+		free(m->files[i].path);
+	for (size_t i = 0; i < m->n_links; i++) {
+		free(m->links[i].path);
+		free(m->links[i].target);
+	}
+	free(m->files);
+	free(m->links);
+}
+
+void manifest_free(struct manifest *m)
+{
+	free(m->version);
+	free(m->arch);
+	free(m->commit);
+	free(m->base);
+	free(m->mesa_version);
+	free(m->min_glibc);
+	free(m->drivers);
+	free(m->vulkan_lib);
+	free(m->vulkan_api);
+	free(m->opencl_lib);
+	free(m->rusticl_enable);
+	free(m->ld_library_path);
+	entry_free(m);
+	memset(m, 0, sizeof *m);
+}
+
+static int cmp_file(const void *a, const void *b)
+{
+	return strcmp(((const struct manifest_file *)a)->path, ((const struct manifest_file *)b)->path);
+}
+
+static int cmp_link(const void *a, const void *b)
+{
+	return strcmp(((const struct manifest_link *)a)->path, ((const struct manifest_link *)b)->path);
+}
+
+const struct manifest_file *manifest_find_file(const struct manifest *m, const char *path)
+{
+	struct manifest_file key = {.path = (char *)path};
+	return m->n_files ? bsearch(&key, m->files, m->n_files, sizeof key, cmp_file) : NULL;
+}
+
+const struct manifest_link *manifest_find_link(const struct manifest *m, const char *path)
+{
+	struct manifest_link key = {.path = (char *)path};
+	return m->n_links ? bsearch(&key, m->links, m->n_links, sizeof key, cmp_link) : NULL;
+}
+
+static int is_token(const char *s, const char *extra)
+{
+	if (!*s)
+		return 0;
+	for (; *s; s++)
+		if (!isalnum((unsigned char)*s) && !strchr(extra, *s))
+			return 0;
+	return 1;
+}
+
+static int set_field(char **field, const char *v)
+{
+	free(*field);
+	*field = xstrdup(v);
+	return 0;
+}
+
+/* Splits a line into at most max fields separated by single spaces. */
+static int split_fields(char *line, char **fields, int max)
+{
+	int n = 0;
+	char *p = line;
+	while (*p && n < max) {
+		fields[n++] = p;
+		char *sp = strchr(p, ' ');
+		if (!sp)
+			break;
+		*sp = '\0';
+		p = sp + 1;
+	}
+	return n;
+}
+
+static int parse_u64(const char *s, uint64_t *out)
+{
+	if (!*s || !isdigit((unsigned char)*s) || strlen(s) > 19)
+		return -1;
+	char *end;
+	errno = 0;
+	unsigned long long v = strtoull(s, &end, 10);
+	if (errno || *end)
+		return -1;
+	*out = v;
+	return 0;
+}
+
+#define BAD(...) (rc = tb_fail_why(e, TB_EVERIFY, "manifest-invalid", __VA_ARGS__))
+
+static int parse_entry(struct manifest *m, char *rest, int is_file, int lineno, size_t *cap_f,
+		       size_t *cap_l, struct tb_error *e)
+{
+	int rc = TB_OK;
+	char *f[6];
+	if (is_file) {
+		int n = split_fields(rest, f, 5);
+		uint64_t size;
+		if (n != 4 || !is_sha256_hex(f[0]) || (strcmp(f[1], "644") && strcmp(f[1], "755")) ||
+		    parse_u64(f[2], &size)) {
+			BAD("MANIFEST line %d: expected \"file <sha256> <644|755> <size> <path>\"", lineno);
+			return rc;
+		}
+		if (!release_path_is_safe(f[3])) {
+			BAD("MANIFEST line %d: unsafe path \"%.300s\"", lineno, f[3]);
+			return rc;
+		}
+		if (m->n_files == *cap_f) {
+			*cap_f = *cap_f ? *cap_f * 2 : 64;
+			m->files = xrealloc(m->files, *cap_f * sizeof *m->files);
+		}
+		struct manifest_file *mf = &m->files[m->n_files++];
+		mf->path = xstrdup(f[3]);
+		memcpy(mf->sha256, f[0], 65);
+		mf->mode = f[1][0] == '7' ? 0755 : 0644;
+		mf->size = size;
+	} else {
+		int n = split_fields(rest, f, 3);
+		if (n != 2) {
+			BAD("MANIFEST line %d: expected \"link <path> <target>\"", lineno);
+			return rc;
+		}
+		if (!release_path_is_safe(f[0]) || !link_target_is_safe(f[0], f[1])) {
+			BAD("MANIFEST line %d: unsafe link \"%.200s\" -> \"%.200s\"", lineno, f[0], f[1]);
+			return rc;
+		}
+		if (m->n_links == *cap_l) {
+			*cap_l = *cap_l ? *cap_l * 2 : 16;
+			m->links = xrealloc(m->links, *cap_l * sizeof *m->links);
+		}
+		struct manifest_link *ml = &m->links[m->n_links++];
+		ml->path = xstrdup(f[0]);
+		ml->target = xstrdup(f[1]);
+	}
+	return rc;
+}
+
+static const char *const known_keys[] = {
+	"format", "version", "arch", "commit", "base", "mesa_version", "min_glibc", "drivers",
+	"vulkan_lib", "opencl_lib", "vulkan_api", "vulkan_driver_id", "rusticl_enable",
+	"ld_library_path",
+};
+
+static int parse_key(struct manifest *m, const char *k, const char *v, int lineno,
+		     struct tb_error *e)
+{
+	int rc = TB_OK;
+	size_t vlen = strlen(v);
+	for (size_t i = 0; i < sizeof known_keys / sizeof *known_keys; i++)
+		if (!strcmp(k, known_keys[i]) && vlen > MANIFEST_VALUE_MAX)
+			return tb_fail_why(e, TB_EVERIFY, "manifest-invalid",
+					   "MANIFEST line %d: the value of %s is %zu bytes long, more than the %d a MANIFEST value may have",
+					   lineno, k, vlen, MANIFEST_VALUE_MAX);
+	if (!strcmp(k, "format")) {
+		if (strcmp(v, "1"))
+			BAD("MANIFEST format %.20s is not supported by this tool; update tb323fu-mesa", v);
+		m->format = 1;
+	} else if (!strcmp(k, "version")) {
+		if (!version_name_ok(v))
+			BAD("MANIFEST line %d: invalid version \"%.80s\"", lineno, v);
+		set_field(&m->version, v);
+	} else if (!strcmp(k, "arch")) {
+		if (!is_token(v, "_-"))
+			BAD("MANIFEST line %d: invalid arch \"%.80s\"", lineno, v);
+		set_field(&m->arch, v);
+	} else if (!strcmp(k, "commit")) {
+		set_field(&m->commit, v);
+	} else if (!strcmp(k, "base")) {
+		set_field(&m->base, v);
+	} else if (!strcmp(k, "mesa_version")) {
+		set_field(&m->mesa_version, v);
+	} else if (!strcmp(k, "min_glibc")) {
+		if (!is_token(v, "."))
+			BAD("MANIFEST line %d: invalid min_glibc \"%.80s\"", lineno, v);
+		set_field(&m->min_glibc, v);
+	} else if (!strcmp(k, "drivers")) {
+		set_field(&m->drivers, v);
+		m->has_vulkan = m->has_opencl = 0;
+		char *copy = xstrdup(v), *save = NULL;
+		for (char *d = strtok_r(copy, ",", &save); d; d = strtok_r(NULL, ",", &save)) {
+			if (!strcmp(d, "vulkan"))
+				m->has_vulkan = 1;
+			else if (!strcmp(d, "opencl"))
+				m->has_opencl = 1;
+			/* unknown drivers are ignored: newer releases may carry more */
+		}
+		free(copy);
+	} else if (!strcmp(k, "vulkan_lib") || !strcmp(k, "opencl_lib")) {
+		if (!release_path_is_safe(v) || strncmp(v, "lib/", 4))
+			BAD("MANIFEST line %d: %s must be a path under lib/", lineno, k);
+		set_field(k[0] == 'v' ? &m->vulkan_lib : &m->opencl_lib, v);
+	} else if (!strcmp(k, "vulkan_api")) {
+		if (!is_token(v, ".") || strlen(v) > 20)
+			BAD("MANIFEST line %d: invalid vulkan_api \"%.40s\"", lineno, v);
+		set_field(&m->vulkan_api, v);
+	} else if (!strcmp(k, "vulkan_driver_id")) {
+		uint64_t id;
+		if (parse_u64(v, &id) || id > 100000)
+			BAD("MANIFEST line %d: invalid vulkan_driver_id \"%.40s\"", lineno, v);
+		else
+			m->vulkan_driver_id = (int)id;
+	} else if (!strcmp(k, "rusticl_enable")) {
+		if (!is_token(v, "_,-:"))
+			BAD("MANIFEST line %d: invalid rusticl_enable \"%.80s\"", lineno, v);
+		set_field(&m->rusticl_enable, v);
+	} else if (!strcmp(k, "ld_library_path")) {
+		if (strcmp(v, "lib"))
+			rc = tb_fail_why(e, TB_EVERIFY, "runpath-unsafe",
+					 "MANIFEST line %d: ld_library_path \"%.200s\" may reach outside the release; it may only be \"lib\"",
+					 lineno, v);
+		set_field(&m->ld_library_path, v);
+	}
+	/* unknown keys are ignored so that old tools read new releases */
+	return rc;
+}
+
+/* The first of sorted paths (n entries, each a struct of stride bytes starting with its
+ * path) that starts with dir + "/", or NULL. Entries under a directory are contiguous. */
+static const char *first_under(const void *base, size_t n, size_t stride, const char *dir)
+{
+	size_t len = strlen(dir);
+	char *key = xasprintf("%s/", dir);
+	size_t lo = 0, hi = n;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		const char *p = *(char *const *)((const char *)base + mid * stride);
+		if (strcmp(p, key) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	free(key);
+	if (lo == n)
+		return NULL;
+	const char *p = *(char *const *)((const char *)base + lo * stride);
+	return !strncmp(p, dir, len) && p[len] == '/' ? p : NULL;
+}
+
+static int check_whole(struct manifest *m, struct tb_error *e)
+{
+	int rc = TB_OK;
+	if (m->format != 1)
+		return BAD("the MANIFEST has no format=1 line");
+	if (!m->version)
+		return BAD("the MANIFEST names no version");
+	if (!m->arch)
+		return BAD("the MANIFEST names no arch");
+	if (!m->drivers)
+		{
+		set_field(&m->drivers, "vulkan,opencl");
+		m->has_vulkan = m->has_opencl = 1;
+	}
+	if (!m->vulkan_lib)
+		set_field(&m->vulkan_lib, "lib/libvulkan_freedreno.so");
+	if (!m->vulkan_api)
+		set_field(&m->vulkan_api, "1.4.0");
+	if (!m->opencl_lib)
+		set_field(&m->opencl_lib, "lib/libRusticlOpenCL.so.1");
+	if (!m->rusticl_enable)
+		set_field(&m->rusticl_enable, "freedreno");
+	/* qsort with a NULL array is undefined even for no elements */
+	if (m->n_files)
+		qsort(m->files, m->n_files, sizeof *m->files, cmp_file);
+	if (m->n_links)
+		qsort(m->links, m->n_links, sizeof *m->links, cmp_link);
+	for (size_t i = 1; i < m->n_files; i++)
+		if (!strcmp(m->files[i - 1].path, m->files[i].path))
+			return BAD("the MANIFEST lists %s twice", m->files[i].path);
+	for (size_t i = 0; i < m->n_links; i++) {
+		if ((i && !strcmp(m->links[i - 1].path, m->links[i].path)) ||
+		    manifest_find_file(m, m->links[i].path))
+			return BAD("the MANIFEST lists %s twice", m->links[i].path);
+		/* A link must end at a listed file: no dangling links, no loops. */
+		char *r = resolve_link(m->links[i].path, m->links[i].target);
+		int found = r && manifest_find_file(m, r);
+		free(r);
+		if (!found)
+			return BAD("the MANIFEST link %s points at %s, which the release does not contain",
+				   m->links[i].path, m->links[i].target);
+	}
+	/* A file may not stand where another entry needs a directory. */
+	for (size_t i = 0; i + 1 < m->n_files; i++) {
+		size_t n = strlen(m->files[i].path);
+		if (!strncmp(m->files[i].path, m->files[i + 1].path, n) && m->files[i + 1].path[n] == '/')
+			return BAD("the MANIFEST lists %s both as a file and a directory", m->files[i].path);
+	}
+	/* Nor a link where another entry needs a directory: unpacking would meet a path that
+	 * is both. */
+	for (size_t i = 0; i < m->n_links; i++) {
+		const char *p = m->links[i].path;
+		if (first_under(m->files, m->n_files, sizeof *m->files, p) ||
+		    first_under(m->links, m->n_links, sizeof *m->links, p))
+			return BAD("the MANIFEST lists %s both as a link and a directory", p);
+	}
+	if (m->has_vulkan && !manifest_find_file(m, m->vulkan_lib) && !manifest_find_link(m, m->vulkan_lib))
+		return BAD("the MANIFEST names the Vulkan driver %s but the release does not contain it", m->vulkan_lib);
+	if (m->has_opencl && !manifest_find_file(m, m->opencl_lib) && !manifest_find_link(m, m->opencl_lib))
+		return BAD("the MANIFEST names the OpenCL driver %s but the release does not contain it", m->opencl_lib);
+	return rc;
+}
+
+int manifest_parse(const char *text, size_t len, struct manifest *m, struct tb_error *e)
+{
+	memset(m, 0, sizeof *m);
+	m->vulkan_driver_id = -1;
+	if (len > MANIFEST_MAX_BYTES)
+		return tb_fail_why(e, TB_EVERIFY, "manifest-invalid", "the MANIFEST is larger than 1 MiB");
+	if (memchr(text, '\0', len))
+		return tb_fail_why(e, TB_EVERIFY, "manifest-invalid", "the MANIFEST is not a text file");
+	char *copy = xmalloc(len + 1);
+	memcpy(copy, text, len);
+	copy[len] = '\0';
+	size_t cap_f = 0, cap_l = 0;
+	int rc = TB_OK, lineno = 0;
+	char *cursor = copy, *line;
+	while (rc == TB_OK && (line = next_line(&cursor))) {
+		lineno++;
+		if (*line && line[0] != '#') {
+			if (!strncmp(line, "file ", 5))
+				rc = parse_entry(m, line + 5, 1, lineno, &cap_f, &cap_l, e);
+			else if (!strncmp(line, "link ", 5))
+				rc = parse_entry(m, line + 5, 0, lineno, &cap_f, &cap_l, e);
+			else {
+				char *eq = strchr(line, '=');
+				if (eq) {
+					*eq = '\0';
+					rc = parse_key(m, line, eq + 1, lineno, e);
+				}
+			}
+		}
+	}
+	free(copy);
+	if (rc == TB_OK)
+		rc = check_whole(m, e);
+	if (rc != TB_OK)
+		manifest_free(m);
+	return rc;
+}
+
+int manifest_load(const char *dir, struct manifest *m, struct tb_error *e)
+{
+	char *path = path_join(dir, "MANIFEST");
+	size_t len;
+	char *text = read_small_file(path, MANIFEST_MAX_BYTES, &len);
+	if (!text) {
+		int r = tb_fail_errno(e, TB_EFAIL, "cannot read %s", path);
+		free(path);
+		return r;
+	}
+	free(path);
+	int rc = manifest_parse(text, len, m, e);
+	free(text);
+	return rc;
+}
+
+char *manifest_format(const struct manifest *m)
+{
+	struct strbuf sb = {0};
+	sb_appendf(&sb, "format=1\nversion=%s\narch=%s\n", m->version, m->arch);
+	if (m->commit)
+		sb_appendf(&sb, "commit=%s\n", m->commit);
+	if (m->base)
+		sb_appendf(&sb, "base=%s\n", m->base);
+	if (m->mesa_version)
+		sb_appendf(&sb, "mesa_version=%s\n", m->mesa_version);
+	if (m->min_glibc)
+		sb_appendf(&sb, "min_glibc=%s\n", m->min_glibc);
+	sb_appendf(&sb, "drivers=%s\n", m->drivers);
+	if (m->has_vulkan) {
+		sb_appendf(&sb, "vulkan_lib=%s\nvulkan_api=%s\n", m->vulkan_lib, m->vulkan_api);
+		if (m->vulkan_driver_id >= 0)
+			sb_appendf(&sb, "vulkan_driver_id=%d\n", m->vulkan_driver_id);
+	}
+	if (m->has_opencl)
+		sb_appendf(&sb, "opencl_lib=%s\nrusticl_enable=%s\n", m->opencl_lib, m->rusticl_enable);
+	if (m->ld_library_path)
+		sb_appendf(&sb, "ld_library_path=%s\n", m->ld_library_path);
+	for (size_t i = 0; i < m->n_files; i++)
+		sb_appendf(&sb, "file %s %o %llu %s\n", m->files[i].sha256, m->files[i].mode,
+			   (unsigned long long)m->files[i].size, m->files[i].path);
+	for (size_t i = 0; i < m->n_links; i++)
+		sb_appendf(&sb, "link %s %s\n", m->links[i].path, m->links[i].target);
+	return sb.buf;
+}

@@ -1,0 +1,64 @@
+/* The release MANIFEST (docs/design.md §4) and the version rules. */
+#ifndef TB_MANIFEST_H
+#define TB_MANIFEST_H
+
+#include <stdint.h>
+
+#include "base/error.h"
+#include "common/version_name.h"
+
+#define MANIFEST_MAX_BYTES (1 << 20)
+/* Every value of a known key is at most this long: with the store's path (at most PATH_MAX)
+ * five times over, the env files a release produces stay far below what the launcher and
+ * the session readers take (64 KiB), and sentences stay readable. */
+#define MANIFEST_VALUE_MAX 256
+
+struct manifest_file {
+	char *path;        /* relative to the tree: lib/…, share/… */
+	char sha256[65];
+	unsigned mode;     /* 0644 or 0755 */
+	uint64_t size;
+};
+
+struct manifest_link {
+	char *path;
+	char *target;      /* relative, resolving inside the tree */
+};
+
+struct manifest {
+	int format;
+	char *version, *arch, *commit, *base, *mesa_version, *min_glibc;
+	char *drivers;     /* as written, e.g. "vulkan,opencl" */
+	int has_vulkan, has_opencl;
+	char *vulkan_lib;  /* default lib/libvulkan_freedreno.so */
+	char *vulkan_api;  /* default 1.4.0 */
+	int vulkan_driver_id; /* -1 when absent */
+	char *opencl_lib;  /* default lib/libRusticlOpenCL.so.1 */
+	char *rusticl_enable; /* default freedreno */
+	char *ld_library_path; /* NULL or "lib" */
+	struct manifest_file *files;
+	size_t n_files;
+	struct manifest_link *links;
+	size_t n_links;
+};
+
+/* Parses and validates a MANIFEST (every path rule of docs/design.md §4); TB_EVERIFY on bad input. */
+int manifest_parse(const char *text, size_t len, struct manifest *m, struct tb_error *e);
+void manifest_free(struct manifest *m);
+/* Reads <dir>/MANIFEST. */
+int manifest_load(const char *dir, struct manifest *m, struct tb_error *e);
+const struct manifest_file *manifest_find_file(const struct manifest *m, const char *path);
+const struct manifest_link *manifest_find_link(const struct manifest *m, const char *path);
+/* Writes the MANIFEST text of m (files and links in their order). */
+char *manifest_format(const struct manifest *m);
+
+/* A release path: components of [A-Za-z0-9._@+-], no . or .., ≤100 bytes a component,
+ * ≤255 in all, first component lib or share. */
+int release_path_is_safe(const char *path);
+/* A link target relative to the link's directory that stays inside the tree. */
+int link_target_is_safe(const char *link_path, const char *target);
+
+/* Dot-separated parts, numerically where both parts are digits; <0, 0, >0. */
+int version_compare(const char *a, const char *b);
+
+#endif

@@ -1,0 +1,337 @@
+/* Publication of the running operation (docs/design.md §13). One command runs per process, so
+ * the accounting is this file's own state. */
+#include "store/running.h"
+#include "base/jsontext.h"
+#include "base/alloc.h"
+#include "base/fs.h"
+#include "common/storelayout.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <json-c/json.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+/* The steps of a command and the share of the whole each takes, in order. */
+struct step_share {
+	const char *step;
+	int from, to;
+};
+struct plan {
+	const char *command;
+	struct step_share steps[5];
+};
+
+static const struct plan plans[] = {
+	{"check", {{"checking", 0, 100}}},
+	{"auto-check", {{"checking", 0, 5}, {"downloading", 5, 75}, {"verifying", 75, 100}}},
+	{"download", {{"checking", 0, 5}, {"downloading", 5, 75}, {"verifying", 75, 100}}},
+	{"update", {{"checking", 0, 5}, {"downloading", 5, 50}, {"verifying", 50, 70},
+		    {"installing", 70, 75}, {"smoke-testing", 75, 100}}},
+	{"install", {{"installing", 0, 10}, {"smoke-testing", 10, 100}}},
+	{"install-local", {{"verifying", 0, 55}, {"installing", 55, 60}, {"smoke-testing", 60, 100}}},
+	{"smoke", {{"smoke-testing", 0, 100}}},
+	{"bench", {{"smoke-testing", 0, 100}}},
+	{"verify", {{"verifying", 0, 100}}},
+	{"on", {{"switching", 0, 100}}},
+	{"off", {{"switching", 0, 100}}},
+	{"boot-tick", {{"switching", 0, 100}}},
+	{"keep", {{"keeping", 0, 100}}},
+	{"rollback", {{"rolling-back", 0, 100}}},
+	{"remove", {{"installing", 0, 100}}},
+	{"takeover", {{"installing", 0, 100}}},
+};
+
+/* Smoke tests a run reports (docs/design.md §7); the share of each in its step. */
+#define SMOKE_TESTS 6
+
+static struct {
+	const char *command;
+	const struct plan *plan;
+	int step;    /* index into plan->steps, -1 before the first */
+	int percent; /* never decreasing */
+	int tests_done;
+	const struct tb_progress *inner;
+	char *root;
+	int lock_fd; /* a duplicate of the store's lock: held until last-operation is written */
+	double published_at;
+	int published_percent, published_step;
+} run = {.step = -1, .lock_fd = -1};
+
+static double now(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* Written without fsync: the file says what runs now and means nothing after a crash (the
+ * reader ignores a file whose process is gone). The temporary is a fresh file of a name the
+ * next writer removes as a leftover (.<name>.tmp.<pid>): never a link or file planted there. */
+static void write_quick(const char *path, const char *text)
+{
+	const char *slash = strrchr(path, '/');
+	char *tmp = xasprintf("%.*s/.%s.tmp.%ld", (int)(slash - path), path, slash + 1, (long)getpid());
+	unlink(tmp);
+	int fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+	if (fd >= 0) {
+		size_t len = strlen(text);
+		int ok = write(fd, text, len) == (ssize_t)len;
+		close(fd);
+		if (!ok || rename(tmp, path) != 0)
+			unlink(tmp);
+	}
+	free(tmp);
+}
+
+/* Writes o as one line to <store>/name, and drops it. */
+static void publish_json(json_object *o, const char *name)
+{
+	char *path = path_join(run.root, name);
+	char *text = xasprintf("%s\n", json_out(o, JSON_C_TO_STRING_PLAIN));
+	write_quick(path, text);
+	free(text);
+	free(path);
+	json_object_put(o);
+}
+
+static void publish(int force)
+{
+	if (!run.root || run.step < 0)
+		return;
+	double t = now();
+	if (!force && (run.percent == run.published_percent || t - run.published_at < 0.25))
+		return;
+	run.published_at = t;
+	run.published_percent = run.percent;
+	run.published_step = run.step;
+	json_object *o = json_object_new_object();
+	json_object_object_add(o, "command", json_object_new_string(run.command));
+	json_object_object_add(o, "step", json_object_new_string(run.plan->steps[run.step].step));
+	json_object_object_add(o, "percent", json_object_new_int(run.percent));
+	json_object_object_add(o, "pid", json_object_new_int((int)getpid()));
+	publish_json(o, STORE_RUNNING);
+}
+
+static void set_percent(int p)
+{
+	if (p > 99)
+		p = 99; /* 100 is the end of the command */
+	if (p > run.percent)
+		run.percent = p;
+}
+
+/* Moves to the named step when the plan has it further on; returns whether it is current. */
+static int enter(const char *step)
+{
+	if (!run.plan)
+		return 0;
+	for (int k = run.step < 0 ? 0 : run.step; k < 5 && run.plan->steps[k].step; k++) {
+		if (strcmp(run.plan->steps[k].step, step))
+			continue;
+		if (k != run.step) {
+			run.step = k;
+			set_percent(run.plan->steps[k].from);
+			publish(1);
+			if (run.inner && run.inner->step)
+				run.inner->step(run.inner->ctx, step, run.percent);
+		}
+		return 1;
+	}
+	return 0;
+}
+
+static void within(double fraction)
+{
+	if (run.step < 0)
+		return;
+	const struct step_share *s = &run.plan->steps[run.step];
+	if (fraction > 1)
+		fraction = 1;
+	set_percent(s->from + (int)((s->to - s->from) * fraction));
+	publish(0);
+}
+
+static void on_bytes(void *ctx, const char *op, const char *file, uint64_t done, uint64_t total)
+{
+	const char *step = !strcmp(op, "download") ? "downloading" : "verifying";
+	if (enter(step) && total)
+		within((double)done / (double)total);
+	progress_bytes(run.inner, op, file, done, total);
+}
+
+static void on_test(void *ctx, const char *name, const char *status)
+{
+	if (enter("smoke-testing") && strcmp(status, "run")) {
+		run.tests_done++;
+		within((double)run.tests_done / (SMOKE_TESTS + 1));
+	}
+	progress_test(run.inner, name, status);
+}
+
+static void on_done(void *ctx, const char *op, const char *file)
+{
+	progress_done(run.inner, op, file);
+}
+
+static void on_step(void *ctx, const char *step, int percent)
+{
+	enter(step);
+}
+
+static void on_count(void *ctx, const char *op, const char *name, uint64_t done, uint64_t total)
+{
+	progress_count(run.inner, op, name, done, total);
+}
+
+static const struct tb_progress wrapper = {on_bytes, on_test, on_done, NULL, on_step, on_count};
+
+const struct tb_progress *running_begin(const char *command, const struct tb_progress *inner)
+{
+	run.command = command;
+	run.inner = inner;
+	for (size_t i = 0; i < sizeof plans / sizeof *plans; i++)
+		if (!strcmp(plans[i].command, command))
+			run.plan = &plans[i];
+	return &wrapper;
+}
+
+void running_attach(const char *root, int lock_fd)
+{
+	if (run.root || !run.plan || lock_fd < 0)
+		return;
+	/* The same open file description: the lock lasts until running_end closes it, so the
+	 * record and last-operation are written under it even after the store is closed. */
+	run.lock_fd = fcntl(lock_fd, F_DUPFD_CLOEXEC, 0);
+	if (run.lock_fd < 0)
+		return;
+	run.root = xstrdup(root);
+	if (run.step < 0)
+		enter(run.plan->steps[0].step);
+	publish(1);
+}
+
+int running_percent(void)
+{
+	return run.percent;
+}
+
+static json_object *read_json(const char *root, const char *name);
+static const char *get_str(json_object *o, const char *key);
+static int get_int(json_object *o, const char *key);
+
+void running_end(int code, const char *reason, const char *message)
+{
+	run.percent = 100;
+	if (!run.root)
+		return;
+	/* Remove our own publication only (the record as it is, not running_read's view of it).
+	 * The store is still held through run.lock_fd, released below once last-operation is
+	 * written. */
+	char *path = path_join(run.root, STORE_RUNNING);
+	json_object *mine = read_json(run.root, STORE_RUNNING);
+	if (mine && get_int(mine, "pid") == (int)getpid() && !strcmp(get_str(mine, "command"), run.command))
+		unlink(path);
+	json_object_put(mine);
+	free(path);
+	json_object *o = json_object_new_object();
+	json_object_object_add(o, "operation", json_object_new_string(run.command));
+	json_object_object_add(o, "ok", json_object_new_boolean(code == 0));
+	json_object_object_add(o, "code", json_object_new_int(code));
+	json_object_object_add(o, "reason", json_object_new_string(reason ? reason : ""));
+	json_object_object_add(o, "message", json_object_new_string(message ? message : ""));
+	publish_json(o, STORE_LAST_OPERATION);
+	free(run.root);
+	run.root = NULL;
+	close(run.lock_fd);
+	run.lock_fd = -1;
+}
+
+static const char *get_str(json_object *o, const char *key)
+{
+	json_object *v;
+	return json_object_object_get_ex(o, key, &v) && json_object_is_type(v, json_type_string)
+		       ? json_object_get_string(v)
+		       : "";
+}
+
+static int get_int(json_object *o, const char *key)
+{
+	json_object *v;
+	return json_object_object_get_ex(o, key, &v) ? json_object_get_int(v) : 0;
+}
+
+static json_object *read_json(const char *root, const char *name)
+{
+	char *path = path_join(root, name);
+	/* never followed: a link planted here must not make status read what it points at */
+	char *text = read_small_file_nofollow(path, 256 * 1024, NULL);
+	free(path);
+	json_object *o = text ? json_tokener_parse(text) : NULL;
+	free(text);
+	if (o && !json_object_is_type(o, json_type_object)) {
+		json_object_put(o);
+		o = NULL;
+	}
+	return o;
+}
+
+/* Whether a writer holds the store: every writer keeps an open-file-description lock on
+ * .lock beside its flock (session_open), which a reader can test without taking anything
+ * (a test by flock would have to take it, and make a writer starting then say busy).
+ * -1: cannot tell. */
+static int writer_holds_lock(const char *root)
+{
+	char *path = path_join(root, STORE_LOCK);
+	int fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+	free(path);
+	if (fd < 0)
+		return errno == ENOENT ? 0 : -1;
+	struct flock fl = {.l_type = F_WRLCK, .l_whence = SEEK_SET};
+	int rc = fcntl(fd, F_OFD_GETLK, &fl);
+	close(fd);
+	return rc < 0 ? -1 : fl.l_type != F_UNLCK;
+}
+
+/* A record is the running writer's when the store is held and its process lives: one left by
+ * a killed writer says nothing, also when its pid now belongs to another process. */
+static int record_is_live(const char *root, int pid)
+{
+	if (pid <= 0 || (kill(pid, 0) != 0 && errno != EPERM))
+		return 0;
+	return writer_holds_lock(root) != 0;
+}
+
+void running_read(const char *root, struct running_info *ri)
+{
+	memset(ri, 0, sizeof *ri);
+	json_object *o = read_json(root, STORE_RUNNING);
+	int pid = o ? get_int(o, "pid") : 0;
+	if (record_is_live(root, pid)) {
+		snprintf(ri->command, sizeof ri->command, "%s", get_str(o, "command"));
+		snprintf(ri->step, sizeof ri->step, "%s", get_str(o, "step"));
+		ri->percent = get_int(o, "percent");
+		if (ri->percent < 0 || ri->percent > 100)
+			ri->percent = 0;
+	}
+	json_object_put(o);
+	o = read_json(root, STORE_LAST_OPERATION);
+	if (o) {
+		ri->last_message = xstrdup(get_str(o, "message"));
+		snprintf(ri->last_command, sizeof ri->last_command, "%s", get_str(o, "operation"));
+		json_object *v;
+		ri->last_ok = json_object_object_get_ex(o, "ok", &v) && json_object_get_boolean(v);
+	}
+	json_object_put(o);
+}
+
+void running_info_free(struct running_info *ri)
+{
+	free(ri->last_message);
+	ri->last_message = NULL;
+}

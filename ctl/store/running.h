@@ -1,0 +1,33 @@
+/* The running operation, published in the store for every reader (docs/design.md §13): which
+ * command runs, its step (a state name) and its percent for the whole command, and the outcome
+ * of the last finished one. */
+#ifndef TB_RUNNING_H
+#define TB_RUNNING_H
+
+#include "base/progress.h"
+
+/* Starts accounting for command; the returned progress wraps inner (which may be NULL) and is
+ * what the command hands the engine. */
+const struct tb_progress *running_begin(const char *command, const struct tb_progress *inner);
+/* The store a writer holds the lock of (lock_fd): from now on the step and percent are
+ * published in <root>/running (replaced atomically, at most four times a second). The lock
+ * stays held, through a duplicate of lock_fd, until running_end has written last-operation. */
+void running_attach(const char *root, int lock_fd);
+/* The whole command's percent so far (0-100, never decreasing). */
+int running_percent(void);
+/* The command ended: <root>/running goes, <root>/last-operation keeps the outcome. */
+void running_end(int code, const char *reason, const char *message);
+
+/* What a reader sees. */
+struct running_info {
+	char command[32]; /* "" when no writer runs */
+	char step[32];
+	int percent;
+	char *last_message; /* the last finished operation's sentence, or NULL */
+	char last_command[32];
+	int last_ok;
+};
+void running_read(const char *root, struct running_info *ri);
+void running_info_free(struct running_info *ri);
+
+#endif

@@ -1,0 +1,574 @@
+#include "store/store.h"
+#include "store/manifest.h"
+#include "base/testhook.h"
+#include "store/txn.h"
+#include "base/error.h"
+#include "base/alloc.h"
+#include "base/strbuf.h"
+#include "base/fs.h"
+#include "common/storepath.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+/* The env files carry the store's path into environment.d and sh, which would read blanks,
+ * quotes or $ differently: a writer refuses such a store up front. */
+static int session_safe(const char *path)
+{
+	/* No ':' either: it separates the entries of LD_LIBRARY_PATH and VK_DRIVER_FILES, so a
+	 * store path with one would add a relative (working-directory) entry. */
+	return strspn(path, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789/._+-@,=%") == strlen(path);
+}
+
+static int unsafe_store(const char *path, struct tb_error *e)
+{
+	return tb_fail_why(e, TB_EUSAGE, "usage",
+			   "the store path %s has characters the session files cannot carry (blanks, quotes, $ or :); choose a path of letters, digits and ._-/",
+			   path);
+}
+
+/* ---- what each part of the store must be (docs/design.md §3) ----
+ * Whoever can write the store could plant a symbolic link where a directory or file belongs
+ * (versions, .lock, icd/versions/<v>) and make a writer create files elsewhere. Writers check
+ * every part under the lock and refuse a store that is not as they left it. */
+
+enum part_kind { PART_DIR = 1, PART_FILE = 2, PART_LINK = 4 };
+
+static int kind_of(mode_t m)
+{
+	return S_ISDIR(m) ? PART_DIR : S_ISREG(m) ? PART_FILE : S_ISLNK(m) ? PART_LINK : 0;
+}
+
+static const char *kind_name(int k)
+{
+	return k & PART_FILE ? "a file" : k & PART_DIR ? "a directory" : k & PART_LINK ? "a symbolic link" : "a special file";
+}
+
+static int wrong_part(const char *root, const char *rel, int have, int want, struct tb_error *e)
+{
+	return tb_fail_why(e, TB_EFAIL, "damaged",
+			   "the store %s is not as tb323fu-ctl left it: %s is %s where %s belongs; move it out of the store (or remove it) and run the command again",
+			   root, rel, kind_name(have), kind_name(want));
+}
+
+/* rel (relative to the store) is absent or one of the kinds in want. */
+static int part_is(int rootfd, const char *root, const char *rel, int want, struct tb_error *e)
+{
+	struct stat st;
+	if (fstatat(rootfd, rel, &st, AT_SYMLINK_NOFOLLOW) != 0)
+		return errno == ENOENT ? TB_OK : tb_fail_errno(e, TB_EFAIL, "cannot inspect %s/%s", root, rel);
+	return kind_of(st.st_mode) & want ? TB_OK : wrong_part(root, rel, kind_of(st.st_mode), want, e);
+}
+
+/* Every entry of the directory rel is one of the kinds in want; the entries of those that are
+ * directories are of the kinds in inner (0: not looked into). Dot files (a writer's
+ * temporaries and staging trees, removed under the lock) are skipped. */
+static int entries_are(int rootfd, const char *root, const char *rel, int want, int inner,
+		       struct tb_error *e)
+{
+	int fd = openat(rootfd, rel, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0)
+		return errno == ENOENT ? TB_OK : tb_fail_errno(e, TB_EFAIL, "cannot open %s/%s", root, rel);
+	DIR *d = fdopendir(fd);
+	if (!d) {
+		close(fd);
+		return tb_fail_errno(e, TB_EFAIL, "cannot read %s/%s", root, rel);
+	}
+	int rc = TB_OK;
+	struct dirent *de;
+	while (!rc && (de = readdir(d))) {
+		if (de->d_name[0] == '.')
+			continue;
+		char *sub = xasprintf("%s/%s", rel, de->d_name);
+		struct stat st;
+		if (fstatat(rootfd, sub, &st, AT_SYMLINK_NOFOLLOW) == 0) {
+			int k = kind_of(st.st_mode);
+			if (!(k & want))
+				rc = wrong_part(root, sub, k, want, e);
+			else if (k == PART_DIR && inner)
+				rc = entries_are(rootfd, root, sub, inner, 0, e);
+		}
+		free(sub);
+	}
+	closedir(d);
+	return rc;
+}
+
+/* env/: files only, but env/current.env may be a planted link (replaced at the next commit). */
+static int env_entries_are(int rootfd, const char *root, struct tb_error *e)
+{
+	int fd = openat(rootfd, STORE_ENV_DIR, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0)
+		return errno == ENOENT ? TB_OK : tb_fail_errno(e, TB_EFAIL, "cannot open %s/env", root);
+	DIR *d = fdopendir(fd);
+	if (!d) {
+		close(fd);
+		return tb_fail_errno(e, TB_EFAIL, "cannot read %s/env", root);
+	}
+	int rc = TB_OK;
+	struct dirent *de;
+	while (!rc && (de = readdir(d))) {
+		struct stat st;
+		if (de->d_name[0] == '.' || fstatat(fd, de->d_name, &st, AT_SYMLINK_NOFOLLOW) != 0)
+			continue;
+		int k = kind_of(st.st_mode);
+		int want = !strcmp(de->d_name, "current.env") ? PART_FILE | PART_LINK : PART_FILE | PART_DIR;
+		if (!(k & want)) {
+			char *sub = xasprintf(STORE_ENV_DIR "/%s", de->d_name);
+			rc = wrong_part(root, sub, k, want, e);
+			free(sub);
+		}
+	}
+	closedir(d);
+	return rc;
+}
+
+static int store_check_parts(const struct store *s, struct tb_error *e)
+{
+	int rootfd = open(s->root, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (rootfd < 0)
+		return tb_fail_errno(e, TB_EFAIL, "cannot open the store %s", s->root);
+	static const struct {
+		const char *rel;
+		int kind;
+	} parts[] = {
+		{STORE_VERSIONS, PART_DIR},
+		{STORE_ICD_DIR, PART_DIR},
+		{STORE_ICD_OPENCL, PART_DIR},
+		{STORE_ICD_VERSIONS, PART_DIR},
+		{STORE_ENV_DIR, PART_DIR},
+		{STORE_SMOKE_DIR, PART_DIR},
+		{STORE_CACHE_DIR, PART_DIR},
+		{STORE_CURRENT, PART_LINK},
+		{STORE_PREVIOUS, PART_LINK},
+		/* the files every commit replaces by rename: a link planted there goes then, its
+		 * target untouched (store_planted_links) */
+		{STORE_ENV_CONF, PART_FILE | PART_LINK},
+		{STORE_STATE, PART_FILE | PART_LINK},
+		{STORE_CURRENT_VULKAN_ICD, PART_FILE | PART_LINK},
+		{STORE_CURRENT_OPENCL_ICD, PART_FILE | PART_LINK},
+		{STORE_CURRENT_ENV, PART_FILE | PART_LINK},
+	};
+	int rc = TB_OK;
+	for (size_t i = 0; !rc && i < sizeof parts / sizeof *parts; i++)
+		rc = part_is(rootfd, s->root, parts[i].rel, parts[i].kind, e);
+	if (!rc)
+		rc = entries_are(rootfd, s->root, STORE_VERSIONS, PART_DIR, 0, e);
+	if (!rc) /* icd/versions/<v>/{turnip.json,opencl/} */
+		rc = entries_are(rootfd, s->root, STORE_ICD_VERSIONS, PART_DIR, PART_FILE | PART_DIR, e);
+	/* Elsewhere only links and special files are refused: files are replaced by rename,
+	 * which never follows a link, but a directory written into must be the store's own. */
+	if (!rc)
+		rc = env_entries_are(rootfd, s->root, e);
+	if (!rc)
+		rc = entries_are(rootfd, s->root, STORE_SMOKE_DIR, PART_FILE | PART_DIR, 0, e);
+	if (!rc) /* releases.json, partial downloads, <tag>/SHA256SUMS */
+		rc = entries_are(rootfd, s->root, STORE_CACHE_DIR, PART_FILE | PART_DIR, PART_FILE | PART_DIR, e);
+	close(rootfd);
+	return rc;
+}
+
+int store_open(struct store *s, const char *dir, int create, struct tb_error *e)
+{
+	memset(s, 0, sizeof *s);
+	s->lock_fd = -1;
+	if (!dir || !*dir)
+		dir = store_root(dir && *dir ? dir : NULL);
+	if (create && !session_safe(dir))
+		return unsafe_store(dir, e);
+	if (create) {
+		/* Installed files must be readable by every user whatever the writer's umask. */
+		umask(022);
+		int rc = mkdir_p(dir, 0755, e);
+		if (rc)
+			return rc;
+	}
+	char real[PATH_MAX];
+	if (realpath(dir, real))
+		s->root = xstrdup(real);
+	else if (errno == ENOENT && !create)
+		s->root = xstrdup(dir); /* a reader of a store that does not exist yet */
+	else
+		return tb_fail_errno(e, TB_EFAIL, "cannot open the store %s", dir);
+	if (create && !session_safe(s->root))
+		return unsafe_store(s->root, e);
+	if (create) {
+		static const char *const subdirs[] = {STORE_DIRS};
+		for (size_t i = 0; i < sizeof subdirs / sizeof *subdirs; i++) {
+			char *p = path_join(s->root, subdirs[i]);
+			struct stat st;
+			/* mkdir_p would follow a planted link and create inside its target */
+			int rc = lstat(p, &st) == 0 && !S_ISDIR(st.st_mode)
+					 ? wrong_part(s->root, subdirs[i], kind_of(st.st_mode), PART_DIR, e)
+					 : mkdir_p(p, 0755, e);
+			free(p);
+			if (rc)
+				return rc;
+		}
+	}
+	return TB_OK;
+}
+
+void store_close(struct store *s)
+{
+	if (s->lock_fd >= 0)
+		close(s->lock_fd);
+	free(s->root);
+	memset(s, 0, sizeof *s);
+	s->lock_fd = -1;
+}
+
+/* Temporaries and staging trees of a writer that was killed: safe to remove under the lock. */
+static DIR *open_dir_nofollow(const char *dir)
+{
+	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	DIR *d = fd >= 0 ? fdopendir(fd) : NULL;
+	if (!d && fd >= 0)
+		close(fd);
+	return d;
+}
+
+static void remove_leftovers(const char *dir)
+{
+	DIR *d = open_dir_nofollow(dir);
+	if (!d)
+		return;
+	struct dirent *de;
+	while ((de = readdir(d))) {
+		const char *n = de->d_name;
+		size_t len = strlen(n);
+		if (n[0] == '.' && len > 4 && (strstr(n, ".tmp.") || !strcmp(n + len - 4, ".tmp"))) {
+			char *p = path_join(dir, n);
+			remove_tree(p);
+			free(p);
+		}
+	}
+	closedir(d);
+}
+
+/* The same in each directory below dir (icd/versions/<v>/, cache/<tag>/): a killed writer
+ * may have been writing a version's ICD files or a release's SHA256SUMS there. */
+static void remove_leftovers_below(const char *dir)
+{
+	DIR *d = open_dir_nofollow(dir);
+	if (!d)
+		return;
+	struct dirent *de;
+	while ((de = readdir(d))) {
+		/* a link is never followed: open_dir_nofollow refuses it */
+		if (de->d_name[0] == '.' || (de->d_type != DT_DIR && de->d_type != DT_UNKNOWN))
+			continue;
+		char *p = path_join(dir, de->d_name);
+		remove_leftovers(p);
+		free(p);
+	}
+	closedir(d);
+}
+
+/* Temporaries of older builds that wrote the running record without a dot name. */
+static void remove_old_temporaries(const struct store *s)
+{
+	static const char *const names[] = {"running.tmp", "last-operation.tmp"};
+	for (size_t i = 0; i < sizeof names / sizeof *names; i++) {
+		char *p = path_join(s->root, names[i]);
+		unlink(p); /* a link goes, never what it points at */
+		free(p);
+	}
+}
+
+/* env/<v>.env and icd/versions/<v>/ of a version whose tree is gone (deleted by hand, or by
+ * the Open Device Helper's own clean-up): the launcher would select a driver that is not
+ * there. */
+static void remove_orphan_selections(const struct store *s)
+{
+	char *dir = path_join(s->root, STORE_ENV_DIR);
+	DIR *d = open_dir_nofollow(dir);
+	free(dir);
+	if (!d)
+		return;
+	struct dirent *de;
+	while ((de = readdir(d))) {
+		size_t len = strlen(de->d_name);
+		if (len <= 4 || strcmp(de->d_name + len - 4, ".env"))
+			continue;
+		char *v = xasprintf("%.*s", (int)(len - 4), de->d_name);
+		if (version_name_ok(v) && !store_has_version(s, v)) {
+			char *env = store_env_path(s, v), *icd = store_icd_dir(s, v);
+			unlink(env);
+			remove_tree(icd);
+			free(env);
+			free(icd);
+		}
+		free(v);
+	}
+	closedir(d);
+}
+
+int store_lock(struct store *s, int wait, struct tb_error *e)
+{
+	char *path = path_join(s->root, STORE_LOCK);
+	/* O_NOFOLLOW: a planted .lock link must not make us create or lock a file elsewhere. */
+	int fd = open(path, O_RDWR | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, 0644);
+	free(path);
+	struct stat st;
+	if (fd < 0 && errno == ELOOP)
+		return wrong_part(s->root, STORE_LOCK, PART_LINK, PART_FILE, e);
+	if (fd < 0)
+		return tb_fail_errno_why(e, TB_EFAIL, "permission", "cannot open the store's lock in %s (run as the store's owner, e.g. with sudo)", s->root);
+	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+		int k = fstat(fd, &st) == 0 ? kind_of(st.st_mode) : 0;
+		close(fd);
+		return wrong_part(s->root, STORE_LOCK, k, PART_FILE, e);
+	}
+	if (flock(fd, LOCK_EX | (wait ? 0 : LOCK_NB)) != 0) {
+		int busy = errno == EWOULDBLOCK;
+		close(fd);
+		if (busy)
+			return tb_fail_why(e, TB_EBUSY, "busy", "busy: another tb323fu-ctl is changing the store %s; try again when it is done, or pass --wait", s->root);
+		return tb_fail_errno(e, TB_EFAIL, "cannot lock the store %s", s->root);
+	}
+	s->lock_fd = fd;
+	int rc = store_check_parts(s, e);
+	if (rc) {
+		close(fd);
+		s->lock_fd = -1;
+		return rc;
+	}
+	/* a commit a killed writer left half done is finished before its temporaries go */
+	txn_recover(s);
+	static const char *const dirs[] = {"", STORE_DIRS};
+	for (size_t i = 0; i < sizeof dirs / sizeof *dirs; i++) {
+		char *p = path_join(s->root, dirs[i]);
+		remove_leftovers(p);
+		free(p);
+	}
+	static const char *const parents[] = {STORE_ICD_VERSIONS, STORE_CACHE_DIR};
+	for (size_t i = 0; i < sizeof parents / sizeof *parents; i++) {
+		char *p = path_join(s->root, parents[i]);
+		remove_leftovers_below(p);
+		free(p);
+	}
+	remove_old_temporaries(s);
+	remove_orphan_selections(s);
+	testhook_pause("locked");
+	return TB_OK;
+}
+
+char *store_path(const struct store *s, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	char *rel = xvasprintf(fmt, ap);
+	va_end(ap);
+	char *p = path_join(s->root, rel);
+	free(rel);
+	return p;
+}
+
+/* The one place that spells a version's directory (docs/design.md §3). */
+char *store_version_rel(const char *version)
+{
+	return version ? xasprintf(STORE_VERSIONS "/%s", version) : NULL;
+}
+
+char *store_version_dir(const struct store *s, const char *version)
+{
+	char *rel = store_version_rel(version);
+	char *p = path_join(s->root, rel);
+	free(rel);
+	return p;
+}
+
+int store_load_manifest(const struct store *s, const char *version, struct manifest *m,
+			struct tb_error *e)
+{
+	char *dir = store_version_dir(s, version);
+	int rc = manifest_load(dir, m, e);
+	free(dir);
+	return rc;
+}
+
+char *store_manifest_path(const struct store *s, const char *version)
+{
+	char *dir = store_version_dir(s, version);
+	char *p = path_join(dir, "MANIFEST");
+	free(dir);
+	return p;
+}
+
+char *store_env_path(const struct store *s, const char *version)
+{
+	return version ? store_path(s, STORE_ENV_DIR "/%s" STORE_ENV_SUFFIX, version) : store_path(s, STORE_CURRENT_ENV);
+}
+
+char *store_icd_dir(const struct store *s, const char *version)
+{
+	return version ? store_path(s, STORE_ICD_VERSIONS "/%s", version) : store_path(s, STORE_ICD_DIR);
+}
+
+char *store_smoke_file(const struct store *s, const char *version)
+{
+	return store_path(s, STORE_SMOKE_DIR "/%s" STORE_SMOKE_SUFFIX, version);
+}
+
+static char *link_version(const struct store *s, const char *link)
+{
+	char *p = path_join(s->root, link);
+	char buf[PATH_MAX];
+	ssize_t n = readlink(p, buf, sizeof buf - 1);
+	free(p);
+	if (n <= 0)
+		return NULL;
+	buf[n] = '\0';
+	if (strncmp(buf, STORE_VERSIONS "/", strlen(STORE_VERSIONS "/")) ||
+	    !version_name_ok(buf + strlen(STORE_VERSIONS "/")))
+		return NULL;
+	return xstrdup(buf + 9);
+}
+
+char *store_current(const struct store *s)
+{
+	return link_version(s, STORE_CURRENT);
+}
+
+char *store_previous(const struct store *s)
+{
+	return link_version(s, STORE_PREVIOUS);
+}
+
+int store_set_link(struct store *s, const char *link, const char *version, struct tb_error *e)
+{
+	char *p = path_join(s->root, link);
+	int rc = TB_OK;
+	if (!version) {
+		if (unlink(p) != 0 && errno != ENOENT)
+			rc = tb_fail_errno(e, TB_EFAIL, "cannot remove %s", p);
+	} else {
+		char *target = store_version_rel(version);
+		rc = atomic_symlink(target, p, e);
+		free(target);
+	}
+	free(p);
+	return rc;
+}
+
+int store_has_version(const struct store *s, const char *version)
+{
+	if (!version_name_ok(version))
+		return 0;
+	char *p = store_manifest_path(s, version);
+	int ok = access(p, F_OK) == 0;
+	free(p);
+	return ok;
+}
+
+int store_version_gone(const struct store *s, const char *version)
+{
+	if (!version)
+		return 0;
+	struct stat st;
+	char *p = store_manifest_path(s, version);
+	int gone = lstat(p, &st) != 0 && (errno == ENOENT || errno == ENOTDIR);
+	free(p);
+	return gone;
+}
+
+char *store_planted_links(const struct store *s)
+{
+	static const char *const rewritten[] = {STORE_ENV_CONF, STORE_STATE, STORE_CURRENT_VULKAN_ICD,
+						STORE_CURRENT_OPENCL_ICD, STORE_CURRENT_ENV};
+	struct strbuf sb = {0};
+	for (size_t i = 0; i < sizeof rewritten / sizeof *rewritten; i++) {
+		char *p = path_join(s->root, rewritten[i]);
+		char target[PATH_MAX];
+		ssize_t n = readlink(p, target, sizeof target - 1);
+		free(p);
+		if (n < 0)
+			continue;
+		target[n] = '\0';
+		sb_appendf(&sb, "%s%s (a link to %.200s)", sb.len ? ", " : "", rewritten[i], target);
+	}
+	return sb.buf;
+}
+
+static int newest_first(const void *a, const void *b)
+{
+	return -version_compare(*(char *const *)a, *(char *const *)b);
+}
+
+char **store_versions(const struct store *s, size_t *n)
+{
+	*n = 0;
+	char *dir = path_join(s->root, STORE_VERSIONS);
+	DIR *d = opendir(dir);
+	free(dir);
+	if (!d)
+		return NULL;
+	size_t cap = 0;
+	char **list = NULL;
+	struct dirent *de;
+	while ((de = readdir(d))) {
+		if (!version_name_ok(de->d_name) || !store_has_version(s, de->d_name))
+			continue;
+		if (*n == cap) {
+			cap = cap ? cap * 2 : 8;
+			list = xrealloc(list, cap * sizeof *list);
+		}
+		list[(*n)++] = xstrdup(de->d_name);
+	}
+	closedir(d);
+	if (*n)
+		qsort(list, *n, sizeof *list, newest_first);
+	return list;
+}
+
+void store_free_list(char **list, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		free(list[i]);
+	free(list);
+}
+
+static uint64_t tree_bytes(int dirfd)
+{
+	uint64_t total = 0;
+	DIR *d = fdopendir(dirfd);
+	if (!d) {
+		close(dirfd);
+		return 0;
+	}
+	struct dirent *de;
+	while ((de = readdir(d))) {
+		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
+			continue;
+		struct stat st;
+		if (fstatat(dirfd, de->d_name, &st, AT_SYMLINK_NOFOLLOW) != 0)
+			continue;
+		if (S_ISREG(st.st_mode))
+			total += (uint64_t)st.st_size;
+		else if (S_ISDIR(st.st_mode)) {
+			int fd = openat(dirfd, de->d_name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+			if (fd >= 0)
+				total += tree_bytes(fd);
+		}
+	}
+	closedir(d);
+	return total;
+}
+
+uint64_t store_version_bytes(const struct store *s, const char *version)
+{
+	char *p = store_version_dir(s, version);
+	int fd = open(p, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	free(p);
+	return fd < 0 ? 0 : tree_bytes(fd);
+}

@@ -1,0 +1,60 @@
+/* The side-by-side store of docs/design.md §3: layout, lock, current/previous links, versions. */
+#ifndef TB_STORE_H
+#define TB_STORE_H
+
+#include <stdint.h>
+
+#include "base/error.h"
+#include "common/storelayout.h"
+
+
+struct store {
+	char *root;  /* real absolute path */
+	int lock_fd; /* -1 unless this process holds .lock */
+};
+
+/* Resolves dir (NULL: $TB323FU_MESA_DIR, else the default). With create, makes the store's
+ * directories (a writer); without, a missing store is an empty one (a reader). */
+int store_open(struct store *s, const char *dir, int create, struct tb_error *e);
+void store_close(struct store *s);
+/* Takes .lock for a writer: TB_EBUSY at once when another writer holds it, or waits.
+ * Then removes leftovers of an interrupted writer (temporaries, staging trees) and the env
+ * and ICD files of versions whose tree is gone. */
+int store_lock(struct store *s, int wait, struct tb_error *e);
+
+/* A path under the store root (printf format). */
+char *store_path(const struct store *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* The store's paths, built here only (docs/design.md §3). Free them. */
+char *store_version_dir(const struct store *s, const char *version);  /* versions/<v> */
+/* "versions/<v>", relative to the root: what current and previous point at; NULL for NULL. */
+char *store_version_rel(const char *version);
+/* versions/<v>/MANIFEST */
+char *store_manifest_path(const struct store *s, const char *version);
+struct manifest;
+/* Reads versions/<v>/MANIFEST (manifest_load). */
+int store_load_manifest(const struct store *s, const char *version, struct manifest *m,
+			struct tb_error *e);
+char *store_env_path(const struct store *s, const char *version);     /* env/<v>.env, NULL: current */
+char *store_icd_dir(const struct store *s, const char *version);      /* icd/versions/<v>, NULL: icd */
+char *store_smoke_file(const struct store *s, const char *version);   /* smoke/<v>.json */
+/* The version the link current / previous points at, or NULL. */
+char *store_current(const struct store *s);
+char *store_previous(const struct store *s);
+/* Points link ("current" or "previous") at versions/<version>, or removes it (version NULL). */
+int store_set_link(struct store *s, const char *link, const char *version, struct tb_error *e);
+int store_has_version(const struct store *s, const char *version);
+/* Whether version (a link's, e.g. current's) names a tree that is gone from versions/: deleted
+ * by hand or by another tool's clean-up. 0 for NULL. */
+int store_version_gone(const struct store *s, const char *version);
+/* The files every life-cycle commit replaces by rename (env.conf, state, the ICD files of
+ * current, env/current.env) that are symbolic links now, as "NAME (a link to TARGET)" joined
+ * by ", "; NULL when none. A writer does not write through them: the commit's rename puts a
+ * file of ours in the link's place and leaves its target as it was. */
+char *store_planted_links(const struct store *s);
+/* Installed versions, newest first; free with store_free_list. */
+char **store_versions(const struct store *s, size_t *n);
+void store_free_list(char **list, size_t n);
+/* Total bytes of the files of a version's tree. */
+uint64_t store_version_bytes(const struct store *s, const char *version);
+
+#endif

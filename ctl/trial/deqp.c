@@ -1,0 +1,338 @@
+/* dEQP-VK as an optional, deeper smoke test: run a case list, restart after the case that
+ * crashed or hung, and count the QPA log (trial/qpa.c reads it). */
+#include "trial/deqp.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <poll.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "trial/child.h"
+#include "trial/smoke_run.h"
+#include "base/error.h"
+#include "base/alloc.h"
+#include "base/strbuf.h"
+#include "base/fs.h"
+
+#define CASELIST_MAX_BYTES (64u << 20)
+/* Runs in a row that finish no case of the list before the runner stops restarting dEQP. */
+#define DEQP_IDLE_RUNS 3
+
+struct caselist {
+	char **names;  /* in file order */
+	char **sorted; /* the same pointers, sorted, for lookups */
+	unsigned char *done; /* by index into sorted */
+	size_t n;
+	int restartable; /* plain names only: the remaining ones can be listed again */
+};
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static void caselist_free(struct caselist *l);
+
+static int caselist_load(struct caselist *l, const char *path, struct tb_error *e)
+{
+	memset(l, 0, sizeof *l);
+	size_t len;
+	char *text = read_small_file(path, CASELIST_MAX_BYTES, &len);
+	if (!text)
+		return tb_fail_errno(e, TB_EUSAGE, "cannot read the case list %s", path);
+	l->restartable = 1;
+	size_t cap = 0;
+	for (char *save = NULL, *tok = strtok_r(text, "\n", &save); tok;
+	     tok = strtok_r(NULL, "\n", &save)) {
+		while (*tok == ' ' || *tok == '\t')
+			tok++;
+		size_t n = strlen(tok);
+		while (n && (tok[n - 1] == '\r' || tok[n - 1] == ' ' || tok[n - 1] == '\t'))
+			tok[--n] = '\0';
+		if (!n || tok[0] == '#')
+			continue;
+		if (n > QPA_MAX_NAME) {
+			int rc = tb_fail(e, TB_EUSAGE, "the case list %s names a case of %zu bytes "
+					 "(\"%.60s...\"); dEQP-VK case names have at most %d",
+					 path, n, tok, QPA_MAX_NAME);
+			free(text);
+			caselist_free(l);
+			return rc;
+		}
+		if (strpbrk(tok, "*{} \t"))
+			l->restartable = 0;
+		if (l->n == cap) {
+			cap = cap ? 2 * cap : 256;
+			l->names = xrealloc(l->names, cap * sizeof *l->names);
+		}
+		l->names[l->n++] = xstrdup(tok);
+	}
+	free(text);
+	if (!l->n)
+		return tb_fail(e, TB_EUSAGE, "the case list %s names no test case", path);
+	l->sorted = xmalloc(l->n * sizeof *l->sorted);
+	memcpy(l->sorted, l->names, l->n * sizeof *l->names);
+	qsort(l->sorted, l->n, sizeof *l->sorted, cmp_str);
+	l->done = xcalloc(l->n, 1);
+	return TB_OK;
+}
+
+static void caselist_free(struct caselist *l)
+{
+	for (size_t i = 0; i < l->n; i++)
+		free(l->names[i]);
+	free(l->names);
+	free(l->sorted);
+	free(l->done);
+}
+
+static long caselist_find(const struct caselist *l, const char *name)
+{
+	char *const *hit = bsearch(&name, l->sorted, l->n, sizeof *l->sorted, cmp_str);
+	return hit ? (long)(hit - l->sorted) : -1;
+}
+
+static int caselist_is_done(const struct caselist *l, const char *name)
+{
+	long i = caselist_find(l, name);
+	return i >= 0 && l->done[i];
+}
+
+/* Appends what was added to the log since the last call. */
+static void read_log(int *fd, const char *path, struct qpa_parser *q)
+{
+	if (*fd < 0)
+		*fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (*fd < 0)
+		return;
+	char buf[65536];
+	ssize_t n;
+	while ((n = read(*fd, buf, sizeof buf)) > 0)
+		qpa_parser_feed(q, buf, (size_t)n);
+}
+
+struct one_run {
+	int status;
+	int timed_out;
+	struct child_tail tail; /* dEQP's stdout and stderr, for messages */
+};
+
+/* What run_once watches while dEQP runs: its log, and whether a case makes progress. */
+struct watch {
+	int log_fd;
+	const char *log_path;
+	struct qpa_parser *q;
+	size_t seen_cases;
+	int seen_open;
+	double last_progress;
+	int case_timeout;
+	struct child_tail *tail;
+};
+
+static void to_tail(void *ctx, const char *data, size_t n)
+{
+	struct watch *w = ctx;
+	child_tail_add(w->tail, data, n);
+}
+
+/* Reads the log even when dEQP prints nothing; a case that makes no progress for
+ * case_timeout seconds stops the run. */
+static int log_tick(void *ctx)
+{
+	struct watch *w = ctx;
+	read_log(&w->log_fd, w->log_path, w->q);
+	if (w->q->n != w->seen_cases || w->q->open != w->seen_open) {
+		w->seen_cases = w->q->n;
+		w->seen_open = w->q->open;
+		w->last_progress = now_seconds();
+	}
+	return now_seconds() - w->last_progress > w->case_timeout;
+}
+
+/* Runs dEQP once over list_path, feeding its log into q as it grows. */
+static int run_once(const struct deqp_request *r, const char *deqp, const char *dir,
+		    const char *list_path, const char *log_path, struct qpa_parser *q,
+		    struct one_run *out, struct tb_error *e)
+{
+	char *list_arg = xasprintf("--deqp-caselist-file=%s", list_path);
+	char *log_arg = xasprintf("--deqp-log-filename=%s", log_path);
+	char *cmd[] = {(char *)deqp, list_arg, log_arg, "--deqp-log-images=disable",
+		       "--deqp-log-shader-sources=disable", NULL};
+	char **argv = NULL;
+	if (r->prefix) {
+		size_t n = 0;
+		while (r->prefix[n])
+			n++;
+		argv = xcalloc(n + 6, sizeof *argv);
+		for (size_t i = 0; i < n; i++)
+			argv[i] = xstrdup(r->prefix[i]);
+		for (size_t i = 0; cmd[i]; i++)
+			argv[n + i] = xstrdup(cmd[i]);
+	} else {
+		argv = xcalloc(6, sizeof *argv);
+		for (size_t i = 0; cmd[i]; i++)
+			argv[i] = xstrdup(cmd[i]);
+	}
+	free(list_arg);
+	free(log_arg);
+	memset(out, 0, sizeof *out);
+	struct child child;
+	int rc = child_start(&child, argv, dir, e);
+	smoke_free_argv(argv);
+	if (rc)
+		return rc;
+
+	struct watch w = {.log_fd = -1, .log_path = log_path, .q = q, .seen_cases = q->n,
+			  .seen_open = q->open, .last_progress = now_seconds(),
+			  .case_timeout = r->case_timeout, .tail = &out->tail};
+	struct child_watch cw = {.out = to_tail, .err_tail = &out->tail, .tick = log_tick,
+				 .tick_ms = 200, .ctx = &w};
+	int end = child_supervise(&child, &cw, &out->status);
+	out->timed_out = end == CHILD_TIMED_OUT;
+	int log_fd = w.log_fd;
+	read_log(&log_fd, log_path, q);
+	if (log_fd >= 0)
+		close(log_fd);
+	return end == CHILD_INTERRUPTED ? tb_check_interrupted(e, "dEQP-VK ran") : TB_OK;
+}
+
+static int write_remaining(const struct caselist *l, const char *path, struct tb_error *e)
+{
+	struct strbuf sb = {0};
+	for (size_t i = 0; i < l->n; i++)
+		if (!caselist_is_done(l, l->names[i])) {
+			sb_append(&sb, l->names[i]);
+			sb_append(&sb, "\n");
+		}
+	int rc = atomic_write_file(path, sb.buf ? sb.buf : "", sb.len, 0644, e);
+	sb_free(&sb);
+	return rc;
+}
+
+/* Marks the cases of the list that the log has from index from on as done; returns how many
+ * of them were not done before. */
+static size_t mark_done(struct caselist *l, const struct qpa_parser *q, size_t from)
+{
+	size_t finished = 0;
+	for (size_t i = from; i < q->n; i++) {
+		long k = caselist_find(l, q->cases[i].name);
+		if (k >= 0 && !l->done[k]) {
+			l->done[k] = 1;
+			finished++;
+		}
+	}
+	return finished;
+}
+
+/* Forgets the cases logged from index from on. */
+static void drop_cases(struct qpa_parser *q, size_t from)
+{
+	while (q->n > from) {
+		q->n--;
+		free(q->cases[q->n].name);
+		free(q->cases[q->n].detail);
+	}
+}
+
+/* Why the cases left were not run: how dEQP last ended and, when it logged a case the list
+ * does not have (another name, or one cut at QPA_MAX_NAME), that name. */
+static char *why_not_run(const struct caselist *l, const struct qpa_parser *q, size_t from,
+			 const char *how, const char *last)
+{
+	const char *foreign = NULL;
+	for (size_t i = from; i < q->n && !foreign; i++)
+		if (caselist_find(l, q->cases[i].name) < 0)
+			foreign = q->cases[i].name;
+	if (foreign)
+		return xasprintf("not run: dEQP-VK kept logging \"%.120s%s\", which is not in the case "
+				 "list, instead of the next case; it ended with %s", foreign,
+				 strlen(foreign) > 120 ? "..." : "", how);
+	return xasprintf("not run: dEQP-VK ended with %s%s%s", how, last[0] ? ": " : "", last);
+}
+
+int deqp_run(const struct deqp_request *r, struct qpa_parser *q, struct tb_error *e)
+{
+	char *deqp = realpath(r->deqp, NULL);
+	if (!deqp || access(deqp, X_OK) != 0) {
+		int rc = tb_fail_errno(e, TB_EUSAGE, "cannot run the dEQP-VK binary %s", r->deqp);
+		free(deqp);
+		return rc;
+	}
+	char *list0 = realpath(r->caselist, NULL);
+	struct caselist l;
+	int rc = list0 ? caselist_load(&l, list0, e)
+		       : tb_fail_errno(e, TB_EUSAGE, "cannot read the case list %s", r->caselist);
+	if (rc) {
+		free(deqp);
+		free(list0);
+		return rc;
+	}
+	char *dir = xstrdup(deqp);
+	*strrchr(dir, '/') = '\0';
+	if (!*dir)
+		strcpy(dir, "/");
+	q->progress = r->progress;
+
+	for (int run = 1, idle = 0; !rc; run++) {
+		char *list = run == 1 ? xstrdup(list0) : xasprintf("%s/caselist-%d.txt", r->workdir, run);
+		char *log = xasprintf("%s/run-%d.qpa", r->workdir, run);
+		if (run > 1)
+			rc = write_remaining(&l, list, e);
+		size_t before = q->n;
+		struct one_run res;
+		if (!rc)
+			rc = run_once(r, deqp, dir, list, log, q, &res, e);
+		free(list);
+		free(log);
+		if (rc)
+			break;
+		char how[160], last[200], detail[400];
+		child_describe_status(res.status, how, sizeof how);
+		child_tail_last_line(&res.tail, last, sizeof last);
+		if (res.timed_out)
+			snprintf(detail, sizeof detail, "no result within %d s; dEQP-VK was killed",
+				 r->case_timeout);
+		else
+			snprintf(detail, sizeof detail, "dEQP-VK died with %s%s%s", how,
+				 last[0] ? ": " : "", last);
+		qpa_parser_finish(q, res.timed_out ? QPA_TIMEOUT : QPA_CRASH, detail);
+		size_t finished = mark_done(&l, q, before);
+		size_t left = 0;
+		for (size_t i = 0; i < l.n; i++)
+			left += !l.done[i];
+		if (!left || !l.restartable)
+			break;
+		if (q->n == 0) {
+			rc = tb_fail(e, TB_EFAIL, "dEQP-VK ran no test case (%s%s%s)", how,
+				     last[0] ? ": " : "", last);
+		} else if (q->n == before || (!finished && ++idle >= DEQP_IDLE_RUNS)) {
+			/* No progress: dEQP does not run these cases. */
+			char *why = why_not_run(&l, q, before, how, last);
+			drop_cases(q, before);
+			for (size_t i = 0; i < l.n; i++)
+				if (!caselist_is_done(&l, l.names[i]))
+					qpa_add_case(q, l.names[i], QPA_OTHER, "NotRun", why);
+			free(why);
+			break;
+		} else if (!finished) {
+			drop_cases(q, before); /* nothing of the list: named when the runner stops */
+		} else {
+			idle = 0;
+		}
+	}
+	if (!rc && q->n == 0)
+		rc = tb_fail(e, TB_EFAIL, "dEQP-VK ran no test case of %s; check the case list and "
+			     "the binary", r->caselist);
+	caselist_free(&l);
+	free(dir);
+	free(deqp);
+	free(list0);
+	return rc;
+}

@@ -1,0 +1,26 @@
+/* Running a dEQP-VK binary over a case list and counting its QPA log (docs/design.md §7, optional
+ * part of `smoke`). */
+#ifndef TB_DEQP_H
+#define TB_DEQP_H
+
+#include <stddef.h>
+
+#include "base/error.h"
+#include "base/progress.h"
+#include "trial/qpa.h"
+
+struct deqp_request {
+	char *const *prefix;  /* run through this (the launcher …run --version V), or NULL */
+	const char *deqp;     /* the dEQP-VK binary; it runs in its own directory */
+	const char *caselist; /* one case name a line */
+	const char *workdir;  /* an empty private directory for the logs */
+	int case_timeout;     /* seconds one case may take before the run is killed */
+	const struct tb_progress *progress;
+};
+
+/* Runs the case list, restarting after the case that crashed or hung, and collects every
+ * case into q (qpa_parser_init'd by the caller). TB_OK when it ran; an error when dEQP could
+ * not be started at all. */
+int deqp_run(const struct deqp_request *r, struct qpa_parser *q, struct tb_error *e);
+
+#endif

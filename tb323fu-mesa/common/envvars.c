@@ -1,0 +1,19 @@
+/* The variables an env file sets (see envvars.h). */
+#include "common/envvars.h"
+
+#include <string.h>
+
+#define SELECTED ENV_VK_DRIVER_FILES, ENV_VK_ICD_FILENAMES, ENV_OCL_ICD_VENDORS, ENV_RUSTICL_ENABLE
+
+const char *const selected_vars[] = {SELECTED};
+const size_t selected_vars_count = sizeof selected_vars / sizeof *selected_vars;
+const char *const envfile_vars[] = {SELECTED, ENV_LD_LIBRARY_PATH};
+const size_t envfile_vars_count = sizeof envfile_vars / sizeof *envfile_vars;
+
+int env_name_selected(const char *name)
+{
+	for (size_t i = 0; i < envfile_vars_count; i++)
+		if (strcmp(name, envfile_vars[i]) == 0)
+			return 1;
+	return 0;
+}

@@ -1,0 +1,57 @@
+/* The store's layout (docs/design.md §3): its default place, the variable that moves it, and
+ * the name of every part in it, relative to the root. Both programs build their paths from
+ * these names and from no others; the engine's store (ctl/store/store.c) adds the checks, the
+ * launcher (common/storepath.h) only reads. Names only: no stdio, no allocation. */
+#ifndef TB_STORELAYOUT_H
+#define TB_STORELAYOUT_H
+
+#define STORE_DEFAULT_ROOT "/var/lib/tb323fu/mesa"
+/* $TB323FU_MESA_DIR: the store when no --store is given. */
+#define STORE_ROOT_VAR "TB323FU_MESA_DIR"
+
+/* versions/<v>/: a release's tree, its MANIFEST at the top; versions/.<v>.tmp while unpacked,
+ * versions/.<v>.rm.tmp while removed. */
+#define STORE_VERSIONS "versions"
+#define STORE_MANIFEST "MANIFEST"
+#define STORE_STAGING_SUFFIX ".tmp"
+#define STORE_REMOVING_SUFFIX ".rm.tmp"
+/* Links to versions/<v>. */
+#define STORE_CURRENT "current"
+#define STORE_PREVIOUS "previous"
+/* The life-cycle state (key=value lines) and the session's env file (empty when off). */
+#define STORE_STATE "state"
+#define STORE_ENV_CONF "env.conf"
+/* env/<v>.env for each version, env/current.env for current. */
+#define STORE_ENV_DIR "env"
+#define STORE_ENV_SUFFIX ".env"
+#define STORE_CURRENT_ENV STORE_ENV_DIR "/current" STORE_ENV_SUFFIX
+/* The loaders' files: icd/versions/<v>/{turnip.json,opencl/rusticl.icd}, and current's in
+ * icd/ itself. */
+#define STORE_ICD_DIR "icd"
+#define STORE_ICD_VERSIONS STORE_ICD_DIR "/versions"
+#define STORE_OPENCL_SUBDIR "opencl"
+#define STORE_VULKAN_ICD_NAME "turnip.json"
+#define STORE_OPENCL_ICD_NAME "rusticl.icd"
+#define STORE_ICD_OPENCL STORE_ICD_DIR "/" STORE_OPENCL_SUBDIR
+#define STORE_CURRENT_VULKAN_ICD STORE_ICD_DIR "/" STORE_VULKAN_ICD_NAME
+#define STORE_CURRENT_OPENCL_ICD STORE_ICD_OPENCL "/" STORE_OPENCL_ICD_NAME
+/* smoke/<v>.json: the smoke results of each version. */
+#define STORE_SMOKE_DIR "smoke"
+#define STORE_SMOKE_SUFFIX ".json"
+/* cache/: the release list, partial downloads, suite results of the distribution's side. */
+#define STORE_CACHE_DIR "cache"
+#define STORE_SUITES_CACHE STORE_CACHE_DIR "/suites"
+/* The store's directories, parents first: what a writer makes. */
+#define STORE_DIRS                                                                                 \
+	STORE_VERSIONS, STORE_ICD_DIR, STORE_ICD_OPENCL, STORE_ICD_VERSIONS, STORE_ENV_DIR,        \
+		STORE_SMOKE_DIR, STORE_CACHE_DIR
+
+/* The writers' lock, the commit journal, and the running operation. */
+#define STORE_LOCK ".lock"
+#define STORE_RUNNING "running"
+#define STORE_LAST_OPERATION "last-operation"
+#define STORE_JOURNAL ".journal"
+/* Space kept free so that a commit on a full disk still completes. */
+#define STORE_RESERVE ".reserve"
+
+#endif

@@ -1,0 +1,87 @@
+/* `tb323fu-mesa env`: the variables a run sets, for a shell (`eval "$(tb323fu-mesa env)"`)
+ * or as JSON for programs. */
+#include "launcher/jsonout.h"
+#include "launcher/help.h"
+#include "launcher/launcher.h"
+#include "launcher/message.h"
+
+#include <stdio.h>
+#include <string.h>
+
+static struct launch_env loaded;
+
+static void print_sh(const struct env_list *l)
+{
+	/* Values were checked to need no quoting in sh; the prepend form is sh syntax too. */
+	for (size_t i = 0; i < l->count; i++)
+		printf("export %s=%s%s\n", l->vars[i].name, l->vars[i].value,
+		       l->vars[i].prepend ? ENVFILE_LD_SUFFIX : "");
+}
+
+static void print_json(const char *root, const char *version, const struct launch_env *e)
+{
+	char current[80];
+	const char *shown = version ? version : store_current_version(root, current, sizeof current);
+	fputs("{\"version\":", stdout);
+	json_string(stdout, shown ? shown : "");
+	fputs(",\"store\":", stdout);
+	json_string(stdout, root);
+	fputs(",\"file\":", stdout);
+	json_string(stdout, e->path);
+	fputs(",\"env\":{", stdout);
+	int first = 1;
+	for (size_t i = 0; i < e->list.count; i++) {
+		/* Later lines win, as in sh: print each name once, with its last value. */
+		const struct env_var *v = &e->list.vars[i];
+		if (env_list_find(&e->list, v->name) != v)
+			continue;
+		fputs(first ? "" : ",", stdout);
+		json_string(stdout, v->name);
+		fputc(':', stdout);
+		json_string(stdout, v->value);
+		first = 0;
+	}
+	fputs("},\"prepend\":[", stdout);
+	first = 1;
+	for (size_t i = 0; i < e->list.count; i++) {
+		const struct env_var *v = &e->list.vars[i];
+		if (env_list_find(&e->list, v->name) != v || !v->prepend)
+			continue;
+		fputs(first ? "" : ",", stdout);
+		json_string(stdout, v->name);
+		first = 0;
+	}
+	fputs("]}\n", stdout);
+}
+
+int cmd_env(const char *root, int argc, char **argv)
+{
+	const char *version = NULL, *format = "sh";
+	for (int i = 1; i < argc; i++) {
+		const char *arg = argv[i];
+		size_t vn = strlen("--version"), fn = strlen("--format");
+		if (strncmp(arg, "--version", vn) == 0 && (arg[vn] == '=' || arg[vn] == '\0')) {
+			version = arg[vn] == '=' ? arg + vn + 1 : (i + 1 < argc ? argv[++i] : NULL);
+			if (!version || !*version)
+				return fail(TB_EUSAGE, "--version needs a version name", NULL);
+		} else if (strncmp(arg, "--format", fn) == 0 && (arg[fn] == '=' || arg[fn] == '\0')) {
+			format = arg[fn] == '=' ? arg + fn + 1 : (i + 1 < argc ? argv[++i] : "");
+		} else if (strcmp(arg, "--json") == 0) {
+			format = "json";
+		} else {
+			return unknown_word("env", arg);
+		}
+	}
+	if (strcmp(format, "sh") != 0 && strcmp(format, "json") != 0)
+		return fail(TB_EUSAGE, "--format is sh or json, not '", format, "'", NULL);
+	int rc = launch_env_load(&loaded, root, version);
+	if (rc != 0)
+		return rc;
+	if (strcmp(format, "sh") == 0)
+		print_sh(&loaded.list);
+	else
+		print_json(root, version, &loaded);
+	if (fflush(stdout) != 0)
+		return fail(TB_EFAIL, "cannot write the output", NULL);
+	return 0;
+}

@@ -1,0 +1,244 @@
+/* The launcher's help, suggestions and completion (tb323fu-mesa/launcher/help.h). */
+#include "launcher/help.h"
+#include "launcher/launcher.h"
+#include "launcher/message.h"
+#include "common/suggest.h"
+
+#include <dirent.h>
+#include <stdio.h>
+#include <string.h>
+
+struct option_help {
+	const char *name, *arg, *help;
+};
+
+struct command_help {
+	const char *name, *usage, *summary, *example;
+	const struct option_help *options;
+	const char *details; /* what the command does to the environment, or NULL */
+};
+
+static const struct option_help global_options[] = {
+	{"--store", "DIR", "the store (default $" STORE_ROOT_VAR ", else " STORE_DEFAULT_ROOT ")"},
+	{"--help", NULL, "show help and exit"},
+	{"--version", NULL, "print the program's version and exit"},
+	{NULL, NULL, NULL},
+};
+static const struct option_help run_options[] = {
+	{"--version", "V", "an installed version instead of the current one"},
+	{NULL, NULL, NULL},
+};
+static const struct option_help env_options[] = {
+	{"--version", "V", "an installed version instead of the current one"},
+	{"--format", "sh|json", "shell lines (default) or one JSON object"},
+	{"--json", NULL, "the same as --format json"},
+	{NULL, NULL, NULL},
+};
+static const struct option_help which_options[] = {
+	{"--version", "V", "an installed version instead of the current one"},
+	{"--pid", "PID...", "the drivers those running processes have really loaded, each in turn"},
+	{"--json", NULL, "one JSON object (several processes: an array of them)"},
+	{NULL, NULL, NULL},
+};
+static const struct option_help distro_options[] = {
+	{"--version", "V", "RUSTICL_ENABLE as version V selects it, also over the caller's"},
+	{NULL, NULL, NULL},
+};
+
+static const struct command_help commands[] = {
+	{"run", "[--version V] [--] COMMAND [ARGS...]",
+	 "start COMMAND on the store's Mesa build (current, or version V)",
+	 "tb323fu-mesa run vulkaninfo --summary", run_options, NULL},
+	{"distro", "[--version V] [--] COMMAND [ARGS...]",
+	 "start COMMAND on the distribution's Mesa, whatever the session selects",
+	 "tb323fu-mesa distro clpeak", distro_options,
+	 "Clears VK_DRIVER_FILES, VK_ICD_FILENAMES, OCL_ICD_VENDORS, whatever else the\n"
+	 "current env file sets, and the store's directories in LD_LIBRARY_PATH.\n"
+	 "Sets RUSTICL_ENABLE, which the distribution's rusticl needs to offer a device:\n"
+	 "the caller's own value when it is set and not empty, else the current\n"
+	 "version's (with --version V: V's); with nothing installed it is left as it is.\n"
+	 "Sets OCL_ICD_VENDORS to the system's vendor file that names the store's OpenCL\n"
+	 "library (as /etc/OpenCL/vendors/rusticl.icd), so other platforms (Clover, PoCL)\n"
+	 "are hidden as they are from run; when the system has none, it stays unset.\n"},
+	{"env", "[--version V] [--format sh|json]", "print the variables a run sets",
+	 "tb323fu-mesa env --format json", env_options, NULL},
+	{"which", "[--version V] [--json] | --pid PID [PID...] [--json]",
+	 "show the ICD files and drivers a run would load, or those processes have loaded",
+	 "tb323fu-mesa which --pid $(pidof vkcube)", which_options, NULL},
+};
+enum { N_COMMANDS = sizeof commands / sizeof *commands };
+
+static const struct command_help *find(const char *name)
+{
+	for (size_t i = 0; i < N_COMMANDS; i++)
+		if (!strcmp(commands[i].name, name))
+			return &commands[i];
+	return NULL;
+}
+
+static void print_options(const struct option_help *o)
+{
+	for (; o->name; o++) {
+		char head[48];
+		snprintf(head, sizeof head, "%s%s%s", o->name, o->arg ? " " : "", o->arg ? o->arg : "");
+		printf("  %-20s %s\n", head, o->help);
+	}
+}
+
+int help_print(const char *name)
+{
+	if (!name) {
+		fputs("usage: tb323fu-mesa [--store DIR] COMMAND [ARGS...]\n"
+		      "       tb323fu-mesa help [COMMAND]\n\n"
+		      "Starts programs on the Mesa build of tb323fu-ctl's store, or on the\n"
+		      "distribution's Mesa, without touching the session.\n\ncommands:\n",
+		      stdout);
+		for (size_t i = 0; i < N_COMMANDS; i++)
+			printf("  %-7s %s\n", commands[i].name, commands[i].summary);
+		fputs("\noptions:\n", stdout);
+		print_options(global_options);
+		fputs("\n`tb323fu-mesa help COMMAND` shows a command's options and an example;\n"
+		      "man tb323fu-mesa(1) has the rest.\n\nexample:\n"
+		      "  tb323fu-mesa run vkcube\n",
+		      stdout);
+	} else {
+		const struct command_help *c = find(name);
+		if (!c)
+			return unknown_word(NULL, name);
+		printf("usage: tb323fu-mesa [--store DIR] %s %s\n\n%s\n", c->name, c->usage, c->summary);
+		if (c->details)
+			printf("\n%s", c->details);
+		if (c->options->name) {
+			fputs("\noptions:\n", stdout);
+			print_options(c->options);
+		}
+		printf("\nexample:\n  %s\n", c->example);
+	}
+	return fflush(stdout) == 0 ? 0 : TB_EFAIL;
+}
+
+int version_print(void)
+{
+	fputs("tb323fu-mesa " TB_VERSION "\n", stdout);
+	return fflush(stdout) == 0 ? 0 : TB_EFAIL;
+}
+
+static size_t count_options(const struct option_help *o)
+{
+	size_t n = 0;
+	while (o[n].name)
+		n++;
+	return n;
+}
+
+int unknown_word(const char *cmd, const char *word)
+{
+	const char *close;
+	if (word[0] != '-') {
+		close = suggest_name(word, commands, N_COMMANDS, sizeof *commands);
+	} else {
+		const struct command_help *c = cmd ? find(cmd) : NULL;
+		const struct option_help *list = c ? c->options : global_options;
+		char name[64];
+		snprintf(name, sizeof name, "%.*s", (int)strcspn(word, "="), word);
+		close = suggest_name(name, list, count_options(list), sizeof *list);
+	}
+	const char *kind = word[0] == '-' ? "unknown option " : "unknown command ";
+	if (cmd)
+		return fail(TB_EUSAGE, kind, "for ", cmd, ": \"", word, "\"", close ? "; did you mean \"" : "",
+			    close ? close : "", close ? "\"?" : "", " (see tb323fu-mesa help ", cmd,
+			    ")", NULL);
+	return fail(TB_EUSAGE, kind, "\"", word, "\"", close ? "; did you mean \"" : "",
+		    close ? close : "", close ? "\"?" : "", " (see tb323fu-mesa --help)", NULL);
+}
+
+/* --- completion --- */
+
+static void words_with(const char *cur, const char *const *w, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (!strncmp(w[i], cur, strlen(cur)))
+			printf("%s\n", w[i]);
+}
+
+static void options_with(const char *cur, const struct option_help *o)
+{
+	for (; o->name; o++)
+		if (!strncmp(o->name, cur, strlen(cur)))
+			printf("%s\n", o->name);
+}
+
+static void versions_with(const char *cur, const char *root)
+{
+	char dir[STORE_PATH_MAX];
+	if (path_concat(dir, sizeof dir, root, "/versions", "") != 0)
+		return;
+	DIR *d = opendir(dir);
+	if (!d)
+		return;
+	for (struct dirent *e; (e = readdir(d));)
+		if (version_name_ok(e->d_name) && !strncmp(e->d_name, cur, strlen(cur)))
+			printf("%s\n", e->d_name);
+	closedir(d);
+}
+
+static const struct option_help *option_of(const struct option_help *list, const char *w)
+{
+	size_t n = strcspn(w, "=");
+	for (; list->name; list++)
+		if (strlen(list->name) == n && !strncmp(list->name, w, n))
+			return list;
+	return NULL;
+}
+
+void complete_print(int n, char **words)
+{
+	const char *cur = n > 0 ? words[n - 1] : "", *store = NULL;
+	const struct command_help *cmd = NULL;
+	const struct option_help *pending = NULL;
+	int help = 0, operand = -1;
+	for (int i = 1; i < n - 1 && operand < 0; i++) {
+		const char *w = words[i];
+		if (pending) {
+			if (!strcmp(pending->name, "--store"))
+				store = w;
+			pending = NULL;
+		} else if (w[0] == '-' && strcmp(w, "--")) {
+			const struct option_help *o = option_of(cmd ? cmd->options : global_options, w);
+			if (o && o->arg && !strchr(w, '='))
+				pending = o;
+			else if (o && !strncmp(w, "--store=", 8))
+				store = w + 8;
+		} else if (!cmd && !help) {
+			help = !strcmp(w, "help");
+			cmd = find(w);
+		} else if (cmd && (!strcmp(cmd->name, "run") || !strcmp(cmd->name, "distro"))) {
+			operand = strcmp(w, "--") ? i : i + 1; /* the program starts here */
+		}
+	}
+	if (operand >= 0) {
+		printf("@command %d\n", operand);
+		return;
+	}
+	if (pending) {
+		static const char *const formats[] = {"sh", "json"};
+		if (!strcmp(pending->name, "--version"))
+			versions_with(cur, store_root(store));
+		else if (!strcmp(pending->name, "--format"))
+			words_with(cur, formats, 2);
+		else if (!strcmp(pending->arg, "DIR"))
+			puts("@dirs");
+		return;
+	}
+	if (cur[0] == '-') {
+		options_with(cur, cmd ? cmd->options : global_options);
+	} else if (!cmd) {
+		for (size_t i = 0; i < N_COMMANDS; i++)
+			if (!strncmp(commands[i].name, cur, strlen(cur)))
+				printf("%s\n", commands[i].name);
+		if (!help && !strncmp("help", cur, strlen(cur)))
+			puts("help");
+	} else if (!strcmp(cmd->name, "run") || !strcmp(cmd->name, "distro")) {
+		printf("@command %d\n", n - 1);
+	}
+}

@@ -1,0 +1,32 @@
+/* The launcher's commands and what they share: loading the env file a run would use. */
+#ifndef TB_LAUNCHER_H
+#define TB_LAUNCHER_H
+
+#include "common/envfile.h"
+#include "common/exitcode.h"
+#include "common/storepath.h"
+#include "common/envvars.h"
+
+struct launch_env {
+	char path[STORE_PATH_MAX];
+	const char *version; /* as asked for; NULL: current */
+	char text[ENVFILE_MAX_BYTES + 1];
+	struct env_list list;
+};
+
+/* Loads <root>/env/current.env or <root>/env/<version>.env. On failure prints the sentence
+ * (nothing installed, version unknown or invalid, file unreadable or damaged) and returns the
+ * exit code; 0 on success. */
+int launch_env_load(struct launch_env *e, const char *root, const char *version);
+
+/* Removes the selected variables, the keys of extra (may be NULL) and the store's
+ * directories from LD_LIBRARY_PATH. Returns 0, or -1 when out of memory. */
+int launch_env_clean(const char *root, const struct env_list *extra);
+
+/* Sets the variables of the list over the current environment. Returns 0 or -1. */
+int launch_env_apply(const struct env_list *list);
+
+int cmd_env(const char *root, int argc, char **argv);
+int cmd_which(const char *root, int argc, char **argv);
+
+#endif

@@ -1,0 +1,226 @@
+/* tb323fu-mesa: starts programs on the store's Mesa build or on the distribution's (docs/design.md §6).
+ *
+ * `run` is on every application start, so it does the least possible: read one small file,
+ * set a few variables, execvp. No shell, no fork, no stdio; argv passes through untouched and
+ * the exit status is the program's own. */
+#include "launcher/help.h"
+#include "launcher/launcher.h"
+#include "launcher/message.h"
+#include "common/vendorfile.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+#include "common/ident.h"
+
+static int usage_error(const char *what)
+{
+	return fail(TB_EUSAGE, what, " (see tb323fu-mesa --help)", NULL);
+}
+
+/* Matches "--name VALUE" and "--name=VALUE"; advances *i past what it used. */
+static int take_option(int argc, char **argv, int *i, const char *name, const char **value)
+{
+	size_t n = strlen(name);
+	if (strncmp(argv[*i], name, n) != 0)
+		return 0;
+	if (argv[*i][n] == '=') {
+		*value = argv[*i] + n + 1;
+		return 1;
+	}
+	if (argv[*i][n] != '\0')
+		return 0;
+	if (*i + 1 >= argc) {
+		*value = NULL;
+		return 1;
+	}
+	*value = argv[++*i];
+	return 1;
+}
+
+static int exec_command(char **argv)
+{
+	execvp(argv[0], argv);
+	if (errno == ENOENT)
+		return fail(TB_ENOT_FOUND, argv[0], ": command not found", NULL);
+	return fail(TB_ECANNOT_RUN, "cannot run ", argv[0], ": ", strerror(errno), NULL);
+}
+
+/* Where COMMAND starts after the options: a leading "--" ends them explicitly. */
+static int command_start(int argc, char **argv, int i, const char *cmd)
+{
+	if (i < argc && strcmp(argv[i], "--") == 0)
+		i++;
+	if (i >= argc) {
+		say_error(cmd, " needs a COMMAND to start (see tb323fu-mesa --help)", NULL);
+		return -1;
+	}
+	return i;
+}
+
+/* `run` and `distro`: [--version V] [--] COMMAND…; the index of COMMAND, or 0 when there is
+ * none to run (--help answered, a usage error said) with the exit status in *done. */
+static int version_and_command(int argc, char **argv, const char *cmd, const char **version, int *done)
+{
+	int i = 1;
+	while (i < argc && argv[i][0] == '-' && strcmp(argv[i], "--") != 0) {
+		if (take_option(argc, argv, &i, "--version", version)) {
+			if (!*version || !**version)
+				return *done = usage_error("--version needs a version name"), 0;
+			i++;
+		} else if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
+			return *done = help_print(cmd), 0;
+		} else {
+			unknown_word(cmd, argv[i]);
+			return *done = fail(TB_EUSAGE, "put -- before a COMMAND that starts with '-'", NULL), 0;
+		}
+	}
+	int start = command_start(argc, argv, i, cmd);
+	*done = TB_EUSAGE;
+	return start < 0 ? 0 : start;
+}
+
+static struct launch_env selected;
+
+static int cmd_run(const char *root, int argc, char **argv)
+{
+	const char *version = NULL;
+	int done, start = version_and_command(argc, argv, "run", &version, &done);
+	if (!start)
+		return done;
+	int rc = launch_env_load(&selected, root, version);
+	if (rc != 0)
+		return rc;
+	if (launch_env_clean(root, NULL) != 0 || launch_env_apply(&selected.list) != 0)
+		return fail(TB_EFAIL, "cannot set the environment: out of memory", NULL);
+	return exec_command(argv + start);
+}
+
+/* The env file distro takes RUSTICL_ENABLE from: version's (a failure is said), or current's
+ * (missing or damaged: none, the distribution's Mesa must stay usable). NULL when none. */
+static const struct env_list *distro_env(const char *root, const char *version, int *rc)
+{
+	*rc = 0;
+	if (version) {
+		*rc = launch_env_load(&selected, root, version);
+		return *rc ? NULL : &selected.list;
+	}
+	char path[STORE_PATH_MAX];
+	if (store_env_file(path, sizeof path, root, NULL) != 0)
+		return NULL;
+	long n = envfile_read(path, selected.text, sizeof selected.text);
+	struct env_problem why;
+	if (n < 0 || envfile_parse(selected.text, (size_t)n, &selected.list, &why) != 0)
+		return NULL;
+	return &selected.list;
+}
+
+/* The distribution's Mesa with the driver the store's side selects: the distribution's
+ * rusticl offers no device without RUSTICL_ENABLE. The caller's own value wins, unless a
+ * version was asked for by name. */
+static int distro_rusticl(const struct env_list *release, const char *user, int by_name)
+{
+	const struct env_var *v = release ? env_list_find(release, ENV_RUSTICL_ENABLE) : NULL;
+	const char *value = v && (by_name || !user || !*user) ? v->value : user;
+	return value ? setenv(ENV_RUSTICL_ENABLE, value, 1) : 0;
+}
+
+/* The distribution's OpenCL vendor file of the store's driver (the one whose library has the
+ * name of the store's), so the program sees that driver and no other platform, as on the
+ * store's side. None found (or nothing installed): every vendor of the system, as ever. */
+static int distro_opencl(const struct env_list *release)
+{
+	const struct env_var *dir = release ? env_list_find(release, ENV_OCL_ICD_VENDORS) : NULL;
+	char store_file[STORE_PATH_MAX], lib[256], found[STORE_PATH_MAX];
+	if (!dir || path_concat(store_file, sizeof store_file, dir->value, "/rusticl.icd", NULL) != 0 ||
+	    vendor_library_name(store_file, lib, sizeof lib) != 0 ||
+	    vendor_file_naming(vendor_dir(), lib, found, sizeof found) != 0)
+		return 0;
+	return setenv(ENV_OCL_ICD_VENDORS, found, 1);
+}
+
+static int cmd_distro(const char *root, int argc, char **argv)
+{
+	const char *version = NULL;
+	int done, start = version_and_command(argc, argv, "distro", &version, &done);
+	if (!start)
+		return done;
+	int rc;
+	const struct env_list *release = distro_env(root, version, &rc);
+	if (rc != 0)
+		return rc;
+	const char *inherited = getenv(ENV_RUSTICL_ENABLE);
+	char *user = inherited ? strdup(inherited) : NULL;
+	if (inherited && !user)
+		return fail(TB_EFAIL, "cannot set the environment: out of memory", NULL);
+	/* Also clear what the env file sets beyond the usual variables. */
+	if (launch_env_clean(root, release) != 0 || distro_rusticl(release, user, version != NULL) != 0 ||
+	    distro_opencl(release) != 0)
+		return fail(TB_EFAIL, "cannot set the environment: out of memory", NULL);
+	free(user);
+	return exec_command(argv + start);
+}
+
+/* env and which take options only: --help anywhere among them asks for help. */
+static int wants_help(int argc, char **argv)
+{
+	for (int i = 1; i < argc; i++)
+		if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0)
+			return 1;
+	return 0;
+}
+
+TB_IDENT_DEFINE("tb323fu-mesa");
+
+int main(int argc, char **argv)
+{
+	const char *store_option = NULL;
+	int i = 1;
+	while (i < argc && argv[i][0] == '-') {
+		if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0)
+			return help_print(NULL);
+		if (strcmp(argv[i], "--version") == 0)
+			return version_print();
+		if (!take_option(argc, argv, &i, "--store", &store_option))
+			return unknown_word(NULL, argv[i]);
+		if (!store_option || !*store_option)
+			return usage_error("--store needs a directory");
+		i++;
+	}
+	if (i >= argc) {
+		help_print(NULL);
+		return TB_EUSAGE;
+	}
+	const char *root = store_root(store_option);
+	const char *cmd = argv[i];
+	int sub_argc = argc - i;
+	char **sub_argv = argv + i;
+	/* run first: it is on every application's start. */
+	if (strcmp(cmd, "run") == 0)
+		return cmd_run(root, sub_argc, sub_argv);
+	if (strcmp(cmd, "distro") == 0)
+		return cmd_distro(root, sub_argc, sub_argv);
+	if (strcmp(cmd, "help") == 0)
+		return help_print(sub_argc > 1 ? sub_argv[1] : NULL);
+	if (strcmp(cmd, "__complete") == 0) {
+		/* The bash completion's question: the words so far, the last one being typed. */
+		complete_print(sub_argc - 1, sub_argv + 1);
+		return 0;
+	}
+	int reports = strcmp(cmd, "env") == 0 || strcmp(cmd, "which") == 0;
+	if (!reports)
+		return unknown_word(NULL, cmd);
+	if (wants_help(sub_argc, sub_argv))
+		return help_print(cmd);
+	/* Reports name the store by its real path. run and distro keep the name they were
+	 * given: they recognise the store's directories under both names. */
+	static char real_root[PATH_MAX];
+	if (realpath(root, real_root))
+		root = real_root;
+	if (strcmp(cmd, "env") == 0)
+		return cmd_env(root, sub_argc, sub_argv);
+	return cmd_which(root, sub_argc, sub_argv);
+}

@@ -1,0 +1,55 @@
+#!/bin/sh
+# The layout of docs/design.md §15 holds: includes go down the layers only, no contract is
+# spelled outside the contract layer (tb323fu-mesa/common), and a changed header rebuilds
+# exactly the objects that include it (the compiler's dependency files, not a guess).
+. "$TB_TOP/tests/lib.sh"
+
+layers() { python3 "$TB_TOP/tests/tools/layers.py" "$@"; }
+literals() { sh "$TB_TOP/tests/tools/contract-literals.sh" "$@"; }
+
+# --- the include direction ---
+run_cmd layers "$TB_TOP"
+if [ "$rc" -eq 0 ]; then ok "every include goes down the layers"; else
+	not_ok "every include goes down the layers" "$(head -n 20 "$T/out")"; fi
+
+# The checks themselves see a wrong include and a planted literal (a copy of the tree).
+mkdir -p "$T/tree"
+cp -R "$TB_TOP/ctl" "$TB_TOP/tb323fu-mesa" "$T/tree/"
+printf '#include "cmd/cli_table.h"\n' >>"$T/tree/ctl/store/txn.c"
+printf '#include "launcher/launcher.h"\n' >>"$T/tree/ctl/cmd/cmd_store.c"
+printf '#include "smoke/smoke.h"\n' >>"$T/tree/tb323fu-mesa/launcher/which.c"
+run_cmd layers "$T/tree"
+check "the layering check names each wrong include" \
+	test "$rc" -eq 1 -a "$(grep -c 'includes #include' "$T/out")" -eq 3
+check "… by file, line and layer" grep -q '^ctl/store/txn.c:[0-9]*: store includes #include "cmd/cli_table.h"' "$T/out"
+
+# --- contracts spelled once ---
+run_cmd literals "$TB_TOP"
+if [ "$rc" -eq 0 ] && [ ! -s "$T/out" ]; then ok "no store path, exit code, variable or smoke test name outside tb323fu-mesa/common"; else
+	not_ok "no store path, exit code, variable or smoke test name outside tb323fu-mesa/common" "$(head -n 20 "$T/out")"; fi
+cat >>"$T/tree/ctl/trial/side.c" <<'C'
+static const char *planted(void) { return getenv("OCL_ICD_VENDORS") ? "vk.compute" : "env/current.env"; }
+static void planted_exit(void) { exit(3); }
+C
+printf 'static const char *root = "/var/lib/tb323fu/mesa";\n' >>"$T/tree/tb323fu-mesa/launcher/which.c"
+run_cmd literals "$T/tree"
+check "the literal check sees a variable, a test name, a store path and an exit code" \
+	test "$(grep -c '^ctl/trial/side.c:' "$T/out")" -eq 2 -a "$(grep -c '^tb323fu-mesa/launcher/which.c:' "$T/out")" -eq 1
+
+# --- a changed header rebuilds exactly its users ---
+build=$(basename "$TB_BUILD")
+mk() { make -C "$TB_TOP" --no-print-directory -n BUILD="$build" SANITIZE="${SANITIZE:-}" "$@" all unit-tests 2>&1; }
+compiled() { grep -oE " -o $build/obj/[^ ]+\.o" | sed "s| -o $build/||" | sort; }
+if [ -n "$(mk | compiled)" ]; then
+	not_ok "the build is up to date before the header checks" "$(mk | compiled | head -n 5)"
+else
+	ok "the build is up to date before the header checks"
+	for h in "$TB_TOP"/tb323fu-mesa/common/*.h "$TB_TOP/ctl/store/store.h" "$TB_TOP/ctl/base/error.h"; do
+		rel=${h#"$TB_TOP"/}
+		mk -W "$rel" | compiled >"$T/made"
+		python3 "$TB_TOP/tests/tools/header-users.py" "$TB_TOP" "$rel" | sort >"$T/want"
+		if [ -s "$T/want" ] && cmp -s "$T/want" "$T/made"; then ok "a change of $rel rebuilds its $(wc -l <"$T/want") users and nothing else"; else
+			not_ok "a change of $rel rebuilds its users and nothing else" "$(diff "$T/want" "$T/made" | head -n 10)"; fi
+	done
+fi
+done_testing

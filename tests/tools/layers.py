@@ -1,0 +1,60 @@
+#!/usr/bin/env python3
+"""Checks the include direction of docs/design.md §15 over a source tree and prints every
+include that goes against it (file:line: the layer, the include); exit 1 when there is one.
+
+  common  <  base  <  store  <  release | trial  <  ops  <  cli  <  cmd  <  ctl/main.c
+
+A file of ctl/ includes its own layer or one below it (release and trial not each other);
+tb323fu-mesa/launcher and tb323fu-mesa/smoke include themselves and common only; common
+includes only common. Usage: layers.py TOP"""
+import os
+import re
+import sys
+
+RANK = {"common": 0, "base": 1, "store": 2, "release": 3, "trial": 3, "ops": 4, "cli": 5, "cmd": 6}
+INCLUDE = re.compile(r'\s*#\s*include\s+"([a-z]+)/')
+
+
+def allowed(top, me, them):
+    if top == "tb323fu-mesa":
+        return them in (me, "common")
+    if them in ("launcher", "smoke"):
+        return False
+    if me == "main":
+        return them in RANK
+    return them == me or RANK.get(them, 99) < RANK[me]
+
+
+def layer_of(top, rel):
+    if top == "ctl" and rel == "main.c":
+        return "main"
+    head = rel.split("/")[0]
+    return head if head in RANK or head in ("launcher", "smoke") else None
+
+
+def main():
+    root = sys.argv[1]
+    bad = 0
+    for top in ("ctl", "tb323fu-mesa"):
+        for d, _, files in sorted(os.walk(os.path.join(root, top))):
+            for f in sorted(files):
+                if not f.endswith((".c", ".h", ".cpp")):
+                    continue
+                path = os.path.join(d, f)
+                rel = os.path.relpath(path, os.path.join(root, top))
+                me = layer_of(top, rel)
+                name = os.path.join(top, rel)
+                if me is None:
+                    print("%s: outside every layer" % name)
+                    bad += 1
+                    continue
+                with open(path, encoding="utf-8", errors="replace") as src:
+                    for n, line in enumerate(src, 1):
+                        m = INCLUDE.match(line)
+                        if m and not allowed(top, me, m.group(1)):
+                            print("%s:%d: %s includes %s" % (name, n, me, line.strip()))
+                            bad += 1
+    sys.exit(1 if bad else 0)
+
+
+main()
