@@ -216,3 +216,12 @@ reachable_by() {
 	done
 }
 unreachable_again() { for _d in ${_opened:-}; do chmod o-x "$_d"; done; }
+
+# third_party: the directory of the shared upstream source archives ($TB323FU_THIRD_PARTY, else
+# ../shared/third_party beside the repository); fails when there is none.
+third_party() {
+	for _d in "${TB323FU_THIRD_PARTY:-}" "$TB_TOP/../shared/third_party"; do
+		[ -n "$_d" ] && [ -d "$_d" ] && { (cd "$_d" && pwd); return 0; }
+	done
+	return 1
+}

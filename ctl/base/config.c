@@ -36,7 +36,7 @@ struct config_key {
 };
 
 static const char *const channel_words[] = {"stable", "testing", NULL};
-static const char *const suite_words[] = {"", "none", "piglit-cl", NULL};
+static const char *const suite_words[] = {"", "none", "piglit-cl", "opencl-cts", NULL};
 static const char *const profile_words[] = {"quick", "full", NULL};
 
 #define AT(field) offsetof(struct config, field)
@@ -66,6 +66,12 @@ static const struct config_key config_keys[] = {
 	 .words = profile_words, .default_text = "quick"},
 	{.key = "smoke_suite_filter", .kind = KEY_STRING, .offset = AT(smoke_suite_filter),
 	 .default_text = ""},
+	{.key = "cts_dir", .kind = KEY_STRING, .offset = AT(cts_dir),
+	 .default_text = ""},
+	{.key = "cts_tests", .kind = KEY_STRING, .offset = AT(cts_tests),
+	 .default_text = ""},
+	{.key = "cts_budget", .kind = KEY_LONG, .offset = AT(cts_budget),
+	 .min = 0, .max = 7 * 86400},
 	{.key = "max_tries", .kind = KEY_INT, .offset = AT(max_tries),
 	 .min = 1, .max = 100, .default_number = 2},
 	{.key = "keep_versions", .kind = KEY_INT, .offset = AT(keep_versions),

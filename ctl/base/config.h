@@ -19,9 +19,12 @@ struct config {
 	char *ca_file;
 	char *token_file;
 	int smoke;      /* on | off */
-	char *smoke_suite;         /* "" (none) | piglit-cl: a suite after every install */
+	char *smoke_suite;         /* "" (none) | piglit-cl | opencl-cts: a suite after every install */
 	char *smoke_suite_profile; /* quick | full */
 	char *smoke_suite_filter;  /* a regular expression for piglit's -t, "" for all */
+	char *cts_dir;             /* OpenCL-CTS's binaries, "" for build-recipes/opencl-cts's */
+	char *cts_tests;           /* the CTS binaries to run, "" for the default set */
+	long cts_budget;           /* seconds for a CTS run, 0 for no limit */
 	int max_tries;
 	int keep_versions;
 	long connect_timeout; /* seconds */

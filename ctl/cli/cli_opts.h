@@ -32,6 +32,8 @@ struct opts_verify {
 
 struct opts_smoke {
 	const char *version, *tests, *suite, *profile, *filter, *deqp, *caselist;
+	const char *subtests, *cts; /* --suite opencl-cts */
+	int budget; /* seconds, 0: cts_budget of mesa.conf */
 	int all; /* every test in a suite's table, not only those that differ */
 };
 

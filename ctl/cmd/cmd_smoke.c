@@ -13,6 +13,7 @@
 #include "store/manifest.h"
 #include "trial/smoke_run.h"
 #include "trial/suite_compare.h"
+#include "trial/suite_cts.h"
 #include "trial/suite_deqp.h"
 #include "trial/suite_piglit.h"
 #include "base/error.h"
@@ -212,6 +213,28 @@ static void print_suite(json_object *res, int all)
 		       differ, n);
 }
 
+/* " (the budget of N s ran out before: a, b)" when it did, else "". */
+static char *not_run_note(json_object *res)
+{
+	json_object *list, *budget;
+	if (!json_object_object_get_ex(res, "not_run", &list) || !json_object_array_length(list))
+		return xstrdup("");
+	json_object_object_get_ex(res, "budget", &budget);
+	size_t len = 1;
+	for (size_t i = 0; i < json_object_array_length(list); i++)
+		len += strlen(json_object_get_string(json_object_array_get_idx(list, i))) + 2;
+	char *names = xcalloc(len, 1);
+	for (size_t i = 0; i < json_object_array_length(list); i++) {
+		if (i)
+			strcat(names, ", ");
+		strcat(names, json_object_get_string(json_object_array_get_idx(list, i)));
+	}
+	char *note = xasprintf("; the budget of %d s ran out, so these did not run: %s",
+			       json_object_get_int(budget), names);
+	free(names);
+	return note;
+}
+
 static int run_suite(struct cli *c, struct store *s, const char *version,
 		     const struct opts_smoke *a, struct outcome *o)
 {
@@ -222,6 +245,13 @@ static int run_suite(struct cli *c, struct store *s, const char *version,
 	const char *suite = a->suite;
 	if (!strcmp(suite, "deqp-vk")) {
 		rc = suite_deqp_run(s, version, a->deqp, a->caselist, c->progress, &so, &res, &e);
+	} else if (!strcmp(suite, "opencl-cts")) {
+		struct cts_request r = {.dir = a->cts ? a->cts : c->cfg.cts_dir,
+					.tests = a->tests ? a->tests : c->cfg.cts_tests,
+					.subtests = a->subtests,
+					.budget = a->budget ? a->budget : (int)c->cfg.cts_budget,
+					.progress = c->progress};
+		rc = suite_cts_run(s, version, &r, &so, &res, &e);
 	} else {
 		struct suite_request r = {.profile = a->profile, .filter = a->filter, .progress = c->progress};
 		rc = suite_piglit_run(s, version, &r, &so, &res, &e);
@@ -232,19 +262,22 @@ static int run_suite(struct cli *c, struct store *s, const char *version,
 		print_suite(res, a->all);
 	outcome_str(o, "suite", suite);
 	adopt_fields(o, res);
+	char *note = not_run_note(res);
 	json_object_put(res);
 	if (so.regressions) {
 		char *file = store_smoke_file(s, version);
 		tb_fail_why(&e, TB_ESMOKE, "suite-regression",
 			    "Mesa %s regressed in %d of %d %s tests against the distribution's Mesa: %s "
-			    "(the full result is in %s)",
-			    version, so.regressions, so.tests, suite, so.names, file);
+			    "(the full result is in %s%s)",
+			    version, so.regressions, so.tests, suite, so.names, file, note);
 		free(file);
+		free(note);
 		return outcome_fail(o, &e);
 	}
-	outcome_say(o, "Mesa %s passes every %s test the distribution's Mesa passes (%d tests%s)",
+	outcome_say(o, "Mesa %s passes every %s test the distribution's Mesa passes (%d tests%s%s)",
 		    version, suite, so.tests,
-		    so.distro_cached ? "; the distribution's results came from the cache" : "");
+		    so.distro_cached ? "; the distribution's results came from the cache" : "", note);
+	free(note);
 	return TB_OK;
 }
 
@@ -278,6 +311,11 @@ CHECK(smoke)
 {
 	const struct opts_smoke *a = opts;
 	const char *suite = a->suite, *deqp = a->deqp, *tests = a->tests;
+	int is_cts = suite && !strcmp(suite, "opencl-cts");
+	if ((a->subtests || a->budget || a->cts) && !is_cts)
+		return cli_usage(o, "--subtests, --budget and --cts go with --suite opencl-cts");
+	if (is_cts && deqp)
+		return cli_usage(o, "--deqp goes with --suite deqp-vk, not opencl-cts");
 	if ((a->profile || a->filter) && (!suite || strcmp(suite, "piglit-cl")))
 		return cli_usage(o, "--profile and --filter go with --suite piglit-cl");
 	if (a->all && !suite)
@@ -288,15 +326,23 @@ CHECK(smoke)
 		return cli_usage(o, "--deqp goes with --suite deqp-vk, not piglit-cl");
 	if (!deqp != !a->caselist)
 		return cli_usage(o, "--deqp and --caselist go together");
-	char *bad = tests ? smoke_tests_unknown(tests) : NULL;
+	char *bad = tests && is_cts ? cts_tests_invalid(tests) : NULL;
+	if (bad) {
+		int rc = cli_usage(o, "--tests: \"%s\" is no name of an OpenCL-CTS test binary "
+				   "(basic for test_basic; the default set: %s)", bad, CTS_DEFAULT_TESTS);
+		free(bad);
+		return rc;
+	}
+	bad = tests && !is_cts ? smoke_tests_unknown(tests) : NULL;
 	if (bad) {
 		int rc = cli_usage(o, "--tests: no smoke test is named \"%s\" (the tests: "
 				   SMOKE_TEST_LIST ")", bad);
 		free(bad);
 		return rc;
 	}
-	if (tests && suite)
-		return cli_usage(o, "--tests chooses smoke tests; it does not go with --suite");
+	if (tests && suite && !is_cts)
+		return cli_usage(o, "--tests chooses smoke tests or OpenCL-CTS binaries; it does not go with --suite %s",
+				 suite);
 	if (tests && deqp)
 		return cli_usage(o, "--tests chooses smoke tests; it does not go with --deqp");
 	return TB_OK;

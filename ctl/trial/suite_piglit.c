@@ -7,156 +7,39 @@
 #include "trial/suite_piglit.h"
 #include "base/jsontext.h"
 
-#include <dirent.h>
-#include <limits.h>
 #include <json-c/json.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <sys/utsname.h>
 #include <sys/wait.h>
 
-#include "base/hash.h"
 #include "store/jsonfile.h"
-#include "base/ldpaths.h"
 #include "store/manifest.h"
 #include "base/programs.h"
 #include "trial/side.h"
 #include "trial/smoke_run.h"
+#include "trial/suite_cache.h"
 #include "trial/suite_compare.h"
+#include "trial/suite_cts.h"
 #include "base/error.h"
 #include "base/alloc.h"
 #include "base/fs.h"
 
 #define SUITE_NAME "piglit-cl"
 #define RESULTS_MAX_BYTES ((size_t)256 << 20)
-#define VENDORS_DIR "/etc/OpenCL/vendors"
 
 static const char *piglit_profile(const char *profile)
 {
 	return profile && !strcmp(profile, "full") ? "cl" : "quick_cl";
 }
 
-/* ---- the distribution's side is cached by what it depends on ---- */
-
-static void hash_file_identity(struct sha256_stream *h, const char *path)
-{
-	char *real = realpath(path, NULL);
-	struct stat st;
-	char line[PATH_MAX + 100];
-	if (real && stat(real, &st) == 0)
-		snprintf(line, sizeof line, "%s %lld %lld.%09ld\n", real, (long long)st.st_size,
-			 (long long)st.st_mtim.tv_sec, st.st_mtim.tv_nsec);
-	else
-		snprintf(line, sizeof line, "%s missing\n", path);
-	sha256_add(h, line, strlen(line));
-	free(real);
-}
-
-static int cmp_str(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
-/* A library named in a vendor file, found the way the dynamic linker finds it. */
-static void hash_library(struct sha256_stream *h, const char *name)
-{
-	if (strchr(name, '/')) {
-		hash_file_identity(h, name);
-		return;
-	}
-	struct utsname u;
-	size_t n = 0;
-	char **dirs = uname(&u) == 0 ? ld_system_dirs(NULL, u.machine, &n) : NULL;
-	for (size_t i = 0; i < n; i++) {
-		char *p = path_join(dirs[i], name);
-		int found = path_exists(p);
-		if (found)
-			hash_file_identity(h, p);
-		free(p);
-		if (found)
-			break;
-	}
-	ld_paths_free(dirs, n);
-}
-
-/* Each vendor file of the system's ICD loader and the library it names: a new distribution
- * Mesa changes one of them. */
-static void hash_vendors(struct sha256_stream *h)
-{
-	DIR *d = opendir(VENDORS_DIR);
-	if (!d)
-		return;
-	char **names = NULL;
-	size_t n = 0;
-	for (struct dirent *de; (de = readdir(d));) {
-		size_t len = strlen(de->d_name);
-		if (len > 4 && !strcmp(de->d_name + len - 4, ".icd")) {
-			names = xrealloc(names, (n + 1) * sizeof *names);
-			names[n++] = xstrdup(de->d_name);
-		}
-	}
-	closedir(d);
-	if (n)
-		qsort(names, n, sizeof *names, cmp_str);
-	for (size_t i = 0; i < n; i++) {
-		char *path = path_join(VENDORS_DIR, names[i]);
-		size_t len;
-		char *text = read_small_file(path, 4096, &len);
-		sha256_add(h, names[i], strlen(names[i]) + 1);
-		if (text) {
-			text[strcspn(text, "\r\n")] = '\0';
-			sha256_add(h, text, strlen(text) + 1);
-			hash_library(h, text);
-		}
-		free(text);
-		free(path);
-		free(names[i]);
-	}
-	free(names);
-}
-
 static char *distro_cache_path(const struct store *s, const char *piglit,
 			       const struct suite_request *r, const char *rusticl_enable)
 {
-	struct sha256_stream *h = sha256_begin();
-	const char *parts[] = {SUITE_NAME, piglit_profile(r->profile), r->filter ? r->filter : "",
+	const char *parts[] = {piglit_profile(r->profile), r->filter ? r->filter : "",
 			       rusticl_enable ? rusticl_enable : ""};
-	for (size_t i = 0; i < sizeof parts / sizeof parts[0]; i++)
-		sha256_add(h, parts[i], strlen(parts[i]) + 1);
-	hash_file_identity(h, piglit);
-	hash_vendors(h);
-	char hex[SHA256_HEX_LEN + 1];
-	sha256_end(h, hex);
-	return store_path(s, STORE_SUITES_CACHE "/%s-distribution-%.16s.json", SUITE_NAME, hex);
-}
-
-/* The cached {name: result} map, or NULL. */
-static json_object *cache_read(const char *path)
-{
-	json_object *o = json_file_read_object(path, RESULTS_MAX_BYTES), *tests;
-	json_object *out = NULL;
-	if (o && json_object_object_get_ex(o, "tests", &tests) &&
-	    json_object_is_type(tests, json_type_object))
-		out = json_object_get(tests);
-	json_object_put(o);
-	return out;
-}
-
-static void cache_write(const struct store *s, const char *path, json_object *tests)
-{
-	char *dir = store_path(s, STORE_SUITES_CACHE);
-	struct tb_error ignored = {0};
-	json_object *o = json_object_new_object();
-	json_object_object_add(o, "suite", json_object_new_string(SUITE_NAME));
-	json_object_object_add(o, "tests", json_object_get(tests));
-	const char *text = json_out(o, JSON_C_TO_STRING_PLAIN);
-	/* a cache: when it cannot be written, the next run repeats the distribution's side */
-	if (mkdir_p(dir, 0755, &ignored) == TB_OK)
-		atomic_write_file(path, text, strlen(text), 0644, &ignored);
-	json_object_put(o);
-	free(dir);
+	const char *programs[] = {piglit};
+	return suite_cache_path(s, SUITE_NAME, parts, 3, programs, 1);
 }
 
 /* ---- one side ---- */
@@ -251,13 +134,6 @@ static int run_side(struct store *s, const char *version, enum side side, const 
 	return rc;
 }
 
-static const char *progress_status(const char *result)
-{
-	if (suite_result_passes(result))
-		return "pass";
-	return !strcmp(result, "skip") ? "skip" : "fail";
-}
-
 int suite_piglit_run(struct store *s, const char *version, const struct suite_request *r,
 		     struct suite_outcome *out, json_object **result, struct tb_error *e)
 {
@@ -293,42 +169,26 @@ int suite_piglit_run(struct store *s, const char *version, const struct suite_re
 	rc = run_side(s, version, SIDE_STORE, piglit, r, m.rusticl_enable, workdir, &store_map, e);
 	char *cache = distro_cache_path(s, piglit, r, m.rusticl_enable);
 	if (!rc) {
-		distro_map = cache_read(cache);
+		distro_map = suite_cache_read(cache);
 		out->distro_cached = distro_map != NULL;
 		if (!distro_map) {
 			rc = run_side(s, version, SIDE_DISTRO, piglit, r, m.rusticl_enable, workdir,
 				      &distro_map, e);
 			if (!rc)
-				cache_write(s, cache, distro_map);
+				suite_cache_write(s, cache, SUITE_NAME, distro_map);
 		} else {
 			progress_test(r->progress, SUITE_NAME ":distribution", "skip");
 		}
 	}
 	remove_tree(workdir);
 	if (!rc) {
-		json_object *cmp = suite_compare(store_map, distro_map);
-		json_object_object_add(cmp, "profile", json_object_new_string(r->profile ? r->profile : "quick"));
-		json_object_object_add(cmp, "filter", json_object_new_string(r->filter ? r->filter : ""));
-		json_object_object_add(cmp, "distribution_cached", json_object_new_boolean(out->distro_cached));
-		json_object *tests;
-		json_object_object_get_ex(cmp, "tests", &tests);
-		out->tests = json_object_get_int(tests);
-		out->regressions = suite_regressions(cmp, out->names, sizeof out->names);
-		json_object *list;
-		json_object_object_get_ex(cmp, "results", &list);
-		for (size_t i = 0; i < json_object_array_length(list); i++) {
-			json_object *t = json_object_array_get_idx(list, i), *v;
-			json_object_object_get_ex(t, "name", &v);
-			char *label = xasprintf(SUITE_NAME ":%s", json_object_get_string(v));
-			json_object_object_get_ex(t, "store", &v);
-			progress_test(r->progress, label, progress_status(json_object_get_string(v)));
-			free(label);
-		}
-		rc = smoke_record_set(s, version, "suites", SUITE_NAME, json_object_get(cmp), e);
-		if (result)
-			*result = cmp;
-		else
-			json_object_put(cmp);
+		json_object *extra = json_object_new_object();
+		json_object_object_add(extra, "profile", json_object_new_string(r->profile ? r->profile : "quick"));
+		json_object_object_add(extra, "filter", json_object_new_string(r->filter ? r->filter : ""));
+		json_object_object_add(extra, "distribution_cached", json_object_new_boolean(out->distro_cached));
+		rc = suite_record(s, version, SUITE_NAME, store_map, distro_map, extra, r->progress,
+				  out, result, e);
+		json_object_put(extra);
 	}
 	json_object_put(store_map);
 	json_object_put(distro_map);
@@ -344,6 +204,8 @@ int suite_after_install(struct store *s, const char *version, const struct confi
 {
 	if (!cfg->smoke_suite || !*cfg->smoke_suite || !strcmp(cfg->smoke_suite, "none"))
 		return TB_OK;
+	if (!strcmp(cfg->smoke_suite, "opencl-cts"))
+		return suite_cts_after_install(s, version, cfg, p, e);
 	struct suite_request r = {
 		.profile = cfg->smoke_suite_profile,
 		.filter = cfg->smoke_suite_filter,

@@ -71,6 +71,9 @@ static void test_defaults(void **state)
 	assert_string_equal(c.smoke_suite, "");
 	assert_string_equal(c.smoke_suite_profile, "quick");
 	assert_string_equal(c.smoke_suite_filter, "");
+	assert_string_equal(c.cts_dir, "");
+	assert_string_equal(c.cts_tests, "");
+	assert_int_equal(c.cts_budget, 0);
 	assert_int_equal(c.max_tries, 2);
 	assert_int_equal(c.keep_versions, 2);
 	assert_int_equal(c.connect_timeout, 15);
@@ -106,6 +109,9 @@ static void test_every_key(void **state)
 			   "smoke_suite = piglit-cl\n"
 			   "smoke_suite_profile = full\n"
 			   "smoke_suite_filter = ^cl-api\n"
+			   "cts_dir = /cts\n"
+			   "cts_tests = basic,api\n"
+			   "cts_budget = 604800\n"
 			   "max_tries = 100\n"
 			   "keep_versions = 100\n"
 			   "connect_timeout = 3600\n"
@@ -129,6 +135,9 @@ static void test_every_key(void **state)
 	assert_string_equal(c.smoke_suite, "piglit-cl");
 	assert_string_equal(c.smoke_suite_profile, "full");
 	assert_string_equal(c.smoke_suite_filter, "^cl-api");
+	assert_string_equal(c.cts_dir, "/cts");
+	assert_string_equal(c.cts_tests, "basic,api");
+	assert_int_equal(c.cts_budget, 604800);
 	assert_int_equal(c.max_tries, 100);
 	assert_int_equal(c.keep_versions, 100);
 	assert_int_equal(c.connect_timeout, 3600);

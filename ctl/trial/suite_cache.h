@@ -1,0 +1,36 @@
+/* What the suites of docs/design.md §10 share beyond the comparison itself: the cache of the
+ * distribution's side (it depends only on the distribution's Mesa and on what was run) and
+ * the recording of a comparison in smoke/<v>.json. */
+#ifndef TB_SUITE_CACHE_H
+#define TB_SUITE_CACHE_H
+
+#include <stddef.h>
+
+#include "base/progress.h"
+#include "store/store.h"
+#include "trial/suite_piglit.h"
+
+struct json_object;
+
+/* cache/suites/<suite>-distribution-<key>.json, the key a hash of parts (what was run, in the
+ * suite's words), the identity (real path, size, modification time) of each program and
+ * every vendor file of the system's ICD loader with the library it names: a new
+ * distribution Mesa, or another test program, is another key. */
+char *suite_cache_path(const struct store *s, const char *suite, const char *const parts[],
+		       size_t n_parts, const char *const programs[], size_t n_programs);
+/* The cached {name: result} map, or NULL. */
+struct json_object *suite_cache_read(const char *path);
+/* Best effort: when it cannot be written, the next run repeats the distribution's side. */
+void suite_cache_write(const struct store *s, const char *path, const char *suite,
+		       struct json_object *tests);
+
+/* Compares the two sides' {name: result} maps, adds extra's keys (may be NULL; not taken),
+ * tells progress each test's result on the store's side ("SUITE:NAME"), fills out and
+ * writes the comparison to smoke/<v>.json's suites.SUITE; *result gets it (json_object_put
+ * it; may be NULL). */
+int suite_record(struct store *s, const char *version, const char *suite,
+		 struct json_object *store_map, struct json_object *distro_map,
+		 struct json_object *extra, const struct tb_progress *p, struct suite_outcome *out,
+		 struct json_object **result, struct tb_error *e);
+
+#endif

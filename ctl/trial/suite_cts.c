@@ -1,0 +1,598 @@
+/* OpenCL-CTS through both sides.
+ *
+ * Each binary is asked for its sub-tests (`--list`), then runs the chosen ones in one process
+ * per side with CL_CONFORMANCE_RESULTS_FILENAME, whose JSON gives each sub-test's result. The
+ * harness writes that file only at its end: when a process crashes or hangs, its sub-tests
+ * run again one per process, so that the one that crashed or hung is named and the others
+ * keep their results. CL_DEVICE_TYPE=all on both sides: the stand-in's device is a CPU, which
+ * the harness's default type (GPU) would not find, and each side sees one platform anyway
+ * (the launcher's vendor file). -w is the harness's reduced ("wimpy") mode, which every
+ * binary built on the common harness offers. */
+#include "trial/suite_cts.h"
+
+#include <errno.h>
+#include <json-c/json.h>
+#include <limits.h>
+#include <regex.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/utsname.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "trial/child.h"
+#include "base/config.h"
+#include "store/jsonfile.h"
+#include "store/manifest.h"
+#include "trial/side.h"
+#include "trial/smoke_run.h"
+#include "trial/suite_cache.h"
+#include "base/alloc.h"
+#include "base/error.h"
+#include "base/fs.h"
+
+#define SUITE_NAME "opencl-cts"
+#define RESULTS_MAX_BYTES ((size_t)4 << 20)
+#define NAME_MAX_LEN 128
+
+char *cts_default_dir(void)
+{
+	const char *cache = getenv("TB_CACHE"), *xdg = getenv("XDG_CACHE_HOME");
+	const char *home = getenv("HOME");
+	struct utsname u;
+	const char *machine = uname(&u) == 0 ? u.machine : "unknown";
+	if (cache && *cache)
+		return xasprintf("%s/opencl-cts/%s", cache, machine);
+	if (xdg && *xdg)
+		return xasprintf("%s/tb323fu-mesa/opencl-cts/%s", xdg, machine);
+	return xasprintf("%s/.cache/tb323fu-mesa/opencl-cts/%s", home && *home ? home : "/root", machine);
+}
+
+/* A binary's or a sub-test's name: what goes into a path and onto a command line. */
+static int valid_name(const char *s, size_t len)
+{
+	if (len == 0 || len > NAME_MAX_LEN)
+		return 0;
+	for (size_t i = 0; i < len; i++)
+		if (!(s[i] == '_' || (s[i] >= 'a' && s[i] <= 'z') || (s[i] >= 'A' && s[i] <= 'Z') ||
+		      (s[i] >= '0' && s[i] <= '9')))
+			return 0;
+	return 1;
+}
+
+char *cts_tests_invalid(const char *tests)
+{
+	const char *p = tests;
+	for (;;) {
+		size_t len = strcspn(p, ",");
+		if (!valid_name(p, len))
+			return strndup(p, len);
+		if (!p[len])
+			return NULL;
+		p += len + 1;
+	}
+}
+
+/* ---- a binary and its sub-tests ---- */
+
+struct cts_binary {
+	char *name;  /* "basic" */
+	char *path;  /* the real path of test_basic */
+	char *cwd;   /* its directory: some binaries read data files beside them */
+	char **subs; /* the chosen sub-tests */
+	size_t n_subs;
+};
+
+static void binary_free(struct cts_binary *b)
+{
+	free(b->name);
+	free(b->path);
+	free(b->cwd);
+	for (size_t i = 0; i < b->n_subs; i++)
+		free(b->subs[i]);
+	free(b->subs);
+}
+
+static int binary_find(const char *dir, const char *name, struct cts_binary *b, struct tb_error *e)
+{
+	memset(b, 0, sizeof *b);
+	char *flat = xasprintf("%s/test_%s", dir, name), *tree = xasprintf("%s/%s/test_%s", dir, name, name);
+	char *real = realpath(flat, NULL);
+	if (!real)
+		real = realpath(tree, NULL);
+	struct stat st;
+	int rc = TB_OK;
+	if (!real || stat(real, &st) != 0 || !S_ISREG(st.st_mode) || access(real, X_OK) != 0) {
+		rc = tb_fail_why(e, TB_EFAIL, "failed",
+				 "no OpenCL-CTS binary test_%s in %s; build the suite with "
+				 "build-recipes/opencl-cts, or name the directory of its binaries with --cts DIR "
+				 "or cts_dir in mesa.conf",
+				 name, dir);
+		free(real);
+	} else {
+		b->name = xstrdup(name);
+		b->path = real;
+		b->cwd = xstrdup(real);
+		*strrchr(b->cwd, '/') = '\0';
+	}
+	free(flat);
+	free(tree);
+	return rc;
+}
+
+struct listing {
+	struct cts_binary *b;
+	const char *name;
+	regex_t *re;
+	size_t seen;
+};
+
+/* `--list` writes each sub-test's name on a line of its own, after a tab. */
+static void on_list_line(void *ctx, const char *line)
+{
+	struct listing *l = ctx;
+	if (line[0] != '\t' || !valid_name(line + 1, strlen(line + 1)))
+		return;
+	l->seen++;
+	char *full = xasprintf("%s/%s", l->name, line + 1);
+	if (!l->re || regexec(l->re, full, 0, NULL, 0) == 0) {
+		l->b->subs = xrealloc(l->b->subs, (l->b->n_subs + 1) * sizeof *l->b->subs);
+		l->b->subs[l->b->n_subs++] = xstrdup(line + 1);
+	}
+	free(full);
+}
+
+static int binary_list(struct cts_binary *b, regex_t *re, struct tb_error *e)
+{
+	char *argv[] = {b->path, "--list", NULL};
+	struct child c;
+	int rc = child_start(&c, argv, b->cwd, e);
+	if (rc)
+		return rc;
+	struct listing l = {b, b->name, re, 0};
+	struct child_tail tail = {0};
+	struct child_watch w = {.line = on_list_line, .err_tail = &tail, .ctx = &l,
+				.deadline = now_seconds() + smoke_timeout_seconds()};
+	int status = 0, end = child_supervise(&c, &w, &status);
+	if (end == CHILD_INTERRUPTED)
+		return tb_check_interrupted(e, "OpenCL-CTS listed its tests");
+	if (end != CHILD_EXITED || !WIFEXITED(status) || WEXITSTATUS(status) != 0 || !l.seen) {
+		char how[160];
+		child_describe_status(status, how, sizeof how);
+		return tb_fail_why(e, TB_EFAIL, "failed",
+				   "%s --list named no sub-test (%s); is it an OpenCL-CTS test binary?",
+				   b->path, end == CHILD_TIMED_OUT ? "it did not end" : how);
+	}
+	return TB_OK;
+}
+
+/* ---- one process of a binary on one side ---- */
+
+struct cts_run {
+	struct store *s;
+	const char *version;
+	const struct cts_request *r;
+	const char *workdir;
+	double budget_end;   /* 0: none */
+	int out_of_budget;
+	size_t done[2], total;
+	size_t live[2];      /* sub-tests the running process has said it finished */
+	size_t live_max;     /* how many it runs */
+	char *const *subs;   /* which */
+	size_t began;        /* the one it began last (live_max: none) */
+	size_t reported[2];  /* the last count given to progress: it never goes back */
+	enum side running;
+};
+
+static void report(struct cts_run *run, enum side side, size_t done)
+{
+	if (done <= run->reported[side])
+		return;
+	run->reported[side] = done;
+	char label[64];
+	snprintf(label, sizeof label, SUITE_NAME ":%s", side_name(side));
+	progress_count(run->r->progress, "suite", label, done, run->total);
+}
+
+/* The harness says "NAME..." as a sub-test begins and "NAME passed", "NAME FAILED" or "NAME
+ * test not supported" as it ends: where to split a process that crashed, and the count while
+ * a binary runs, never a result (those come from its JSON). */
+static void on_run_line(void *ctx, const char *line)
+{
+	static const char *const ends[] = {" passed", " FAILED", " test not supported",
+					   " test currently not implemented"};
+	struct cts_run *run = ctx;
+	size_t len = strlen(line);
+	/* "NAME..." as one begins (the harness flushes it) */
+	if (len > 3 && !strcmp(line + len - 3, "...")) {
+		for (size_t i = 0; i < run->live_max; i++)
+			if (strlen(run->subs[i]) == len - 3 && !strncmp(run->subs[i], line, len - 3))
+				run->began = i;
+		return;
+	}
+	for (size_t i = 0; i < sizeof ends / sizeof *ends; i++) {
+		size_t el = strlen(ends[i]);
+		if (len > el && !strcmp(line + len - el, ends[i]) && valid_name(line, len - el)) {
+			if (run->live[run->running] < run->live_max)
+				run->live[run->running]++;
+			report(run, run->running, run->done[run->running] + run->live[run->running]);
+			return;
+		}
+	}
+}
+
+static int binary_timeout(void)
+{
+	const char *v = getenv("TB323FU_MESA_CTS_TIMEOUT");
+	if (v && *v) {
+		char *end;
+		long n = strtol(v, &end, 10);
+		if (!*end && n > 0 && n <= 7 * 86400)
+			return (int)n;
+	}
+	return CTS_BINARY_SECONDS;
+}
+
+/* The harness's results file → {sub-test: "pass"|"fail"|"skip"}, or NULL. */
+static json_object *read_results(const char *path)
+{
+	json_object *o = json_file_read_object(path, RESULTS_MAX_BYTES), *res;
+	json_object *map = NULL;
+	if (o && json_object_object_get_ex(o, "results", &res) &&
+	    json_object_is_type(res, json_type_object)) {
+		map = json_object_new_object();
+		json_object_object_foreach(res, name, v) {
+			const char *s = json_object_is_type(v, json_type_string) ? json_object_get_string(v) : "";
+			const char *result = !strcmp(s, "pass") || !strcmp(s, "fail") || !strcmp(s, "skip")
+						     ? s
+						     : "missing";
+			json_object_object_add(map, name, json_object_new_string(result));
+		}
+	}
+	json_object_put(o);
+	return map;
+}
+
+static void set_result(json_object *map, const char *bin, const char *sub, const char *result)
+{
+	char *key = xasprintf("%s/%s", bin, sub);
+	json_object_object_add(map, key, json_object_new_string(result));
+	free(key);
+}
+
+enum proc_end { PROC_RESULTS, PROC_CRASHED, PROC_HUNG, PROC_NO_RESULTS, PROC_BUDGET };
+
+/* Runs subs[0..n) of b in one process on side; their results into map when it wrote them;
+ * *began is the index of the sub-test it began last (n: none). */
+static int run_process(struct cts_run *run, enum side side, const struct cts_binary *b,
+		       char *const subs[], size_t n, json_object *map, enum proc_end *how,
+		       size_t *began, struct tb_error *e)
+{
+	char *file = xasprintf("%s/%s-%s.json", run->workdir, side_name(side), b->name);
+	unlink(file);
+	char *var = xasprintf("CL_CONFORMANCE_RESULTS_FILENAME=%s", file);
+	char *env[] = {"CL_DEVICE_TYPE=all", var, NULL};
+	char **cmd = xcalloc(n + 3, sizeof *cmd);
+	cmd[0] = b->path;
+	cmd[1] = "-w";
+	for (size_t i = 0; i < n; i++)
+		cmd[i + 2] = subs[i];
+	char **argv = side_argv(run->s, run->version, side, NULL, env, cmd, e);
+	free(cmd);
+	free(var);
+	struct child c;
+	int rc = argv ? child_start(&c, argv, b->cwd, e) : TB_EFAIL;
+	smoke_free_argv(argv);
+	if (rc) {
+		free(file);
+		return rc;
+	}
+	double deadline = now_seconds() + binary_timeout();
+	int by_budget = run->budget_end > 0 && run->budget_end < deadline;
+	run->running = side;
+	run->live[side] = 0;
+	run->live_max = n;
+	run->subs = subs;
+	run->began = n;
+	struct child_watch w = {.deadline = by_budget ? run->budget_end : deadline,
+				.line = on_run_line, .ctx = run};
+	int status = 0, end = child_supervise(&c, &w, &status);
+	if (end == CHILD_INTERRUPTED) {
+		free(file);
+		return tb_check_interrupted(e, "OpenCL-CTS ran");
+	}
+	*began = run->began;
+	json_object *got = end == CHILD_EXITED ? read_results(file) : NULL;
+	free(file);
+	if (end == CHILD_TIMED_OUT)
+		*how = by_budget ? PROC_BUDGET : PROC_HUNG;
+	else if (got)
+		*how = PROC_RESULTS;
+	else if (WIFSIGNALED(status) || (WIFEXITED(status) && WEXITSTATUS(status) > 128))
+		*how = PROC_CRASHED;
+	else
+		*how = PROC_NO_RESULTS;
+	if (got) {
+		for (size_t i = 0; i < n; i++) {
+			json_object *v;
+			set_result(map, b->name, subs[i],
+				   json_object_object_get_ex(got, subs[i], &v) ? json_object_get_string(v) : "missing");
+		}
+		json_object_put(got);
+	}
+	return TB_OK;
+}
+
+static void count_done(struct cts_run *run, enum side side, size_t n)
+{
+	run->done[side] += n;
+	report(run, side, run->done[side]);
+}
+
+static const char *end_result(enum proc_end how)
+{
+	return how == PROC_CRASHED ? "crash" : how == PROC_HUNG ? "timeout" : "fail";
+}
+
+/* subs[0..n) of b on side into map, in as few processes as it takes. A process that crashes
+ * or hangs without its results is split at the sub-test the harness had begun last: those
+ * before it run again together, it alone, those after it together; when it named none, each
+ * runs alone. run->out_of_budget says when the budget ran out first. */
+static int run_subs(struct cts_run *run, enum side side, const struct cts_binary *b,
+		    char *const subs[], size_t n, json_object *map, struct tb_error *e)
+{
+	enum proc_end how = PROC_NO_RESULTS;
+	size_t began = n;
+	int rc = run_process(run, side, b, subs, n, map, &how, &began, e);
+	if (rc || how == PROC_RESULTS)
+		return rc;
+	if (how == PROC_BUDGET) {
+		run->out_of_budget = 1;
+		return TB_OK;
+	}
+	if (n == 1 || how == PROC_NO_RESULTS) {
+		for (size_t i = 0; i < n; i++)
+			set_result(map, b->name, subs[i], end_result(how));
+		return TB_OK;
+	}
+	if (began >= n) {
+		for (size_t i = 0; i < n && !rc && !run->out_of_budget; i++)
+			rc = run_subs(run, side, b, &subs[i], 1, map, e);
+		return rc;
+	}
+	if (began > 0)
+		rc = run_subs(run, side, b, subs, began, map, e);
+	if (!rc && !run->out_of_budget)
+		rc = run_subs(run, side, b, &subs[began], 1, map, e);
+	if (!rc && !run->out_of_budget && began + 1 < n)
+		rc = run_subs(run, side, b, &subs[began + 1], n - began - 1, map, e);
+	return rc;
+}
+
+/* b's sub-tests on one side into map; *complete is 0 when the budget ran out first. */
+static int run_side(struct cts_run *run, enum side side, const struct cts_binary *b,
+		    json_object *map, int *complete, struct tb_error *e)
+{
+	*complete = 0;
+	if (run->budget_end > 0 && now_seconds() >= run->budget_end) {
+		run->out_of_budget = 1;
+		return TB_OK;
+	}
+	int rc = run_subs(run, side, b, b->subs, b->n_subs, map, e);
+	if (rc || run->out_of_budget)
+		return rc;
+	count_done(run, side, b->n_subs);
+	*complete = 1;
+	return TB_OK;
+}
+
+/* The distribution's results of b: what it depends on is the binary, the sub-tests, the
+ * driver selection and the distribution's Mesa. */
+static char *distro_cache(const struct cts_run *run, const struct cts_binary *b,
+			  const char *rusticl_enable)
+{
+	size_t len = 1;
+	for (size_t i = 0; i < b->n_subs; i++)
+		len += strlen(b->subs[i]) + 1;
+	char *subs = xcalloc(len, 1);
+	for (size_t i = 0; i < b->n_subs; i++) {
+		strcat(subs, b->subs[i]);
+		strcat(subs, " ");
+	}
+	const char *parts[] = {b->name, subs, "-w CL_DEVICE_TYPE=all", rusticl_enable ? rusticl_enable : ""};
+	const char *programs[] = {b->path};
+	char *path = suite_cache_path(run->s, SUITE_NAME, parts, 4, programs, 1);
+	free(subs);
+	return path;
+}
+
+/* Moves b's results from one into all. */
+static void merge(json_object *all, json_object *one)
+{
+	json_object_object_foreach(one, k, v)
+		json_object_object_add(all, k, json_object_get(v));
+}
+
+static int run_binary(struct cts_run *run, const struct cts_binary *b, const char *rusticl_enable,
+		      json_object *store_map, json_object *distro_map, int *cached, struct tb_error *e)
+{
+	json_object *mine = json_object_new_object(), *theirs = NULL;
+	int complete = 0;
+	int rc = run_side(run, SIDE_STORE, b, mine, &complete, e);
+	char *cache = distro_cache(run, b, rusticl_enable);
+	if (!rc && complete) {
+		theirs = suite_cache_read(cache);
+		*cached = theirs != NULL;
+		if (theirs) {
+			count_done(run, SIDE_DISTRO, b->n_subs);
+		} else {
+			theirs = json_object_new_object();
+			rc = run_side(run, SIDE_DISTRO, b, theirs, &complete, e);
+			if (!rc && complete)
+				suite_cache_write(run->s, cache, SUITE_NAME, theirs);
+		}
+	}
+	/* a binary counts only when both sides ran it to its end */
+	if (!rc && complete) {
+		merge(store_map, mine);
+		merge(distro_map, theirs);
+	}
+	free(cache);
+	json_object_put(mine);
+	json_object_put(theirs);
+	return rc;
+}
+
+/* ---- the run ---- */
+
+static int binaries_open(const struct cts_request *r, const char *dir, regex_t *re,
+			 struct cts_binary **out, size_t *n_out, size_t *subs, struct tb_error *e)
+{
+	const char *tests = r->tests && *r->tests ? r->tests : CTS_DEFAULT_TESTS;
+	char *bad = cts_tests_invalid(tests);
+	if (bad) {
+		int rc = tb_fail_why(e, TB_EFAIL, "failed",
+				     "\"%s\" is no name of an OpenCL-CTS test binary (basic for test_basic)", bad);
+		free(bad);
+		return rc;
+	}
+	struct cts_binary *bins = NULL;
+	size_t n = 0;
+	*subs = 0;
+	int rc = TB_OK;
+	for (const char *p = tests; !rc;) {
+		size_t len = strcspn(p, ",");
+		char *name = strndup(p, len);
+		bins = xrealloc(bins, (n + 1) * sizeof *bins);
+		rc = binary_find(dir, name, &bins[n], e);
+		if (!rc) {
+			rc = binary_list(&bins[n], re, e);
+			*subs += bins[n].n_subs;
+			n++;
+		}
+		free(name);
+		if (!p[len])
+			break;
+		p += len + 1;
+	}
+	if (!rc && *subs == 0)
+		rc = tb_fail_why(e, TB_EFAIL, "failed",
+				 "no sub-test of %s matches --subtests \"%s\" (names are BINARY/SUB-TEST, as in "
+				 "basic/hostptr)",
+				 tests, r->subtests ? r->subtests : "");
+	*out = bins;
+	*n_out = n;
+	return rc;
+}
+
+static int run_all(struct cts_run *run, struct cts_binary *bins, size_t n, const char *rusticl_enable,
+		   struct suite_outcome *out, json_object **result, struct tb_error *e)
+{
+	json_object *store_map = json_object_new_object(), *distro_map = json_object_new_object();
+	json_object *not_run = json_object_new_array(), *ran = json_object_new_array();
+	int rc = TB_OK, all_cached = 1;
+	progress_test(run->r->progress, SUITE_NAME ":store", "run");
+	for (size_t i = 0; i < n && !rc; i++) {
+		if (!bins[i].n_subs)
+			continue; /* none chosen; with no names the binary would run all */
+		int cached = 0;
+		int before = json_object_object_length(store_map);
+		if (!run->out_of_budget)
+			rc = run_binary(run, &bins[i], rusticl_enable, store_map, distro_map, &cached, e);
+		if (!rc && json_object_object_length(store_map) == before) {
+			json_object_array_add(not_run, json_object_new_string(bins[i].name));
+		} else if (!rc) {
+			json_object_array_add(ran, json_object_new_string(bins[i].name));
+			all_cached &= cached;
+		}
+	}
+	progress_test(run->r->progress, SUITE_NAME ":store", rc ? "fail" : "pass");
+	if (!rc) {
+		out->distro_cached = all_cached && json_object_array_length(ran) > 0;
+		json_object *extra = json_object_new_object();
+		json_object_object_add(extra, "binaries", ran);
+		json_object_object_add(extra, "not_run", not_run);
+		json_object_object_add(extra, "subtests",
+				       json_object_new_string(run->r->subtests ? run->r->subtests : ""));
+		json_object_object_add(extra, "budget", json_object_new_int(run->r->budget));
+		json_object_object_add(extra, "distribution_cached", json_object_new_boolean(out->distro_cached));
+		rc = suite_record(run->s, run->version, SUITE_NAME, store_map, distro_map, extra,
+				  run->r->progress, out, result, e);
+		json_object_put(extra);
+	} else {
+		json_object_put(ran);
+		json_object_put(not_run);
+	}
+	json_object_put(store_map);
+	json_object_put(distro_map);
+	return rc;
+}
+
+int suite_cts_run(struct store *s, const char *version, const struct cts_request *r,
+		  struct suite_outcome *out, json_object **result, struct tb_error *e)
+{
+	memset(out, 0, sizeof *out);
+	if (result)
+		*result = NULL;
+	struct manifest m;
+	int rc = store_load_manifest(s, version, &m, e);
+	if (rc)
+		return rc;
+	if (!m.has_opencl) {
+		manifest_free(&m);
+		return tb_fail_why(e, TB_EFAIL, "failed",
+				   "Mesa %s ships no OpenCL driver: OpenCL-CTS has nothing to test", version);
+	}
+	regex_t re;
+	int have_re = r->subtests && *r->subtests;
+	if (have_re && regcomp(&re, r->subtests, REG_EXTENDED | REG_NOSUB) != 0) {
+		manifest_free(&m);
+		return tb_fail_why(e, TB_EFAIL, "failed",
+				   "--subtests \"%s\" is not an extended regular expression", r->subtests);
+	}
+	char *dir = r->dir && *r->dir ? xstrdup(r->dir) : cts_default_dir();
+	struct cts_binary *bins = NULL;
+	size_t n = 0, subs = 0;
+	rc = binaries_open(r, dir, have_re ? &re : NULL, &bins, &n, &subs, e);
+	const char *tmp = getenv("TMPDIR");
+	char *workdir = path_join(tmp && *tmp ? tmp : "/tmp", "tb323fu-cts.XXXXXX");
+	if (!rc && !mkdtemp(workdir))
+		rc = tb_fail_errno_why(e, TB_EFAIL, "failed",
+				       "cannot create a temporary directory for OpenCL-CTS's results");
+	else if (!rc) {
+		struct cts_run run = {.s = s, .version = version, .r = r, .workdir = workdir, .total = subs,
+				      .budget_end = r->budget > 0 ? now_seconds() + r->budget : 0};
+		rc = run_all(&run, bins, n, m.rusticl_enable, out, result, e);
+		remove_tree(workdir);
+	}
+	free(workdir);
+	for (size_t i = 0; i < n; i++)
+		binary_free(&bins[i]);
+	free(bins);
+	free(dir);
+	if (have_re)
+		regfree(&re);
+	manifest_free(&m);
+	return rc;
+}
+
+int suite_cts_after_install(struct store *s, const char *version, const struct config *cfg,
+			    const struct tb_progress *p, struct tb_error *e)
+{
+	struct cts_request r = {
+		.dir = cfg->cts_dir,
+		.tests = cfg->cts_tests,
+		.subtests = cfg->smoke_suite_filter,
+		.budget = (int)cfg->cts_budget,
+		.progress = p,
+	};
+	struct suite_outcome out;
+	int rc = suite_cts_run(s, version, &r, &out, NULL, e);
+	if (!rc && out.regressions)
+		rc = tb_fail_why(e, TB_ESMOKE, "suite-regression",
+				 "%d of %d OpenCL-CTS sub-tests pass with the distribution's Mesa and not with Mesa %s: %s",
+				 out.regressions, out.tests, version, out.names);
+	return rc;
+}

@@ -1,0 +1,50 @@
+/* OpenCL-CTS on the store's build and on the distribution's Mesa, compared sub-test by sub-test
+ * (docs/design.md §10). */
+#ifndef TB_SUITE_CTS_H
+#define TB_SUITE_CTS_H
+
+#include "base/progress.h"
+#include "store/store.h"
+#include "trial/suite_piglit.h"
+
+struct json_object;
+
+/* The test binaries run when none are chosen (test_NAME for each NAME). */
+#define CTS_DEFAULT_TESTS                                                                        \
+	"basic,api,compiler,events,atomics,c11_atomics,commonfns,integer_ops,relationals,vectors,"  \
+	"workgroups,subgroups,buffers,printf"
+/* Seconds one process of a test binary may take: $TB323FU_MESA_CTS_TIMEOUT, else this. */
+#define CTS_BINARY_SECONDS (60 * 60)
+
+struct cts_request {
+	const char *dir;      /* the binaries: DIR/test_NAME or DIR/NAME/test_NAME; NULL: the default */
+	const char *tests;    /* "basic,api,…"; NULL or "": CTS_DEFAULT_TESTS */
+	const char *subtests; /* an extended regular expression over "NAME/SUB-TEST"; NULL: all */
+	int budget;           /* seconds for the whole run, 0: no limit */
+	const struct tb_progress *progress;
+};
+
+/* Where build-recipes/opencl-cts leaves its links for this machine:
+ * ${TB_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/tb323fu-mesa}/opencl-cts/MACHINE (allocated). */
+char *cts_default_dir(void);
+
+/* NULL when tests is a valid comma-separated list of binary names, else the first bad name
+ * (free it). */
+char *cts_tests_invalid(const char *tests);
+
+/* Runs the chosen binaries, each through `run --version V` and then through `distro` (taken
+ * from cache/suites/ when the same binary ran the same sub-tests with the same distribution
+ * Mesa), writes the comparison to smoke/<v>.json's suites."opencl-cts" and returns it in
+ * *result (json_object_put it; may be NULL). Beyond the comparison's keys it has "binaries",
+ * "subtests", "budget", "not_run" (the binaries the budget left out) and
+ * "distribution_cached". TB_OK when the sides ran: look at out->regressions. */
+int suite_cts_run(struct store *s, const char *version, const struct cts_request *r,
+		  struct suite_outcome *out, struct json_object **result, struct tb_error *e);
+
+/* suite_after_install for smoke_suite = opencl-cts: cts_dir, cts_tests, cts_budget and
+ * smoke_suite_filter (the sub-tests) of mesa.conf. */
+struct config;
+int suite_cts_after_install(struct store *s, const char *version, const struct config *cfg,
+			    const struct tb_progress *p, struct tb_error *e);
+
+#endif

@@ -1,0 +1,155 @@
+#!/bin/sh
+# The opencl-cts suite tier on a stand-in release: test binaries run through `run --version V`
+# and through `distro`, sub-test by sub-test. First on a double that speaks the CTS harness's
+# interface (tests/doubles/fake-cts): a regression, a crash and a hang on the store's side only,
+# each named as such; a budget that runs out says what did not run; smoke_suite = opencl-cts
+# rolls a regressing release back. Then, when the shared upstream archives are there, the real
+# test_basic built by build-recipes/opencl-cts and four of its sub-tests on both sides, and a
+# release whose clEnqueueMapBuffer fails named with exactly the one sub-test that maps a buffer.
+. "$TB_TOP/tests/lib.sh"
+
+V1=2026.06.01
+V2=2026.06.02
+R1=$(standin $V1) && R2=$(standin $V2) || { not_ok "stand-in releases"; done_testing; exit 1; }
+json() { json_strict - "$1"; }
+suite() { json "$1" <"$STORE/smoke/$2.json"; }
+expect_exit 0 "install-local $V1" ctl mesa install-local "$R1" --sums "$(dirname "$R1")/SHA256SUMS"
+
+# the double as two binaries, one beside the other (test_fake) and one in a CTS build tree's
+# layout (other/test_other)
+mkdir -p "$T/cts/other"
+cp "$TB_TOP/tests/doubles/fake-cts" "$T/cts/test_fake"
+cp "$TB_TOP/tests/doubles/fake-cts" "$T/cts/other/test_other"
+export FAKE_CTS_RECORD="$T/record"
+cts() { ctl mesa smoke "$@" --suite opencl-cts --cts "$T/cts"; }
+result() { json "[t['store'] + '/' + t['distribution'] for t in d['results'] if t['name'] == '$1'][0]" <"$T/out"; }
+
+# --- every kind of result, and a crash and a hang named ------------------------------------------
+: >"$T/record"
+TB323FU_MESA_CTS_TIMEOUT=10 expect_exit 6 "two binaries: a regression, a crash and a hang on the store's side" \
+	cts $V1 --tests fake,other --json
+check "…regressions are exactly those three" \
+	test "$(json 'd["regressions"], d["fixed"], d["tests"], d["binaries"], d["not_run"]' <"$T/out")" = \
+	"(['fake/crash', 'fake/hang', 'fake/regress'], ['fake/fixed'], 9, ['fake', 'other'], [])"
+check "…the crash is a crash, the hang a timeout" \
+	test "$(result fake/crash) $(result fake/hang)" = "crash/pass timeout/pass"
+check "…the others kept their results" \
+	test "$(result fake/pass_a) $(result fake/fail_both) $(result fake/skip_both) $(result other/pass_c)" = \
+	"pass/pass fail/fail skip/skip pass/pass"
+check "…reason suite-regression, the sentence names them" \
+	test "$(json 'd["reason"], "fake/crash, fake/hang, fake/regress" in d["message"]' <"$T/out")" = "('suite-regression', True)"
+check "smoke/$V1.json keeps the comparison" \
+	test "$(suite 'd["suites"]["opencl-cts"]["regressions"]' $V1)" = "['fake/crash', 'fake/hang', 'fake/regress']"
+check "both sides: CL_DEVICE_TYPE=all, -w, the chosen sub-tests on the command line" \
+	grep -qx 'distribution all test_fake -w pass_a pass_b fail_both skip_both regress fixed crash hang' "$T/record"
+check "…the store's side, after the crash, ran those before it together, then it alone, then the hang alone" \
+	test "$(grep '^store all test_fake' "$T/record" | cut -d' ' -f5- | tr '\n' ';')" = \
+	"pass_a pass_b fail_both skip_both regress fixed crash hang;pass_a pass_b fail_both skip_both regress fixed;crash;hang;"
+check "…the distribution's side ran once a binary" test "$(grep -c '^distribution ' "$T/record")" = 2
+
+# --- the distribution's side from the cache, sub-tests chosen -----------------------------------
+: >"$T/record"
+expect_exit 0 "--subtests: only matching sub-tests, no regression" \
+	cts $V1 --tests fake,other --subtests 'pass_|fixed' --json
+check "…the three of fake and the one of other" \
+	test "$(json '[t["name"] for t in d["results"]], d["subtests"]' <"$T/out")" = \
+	"(['fake/fixed', 'fake/pass_a', 'fake/pass_b', 'other/pass_c'], 'pass_|fixed')"
+expect_exit 0 "…again, with progress" \
+	ctl --progress json mesa smoke $V1 --suite opencl-cts --cts "$T/cts" --tests fake,other --subtests 'pass_|fixed'
+# other ran pass_c alone before: its distribution's side was cached then
+check "…the distribution's side came from the cache: the double ran on the store's side only" \
+	test "$(grep -c '^distribution ' "$T/record") $(grep -c '^store ' "$T/record")" = "1 4"
+check "…the sentence says so" grep -q "(4 tests; the distribution's results came from the cache)" "$T/err"
+check "…progress: each side's sub-tests counted up to all four, then each sub-test's result" \
+	test "$(python3 -c 'import json, sys
+ev = [json.loads(l) for l in sys.stdin]
+print([(e["test"], e["done"]) for e in ev if e.get("op") == "suite"][-2:],
+      [e["status"] for e in ev if e.get("test") == "opencl-cts:fake/pass_a"])' <"$T/err")" = \
+	"[('opencl-cts:store', 4), ('opencl-cts:distribution', 4)] ['pass']"
+
+# --- the budget --------------------------------------------------------------------------------
+: >"$T/record"
+TB323FU_MESA_CTS_TIMEOUT=3600 expect_exit 0 "a budget that runs out while a sub-test hangs" \
+	cts $V1 --tests fake,other --subtests 'hang|pass_c' --budget 1
+check "…the sentence says what did not run" \
+	grep -q "the budget of 1 s ran out, so these did not run: fake, other" "$T/out"
+check "…nothing ran after it" test "$(grep -c test_other "$T/record")" = 0
+expect_exit 0 "…--json: not_run and no result of a binary that did not finish" \
+	cts $V1 --tests other,fake --subtests 'hang|pass_c' --budget 1 --json
+check "…other ran on both sides, fake did not finish" \
+	test "$(json 'd["binaries"], d["not_run"], d["budget"]' <"$T/out")" = "(['other'], ['fake'], 1)"
+
+# --- after install: smoke_suite = opencl-cts rolls a regression back ----------------------------
+cat >"$TB323FU_MESA_CONFIG" <<EOF2
+smoke_suite = opencl-cts
+cts_dir = $T/cts
+cts_tests = fake,other
+smoke_suite_filter = pass_|regress
+EOF2
+expect_exit 6 "install-local $V2 with smoke_suite = opencl-cts is rolled back" \
+	ctl --json mesa install-local "$R2" --sums "$(dirname "$R2")/SHA256SUMS"
+check "…naming exactly the regressing sub-test" \
+	test "$(json 'd["reason"], "1 of 4 OpenCL-CTS sub-tests pass" in d["message"], "and not with Mesa '$V2': fake/regress)" in d["message"]' <"$T/out")" = "('suite-regression', True, True)"
+check "…$V1 is current again" test "$(ctl mesa status --json | json 'd["installed"], d["failed"]')" = "('$V1', '$V2')"
+: >"$TB323FU_MESA_CONFIG"
+
+# --- arguments ---------------------------------------------------------------------------------
+expect_exit 2 "--budget that is no number" cts $V1 --budget soon
+expect_exit 2 "--subtests without --suite opencl-cts" ctl mesa smoke --subtests x
+expect_exit 2 "--tests with a name no binary has" cts $V1 --tests 'fake,../x'
+echo "cts_budget = lots" >"$TB323FU_MESA_CONFIG"
+expect_exit 2 "cts_budget that is no number" ctl mesa status
+: >"$TB323FU_MESA_CONFIG"
+expect_exit 1 "a binary that is not there: one sentence" cts $V1 --tests vectors
+check "…that says how to build it" grep -q "no OpenCL-CTS binary test_vectors in $T/cts; build the suite with build-recipes/opencl-cts" "$T/err"
+expect_exit 1 "--subtests that matches nothing" cts $V1 --tests other --subtests nothing
+expect_exit 1 "--subtests that is no regular expression" cts $V1 --tests other --subtests '('
+
+# --- the real OpenCL-CTS -----------------------------------------------------------------------
+if ! tp=$(third_party) || [ ! -f "$tp/OpenCL-CTS-v2026-07-09-00.tar.gz" ]; then
+	skip "the real OpenCL-CTS" "no ../shared/third_party/OpenCL-CTS-v2026-07-09-00.tar.gz (or TB323FU_THIRD_PARTY)"
+	done_testing
+	exit 0
+fi
+# built once into a cache that outlives the run (a second run builds nothing)
+export TB_CACHE="${TB323FU_CTS_CACHE:-$TB_BUILD/cts-cache}"
+recipe() {
+	sh "$TB_TOP/build-recipes/opencl-cts" --tests basic --source "$tp/OpenCL-CTS-v2026-07-09-00.tar.gz" \
+		--cl-headers "$tp/OpenCL-Headers-v2026.05.29.tar.gz" \
+		--spirv-headers "$tp/SPIRV-Headers-vulkan-sdk-1.4.357.0.tar.gz" "$@"
+}
+expect_exit 0 "build-recipes/opencl-cts builds test_basic" recipe
+expect_exit 0 "…a second run builds nothing" recipe
+check "…and says so" grep -q "already built" "$T/out"
+CTS=$(sh "$TB_TOP/build-recipes/opencl-cts" --print-dir)
+FOUR='^basic/(hostptr|fpmath|intmath_int|astype)$'
+expect_exit 0 "four sub-tests of test_basic through both sides" \
+	ctl mesa smoke $V1 --suite opencl-cts --cts "$CTS" --tests basic --subtests "$FOUR" --json
+check "…each passes on both sides" \
+	test "$(json '[(t["name"], t["store"], t["distribution"]) for t in d["results"]], d["regressions"]' <"$T/out")" = \
+	"([('basic/astype', 'pass', 'pass'), ('basic/fpmath', 'pass', 'pass'), ('basic/hostptr', 'pass', 'pass'), ('basic/intmath_int', 'pass', 'pass')], [])"
+
+# a release whose clEnqueueMapBuffer fails: the real binary with a library preloaded that
+# breaks it for the objects of $V2's rusticl only
+cc -shared -fPIC -o "$T/break.so" "$TB_TOP/tests/doubles/cl-break-map.c" -ldl ||
+	{ not_ok "build the entry-point breaker"; done_testing; exit 1; }
+mkdir -p "$T/broken"
+cat >"$T/broken/test_basic" <<EOF2
+#!/bin/sh
+LD_PRELOAD="$T/break.so" CL_BREAK_IN="/versions/$V2/" exec "$CTS/test_basic" "\$@"
+EOF2
+chmod 755 "$T/broken/test_basic"
+cat >"$TB323FU_MESA_CONFIG" <<EOF2
+smoke_suite = opencl-cts
+cts_dir = $T/broken
+cts_tests = basic
+smoke_suite_filter = $FOUR
+EOF2
+expect_exit 6 "install-local $V2, whose clEnqueueMapBuffer fails, is rolled back" \
+	ctl --json mesa install-local "$R2" --sums "$(dirname "$R2")/SHA256SUMS"
+check "…named with exactly the sub-test that maps a buffer" \
+	test "$(json 'd["reason"], "1 of 4 OpenCL-CTS sub-tests pass" in d["message"], "and not with Mesa '$V2': basic/hostptr)" in d["message"]' <"$T/out")" = "('suite-regression', True, True)"
+check "…the others pass on both sides" \
+	test "$(python3 -c 'import json,sys; d=json.load(open(sys.argv[1]))["suites"]["opencl-cts"]; print(sorted(t["name"] for t in d["results"] if t["store"] == t["distribution"] == "pass"))' "$STORE/smoke/$V2.json")" = \
+	"['basic/astype', 'basic/fpmath', 'basic/intmath_int']"
+done_testing
