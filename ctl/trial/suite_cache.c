@@ -20,6 +20,7 @@
 #include "base/alloc.h"
 #include "base/error.h"
 #include "base/fs.h"
+#include "store/manifest.h"
 
 #define RESULTS_MAX_BYTES ((size_t)256 << 20)
 #define VENDORS_DIR "/etc/OpenCL/vendors"
@@ -178,4 +179,22 @@ int suite_record(struct store *s, const char *version, const char *suite,
 	else
 		json_object_put(cmp);
 	return rc;
+}
+
+int suite_opencl_begin(struct store *s, const char *version, const char *suite,
+		       struct suite_outcome *out, struct json_object **result, struct manifest *m,
+		       struct tb_error *e)
+{
+	memset(out, 0, sizeof *out);
+	if (result)
+		*result = NULL;
+	int rc = store_load_manifest(s, version, m, e);
+	if (rc)
+		return rc;
+	if (!m->has_opencl) {
+		manifest_free(m);
+		return tb_fail_why(e, TB_EFAIL, "failed", "Mesa %s ships no OpenCL driver: %s has nothing to test",
+				   version, suite);
+	}
+	return TB_OK;
 }

@@ -11,6 +11,7 @@
 #include "trial/suite_piglit.h"
 
 struct json_object;
+struct manifest;
 
 /* cache/suites/<suite>-distribution-<key>.json, the key a hash of parts (what was run, in the
  * suite's words), the identity (real path, size, modification time) of each program and
@@ -32,5 +33,11 @@ int suite_record(struct store *s, const char *version, const char *suite,
 		 struct json_object *store_map, struct json_object *distro_map,
 		 struct json_object *extra, const struct tb_progress *p, struct suite_outcome *out,
 		 struct json_object **result, struct tb_error *e);
+
+/* The start every OpenCL suite shares: out and *result (may be NULL) cleared, the version's
+ * MANIFEST loaded into m; a release without an OpenCL driver is a failure naming the suite. */
+int suite_opencl_begin(struct store *s, const char *version, const char *suite,
+		       struct suite_outcome *out, struct json_object **result, struct manifest *m,
+		       struct tb_error *e);
 
 #endif

@@ -533,18 +533,10 @@ static int run_all(struct cts_run *run, struct cts_binary *bins, size_t n, const
 int suite_cts_run(struct store *s, const char *version, const struct cts_request *r,
 		  struct suite_outcome *out, json_object **result, struct tb_error *e)
 {
-	memset(out, 0, sizeof *out);
-	if (result)
-		*result = NULL;
 	struct manifest m;
-	int rc = store_load_manifest(s, version, &m, e);
+	int rc = suite_opencl_begin(s, version, "OpenCL-CTS", out, result, &m, e);
 	if (rc)
 		return rc;
-	if (!m.has_opencl) {
-		manifest_free(&m);
-		return tb_fail_why(e, TB_EFAIL, "failed",
-				   "Mesa %s ships no OpenCL driver: OpenCL-CTS has nothing to test", version);
-	}
 	regex_t re;
 	int have_re = r->subtests && *r->subtests;
 	if (have_re && regcomp(&re, r->subtests, REG_EXTENDED | REG_NOSUB) != 0) {

@@ -137,18 +137,10 @@ static int run_side(struct store *s, const char *version, enum side side, const 
 int suite_piglit_run(struct store *s, const char *version, const struct suite_request *r,
 		     struct suite_outcome *out, json_object **result, struct tb_error *e)
 {
-	memset(out, 0, sizeof *out);
-	if (result)
-		*result = NULL;
 	struct manifest m;
-	int rc = store_load_manifest(s, version, &m, e);
+	int rc = suite_opencl_begin(s, version, "piglit-cl", out, result, &m, e);
 	if (rc)
 		return rc;
-	if (!m.has_opencl) {
-		manifest_free(&m);
-		return tb_fail_why(e, TB_EFAIL, "failed",
-				   "Mesa %s ships no OpenCL driver: piglit-cl has nothing to test", version);
-	}
 	char *piglit = find_program("piglit", "TB323FU_MESA_PIGLIT");
 	if (!piglit) {
 		manifest_free(&m);
