@@ -487,6 +487,8 @@ class History:
             if op["kill"] not in pts:
                 raise Unreached("`%s` does not pass %s here (only %s)" % (op["op"], op["kill"], ", ".join(pts)))
             return op["kill"]
+        if not 0 <= op["kill"] < 1:
+            raise ValueError("a generated kill is a fraction in [0, 1), not %r" % op["kill"])
         return pts[int(op["kill"] * len(pts))]
 
     def run_to_point(self, args, point):
@@ -609,7 +611,8 @@ def random_history(rng, kill, real):
                 {"op": "download", "v": v},
                 {"op": "rollback"}, {"op": "on"}, {"op": "off"}, {"op": "newboot"},
                 {"op": "remove", "v": v}, {"op": "install", "v": v}])
-            op["kill"] = round(rng.random(), 4)  # which of the points it passes
+            # which of the points it passes: a fraction in [0, 1) (rounding could give 1.0)
+            op["kill"] = int(rng.random() * 10000) / 10000
         ops.append(op)
     return ops
 
