@@ -323,9 +323,11 @@ int release_remove(struct store *s, const char *version, struct tb_error *e)
 	if (!rc) {
 		testhook_pause("removing");
 		remove_tree(doomed);
-		unlink(env);
-		remove_tree(icd);
+		/* the env file last: a kill before it leaves what the next writer's sweep of
+		 * versions without a tree finds by it (store_lock) */
 		unlink(smoke);
+		remove_tree(icd);
+		unlink(env);
 	}
 	free(env);
 	free(icd);

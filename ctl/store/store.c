@@ -285,9 +285,10 @@ static void remove_old_temporaries(const struct store *s)
 	}
 }
 
-/* env/<v>.env and icd/versions/<v>/ of a version whose tree is gone (deleted by hand, or by
- * the Open Device Helper's own clean-up): the launcher would select a driver that is not
- * there. */
+/* env/<v>.env, icd/versions/<v>/ and smoke/<v>.json of a version whose tree is gone (deleted
+ * by hand, by the Open Device Helper's own clean-up, or a remove killed half way): the
+ * launcher would select a driver that is not there, and a later install of the same version
+ * would show the old one's smoke result as its own. */
 static void remove_orphan_selections(const struct store *s)
 {
 	char *dir = path_join(s->root, STORE_ENV_DIR);
@@ -303,10 +304,13 @@ static void remove_orphan_selections(const struct store *s)
 		char *v = xasprintf("%.*s", (int)(len - 4), de->d_name);
 		if (version_name_ok(v) && !store_has_version(s, v)) {
 			char *env = store_env_path(s, v), *icd = store_icd_dir(s, v);
-			unlink(env);
+			char *smoke = store_smoke_file(s, v);
+			unlink(smoke);
 			remove_tree(icd);
+			unlink(env); /* last: the env file is what this sweep finds a gone version by */
 			free(env);
 			free(icd);
+			free(smoke);
 		}
 		free(v);
 	}
