@@ -51,3 +51,13 @@ char *term_text(const char *s, int keep_newlines)
 	term_escape(out, cap, s, keep_newlines);
 	return out;
 }
+
+char *text_copy_checked(const char *text, size_t len, size_t max)
+{
+	if (len > max || memchr(text, '\0', len))
+		return NULL;
+	char *copy = xmalloc(len + 1);
+	memcpy(copy, text, len);
+	copy[len] = '\0';
+	return copy;
+}

@@ -16,6 +16,10 @@ char *trim(char *s);
  * output does not. Free the result. */
 char *term_text(const char *s, int keep_newlines);
 
+/* A NUL-terminated copy of len bytes of a small text file's content; NULL when it is longer
+ * than max or holds a NUL byte (a line reader would stop there). Free it. */
+char *text_copy_checked(const char *text, size_t len, size_t max);
+
 /* Lowercase hex of n bytes into out (2n+1 bytes). */
 void hex_encode(const unsigned char *in, size_t n, char *out);
 

@@ -12,11 +12,9 @@
 int sums_lookup_text(const char *text, size_t len, const char *name, char hex[65],
 		     struct tb_error *e)
 {
-	if (len > SUMS_MAX_BYTES || memchr(text, '\0', len))
+	char *copy = text_copy_checked(text, len, SUMS_MAX_BYTES);
+	if (!copy)
 		return tb_fail_why(e, TB_EVERIFY, "sums-invalid", "SHA256SUMS is not a checksum list");
-	char *copy = xmalloc(len + 1);
-	memcpy(copy, text, len);
-	copy[len] = '\0';
 	int found = 0, rc = TB_OK, lineno = 0;
 	char *cursor = copy, *line;
 	while (rc == TB_OK && (line = next_line(&cursor))) {

@@ -144,11 +144,9 @@ static int take_line(struct app_rules *r, char *line)
 int apprules_parse(const char *text, size_t len, struct app_rules *r)
 {
 	memset(r, 0, sizeof *r);
-	if (len > APPRULES_MAX_BYTES || memchr(text, '\0', len))
+	char *copy = text_copy_checked(text, len, APPRULES_MAX_BYTES);
+	if (!copy)
 		return -1;
-	char *copy = xmalloc(len + 1);
-	memcpy(copy, text, len);
-	copy[len] = '\0';
 	int bad = 0;
 	char *cursor = copy, *line;
 	while (!bad && (line = next_line(&cursor)))

@@ -112,11 +112,9 @@ static int take(struct state *st, int k, const char *v)
 int state_parse(const char *text, size_t len, struct state *st)
 {
 	memset(st, 0, sizeof *st);
-	if (len > STATE_MAX_BYTES || memchr(text, '\0', len))
+	char *copy = text_copy_checked(text, len, STATE_MAX_BYTES);
+	if (!copy)
 		return -1;
-	char *copy = xmalloc(len + 1);
-	memcpy(copy, text, len);
-	copy[len] = '\0';
 	int seen[K_COUNT] = {0}, bad = 0;
 	char *cursor = copy, *line;
 	while (!bad && (line = next_line(&cursor))) {
