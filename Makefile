@@ -217,8 +217,8 @@ fuzz: $(FUZZ_BIN)
 .PHONY: tsan-unit
 tsan-unit:
 	$(MAKE) --no-print-directory BUILD=build-tsan SANITIZE= CFLAGS=-fsanitize=thread \
-		CXXFLAGS=-fsanitize=thread LDFLAGS=-fsanitize=thread build-tsan/tests/test_pipe_hash
-	build-tsan/tests/test_pipe_hash
+		CXXFLAGS=-fsanitize=thread LDFLAGS=-fsanitize=thread build-tsan/tests/test_inflater
+	build-tsan/tests/test_inflater
 
 check: all unit-tests man
 	@if command -v $(FUZZ_CC) >/dev/null; then $(MAKE) --no-print-directory fuzz; fi

@@ -5,7 +5,7 @@
 #include "release/elfcheck.h"
 #include "base/hash.h"
 #include "store/manifest.h"
-#include "release/pipe_hash.h"
+#include "release/inflater.h"
 #include "release/sums.h"
 #include "base/testhook.h"
 #include "base/error.h"
@@ -61,9 +61,10 @@ struct unpack {
 	uint64_t tar_size;
 	uint64_t read_bytes;       /* compressed bytes read so far */
 	uint64_t unpacked_bytes;
-	/* The tarball's hash (unless the caller hashed it already) and every file's, computed on
-	 * a second thread while this one inflates and writes. */
-	struct pipe_hash *hashes;
+	/* Reads, hashes (unless the caller hashed it already) and inflates the tarball on a
+	 * second thread while this one reads the tar, hashes each file and writes it. */
+	struct inflater *inflater;
+	unsigned char *buf;        /* INFLATER_SLOT bytes of a file on their way to the disk */
 	int staging_fd;            /* the staging directory */
 	char *staging;
 	char *manifest_text;
@@ -75,9 +76,8 @@ struct unpack {
 	uint64_t entries;
 };
 
-/* The blocks the second thread read (and hashed): the decoder sees exactly the bytes hashed,
- * and never past the size the file had when opened (a file that keeps growing is not read on). */
-static ssize_t read_tarball(struct archive *a, void *data, const void **out)
+/* The tar, inflated by the second thread from exactly the bytes it hashed. */
+static ssize_t read_tar(struct archive *a, void *data, const void **out)
 {
 	struct unpack *u = data;
 	if (tb_interrupted) {
@@ -85,12 +85,11 @@ static ssize_t read_tarball(struct archive *a, void *data, const void **out)
 		return -1;
 	}
 	size_t len;
-	const unsigned char *block = pipe_hash_tar_next(u->hashes, &len);
+	const unsigned char *block = inflater_next(u->inflater, &len, &u->read_bytes);
 	if (!block) {
-		archive_set_error(a, errno, "read error");
+		archive_set_error(a, errno, "%s", inflater_error(u->inflater));
 		return -1;
 	}
-	u->read_bytes += len;
 	progress_bytes(u->req->progress, "unpack", u->name, u->read_bytes, u->tar_size);
 	*out = block;
 	return (ssize_t)len;
@@ -152,17 +151,16 @@ static int extract_file(struct unpack *u, struct archive *a, struct archive_entr
 		return write_failed(e, u, rel);
 	}
 	uint64_t size = 0, written_back = 0;
+	struct sha256_stream *hash = sha256_begin();
+	unsigned char *data = u->buf;
 	for (;;) {
 		if (size - written_back >= WRITEBACK_STEP) {
 			sync_file_range(fd, (off_t)written_back, (off_t)(size - written_back), SYNC_FILE_RANGE_WRITE);
 			written_back = size;
 		}
-		unsigned char *data = pipe_hash_data_buffer(u->hashes);
-		ssize_t n = archive_read_data(a, data, PIPE_HASH_DATA_SLOT);
-		if (n == 0) {
-			pipe_hash_data_put(u->hashes, 0, 1);
+		ssize_t n = archive_read_data(a, data, INFLATER_SLOT);
+		if (n == 0)
 			break;
-		}
 		if (n < 0 && tb_interrupted) {
 			char *what = xasprintf("unpacking %s (at %s)", u->name, rel);
 			rc = tb_check_interrupted(e, what);
@@ -188,8 +186,7 @@ static int extract_file(struct unpack *u, struct archive *a, struct archive_entr
 			rc = refuse(e, u, "bomb", "%s is refused: it expands more than 100 times (a decompression bomb?) at %s", rel);
 			break;
 		}
-		/* Hashed there while written here: both only read the buffer. */
-		pipe_hash_data_put(u->hashes, (size_t)n, 0);
+		sha256_add(hash, data, (size_t)n);
 		for (ssize_t off = 0; off < n;) {
 			ssize_t w = write(fd, data + off, (size_t)(n - off));
 			if (w < 0 && errno == EINTR)
@@ -203,6 +200,8 @@ static int extract_file(struct unpack *u, struct archive *a, struct archive_entr
 		if (rc)
 			break;
 	}
+	char hex[65];
+	sha256_end(hash, hex);
 	if (rc == TB_OK && size > written_back)
 		sync_file_range(fd, (off_t)written_back, 0, SYNC_FILE_RANGE_WRITE);
 	if (rc == TB_OK && close(fd) != 0)
@@ -217,7 +216,7 @@ static int extract_file(struct unpack *u, struct archive *a, struct archive_entr
 	}
 	struct seen_file *f = &u->files[u->n_files++];
 	f->path = xstrdup(rel);
-	f->sha256[0] = '\0'; /* known once every block is hashed */
+	memcpy(f->sha256, hex, sizeof f->sha256);
 	f->size = size;
 	f->mode = archive_entry_perm(ent) & 0777;
 	return TB_OK;
@@ -445,20 +444,12 @@ static void unpack_free(struct unpack *u)
 	free(u->files);
 	free(u->links);
 	free(u->manifest_text);
+	free(u->buf);
 	free(u->staging);
 	if (u->staging_fd >= 0)
 		close(u->staging_fd);
 	if (u->fd >= 0)
 		close(u->fd);
-}
-
-/* The files were closed in the order they were listed, so the n-th hash is the n-th file's. */
-static void take_file_hashes(struct unpack *u)
-{
-	if (pipe_hash_files(u->hashes) != u->n_files)
-		abort();
-	for (size_t i = 0; i < u->n_files; i++)
-		memcpy(u->files[i].sha256, pipe_hash_file_sha256(u->hashes, i), 65);
 }
 
 static int expected_sha256(const struct release_request *r, const char *name, char hex[65],
@@ -475,13 +466,10 @@ static int expected_sha256(const struct release_request *r, const char *name, ch
 static int stream_archive(struct unpack *u, struct tb_error *e)
 {
 	struct archive *a = archive_read_new();
-	archive_read_support_filter_gzip(a);
-	archive_read_support_filter_zstd(a);
-	archive_read_support_filter_xz(a);
-	archive_read_support_format_tar(a);
+	archive_read_support_format_tar(a); /* inflated already */
 	int rc = TB_OK;
 	char *what = xasprintf("unpacking %s", u->name);
-	if (archive_read_open(a, u, NULL, read_tarball, NULL) != ARCHIVE_OK) {
+	if (archive_read_open(a, u, NULL, read_tar, NULL) != ARCHIVE_OK) {
 		if (!(rc = tb_check_interrupted(e, what)))
 			rc = tb_fail_why(e, TB_EVERIFY, "unsafe-archive", "%s is not a release tarball: %s", u->name, archive_error_string(a));
 		goto out;
@@ -575,8 +563,9 @@ int release_unpack(struct store *s, const struct release_request *r, char **vers
 			     u.name, (unsigned long long)u.tar_size, (unsigned long long)r->known_size);
 		goto out;
 	}
-	u.hashes = pipe_hash_start(u.fd, u.tar_size, !r->known_sha256);
-	if (!u.hashes) {
+	u.inflater = inflater_start(u.fd, u.tar_size, !r->known_sha256);
+	u.buf = xmalloc(INFLATER_SLOT);
+	if (!u.inflater) {
 		rc = tb_fail_errno(e, TB_EFAIL, "cannot start a thread to check %s", u.name);
 		goto out;
 	}
@@ -599,11 +588,10 @@ int release_unpack(struct store *s, const struct release_request *r, char **vers
 		goto out;
 	/* It hashes the rest (tar padding), so the hash covers the whole file. */
 	char got[65];
-	if (pipe_hash_finish(u.hashes, got) != 0) {
+	if (inflater_finish(u.inflater, got) != 0) {
 		rc = tb_fail_errno(e, TB_EFAIL, "cannot read %s", r->tarball);
 		goto out;
 	}
-	take_file_hashes(&u);
 	if (!r->known_sha256) {
 		if (strcmp(got, expect)) {
 			rc = tb_fail_why(e, TB_EVERIFY, "hash-mismatch", "%s does not match its SHA256SUMS (damaged or altered download); download it again", u.name);
@@ -656,8 +644,8 @@ int release_unpack(struct store *s, const struct release_request *r, char **vers
 		*version_out = xstrdup(m.version);
 out:
 	/* On a failure this stops the hashing thread before the staging tree goes. */
-	pipe_hash_free(u.hashes);
-	u.hashes = NULL;
+	inflater_free(u.inflater);
+	u.inflater = NULL;
 	if (rc && u.staging)
 		remove_tree(u.staging);
 	if (have_manifest)
