@@ -42,10 +42,23 @@ check "smoke/$V1.json keeps the comparison" \
 	test "$(suite 'd["suites"]["opencl-cts"]["regressions"]' $V1)" = "['fake/crash', 'fake/hang', 'fake/regress']"
 check "both sides: CL_DEVICE_TYPE=all, -w, the chosen sub-tests on the command line" \
 	grep -qx 'distribution all test_fake -w pass_a pass_b fail_both skip_both regress fixed crash hang' "$T/record"
-check "…the store's side, after the crash, ran those before it together, then it alone, then the hang alone" \
+check "…the store's side, after the crash, ran those before it together, then it alone, then the hang alone; then the regression and the crash once more (not the hang), split again at the crash" \
 	test "$(grep '^store all test_fake' "$T/record" | cut -d' ' -f5- | tr '\n' ';')" = \
-	"pass_a pass_b fail_both skip_both regress fixed crash hang;pass_a pass_b fail_both skip_both regress fixed;crash;hang;"
+	"pass_a pass_b fail_both skip_both regress fixed crash hang;pass_a pass_b fail_both skip_both regress fixed;crash;hang;regress crash;regress;crash;"
+check "…nothing was flaky" test "$(json 'd["flaky"]' <"$T/out")" = "[]"
 check "…the distribution's side ran once a binary" test "$(grep -c '^distribution ' "$T/record")" = 2
+
+# --- a sub-test that fails once on our side and passes when run again ----------------------------
+mkdir -p "$T/flaky" && cp "$TB_TOP/tests/doubles/fake-cts" "$T/flaky/test_flaky"
+: >"$T/record"
+FAKE_CTS_FLAKY="$T/flaky-mark" expect_exit 0 "a sub-test that fails once with ours is run again and is no regression" \
+	ctl mesa smoke $V1 --suite opencl-cts --cts "$T/flaky" --tests flaky --json
+check "…it passes, and is named as flaky" \
+	test "$(json 'd["regressions"], d["flaky"], [(t["name"], t["store"]) for t in d["results"]]' <"$T/out")" = \
+	"([], ['flaky/flaky'], [('flaky/flaky', 'pass'), ('flaky/pass_f', 'pass')])"
+check "…our side ran both, then the flaky one alone" \
+	test "$(grep '^store ' "$T/record" | cut -d' ' -f3- | tr '\n' ';')" = "test_flaky -w pass_f flaky;test_flaky -w flaky;"
+check "…smoke/$V1.json keeps the name" test "$(suite 'd["suites"]["opencl-cts"]["flaky"]' $V1)" = "['flaky/flaky']"
 
 # --- the distribution's side from the cache, sub-tests chosen -----------------------------------
 : >"$T/record"
