@@ -213,13 +213,13 @@ static void print_suite(json_object *res, int all)
 		       differ, n);
 }
 
-/* " (the budget of N s ran out before: a, b)" when it did, else "". */
-static char *not_run_note(json_object *res)
+/* The names in res's array key, joined by ", "; NULL when there are none. */
+static char *joined_names(json_object *res, const char *key)
 {
-	json_object *list, *budget;
-	if (!json_object_object_get_ex(res, "not_run", &list) || !json_object_array_length(list))
-		return xstrdup("");
-	json_object_object_get_ex(res, "budget", &budget);
+	json_object *list;
+	if (!json_object_object_get_ex(res, key, &list) || !json_object_is_type(list, json_type_array) ||
+	    !json_object_array_length(list))
+		return NULL;
 	size_t len = 1;
 	for (size_t i = 0; i < json_object_array_length(list); i++)
 		len += strlen(json_object_get_string(json_object_array_get_idx(list, i))) + 2;
@@ -229,9 +229,25 @@ static char *not_run_note(json_object *res)
 			strcat(names, ", ");
 		strcat(names, json_object_get_string(json_object_array_get_idx(list, i)));
 	}
-	char *note = xasprintf("; the budget of %d s ran out, so these did not run: %s",
-			       json_object_get_int(budget), names);
-	free(names);
+	return names;
+}
+
+/* "; the budget of N s ran out, so these did not run: a, b" when it did, and "; these failed
+ * once with ours and passed when run again: c" when some did; else "". */
+static char *run_notes(json_object *res)
+{
+	json_object *budget = NULL;
+	json_object_object_get_ex(res, "budget", &budget);
+	char *not_run = joined_names(res, "not_run"), *flaky = joined_names(res, "flaky");
+	char *budget_note = not_run ? xasprintf("; the budget of %d s ran out, so these did not run: %s",
+						json_object_get_int(budget), not_run)
+				    : xstrdup("");
+	char *note = xasprintf("%s%s%s", budget_note,
+			       flaky ? "; these failed once with ours and passed when run again: " : "",
+			       flaky ? flaky : "");
+	free(budget_note);
+	free(not_run);
+	free(flaky);
 	return note;
 }
 
@@ -262,7 +278,7 @@ static int run_suite(struct cli *c, struct store *s, const char *version,
 		print_suite(res, a->all);
 	outcome_str(o, "suite", suite);
 	adopt_fields(o, res);
-	char *note = not_run_note(res);
+	char *note = run_notes(res);
 	json_object_put(res);
 	if (so.regressions) {
 		char *file = store_smoke_file(s, version);

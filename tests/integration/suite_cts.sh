@@ -59,6 +59,9 @@ check "…it passes, and is named as flaky" \
 check "…our side ran both, then the flaky one alone" \
 	test "$(grep '^store ' "$T/record" | cut -d' ' -f3- | tr '\n' ';')" = "test_flaky -w pass_f flaky;test_flaky -w flaky;"
 check "…smoke/$V1.json keeps the name" test "$(suite 'd["suites"]["opencl-cts"]["flaky"]' $V1)" = "['flaky/flaky']"
+FAKE_CTS_FLAKY="$T/flaky-mark2" expect_exit 0 "…the sentence names it" \
+	ctl mesa smoke $V1 --suite opencl-cts --cts "$T/flaky" --tests flaky
+check "…as run again" grep -q "; these failed once with ours and passed when run again: flaky/flaky)" "$T/out"
 
 # --- the distribution's side from the cache, sub-tests chosen -----------------------------------
 : >"$T/record"
