@@ -138,6 +138,17 @@ static size_t take(struct inflater *p, const struct fixture *f, size_t at, size_
 	return at;
 }
 
+/* Ends p, checking the tarball's hash is that of its first len bytes, and frees both. */
+static void finish_hashing(struct inflater *p, struct fixture *f, size_t len)
+{
+	char got[65], want[65];
+	assert_int_equal(inflater_finish(p, got), 0);
+	sha256_of(f->packed, len, want);
+	assert_string_equal(got, want);
+	inflater_free(p);
+	fixture_free(f);
+}
+
 static void whole_stream(enum packing how)
 {
 	struct fixture *f = fixture_new(3 * 1024 * 1024 + 999, how, 0);
@@ -148,12 +159,7 @@ static void whole_stream(enum packing how)
 	uint64_t read_bytes;
 	assert_non_null(inflater_next(p, &len, &read_bytes)); /* the end, again */
 	assert_int_equal(len, 0);
-	char got[65], want[65];
-	assert_int_equal(inflater_finish(p, got), 0);
-	sha256_of(f->packed, f->packed_len, want);
-	assert_string_equal(got, want);
-	inflater_free(p);
-	fixture_free(f);
+	finish_hashing(p, f, f->packed_len);
 }
 
 static void whole_gzip(void **state) { (void)state; whole_stream(GZIP); }
@@ -170,12 +176,7 @@ static void short_take_hashes_the_rest(void **state)
 	struct inflater *p = inflater_start(f->fd, f->packed_len, 1);
 	assert_non_null(p);
 	assert_true(take(p, f, 0, 300 * 1024) >= 300 * 1024);
-	char got[65], want[65];
-	assert_int_equal(inflater_finish(p, got), 0);
-	sha256_of(f->packed, f->packed_len, want);
-	assert_string_equal(got, want);
-	inflater_free(p);
-	fixture_free(f);
+	finish_hashing(p, f, f->packed_len);
 }
 
 static void known_hash_is_left_alone(void **state)
@@ -200,12 +201,7 @@ static void not_past_the_size(void **state)
 	struct inflater *p = inflater_start(f->fd, 150 * 1024, 1);
 	assert_non_null(p);
 	assert_int_equal(take(p, f, 0, SIZE_MAX), 150 * 1024);
-	char got[65], want[65];
-	assert_int_equal(inflater_finish(p, got), 0);
-	sha256_of(f->packed, 150 * 1024, want);
-	assert_string_equal(got, want);
-	inflater_free(p);
-	fixture_free(f);
+	finish_hashing(p, f, 150 * 1024);
 }
 
 static void read_error_reaches_the_unpacker(void **state)
@@ -245,12 +241,7 @@ static void damaged_stream(void **state)
 	assert_null(b);
 	assert_true(total < f->plain_len);
 	assert_true(strlen(inflater_error(p)) > 0);
-	char got[65], want[65];
-	assert_int_equal(inflater_finish(p, got), 0);
-	sha256_of(f->packed, cut, want);
-	assert_string_equal(got, want);
-	inflater_free(p);
-	fixture_free(f);
+	finish_hashing(p, f, cut);
 }
 
 /* A failure midway, with the ring full or not: freeing stops the thread at once. */
