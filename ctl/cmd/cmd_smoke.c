@@ -18,6 +18,7 @@
 #include "trial/suite_piglit.h"
 #include "base/error.h"
 #include "base/alloc.h"
+#include "base/strbuf.h"
 #include "base/fs.h"
 #include "base/text.h"
 #include "common/smoketests.h"
@@ -213,42 +214,30 @@ static void print_suite(json_object *res, int all)
 		       differ, n);
 }
 
-/* The names in res's array key, joined by ", "; NULL when there are none. */
-static char *joined_names(json_object *res, const char *key)
+/* Appends prefix and the names in res's array key, joined by ", ", when it has any. */
+static void append_names(struct strbuf *sb, json_object *res, const char *key, const char *prefix)
 {
 	json_object *list;
 	if (!json_object_object_get_ex(res, key, &list) || !json_object_is_type(list, json_type_array) ||
 	    !json_object_array_length(list))
-		return NULL;
-	size_t len = 1;
+		return;
+	sb_append(sb, prefix);
 	for (size_t i = 0; i < json_object_array_length(list); i++)
-		len += strlen(json_object_get_string(json_object_array_get_idx(list, i))) + 2;
-	char *names = xcalloc(len, 1);
-	for (size_t i = 0; i < json_object_array_length(list); i++) {
-		if (i)
-			strcat(names, ", ");
-		strcat(names, json_object_get_string(json_object_array_get_idx(list, i)));
-	}
-	return names;
+		sb_appendf(sb, "%s%s", i ? ", " : "", json_object_get_string(json_object_array_get_idx(list, i)));
 }
 
 /* "; the budget of N s ran out, so these did not run: a, b" when it did, and "; these gave
  * another result when run again, …: c" when some did; else "". */
 static char *run_notes(json_object *res)
 {
+	struct strbuf sb = {0};
 	json_object *budget = NULL;
 	json_object_object_get_ex(res, "budget", &budget);
-	char *not_run = joined_names(res, "not_run"), *flaky = joined_names(res, "flaky");
-	char *budget_note = not_run ? xasprintf("; the budget of %d s ran out, so these did not run: %s",
-						json_object_get_int(budget), not_run)
-				    : xstrdup("");
-	char *note = xasprintf("%s%s%s", budget_note,
-			       flaky ? "; these gave another result when run again, so they are no regressions: " : "",
-			       flaky ? flaky : "");
-	free(budget_note);
-	free(not_run);
-	free(flaky);
-	return note;
+	char *ran_out = xasprintf("; the budget of %d s ran out, so these did not run: ", json_object_get_int(budget));
+	append_names(&sb, res, "not_run", ran_out);
+	free(ran_out);
+	append_names(&sb, res, "flaky", "; these gave another result when run again, so they are no regressions: ");
+	return sb.buf ? sb.buf : xstrdup("");
 }
 
 static int run_suite(struct cli *c, struct store *s, const char *version,

@@ -179,7 +179,7 @@ struct cts_run {
 	double budget_end;   /* 0: none */
 	int out_of_budget;
 	int retrying;        /* a second run of regressions: no progress counts */
-	json_object *flaky;  /* sub-tests that regressed once and passed when run again */
+	json_object *flaky;  /* sub-tests whose result changed when run again */
 	size_t done[2], total;
 	size_t live[2];      /* sub-tests the running process has said it finished */
 	size_t live_max;     /* how many it runs */
