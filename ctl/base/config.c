@@ -36,7 +36,7 @@ struct config_key {
 };
 
 static const char *const channel_words[] = {"stable", "testing", NULL};
-static const char *const suite_words[] = {"", "none", "piglit-cl", "opencl-cts", NULL};
+static const char *const suite_words[] = {"", "none", "piglit-cl", "opencl-cts", "dEQP-VK", NULL};
 static const char *const profile_words[] = {"quick", "full", NULL};
 
 #define AT(field) offsetof(struct config, field)
@@ -72,6 +72,16 @@ static const struct config_key config_keys[] = {
 	 .default_text = ""},
 	{.key = "cts_budget", .kind = KEY_LONG, .offset = AT(cts_budget),
 	 .min = 0, .max = 7 * 86400},
+	{.key = "deqp_dir", .kind = KEY_STRING, .offset = AT(deqp_dir),
+	 .default_text = ""},
+	{.key = "deqp_groups", .kind = KEY_STRING, .offset = AT(deqp_groups),
+	 .default_text = ""},
+	{.key = "deqp_fraction", .kind = KEY_STRING, .offset = AT(deqp_fraction),
+	 .default_text = ""},
+	{.key = "deqp_budget", .kind = KEY_LONG, .offset = AT(deqp_budget),
+	 .min = 0, .max = 7 * 86400},
+	{.key = "suite_jobs", .kind = KEY_LONG, .offset = AT(suite_jobs),
+	 .min = 0, .max = 64},
 	{.key = "max_tries", .kind = KEY_INT, .offset = AT(max_tries),
 	 .min = 1, .max = 100, .default_number = 2},
 	{.key = "keep_versions", .kind = KEY_INT, .offset = AT(keep_versions),

@@ -19,12 +19,17 @@ struct config {
 	char *ca_file;
 	char *token_file;
 	int smoke;      /* on | off */
-	char *smoke_suite;         /* "" (none) | piglit-cl | opencl-cts: a suite after every install */
+	char *smoke_suite;         /* "" (none) | piglit-cl | opencl-cts | dEQP-VK: a suite after every install */
 	char *smoke_suite_profile; /* quick | full */
 	char *smoke_suite_filter;  /* a regular expression for piglit's -t, "" for all */
 	char *cts_dir;             /* OpenCL-CTS's binaries, "" for build-recipes/opencl-cts's */
 	char *cts_tests;           /* the CTS binaries to run, "" for the default set */
 	long cts_budget;           /* seconds for a CTS run, 0 for no limit */
+	char *deqp_dir;            /* dEQP-VK's binary or its directory, "" for build-recipes/deqp-vk's */
+	char *deqp_groups;         /* the dEQP-VK groups to run, "" for the default set */
+	char *deqp_fraction;       /* "N" or "N/K": every N-th case from the K-th, "" for all */
+	long deqp_budget;          /* seconds for a dEQP-VK run, 0 for no limit */
+	long suite_jobs;           /* processes a suite runs at once, 0 for the number of cores */
 	int max_tries;
 	int keep_versions;
 	long connect_timeout; /* seconds */

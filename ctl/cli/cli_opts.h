@@ -33,7 +33,9 @@ struct opts_verify {
 struct opts_smoke {
 	const char *version, *tests, *suite, *profile, *filter, *deqp, *caselist;
 	const char *subtests, *cts; /* --suite opencl-cts */
-	int budget; /* seconds, 0: cts_budget of mesa.conf */
+	const char *groups, *fraction; /* --suite dEQP-VK */
+	int budget; /* seconds, 0: cts_budget or deqp_budget of mesa.conf */
+	int jobs;   /* 0: suite_jobs of mesa.conf, else the number of cores */
 	int all; /* every test in a suite's table, not only those that differ */
 };
 

@@ -1,5 +1,5 @@
 /* tb323fu-ctl mesa smoke [VERSION] [--tests a,b,…] [--deqp PATH --caselist FILE]
- * [--suite piglit-cl|deqp-vk … [--all]]: the smoke tests of docs/design.md §7 (all, or the
+ * [--suite piglit-cl|opencl-cts|dEQP-VK … [--all]]: the smoke tests of docs/design.md §7 (all, or the
  * chosen ones) against an installed version, a dEQP-VK case list under the same environment,
  * or a suite on the store's build and the distribution's Mesa (§10). */
 #include <json-c/json.h>
@@ -14,6 +14,7 @@
 #include "trial/smoke_run.h"
 #include "trial/suite_compare.h"
 #include "trial/suite_cts.h"
+#include "trial/deqp_cases.h"
 #include "trial/suite_deqp.h"
 #include "trial/suite_piglit.h"
 #include "base/error.h"
@@ -240,34 +241,98 @@ static char *run_notes(json_object *res)
 	return sb.buf ? sb.buf : xstrdup("");
 }
 
+/* The suite's own name: deqp-vk is dEQP-VK. */
+static const char *suite_name(const char *suite)
+{
+	return !strcmp(suite, "deqp-vk") ? DEQP_SUITE : suite;
+}
+
+static int run_named_suite(struct cli *c, struct store *s, const char *version, const char *suite,
+			   const struct opts_smoke *a, struct suite_outcome *so, json_object **res,
+			   struct tb_error *e)
+{
+	if (!strcmp(suite, DEQP_SUITE)) {
+		unsigned n = 1, k = 1;
+		const char *frac = a->fraction ? a->fraction : c->cfg.deqp_fraction;
+		const char *bad = frac && *frac ? deqp_fraction_parse(frac, &n, &k) : NULL;
+		if (bad)
+			return tb_fail_why(e, TB_EUSAGE, "usage", "%s", bad);
+		char *confdir = c->cfg.path ? xstrdup(c->cfg.path) : xstrdup(TB_SYSCONFDIR "/tb323fu/mesa.conf");
+		char *slash = strrchr(confdir, '/');
+		if (slash)
+			*slash = '\0';
+		struct deqp_suite_request r = {
+			.deqp = a->deqp ? a->deqp : c->cfg.deqp_dir,
+			.groups = a->groups ? a->groups : a->caselist ? NULL : c->cfg.deqp_groups,
+			.caselist = a->caselist,
+			.fraction_n = n,
+			.fraction_k = k,
+			.budget = a->budget ? a->budget : (int)c->cfg.deqp_budget,
+			.jobs = a->jobs ? a->jobs : (int)c->cfg.suite_jobs,
+			.confdir = slash ? confdir : NULL,
+			.progress = c->progress,
+		};
+		int rc = suite_deqp_run(s, version, &r, so, res, e);
+		free(confdir);
+		return rc;
+	}
+	if (!strcmp(suite, "opencl-cts")) {
+		struct cts_request r = {.dir = a->cts ? a->cts : c->cfg.cts_dir,
+					.tests = a->tests ? a->tests : c->cfg.cts_tests,
+					.subtests = a->subtests,
+					.budget = a->budget ? a->budget : (int)c->cfg.cts_budget,
+					.jobs = a->jobs ? a->jobs : (int)c->cfg.suite_jobs,
+					.progress = c->progress};
+		return suite_cts_run(s, version, &r, so, res, e);
+	}
+	struct suite_request r = {.profile = a->profile, .filter = a->filter, .progress = c->progress};
+	return suite_piglit_run(s, version, &r, so, res, e);
+}
+
+/* "; N cases were cut …" when the list was bounded, and how many cases were expected to fail
+ * or now pass though expected to fail. */
+static void append_counts(struct strbuf *sb, json_object *res)
+{
+	json_object *v;
+	int64_t cut = json_object_object_get_ex(res, "cut", &v) ? json_object_get_int64(v) : 0;
+	if (cut)
+		sb_appendf(sb, "; %lld listed cases were left out (over the list's bounds, or not dEQP-VK names)",
+			   (long long)cut);
+	int64_t not_run = json_object_object_get_ex(res, "not_run_count", &v) ? json_object_get_int64(v) : 0;
+	json_object *budget = NULL;
+	json_object_object_get_ex(res, "budget", &budget);
+	if (not_run)
+		sb_appendf(sb, "; the budget of %d s ran out, so %lld cases did not run", json_object_get_int(budget),
+			   (long long)not_run);
+	size_t expected = json_object_object_get_ex(res, "expected", &v) ? json_object_array_length(v) : 0;
+	if (expected)
+		sb_appendf(sb, "; %zu failed as the version's expected failures say", expected);
+	append_names(sb, res, "expected_fixed", "; these pass though listed as expected failures: ");
+}
+
 static int run_suite(struct cli *c, struct store *s, const char *version,
 		     const struct opts_smoke *a, struct outcome *o)
 {
 	struct tb_error e = {0};
 	struct suite_outcome so;
 	json_object *res = NULL;
-	int rc;
-	const char *suite = a->suite;
-	if (!strcmp(suite, "deqp-vk")) {
-		rc = suite_deqp_run(s, version, a->deqp, a->caselist, c->progress, &so, &res, &e);
-	} else if (!strcmp(suite, "opencl-cts")) {
-		struct cts_request r = {.dir = a->cts ? a->cts : c->cfg.cts_dir,
-					.tests = a->tests ? a->tests : c->cfg.cts_tests,
-					.subtests = a->subtests,
-					.budget = a->budget ? a->budget : (int)c->cfg.cts_budget,
-					.progress = c->progress};
-		rc = suite_cts_run(s, version, &r, &so, &res, &e);
-	} else {
-		struct suite_request r = {.profile = a->profile, .filter = a->filter, .progress = c->progress};
-		rc = suite_piglit_run(s, version, &r, &so, &res, &e);
-	}
+	const char *suite = suite_name(a->suite);
+	int rc = run_named_suite(c, s, version, suite, a, &so, &res, &e);
 	if (rc)
 		return outcome_fail(o, &e);
 	if (!c->json)
 		print_suite(res, a->all);
 	outcome_str(o, "suite", suite);
 	adopt_fields(o, res);
-	char *note = run_notes(res);
+	char *note;
+	if (!strcmp(suite, DEQP_SUITE)) {
+		struct strbuf sb = {0};
+		append_counts(&sb, res);
+		append_names(&sb, res, "flaky", "; these gave another result when run again, so they are no regressions: ");
+		note = sb.buf ? sb.buf : xstrdup("");
+	} else {
+		note = run_notes(res);
+	}
 	json_object_put(res);
 	if (so.regressions) {
 		char *file = store_smoke_file(s, version);
@@ -315,23 +380,37 @@ static int run_smoke(struct cli *c, struct store *s, const char *version, const 
 CHECK(smoke)
 {
 	const struct opts_smoke *a = opts;
-	const char *suite = a->suite, *deqp = a->deqp, *tests = a->tests;
+	const char *suite = a->suite ? suite_name(a->suite) : NULL, *deqp = a->deqp, *tests = a->tests;
 	int is_cts = suite && !strcmp(suite, "opencl-cts");
-	if ((a->subtests || a->budget || a->cts) && !is_cts)
-		return cli_usage(o, "--subtests, --budget and --cts go with --suite opencl-cts");
-	if (is_cts && deqp)
-		return cli_usage(o, "--deqp goes with --suite deqp-vk, not opencl-cts");
+	int is_deqp = suite && !strcmp(suite, DEQP_SUITE);
+	if ((a->subtests || a->cts) && !is_cts)
+		return cli_usage(o, "--subtests and --cts go with --suite opencl-cts");
+	if ((a->budget || a->jobs) && !is_cts && !is_deqp)
+		return cli_usage(o, "--budget and --jobs go with --suite opencl-cts or --suite dEQP-VK");
+	if ((a->groups || a->fraction) && !is_deqp)
+		return cli_usage(o, "--groups and --fraction go with --suite dEQP-VK");
+	if (suite && !is_deqp && (deqp || a->caselist))
+		return cli_usage(o, "--deqp and --caselist go with --suite dEQP-VK, not %s", suite);
 	if ((a->profile || a->filter) && (!suite || strcmp(suite, "piglit-cl")))
 		return cli_usage(o, "--profile and --filter go with --suite piglit-cl");
 	if (a->all && !suite)
 		return cli_usage(o, "--all lists every test of a suite: it goes with --suite");
-	if (suite && !strcmp(suite, "deqp-vk") && !deqp)
-		return cli_usage(o, "--suite deqp-vk needs --deqp and --caselist");
-	if (suite && !strcmp(suite, "piglit-cl") && deqp)
-		return cli_usage(o, "--deqp goes with --suite deqp-vk, not piglit-cl");
-	if (!deqp != !a->caselist)
-		return cli_usage(o, "--deqp and --caselist go together");
-	char *bad = tests && is_cts ? cts_tests_invalid(tests) : NULL;
+	if (!suite && !deqp != !a->caselist)
+		return cli_usage(o, "--deqp and --caselist go together (or with --suite dEQP-VK)");
+	if (a->groups && a->caselist)
+		return cli_usage(o, "--groups and --caselist both choose the cases: give one");
+	char *bad = a->groups && strcmp(a->groups, "quick") ? deqp_groups_invalid(a->groups) : NULL;
+	if (bad) {
+		int rc = cli_usage(o, "--groups: \"%.80s\" is no dEQP-VK group (as compute, api.smoke, or quick "
+				   "for " DEQP_QUICK_GROUPS ")", bad);
+		free(bad);
+		return rc;
+	}
+	unsigned n, k;
+	const char *why = a->fraction ? deqp_fraction_parse(a->fraction, &n, &k) : NULL;
+	if (why)
+		return cli_usage(o, "%s", why);
+	bad = tests && is_cts ? cts_tests_invalid(tests) : NULL;
 	if (bad) {
 		int rc = cli_usage(o, "--tests: \"%s\" is no name of an OpenCL-CTS test binary "
 				   "(basic for test_basic; the default set: %s)", bad, CTS_DEFAULT_TESTS);

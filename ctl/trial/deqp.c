@@ -121,6 +121,7 @@ static void read_log(int *fd, const char *path, struct qpa_parser *q)
 struct one_run {
 	int status;
 	int timed_out;
+	int budget; /* the deadline stopped it, not a case */
 	struct child_tail tail; /* dEQP's stdout and stderr, for messages */
 };
 
@@ -133,6 +134,7 @@ struct watch {
 	int seen_open;
 	double last_progress;
 	int case_timeout;
+	size_t max_cases; /* a process logging more is stopped: its log is not the list's */
 	struct child_tail *tail;
 };
 
@@ -153,30 +155,31 @@ static int log_tick(void *ctx)
 		w->seen_open = w->q->open;
 		w->last_progress = now_seconds();
 	}
-	return now_seconds() - w->last_progress > w->case_timeout;
+	return now_seconds() - w->last_progress > w->case_timeout || w->q->n > w->max_cases;
 }
 
 /* Runs dEQP once over list_path, feeding its log into q as it grows. */
 static int run_once(const struct deqp_request *r, const char *deqp, const char *dir,
-		    const char *list_path, const char *log_path, struct qpa_parser *q,
+		    const char *list_path, const char *log_path, size_t list_len, struct qpa_parser *q,
 		    struct one_run *out, struct tb_error *e)
 {
 	char *list_arg = xasprintf("--deqp-caselist-file=%s", list_path);
 	char *log_arg = xasprintf("--deqp-log-filename=%s", log_path);
+	/* No shader cache: dEQP would write it beside the binary, shared by every run. */
 	char *cmd[] = {(char *)deqp, list_arg, log_arg, "--deqp-log-images=disable",
-		       "--deqp-log-shader-sources=disable", NULL};
+		       "--deqp-log-shader-sources=disable", "--deqp-shadercache=disable", NULL};
 	char **argv = NULL;
 	if (r->prefix) {
 		size_t n = 0;
 		while (r->prefix[n])
 			n++;
-		argv = xcalloc(n + 6, sizeof *argv);
+		argv = xcalloc(n + 7, sizeof *argv);
 		for (size_t i = 0; i < n; i++)
 			argv[i] = xstrdup(r->prefix[i]);
 		for (size_t i = 0; cmd[i]; i++)
 			argv[n + i] = xstrdup(cmd[i]);
 	} else {
-		argv = xcalloc(6, sizeof *argv);
+		argv = xcalloc(7, sizeof *argv);
 		for (size_t i = 0; cmd[i]; i++)
 			argv[i] = xstrdup(cmd[i]);
 	}
@@ -191,11 +194,13 @@ static int run_once(const struct deqp_request *r, const char *deqp, const char *
 
 	struct watch w = {.log_fd = -1, .log_path = log_path, .q = q, .seen_cases = q->n,
 			  .seen_open = q->open, .last_progress = now_seconds(),
-			  .case_timeout = r->case_timeout, .tail = &out->tail};
+			  .case_timeout = r->case_timeout, .max_cases = q->n + 2 * list_len + 16,
+			  .tail = &out->tail};
 	struct child_watch cw = {.out = to_tail, .err_tail = &out->tail, .tick = log_tick,
-				 .tick_ms = 200, .ctx = &w};
+				 .tick_ms = 200, .ctx = &w, .deadline = r->deadline};
 	int end = child_supervise(&child, &cw, &out->status);
 	out->timed_out = end == CHILD_TIMED_OUT;
+	out->budget = end == CHILD_TIMED_OUT && r->deadline > 0 && now_seconds() >= r->deadline;
 	int log_fd = w.log_fd;
 	read_log(&log_fd, log_path, q);
 	if (log_fd >= 0)
@@ -285,14 +290,24 @@ int deqp_run(const struct deqp_request *r, struct qpa_parser *q, struct tb_error
 		char *log = xasprintf("%s/run-%d.qpa", r->workdir, run);
 		if (run > 1)
 			rc = write_remaining(&l, list, e);
-		size_t before = q->n;
+		size_t before = q->n, left = 0;
+		for (size_t i = 0; i < l.n; i++)
+			left += !l.done[i];
 		struct one_run res;
 		if (!rc)
-			rc = run_once(r, deqp, dir, list, log, q, &res, e);
+			rc = run_once(r, deqp, dir, list, log, left, q, &res, e);
 		free(list);
 		free(log);
 		if (rc)
 			break;
+		if (res.budget) {
+			/* the open case was cut short, not by itself: no result */
+			qpa_parser_drop_open(q);
+			if (r->out_of_budget)
+				*r->out_of_budget = 1;
+			mark_done(&l, q, before);
+			break;
+		}
 		char how[160], last[200], detail[400];
 		child_describe_status(res.status, how, sizeof how);
 		child_tail_last_line(&res.tail, last, sizeof last);
@@ -304,7 +319,7 @@ int deqp_run(const struct deqp_request *r, struct qpa_parser *q, struct tb_error
 				 last[0] ? ": " : "", last);
 		qpa_parser_finish(q, res.timed_out ? QPA_TIMEOUT : QPA_CRASH, detail);
 		size_t finished = mark_done(&l, q, before);
-		size_t left = 0;
+		left = 0;
 		for (size_t i = 0; i < l.n; i++)
 			left += !l.done[i];
 		if (!left || !l.restartable)
@@ -327,7 +342,7 @@ int deqp_run(const struct deqp_request *r, struct qpa_parser *q, struct tb_error
 			idle = 0;
 		}
 	}
-	if (!rc && q->n == 0)
+	if (!rc && q->n == 0 && !(r->out_of_budget && *r->out_of_budget))
 		rc = tb_fail(e, TB_EFAIL, "dEQP-VK ran no test case of %s; check the case list and "
 			     "the binary", r->caselist);
 	caselist_free(&l);

@@ -287,6 +287,19 @@ void qpa_parser_finish(struct qpa_parser *q, enum qpa_kind kind, const char *det
 	}
 }
 
+void qpa_parser_drop_open(struct qpa_parser *q)
+{
+	q->line_len = 0;
+	q->line_cut = 0;
+	if (!q->open)
+		return;
+	q->n--;
+	free(q->cases[q->n].name);
+	free(q->cases[q->n].detail);
+	q->open = 0;
+	q->have_result = 0;
+}
+
 void qpa_count(const struct qpa_parser *q, size_t counts[QPA_KINDS])
 {
 	memset(counts, 0, QPA_KINDS * sizeof counts[0]);

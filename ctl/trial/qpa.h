@@ -56,6 +56,9 @@ void qpa_parser_feed(struct qpa_parser *q, const char *data, size_t len);
  * detail (a crash unless the caller knows better). Also takes a last line without '\n'. */
 void qpa_parser_finish(struct qpa_parser *q, enum qpa_kind kind, const char *detail);
 void qpa_parser_free(struct qpa_parser *q);
+/* Forgets the case that began and has not ended (its process was stopped from outside, so
+ * it has no result of its own). */
+void qpa_parser_drop_open(struct qpa_parser *q);
 /* Adds a case that has no record in any log (e.g. not run). */
 void qpa_add_case(struct qpa_parser *q, const char *name, enum qpa_kind kind, const char *code,
 		  const char *detail);

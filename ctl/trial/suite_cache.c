@@ -151,11 +151,13 @@ static const char *progress_status(const char *result)
 }
 
 int suite_record(struct store *s, const char *version, const char *suite,
-		 json_object *store_map, json_object *distro_map, json_object *extra,
-		 const struct tb_progress *p, struct suite_outcome *out, json_object **result,
-		 struct tb_error *e)
+		 json_object *store_map, json_object *distro_map, json_object *expected,
+		 json_object *extra, const struct tb_progress *p, struct suite_outcome *out,
+		 json_object **result, struct tb_error *e)
 {
 	json_object *cmp = suite_compare(store_map, distro_map);
+	if (expected)
+		suite_apply_expected(cmp, expected);
 	if (extra) {
 		json_object_object_foreach(extra, key, val)
 			json_object_object_add(cmp, key, json_object_get(val));

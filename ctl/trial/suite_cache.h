@@ -25,14 +25,15 @@ struct json_object *suite_cache_read(const char *path);
 void suite_cache_write(const struct store *s, const char *path, const char *suite,
 		       struct json_object *tests);
 
-/* Compares the two sides' {name: result} maps, adds extra's keys (may be NULL; not taken),
+/* Compares the two sides' {name: result} maps, applies expected failures (may be NULL:
+ * suite_apply_expected), adds extra's keys (may be NULL; not taken),
  * tells progress each test's result on the store's side ("SUITE:NAME"), fills out and
  * writes the comparison to smoke/<v>.json's suites.SUITE; *result gets it (json_object_put
  * it; may be NULL). */
 int suite_record(struct store *s, const char *version, const char *suite,
 		 struct json_object *store_map, struct json_object *distro_map,
-		 struct json_object *extra, const struct tb_progress *p, struct suite_outcome *out,
-		 struct json_object **result, struct tb_error *e);
+		 struct json_object *expected, struct json_object *extra, const struct tb_progress *p,
+		 struct suite_outcome *out, struct json_object **result, struct tb_error *e);
 
 /* The start every OpenCL suite shares: out and *result (may be NULL) cleared, the version's
  * MANIFEST loaded into m; a release without an OpenCL driver is a failure naming the suite. */

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "base/alloc.h"
+#include "trial/expected.h"
 
 int suite_result_passes(const char *result)
 {
@@ -85,6 +86,36 @@ json_object *suite_compare(json_object *store, json_object *distro)
 	json_object_object_add(o, "fixed", fixed);
 	json_object_object_add(o, "results", results);
 	return o;
+}
+
+void suite_apply_expected(json_object *cmp, json_object *expected)
+{
+	json_object *results, *old;
+	json_object *expected_hit = json_object_new_array(), *now_pass = json_object_new_array();
+	json_object *regressions = json_object_new_array();
+	json_object_object_get_ex(cmp, "results", &results);
+	json_object_object_get_ex(cmp, "regressions", &old);
+	size_t n = results ? json_object_array_length(results) : 0;
+	for (size_t i = 0; i < n; i++) {
+		json_object *t = json_object_array_get_idx(results, i), *v, *want;
+		json_object_object_get_ex(t, "name", &v);
+		const char *name = json_object_get_string(v);
+		json_object_object_get_ex(t, "store", &v);
+		const char *mine = json_object_get_string(v);
+		json_object_object_get_ex(t, "distribution", &v);
+		const char *theirs = json_object_get_string(v);
+		int listed = expected && json_object_object_get_ex(expected, name, &want);
+		if (listed && suite_result_passes(mine))
+			json_object_array_add(now_pass, json_object_new_string(name));
+		else if (listed && expected_matches(json_object_get_string(want), mine))
+			json_object_array_add(expected_hit, json_object_new_string(name));
+		else if (suite_result_passes(theirs) && !suite_result_passes(mine))
+			json_object_array_add(regressions, json_object_new_string(name));
+	}
+	(void)old;
+	json_object_object_add(cmp, "regressions", regressions);
+	json_object_object_add(cmp, "expected", expected_hit);
+	json_object_object_add(cmp, "expected_fixed", now_pass);
 }
 
 int suite_regressions(json_object *comparison, char *buf, unsigned size)

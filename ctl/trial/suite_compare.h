@@ -14,6 +14,12 @@ int suite_result_passes(const char *result);
  *  "results":[{"name","store","distribution"}]} ("missing" where a side has no result). */
 struct json_object *suite_compare(struct json_object *store, struct json_object *distro);
 
+/* Applies a version's expected failures ({name: "fail"|"crash"|"timeout"|"flaky"}, may be
+ * NULL) to a comparison: a listed case whose result on the store's side is the expected one
+ * is no regression and goes to "expected"; a listed case that passes there goes to
+ * "expected_fixed"; both keys are always there. */
+void suite_apply_expected(struct json_object *comparison, struct json_object *expected);
+
 /* The number of regressions in a comparison, and "a, b, c" of the first few into buf. */
 int suite_regressions(struct json_object *comparison, char *buf, unsigned size);
 

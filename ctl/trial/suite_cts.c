@@ -13,6 +13,7 @@
 #include <errno.h>
 #include <json-c/json.h>
 #include <limits.h>
+#include <pthread.h>
 #include <regex.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -23,6 +24,7 @@
 #include <unistd.h>
 
 #include "trial/child.h"
+#include "trial/jobs.h"
 #include "base/config.h"
 #include "store/jsonfile.h"
 #include "store/manifest.h"
@@ -171,32 +173,60 @@ static int binary_list(struct cts_binary *b, regex_t *re, struct tb_error *e)
 
 /* ---- one process of a binary on one side ---- */
 
+/* What the workers share (trial/jobs.c runs binaries at once). */
+struct cts_shared {
+	int out_of_budget;   /* atomically */
+	size_t done[2];      /* under lp's lock */
+	size_t reported[2];  /* the last count given to progress: it never goes back */
+	struct locked_progress lp;
+};
+
+/* One worker's run: each binary runs in one worker, its processes one after another. */
 struct cts_run {
 	struct store *s;
 	const char *version;
 	const struct cts_request *r;
 	const char *workdir;
 	double budget_end;   /* 0: none */
-	int out_of_budget;
+	struct cts_shared *sh;
 	int retrying;        /* a second run of regressions: no progress counts */
 	json_object *flaky;  /* sub-tests whose result changed when run again */
-	size_t done[2], total;
+	size_t total;
 	size_t live[2];      /* sub-tests the running process has said it finished */
 	size_t live_max;     /* how many it runs */
 	char *const *subs;   /* which */
 	size_t began;        /* the one it began last (live_max: none) */
-	size_t reported[2];  /* the last count given to progress: it never goes back */
 	enum side running;
 };
 
-static void report(struct cts_run *run, enum side side, size_t done)
+static int over_budget(const struct cts_run *run)
 {
-	if (run->retrying || done <= run->reported[side])
+	return __atomic_load_n(&run->sh->out_of_budget, __ATOMIC_SEQ_CST);
+}
+
+static void mark_over_budget(struct cts_run *run)
+{
+	__atomic_store_n(&run->sh->out_of_budget, 1, __ATOMIC_SEQ_CST);
+}
+
+/* Progress for one side: the binaries done by every worker, plus what this worker's running
+ * process has finished (added: n finished for good). */
+static void report(struct cts_run *run, enum side side, size_t finished, size_t live)
+{
+	if (run->retrying)
 		return;
-	run->reported[side] = done;
+	pthread_mutex_lock(run->sh->lp.lock);
+	run->sh->done[side] += finished;
+	size_t done = run->sh->done[side] + live;
+	int moved = done > run->sh->reported[side];
+	if (moved)
+		run->sh->reported[side] = done;
+	pthread_mutex_unlock(run->sh->lp.lock);
+	if (!moved)
+		return;
 	char label[64];
 	snprintf(label, sizeof label, SUITE_NAME ":%s", side_name(side));
-	progress_count(run->r->progress, "suite", label, done, run->total);
+	progress_count(&run->sh->lp.p, "suite", label, done, run->total);
 }
 
 /* The harness says "NAME..." as a sub-test begins and "NAME passed", "NAME FAILED" or "NAME
@@ -220,7 +250,7 @@ static void on_run_line(void *ctx, const char *line)
 		if (len > el && !strcmp(line + len - el, ends[i]) && valid_name(line, len - el)) {
 			if (run->live[run->running] < run->live_max)
 				run->live[run->running]++;
-			report(run, run->running, run->done[run->running] + run->live[run->running]);
+			report(run, run->running, 0, run->live[run->running]);
 			return;
 		}
 	}
@@ -330,8 +360,7 @@ static int run_process(struct cts_run *run, enum side side, const struct cts_bin
 
 static void count_done(struct cts_run *run, enum side side, size_t n)
 {
-	run->done[side] += n;
-	report(run, side, run->done[side]);
+	report(run, side, n, 0);
 }
 
 static const char *end_result(enum proc_end how)
@@ -342,7 +371,7 @@ static const char *end_result(enum proc_end how)
 /* subs[0..n) of b on side into map, in as few processes as it takes. A process that crashes
  * or hangs without its results is split at the sub-test the harness had begun last: those
  * before it run again together, it alone, those after it together; when it named none, each
- * runs alone. run->out_of_budget says when the budget ran out first. */
+ * runs alone. over_budget(run) says when the budget ran out first. */
 static int run_subs(struct cts_run *run, enum side side, const struct cts_binary *b,
 		    char *const subs[], size_t n, json_object *map, struct tb_error *e)
 {
@@ -352,7 +381,7 @@ static int run_subs(struct cts_run *run, enum side side, const struct cts_binary
 	if (rc || how == PROC_RESULTS)
 		return rc;
 	if (how == PROC_BUDGET) {
-		run->out_of_budget = 1;
+		mark_over_budget(run);
 		return TB_OK;
 	}
 	if (n == 1 || how == PROC_NO_RESULTS) {
@@ -361,15 +390,15 @@ static int run_subs(struct cts_run *run, enum side side, const struct cts_binary
 		return TB_OK;
 	}
 	if (began >= n) {
-		for (size_t i = 0; i < n && !rc && !run->out_of_budget; i++)
+		for (size_t i = 0; i < n && !rc && !over_budget(run); i++)
 			rc = run_subs(run, side, b, &subs[i], 1, map, e);
 		return rc;
 	}
 	if (began > 0)
 		rc = run_subs(run, side, b, subs, began, map, e);
-	if (!rc && !run->out_of_budget)
+	if (!rc && !over_budget(run))
 		rc = run_subs(run, side, b, &subs[began], 1, map, e);
-	if (!rc && !run->out_of_budget && began + 1 < n)
+	if (!rc && !over_budget(run) && began + 1 < n)
 		rc = run_subs(run, side, b, &subs[began + 1], n - began - 1, map, e);
 	return rc;
 }
@@ -380,11 +409,11 @@ static int run_side(struct cts_run *run, enum side side, const struct cts_binary
 {
 	*complete = 0;
 	if (run->budget_end > 0 && now_seconds() >= run->budget_end) {
-		run->out_of_budget = 1;
+		mark_over_budget(run);
 		return TB_OK;
 	}
 	int rc = run_subs(run, side, b, b->subs, b->n_subs, map, e);
-	if (rc || run->out_of_budget)
+	if (rc || over_budget(run))
 		return rc;
 	count_done(run, side, b->n_subs);
 	*complete = 1;
@@ -441,7 +470,7 @@ static int run_again(struct cts_run *run, enum side side, const struct cts_binar
 	run->retrying = 0;
 	json_object_object_foreach(second, key, v) {
 		json_object *first;
-		if (rc || run->out_of_budget || !json_object_object_get_ex(results, key, &first) ||
+		if (rc || over_budget(run) || !json_object_object_get_ex(results, key, &first) ||
 		    suite_result_passes(json_object_get_string(v)) == suite_result_passes(json_object_get_string(first)))
 			continue;
 		json_object_object_add(results, key, json_object_get(v));
@@ -462,7 +491,7 @@ static int retry_regressions(struct cts_run *run, const struct cts_binary *b, js
 	char **subs = xcalloc(b->n_subs + 1, sizeof *subs);
 	size_t n = regressed(b, mine, theirs, subs);
 	int rc = n ? run_again(run, SIDE_STORE, b, subs, n, mine, e) : TB_OK;
-	if (!rc && n && !run->out_of_budget) {
+	if (!rc && n && !over_budget(run)) {
 		n = regressed(b, mine, theirs, subs);
 		if (n)
 			rc = run_again(run, SIDE_DISTRO, b, subs, n, theirs, e);
@@ -552,45 +581,89 @@ static int binaries_open(const struct cts_request *r, const char *dir, regex_t *
 	return rc;
 }
 
-static int run_all(struct cts_run *run, struct cts_binary *bins, size_t n, const char *rusticl_enable,
+/* The binaries as pieces of work: each binary's two sides, its retries and its results are
+ * its own; merged in the binaries' order afterwards. */
+struct cts_pieces {
+	struct cts_run *workers; /* by worker */
+	struct cts_binary *bins;
+	const char *rusticl_enable;
+	json_object **mine, **theirs, **flaky; /* by binary */
+	int *cached;
+};
+
+static int run_piece(void *ctx, size_t i, int worker, struct tb_error *e)
+{
+	struct cts_pieces *p = ctx;
+	struct cts_run *run = &p->workers[worker];
+	if (!p->bins[i].n_subs || over_budget(run))
+		return TB_OK; /* none chosen (with no names the binary would run all), or no time */
+	p->mine[i] = json_object_new_object();
+	p->theirs[i] = json_object_new_object();
+	p->flaky[i] = json_object_new_array();
+	run->flaky = p->flaky[i];
+	return run_binary(run, &p->bins[i], p->rusticl_enable, p->mine[i], p->theirs[i], &p->cached[i], e);
+}
+
+static int run_all(struct cts_run *base, struct cts_binary *bins, size_t n, const char *rusticl_enable,
 		   struct suite_outcome *out, json_object **result, struct tb_error *e)
 {
 	json_object *store_map = json_object_new_object(), *distro_map = json_object_new_object();
 	json_object *not_run = json_object_new_array(), *ran = json_object_new_array();
-	int rc = TB_OK, all_cached = 1;
-	progress_test(run->r->progress, SUITE_NAME ":store", "run");
+	json_object *flaky = json_object_new_array();
+	int jobs = base->r->jobs > 0 ? base->r->jobs : jobs_default();
+	struct cts_pieces p = {.workers = xcalloc((size_t)jobs, sizeof *p.workers), .bins = bins,
+			       .rusticl_enable = rusticl_enable, .mine = xcalloc(n + 1, sizeof *p.mine),
+			       .theirs = xcalloc(n + 1, sizeof *p.theirs), .flaky = xcalloc(n + 1, sizeof *p.flaky),
+			       .cached = xcalloc(n + 1, sizeof *p.cached)};
+	for (int k = 0; k < jobs; k++)
+		p.workers[k] = *base;
+	int all_cached = 1;
+	progress_test(base->r->progress, SUITE_NAME ":store", "run");
+	int rc = jobs_run(n, jobs, run_piece, &p, e);
 	for (size_t i = 0; i < n && !rc; i++) {
 		if (!bins[i].n_subs)
-			continue; /* none chosen; with no names the binary would run all */
-		int cached = 0;
-		int before = json_object_object_length(store_map);
-		if (!run->out_of_budget)
-			rc = run_binary(run, &bins[i], rusticl_enable, store_map, distro_map, &cached, e);
-		if (!rc && json_object_object_length(store_map) == before) {
+			continue;
+		if (!p.mine[i] || !json_object_object_length(p.mine[i])) {
 			json_object_array_add(not_run, json_object_new_string(bins[i].name));
-		} else if (!rc) {
-			json_object_array_add(ran, json_object_new_string(bins[i].name));
-			all_cached &= cached;
+			continue;
 		}
+		json_object_array_add(ran, json_object_new_string(bins[i].name));
+		all_cached &= p.cached[i];
+		merge(store_map, p.mine[i]);
+		merge(distro_map, p.theirs[i]);
+		for (size_t k = 0; k < json_object_array_length(p.flaky[i]); k++)
+			json_object_array_add(flaky, json_object_get(json_object_array_get_idx(p.flaky[i], k)));
 	}
-	progress_test(run->r->progress, SUITE_NAME ":store", rc ? "fail" : "pass");
+	progress_test(base->r->progress, SUITE_NAME ":store", rc ? "fail" : "pass");
 	if (!rc) {
 		out->distro_cached = all_cached && json_object_array_length(ran) > 0;
 		json_object *extra = json_object_new_object();
 		json_object_object_add(extra, "binaries", ran);
 		json_object_object_add(extra, "not_run", not_run);
-		json_object_object_add(extra, "flaky", json_object_get(run->flaky));
+		json_object_object_add(extra, "flaky", json_object_get(flaky));
 		json_object_object_add(extra, "subtests",
-				       json_object_new_string(run->r->subtests ? run->r->subtests : ""));
-		json_object_object_add(extra, "budget", json_object_new_int(run->r->budget));
+				       json_object_new_string(base->r->subtests ? base->r->subtests : ""));
+		json_object_object_add(extra, "budget", json_object_new_int(base->r->budget));
+		json_object_object_add(extra, "jobs", json_object_new_int(jobs));
 		json_object_object_add(extra, "distribution_cached", json_object_new_boolean(out->distro_cached));
-		rc = suite_record(run->s, run->version, SUITE_NAME, store_map, distro_map, extra,
-				  run->r->progress, out, result, e);
+		rc = suite_record(base->s, base->version, SUITE_NAME, store_map, distro_map, NULL, extra,
+				  base->r->progress, out, result, e);
 		json_object_put(extra);
 	} else {
 		json_object_put(ran);
 		json_object_put(not_run);
 	}
+	for (size_t i = 0; i < n; i++) {
+		json_object_put(p.mine[i]);
+		json_object_put(p.theirs[i]);
+		json_object_put(p.flaky[i]);
+	}
+	free(p.mine);
+	free(p.theirs);
+	free(p.flaky);
+	free(p.cached);
+	free(p.workers);
+	json_object_put(flaky);
 	json_object_put(store_map);
 	json_object_put(distro_map);
 	return rc;
@@ -620,11 +693,12 @@ int suite_cts_run(struct store *s, const char *version, const struct cts_request
 		rc = tb_fail_errno_why(e, TB_EFAIL, "failed",
 				       "cannot create a temporary directory for OpenCL-CTS's results");
 	else if (!rc) {
+		struct cts_shared sh = {0};
+		locked_progress_init(&sh.lp, r->progress);
 		struct cts_run run = {.s = s, .version = version, .r = r, .workdir = workdir, .total = subs,
-				      .budget_end = r->budget > 0 ? now_seconds() + r->budget : 0,
-				      .flaky = json_object_new_array()};
+				      .budget_end = r->budget > 0 ? now_seconds() + r->budget : 0, .sh = &sh};
 		rc = run_all(&run, bins, n, m.rusticl_enable, out, result, e);
-		json_object_put(run.flaky);
+		locked_progress_free(&sh.lp);
 		remove_tree(workdir);
 	}
 	free(workdir);
@@ -646,6 +720,7 @@ int suite_cts_after_install(struct store *s, const char *version, const struct c
 		.tests = cfg->cts_tests,
 		.subtests = cfg->smoke_suite_filter,
 		.budget = (int)cfg->cts_budget,
+		.jobs = (int)cfg->suite_jobs,
 		.progress = p,
 	};
 	struct suite_outcome out;

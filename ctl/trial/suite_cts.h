@@ -21,6 +21,7 @@ struct cts_request {
 	const char *tests;    /* "basic,api,…"; NULL or "": CTS_DEFAULT_TESTS */
 	const char *subtests; /* an extended regular expression over "NAME/SUB-TEST"; NULL: all */
 	int budget;           /* seconds for the whole run, 0: no limit */
+	int jobs;             /* binaries run at once, 0: jobs_default() */
 	const struct tb_progress *progress;
 };
 

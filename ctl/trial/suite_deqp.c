@@ -1,87 +1,627 @@
-/* dEQP-VK on both sides: the runner of deqp.c twice, then the same comparison as piglit's. */
+/* dEQP-VK through both sides.
+ *
+ * The cases come from the binary (its stdout-caselist run mode) or a case list, cut to a
+ * fraction, and run in batches: one dEQP process a batch and a side, its results read from
+ * its QPA log as it grows (trial/deqp.c, which also starts a new process after a case that
+ * crashed or hung). Batches run on several workers at once (trial/jobs.c): each batch's
+ * store side and then its distribution side, so that a batch that finished counts whole
+ * whatever the budget does to the others. */
 #include "trial/suite_deqp.h"
 
 #include <json-c/json.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <sys/utsname.h>
+#include <unistd.h>
 
-#include "trial/deqp.h"
+#include "base/alloc.h"
+#include "base/config.h"
+#include "base/error.h"
+#include "base/fs.h"
+#include "base/strbuf.h"
 #include "store/manifest.h"
+#include "trial/deqp.h"
+#include "trial/deqp_cases.h"
+#include "trial/expected.h"
+#include "trial/jobs.h"
+#include "trial/qpa.h"
 #include "trial/side.h"
 #include "trial/smoke_run.h"
+#include "trial/suite_cache.h"
 #include "trial/suite_compare.h"
-#include "base/error.h"
-#include "base/alloc.h"
-#include "base/fs.h"
 
-#define SUITE_NAME "deqp-vk"
+/* The most cases one process runs: a crash costs a new process, not the batch's results. */
+#define BATCH_MAX 500
+/* Batches a worker gets at least, so that the workers finish close together. */
+#define BATCHES_PER_JOB 4
+/* The not-run cases named in the result; the rest are counted. */
+#define NOT_RUN_NAMED 20
+/* What every run passes dEQP beyond its case list and log: part of the cache key. */
+#define RUN_OPTIONS "--deqp-log-images=disable --deqp-log-shader-sources=disable --deqp-shadercache=disable"
 
-static int run_side(struct store *s, const char *version, enum side side, const char *deqp,
-		    const char *caselist, const struct tb_progress *p, json_object **map,
-		    struct tb_error *e)
+char *deqp_default_path(void)
 {
-	const char *tmp = getenv("TMPDIR");
-	char *workdir = path_join(tmp && *tmp ? tmp : "/tmp", "tb323fu-deqp.XXXXXX");
-	if (!mkdtemp(workdir)) {
-		int rc = tb_fail_errno_why(e, TB_EFAIL, "failed",
-					   "cannot create a temporary directory for the dEQP logs");
-		free(workdir);
-		return rc;
+	const char *cache = getenv("TB_CACHE"), *xdg = getenv("XDG_CACHE_HOME");
+	const char *home = getenv("HOME");
+	struct utsname u;
+	const char *machine = uname(&u) == 0 ? u.machine : "unknown";
+	if (cache && *cache)
+		return xasprintf("%s/deqp-vk/%s/deqp-vk", cache, machine);
+	if (xdg && *xdg)
+		return xasprintf("%s/tb323fu-mesa/deqp-vk/%s/deqp-vk", xdg, machine);
+	return xasprintf("%s/.cache/tb323fu-mesa/deqp-vk/%s/deqp-vk", home && *home ? home : "/root", machine);
+}
+
+/* A case's result in the suites' words: Pass and the warnings pass, NotSupported is a skip,
+ * a crash and a timeout keep their names (a timeout is not run again: it took its whole
+ * limit), anything else fails. */
+static const char *case_result(enum qpa_kind k)
+{
+	switch (k) {
+	case QPA_PASS:
+	case QPA_QUALITY_WARNING:
+	case QPA_COMPATIBILITY_WARNING:
+		return "pass";
+	case QPA_NOT_SUPPORTED:
+		return "skip";
+	case QPA_CRASH:
+		return "crash";
+	case QPA_TIMEOUT:
+		return "timeout";
+	default:
+		return "fail";
 	}
-	char *const none[] = {NULL};
-	char **prefix = side_argv(s, version, side, NULL, NULL, none, e);
+}
+
+/* ---- a plan: names in batches, and what each batch gave ---- */
+
+enum plan_sides { PLAN_BOTH, PLAN_STORE, PLAN_DISTRO };
+
+struct plan {
+	char **names; /* not owned */
+	size_t n, batch, n_batches;
+	enum plan_sides sides;
+	json_object **mine, **theirs; /* by batch; NULL when the batch did not finish */
+	json_object **fresh;          /* by batch: the distribution's results that were run, not cached */
+};
+
+static void plan_init(struct plan *p, char **names, size_t n, enum plan_sides sides, int jobs)
+{
+	size_t per = (n + (size_t)jobs * BATCHES_PER_JOB - 1) / ((size_t)jobs * BATCHES_PER_JOB);
+	*p = (struct plan){.names = names, .n = n, .sides = sides,
+			   .batch = per < 1 ? 1 : per > BATCH_MAX ? BATCH_MAX : per};
+	p->n_batches = (n + p->batch - 1) / p->batch;
+	p->mine = xcalloc(p->n_batches + 1, sizeof *p->mine);
+	p->theirs = xcalloc(p->n_batches + 1, sizeof *p->theirs);
+	p->fresh = xcalloc(p->n_batches + 1, sizeof *p->fresh);
+}
+
+static void plan_free(struct plan *p)
+{
+	for (size_t i = 0; i < p->n_batches; i++) {
+		json_object_put(p->mine[i]);
+		json_object_put(p->theirs[i]);
+		json_object_put(p->fresh[i]);
+	}
+	free(p->mine);
+	free(p->theirs);
+	free(p->fresh);
+}
+
+/* ---- the run ---- */
+
+struct deqp_suite {
+	struct store *s;
+	const char *version;
+	const struct deqp_suite_request *r;
+	char *deqp;           /* its real path */
+	char *workdir;
+	char **prefix[2];     /* the launcher's argv for each side */
+	json_object *cached;  /* the distribution's results from earlier runs; read only while jobs run */
+	double budget_end;    /* 0: none */
+	int out_of_budget;    /* atomically */
+	int retrying;         /* a second run: no progress counts */
+	struct plan *plan;
+	struct locked_progress lp;
+	size_t done[2], total; /* atomically */
+	unsigned round;       /* plans run so far: each gets its own log folders */
+};
+
+static void count_done(struct deqp_suite *run, enum side side, size_t n)
+{
+	if (run->retrying)
+		return;
+	size_t now = __atomic_add_fetch(&run->done[side], n, __ATOMIC_SEQ_CST);
+	char label[64];
+	snprintf(label, sizeof label, DEQP_SUITE ":%s", side_name(side));
+	progress_count(&run->lp.p, "suite", label, now, run->total);
+}
+
+/* names[0..n) on one side into *map ({name: result}); *complete is 0 when the budget stopped
+ * the process first (then *map is NULL). */
+static int run_cases(struct deqp_suite *run, enum side side, char *const names[], size_t n,
+		     size_t batch, json_object **map, int *complete, struct tb_error *e)
+{
+	*map = NULL;
+	*complete = 0;
+	if (__atomic_load_n(&run->out_of_budget, __ATOMIC_SEQ_CST))
+		return TB_OK;
+	char *dir = xasprintf("%s/r%u-b%zu-%s", run->workdir, run->round, batch, side_name(side));
+	char *list = path_join(dir, "cases.txt");
+	struct strbuf sb = {0};
+	for (size_t i = 0; i < n; i++)
+		sb_appendf(&sb, "%s\n", names[i]);
+	int rc = mkdir(dir, 0700) == 0 ? TB_OK
+				       : tb_fail_errno_why(e, TB_EFAIL, "failed", "cannot make %s for dEQP-VK's logs", dir);
+	if (!rc)
+		rc = atomic_write_file(list, sb.buf, sb.len, 0600, e);
+	sb_free(&sb);
 	struct qpa_parser q;
 	qpa_parser_init(&q);
-	int rc = TB_EFAIL;
-	char label[64];
-	snprintf(label, sizeof label, SUITE_NAME ":%s", side_name(side));
-	progress_test(p, label, "run");
-	if (prefix) {
-		struct deqp_request r = {
-			.prefix = prefix,
-			.deqp = deqp,
-			.caselist = caselist,
-			.workdir = workdir,
-			.case_timeout = smoke_timeout_seconds(),
-			.progress = side == SIDE_STORE ? p : NULL,
-		};
-		rc = deqp_run(&r, &q, e);
-	}
-	progress_test(p, label, rc ? "fail" : "pass");
+	int out_of_budget = 0;
 	if (!rc) {
-		*map = json_object_new_object();
+		struct deqp_request req = {
+			.prefix = run->prefix[side],
+			.deqp = run->deqp,
+			.caselist = list,
+			.workdir = dir,
+			.case_timeout = smoke_timeout_seconds(),
+			.deadline = run->budget_end,
+			.out_of_budget = &out_of_budget,
+		};
+		rc = deqp_run(&req, &q, e);
+	}
+	if (!rc && out_of_budget) {
+		__atomic_store_n(&run->out_of_budget, 1, __ATOMIC_SEQ_CST);
+	} else if (!rc) {
+		/* the batch's cases only, each once: a log may name others */
+		json_object *logged = json_object_new_object();
 		for (size_t i = 0; i < q.n; i++)
-			json_object_object_add(*map, q.cases[i].name,
-					       json_object_new_string(qpa_kind_status(q.cases[i].kind)));
+			json_object_object_add(logged, q.cases[i].name,
+					       json_object_new_string(case_result(q.cases[i].kind)));
+		*map = json_object_new_object();
+		for (size_t i = 0; i < n; i++) {
+			json_object *v;
+			json_object_object_add(*map, names[i],
+					       json_object_object_get_ex(logged, names[i], &v)
+						       ? json_object_get(v)
+						       : json_object_new_string("missing"));
+		}
+		json_object_put(logged);
+		*complete = 1;
 	}
 	qpa_parser_free(&q);
-	smoke_free_argv(prefix);
-	remove_tree(workdir);
-	free(workdir);
+	remove_tree(dir);
+	free(dir);
+	free(list);
 	return rc;
 }
 
-int suite_deqp_run(struct store *s, const char *version, const char *deqp,
-		   const char *caselist, const struct tb_progress *p, struct suite_outcome *out,
-		   json_object **result, struct tb_error *e)
+/* One batch of the plan: our side, then the distribution's for what the cache lacks. */
+static int run_batch(void *ctx, size_t i, int worker, struct tb_error *e)
+{
+	(void)worker;
+	struct deqp_suite *run = ctx;
+	struct plan *p = run->plan;
+	size_t from = i * p->batch, n = p->n - from < p->batch ? p->n - from : p->batch;
+	char **names = p->names + from;
+	json_object *mine = NULL, *theirs = NULL, *fresh = NULL;
+	int complete = 1, rc = TB_OK;
+	if (p->sides != PLAN_DISTRO) {
+		rc = run_cases(run, SIDE_STORE, names, n, i, &mine, &complete, e);
+		if (!rc && complete)
+			count_done(run, SIDE_STORE, n);
+	}
+	if (!rc && complete && p->sides != PLAN_STORE) {
+		theirs = json_object_new_object();
+		char **todo = xcalloc(n + 1, sizeof *todo);
+		size_t n_todo = 0;
+		for (size_t k = 0; k < n; k++) {
+			json_object *v;
+			if (p->sides == PLAN_BOTH && run->cached &&
+			    json_object_object_get_ex(run->cached, names[k], &v))
+				json_object_object_add(theirs, names[k], json_object_get(v));
+			else
+				todo[n_todo++] = names[k];
+		}
+		if (n_todo)
+			rc = run_cases(run, SIDE_DISTRO, todo, n_todo, i, &fresh, &complete, e);
+		if (!rc && complete && fresh) {
+			json_object_object_foreach(fresh, name, v)
+				json_object_object_add(theirs, name, json_object_get(v));
+		}
+		if (!rc && complete)
+			count_done(run, SIDE_DISTRO, n);
+		free(todo);
+	}
+	if (rc || !complete) {
+		json_object_put(mine);
+		json_object_put(theirs);
+		json_object_put(fresh);
+		return rc;
+	}
+	p->mine[i] = mine;
+	p->theirs[i] = theirs;
+	p->fresh[i] = fresh;
+	return TB_OK;
+}
+
+static int run_plan(struct deqp_suite *run, struct plan *p, int jobs, struct tb_error *e)
+{
+	run->plan = p;
+	int rc = jobs_run(p->n_batches, jobs, run_batch, run, e);
+	run->plan = NULL;
+	run->round++;
+	return rc;
+}
+
+/* ---- after both sides: regressions must hold twice ---- */
+
+/* The names whose result passes in theirs and not in mine, but for a timeout (it took its
+ * whole limit already) and for the expected failures. */
+static size_t regressed(json_object *mine, json_object *theirs, json_object *expected, char ***out)
+{
+	size_t n = 0;
+	char **names = xcalloc((size_t)json_object_object_length(mine) + 1, sizeof *names);
+	json_object_object_foreach(mine, name, v) {
+		json_object *t, *want;
+		const char *ours = json_object_get_string(v);
+		if (json_object_object_get_ex(theirs, name, &t) && suite_result_passes(json_object_get_string(t)) &&
+		    !suite_result_passes(ours) && strcmp(ours, "timeout") &&
+		    !(expected && json_object_object_get_ex(expected, name, &want) &&
+		      expected_matches(json_object_get_string(want), ours)))
+			names[n++] = name;
+	}
+	*out = names;
+	return n;
+}
+
+/* Runs names once more on one side; where passing changed, the second result replaces the
+ * first in results and the name goes to flaky (once). */
+static int run_again(struct deqp_suite *run, enum plan_sides sides, char **names, size_t n, int jobs,
+		     json_object *results, json_object *flaky, struct tb_error *e)
+{
+	struct plan p;
+	plan_init(&p, names, n, sides, jobs);
+	run->retrying = 1;
+	int rc = run_plan(run, &p, jobs, e);
+	run->retrying = 0;
+	for (size_t b = 0; !rc && b < p.n_batches; b++) {
+		json_object *second = sides == PLAN_STORE ? p.mine[b] : p.fresh[b];
+		if (!second)
+			continue; /* the budget ran out: the first results stand */
+		json_object_object_foreach(second, name, v) {
+			json_object *first;
+			if (!json_object_object_get_ex(results, name, &first) ||
+			    suite_result_passes(json_object_get_string(v)) ==
+				    suite_result_passes(json_object_get_string(first)))
+				continue;
+			int named = 0;
+			for (size_t k = 0; k < json_object_array_length(flaky) && !named; k++)
+				named = !strcmp(json_object_get_string(json_object_array_get_idx(flaky, k)), name);
+			if (!named)
+				json_object_array_add(flaky, json_object_new_string(name));
+			json_object_object_add(results, name, json_object_get(v));
+		}
+	}
+	plan_free(&p);
+	return rc;
+}
+
+/* Copies the keys (strings) of names out of an object that is about to change. */
+static char **names_copy(char **names, size_t n)
+{
+	char **copy = xcalloc(n + 1, sizeof *copy);
+	for (size_t i = 0; i < n; i++)
+		copy[i] = xstrdup(names[i]);
+	return copy;
+}
+
+static void names_free(char **names, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		free(names[i]);
+	free(names);
+}
+
+static int retry_regressions(struct deqp_suite *run, int jobs, json_object *mine, json_object *theirs,
+			     json_object *expected, json_object *flaky, struct tb_error *e)
+{
+	char **found;
+	size_t n = regressed(mine, theirs, expected, &found);
+	char **names = names_copy(found, n);
+	free(found);
+	int rc = n ? run_again(run, PLAN_STORE, names, n, jobs, mine, flaky, e) : TB_OK;
+	names_free(names, n);
+	if (rc || !n)
+		return rc;
+	n = regressed(mine, theirs, expected, &found);
+	names = names_copy(found, n);
+	free(found);
+	if (n)
+		rc = run_again(run, PLAN_DISTRO, names, n, jobs, theirs, flaky, e);
+	names_free(names, n);
+	return rc;
+}
+
+/* ---- setting up ---- */
+
+/* The binary: --deqp PATH or its directory, else the recipe's. */
+static char *binary_find(const char *given, struct tb_error *e)
+{
+	char *path = given && *given ? xstrdup(given) : deqp_default_path();
+	if (is_directory(path)) {
+		char *in = path_join(path, "deqp-vk");
+		free(path);
+		path = in;
+	}
+	char *real = realpath(path, NULL);
+	struct stat st;
+	if (!real || stat(real, &st) != 0 || !S_ISREG(st.st_mode) || access(real, X_OK) != 0) {
+		tb_fail_why(e, TB_EFAIL, "failed",
+			    "no dEQP-VK binary at %s; build it with build-recipes/deqp-vk, or name it (or "
+			    "its directory) with --deqp or deqp_dir in mesa.conf", path);
+		free(real);
+		real = NULL;
+	}
+	free(path);
+	return real;
+}
+
+/* The side's command line, the distribution's with the system's ICD file of the same
+ * driver, so that both sides compare one driver. */
+static int prefixes_make(struct deqp_suite *run, const struct manifest *m, char ***icd_files,
+			 struct tb_error *e)
+{
+	char *const none[] = {NULL};
+	run->prefix[SIDE_STORE] = side_argv(run->s, run->version, SIDE_STORE, NULL, NULL, none, e);
+	if (!run->prefix[SIDE_STORE])
+		return TB_EFAIL;
+	struct side_drivers d = {0};
+	int rc = side_drivers_find(run->s, m, SIDE_DISTRO, &d, e);
+	if (rc)
+		return rc;
+	char **env = side_drivers_env(&d);
+	run->prefix[SIDE_DISTRO] = side_argv(run->s, run->version, SIDE_DISTRO, NULL, env, none, e);
+	smoke_free_argv(env);
+	char *lib = d.vulkan_icd ? vulkan_icd_library(d.vulkan_icd) : NULL;
+	char **files = xcalloc(3, sizeof *files);
+	files[0] = d.vulkan_icd ? xstrdup(d.vulkan_icd) : xstrdup("");
+	files[1] = lib && lib[0] == '/' ? lib : (free(lib), xstrdup(""));
+	*icd_files = files;
+	side_drivers_free(&d);
+	return run->prefix[SIDE_DISTRO] ? TB_OK : TB_EFAIL;
+}
+
+static int cases_get(const struct deqp_suite_request *r, const char *deqp, struct deqp_cases *c,
+		     struct tb_error *e)
+{
+	int rc = r->caselist && *r->caselist ? deqp_cases_read(c, r->caselist, e)
+					     : deqp_cases_list(c, deqp, r->groups, e);
+	if (!rc)
+		deqp_cases_fraction(c, r->fraction_n, r->fraction_k ? r->fraction_k : 1);
+	if (!rc && !c->n)
+		rc = tb_fail_why(e, TB_EFAIL, "failed", "the fraction %u/%u of the cases keeps none of them",
+				 r->fraction_n, r->fraction_k);
+	return rc;
+}
+
+/* ---- recording ---- */
+
+static json_object *names_array(char **names, size_t n)
+{
+	json_object *a = json_object_new_array();
+	for (size_t i = 0; i < n; i++)
+		json_object_array_add(a, json_object_new_string(names[i]));
+	return a;
+}
+
+static json_object *extra_keys(const struct deqp_suite *run, const struct deqp_cases *c, int jobs,
+			       json_object *flaky, char **not_run, size_t n_not_run, int all_cached)
+{
+	const struct deqp_suite_request *r = run->r;
+	json_object *x = json_object_new_object();
+	json_object_object_add(x, "groups", json_object_new_string(r->caselist && *r->caselist ? ""
+							  : r->groups && *r->groups ? r->groups : DEQP_DEFAULT_GROUPS));
+	json_object_object_add(x, "caselist", json_object_new_string(r->caselist ? r->caselist : ""));
+	char fraction[32];
+	snprintf(fraction, sizeof fraction, "%u/%u", r->fraction_n > 1 ? r->fraction_n : 1,
+		 r->fraction_n > 1 && r->fraction_k ? r->fraction_k : 1);
+	json_object_object_add(x, "fraction", json_object_new_string(fraction));
+	json_object_object_add(x, "cases", json_object_new_int64((int64_t)c->n));
+	json_object_object_add(x, "duplicates", json_object_new_int64((int64_t)c->duplicates));
+	json_object_object_add(x, "cut", json_object_new_int64((int64_t)c->cut));
+	json_object_object_add(x, "budget", json_object_new_int(r->budget));
+	json_object_object_add(x, "jobs", json_object_new_int(jobs));
+	json_object_object_add(x, "not_run_count", json_object_new_int64((int64_t)n_not_run));
+	json_object_object_add(x, "not_run", names_array(not_run, n_not_run < NOT_RUN_NAMED ? n_not_run : NOT_RUN_NAMED));
+	json_object_object_add(x, "flaky", json_object_get(flaky));
+	json_object_object_add(x, "distribution_cached", json_object_new_boolean(all_cached));
+	return x;
+}
+
+/* The first plan's batches into the two maps; the cases of batches that did not finish into
+ * not_run; the distribution's new results into the cache. */
+static void gather(struct deqp_suite *run, struct plan *p, json_object *mine, json_object *theirs,
+		   char ***not_run, size_t *n_not_run, int *all_cached)
+{
+	*not_run = xcalloc(p->n + 1, sizeof **not_run);
+	*n_not_run = 0;
+	*all_cached = p->n_batches > 0;
+	int fresh_any = 0;
+	for (size_t b = 0; b < p->n_batches; b++) {
+		if (!p->mine[b]) {
+			size_t from = b * p->batch;
+			for (size_t k = from; k < p->n && k < from + p->batch; k++)
+				(*not_run)[(*n_not_run)++] = p->names[k];
+			continue;
+		}
+		json_object_object_foreach(p->mine[b], n1, v1)
+			json_object_object_add(mine, n1, json_object_get(v1));
+		json_object_object_foreach(p->theirs[b], n2, v2)
+			json_object_object_add(theirs, n2, json_object_get(v2));
+		if (p->fresh[b] && json_object_object_length(p->fresh[b])) {
+			*all_cached = 0;
+			fresh_any = 1;
+			if (!run->cached)
+				run->cached = json_object_new_object();
+			json_object_object_foreach(p->fresh[b], n3, v3)
+				json_object_object_add(run->cached, n3, json_object_get(v3));
+		}
+	}
+	if (!json_object_object_length(mine))
+		*all_cached = 0;
+	(void)fresh_any;
+}
+
+static int run_all(struct deqp_suite *run, struct deqp_cases *c, int jobs, json_object *expected,
+		   const char *cache_path, struct suite_outcome *out, json_object **result,
+		   struct tb_error *e)
+{
+	const struct tb_progress *p = run->r->progress;
+	struct plan first;
+	plan_init(&first, c->names, c->n, PLAN_BOTH, jobs);
+	run->total = c->n;
+	progress_test(p, DEQP_SUITE ":store", "run");
+	int rc = run_plan(run, &first, jobs, e);
+	json_object *mine = json_object_new_object(), *theirs = json_object_new_object();
+	json_object *flaky = json_object_new_array();
+	char **not_run = NULL;
+	size_t n_not_run = 0;
+	int all_cached = 0;
+	if (!rc) {
+		gather(run, &first, mine, theirs, &not_run, &n_not_run, &all_cached);
+		if (!all_cached && run->cached)
+			suite_cache_write(run->s, cache_path, DEQP_SUITE, run->cached);
+		rc = retry_regressions(run, jobs, mine, theirs, expected, flaky, e);
+	}
+	progress_test(p, DEQP_SUITE ":store", rc ? "fail" : "pass");
+	if (!rc) {
+		out->distro_cached = all_cached;
+		json_object *extra = extra_keys(run, c, jobs, flaky, not_run, n_not_run, all_cached);
+		rc = suite_record(run->s, run->version, DEQP_SUITE, mine, theirs, expected, extra, p, out,
+				  result, e);
+		json_object_put(extra);
+	}
+	free(not_run);
+	json_object_put(flaky);
+	json_object_put(mine);
+	json_object_put(theirs);
+	plan_free(&first);
+	return rc;
+}
+
+static char *cache_path_of(const struct deqp_suite *run, char **icd_files)
+{
+	const char *parts[] = {RUN_OPTIONS};
+	const char *programs[] = {run->deqp, icd_files[0], icd_files[1]};
+	return suite_cache_path(run->s, DEQP_SUITE, parts, 1, programs, icd_files[1][0] ? 3 : 2);
+}
+
+int suite_deqp_run(struct store *s, const char *version, const struct deqp_suite_request *r,
+		   struct suite_outcome *out, json_object **result, struct tb_error *e)
 {
 	memset(out, 0, sizeof *out);
-	*result = NULL;
-	json_object *store_map = NULL, *distro_map = NULL;
-	int rc = run_side(s, version, SIDE_STORE, deqp, caselist, p, &store_map, e);
+	if (result)
+		*result = NULL;
+	struct manifest m;
+	int rc = store_load_manifest(s, version, &m, e);
+	if (rc)
+		return rc;
+	struct deqp_suite run = {.s = s, .version = version, .r = r,
+				 .budget_end = r->budget > 0 ? now_seconds() + r->budget : 0};
+	locked_progress_init(&run.lp, r->progress);
+	int jobs = r->jobs > 0 ? r->jobs : jobs_default();
+	json_object *expected = NULL;
+	char **icd_files = NULL;
+	char *cache = NULL;
+	struct deqp_cases c = {0};
+	if (!m.has_vulkan)
+		rc = tb_fail_why(e, TB_EFAIL, "failed", "Mesa %s ships no Vulkan driver: dEQP-VK has nothing to test",
+				 version);
+	if (!rc && !(run.deqp = binary_find(r->deqp, e)))
+		rc = TB_EFAIL;
 	if (!rc)
-		rc = run_side(s, version, SIDE_DISTRO, deqp, caselist, p, &distro_map, e);
+		rc = expected_load(s, version, DEQP_SUITE, r->confdir, &expected, e);
+	if (!rc)
+		rc = prefixes_make(&run, &m, &icd_files, e);
+	if (!rc)
+		rc = cases_get(r, run.deqp, &c, e);
 	if (!rc) {
-		json_object *cmp = suite_compare(store_map, distro_map);
-		json_object *tests;
-		json_object_object_get_ex(cmp, "tests", &tests);
-		out->tests = json_object_get_int(tests);
-		out->regressions = suite_regressions(cmp, out->names, sizeof out->names);
-		rc = smoke_record_set(s, version, "suites", SUITE_NAME, json_object_get(cmp), e);
-		*result = cmp;
+		const char *tmp = getenv("TMPDIR");
+		run.workdir = path_join(tmp && *tmp ? tmp : "/tmp", "tb323fu-deqp.XXXXXX");
+		if (!mkdtemp(run.workdir)) {
+			rc = tb_fail_errno_why(e, TB_EFAIL, "failed", "cannot create a temporary directory for dEQP-VK's logs");
+			free(run.workdir);
+			run.workdir = NULL;
+		}
 	}
-	json_object_put(store_map);
-	json_object_put(distro_map);
+	if (!rc) {
+		cache = cache_path_of(&run, icd_files);
+		run.cached = suite_cache_read(cache);
+		rc = run_all(&run, &c, jobs, expected, cache, out, result, e);
+	}
+	if (run.workdir)
+		remove_tree(run.workdir);
+	free(run.workdir);
+	free(cache);
+	if (icd_files) {
+		free(icd_files[0]);
+		free(icd_files[1]);
+		free(icd_files);
+	}
+	json_object_put(run.cached);
+	json_object_put(expected);
+	deqp_cases_free(&c);
+	smoke_free_argv(run.prefix[SIDE_STORE]);
+	smoke_free_argv(run.prefix[SIDE_DISTRO]);
+	free(run.deqp);
+	locked_progress_free(&run.lp);
+	manifest_free(&m);
+	return rc;
+}
+
+static char *config_dir(const struct config *cfg)
+{
+	if (!cfg->path)
+		return xstrdup(TB_SYSCONFDIR "/tb323fu");
+	char *dir = xstrdup(cfg->path);
+	char *slash = strrchr(dir, '/');
+	if (slash)
+		*slash = '\0';
+	else
+		strcpy(dir, ".");
+	return dir;
+}
+
+int suite_deqp_after_install(struct store *s, const char *version, const struct config *cfg,
+			     const struct tb_progress *p, struct tb_error *e)
+{
+	unsigned n = 1, k = 1;
+	const char *bad = cfg->deqp_fraction && *cfg->deqp_fraction
+				  ? deqp_fraction_parse(cfg->deqp_fraction, &n, &k)
+				  : NULL;
+	if (bad)
+		return tb_fail_why(e, TB_EFAIL, "failed", "deqp_fraction in mesa.conf: %s", bad);
+	char *confdir = config_dir(cfg);
+	struct deqp_suite_request r = {
+		.deqp = cfg->deqp_dir,
+		.groups = cfg->deqp_groups,
+		.fraction_n = n,
+		.fraction_k = k,
+		.budget = (int)cfg->deqp_budget,
+		.jobs = (int)cfg->suite_jobs,
+		.confdir = confdir,
+		.progress = p,
+	};
+	struct suite_outcome out;
+	int rc = suite_deqp_run(s, version, &r, &out, NULL, e);
+	if (!rc && out.regressions)
+		rc = tb_fail_why(e, TB_ESMOKE, "suite-regression",
+				 "%d of %d dEQP-VK cases pass with the distribution's Mesa and not with Mesa %s: %s",
+				 out.regressions, out.tests, version, out.names);
+	free(confdir);
 	return rc;
 }

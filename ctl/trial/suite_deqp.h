@@ -1,5 +1,5 @@
-/* A dEQP-VK case list on the store's build and on the distribution's Mesa, compared case by
- * case (docs/design.md §10). */
+/* dEQP-VK, the Vulkan CTS, on the store's build and on the distribution's Mesa, compared case
+ * by case (docs/design.md §10). */
 #ifndef TB_SUITE_DEQP_H
 #define TB_SUITE_DEQP_H
 
@@ -9,12 +9,46 @@
 #include "base/error.h"
 
 struct json_object;
+struct config;
 
-/* Runs the case list with the dEQP-VK binary deqp through `run --version V` and through
- * `distro`, writes the comparison to smoke/<v>.json's suites."deqp-vk" and returns it in
- * *result (json_object_put it). TB_OK when both sides ran: look at out->regressions. */
-int suite_deqp_run(struct store *s, const char *version, const char *deqp,
-		   const char *caselist, const struct tb_progress *p, struct suite_outcome *out,
-		   struct json_object **result, struct tb_error *e);
+/* The suite's name: the key in smoke/<v>.json's suites, in mesa.conf's smoke_suite and in
+ * progress events. */
+#define DEQP_SUITE "dEQP-VK"
+
+struct deqp_suite_request {
+	const char *deqp;      /* the binary, or its directory; NULL: deqp_default_path() */
+	const char *groups;    /* "compute,synchronization"; NULL: DEQP_DEFAULT_GROUPS */
+	const char *caselist;  /* a file of case names instead of groups; NULL: none */
+	unsigned fraction_n, fraction_k; /* every n-th case from the k-th (1-based); n 0 or 1: all */
+	int budget;            /* seconds for the whole run, 0: no limit */
+	int jobs;              /* processes at once, 0: jobs_default() */
+	const char *confdir;   /* where expected-fails/ is kept (mesa.conf's directory); may be NULL */
+	const struct tb_progress *progress;
+};
+
+/* Where build-recipes/deqp-vk leaves its binary for this machine:
+ * ${TB_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/tb323fu-mesa}/deqp-vk/MACHINE/deqp-vk
+ * (allocated). */
+char *deqp_default_path(void);
+
+/* Lists the cases (from the binary, or the case list), keeps the fraction, and runs them in
+ * batches of one process each on `jobs` workers: each batch through `run --version V` and
+ * then through `distro` with the system's ICD file of the same driver (the distribution's
+ * results cached per distribution Mesa, binary and case). A case that crashes or hangs ends
+ * its process and is recorded as such; the batch goes on in a new one. A case that passes
+ * with the distribution's Mesa and not with ours runs once more on ours and, when it still
+ * fails, on the distribution's: where the second result differs it stands and the case is
+ * named in "flaky". The version's expected failures (trial/expected.h) are no regressions.
+ * When the budget runs out the running processes stop; batches that did not finish on both
+ * sides are left out and counted in "not_run". The comparison goes to smoke/<v>.json's
+ * suites."dEQP-VK" and *result (json_object_put it; may be NULL). TB_OK when it ran: look at
+ * out->regressions. */
+int suite_deqp_run(struct store *s, const char *version, const struct deqp_suite_request *r,
+		   struct suite_outcome *out, struct json_object **result, struct tb_error *e);
+
+/* suite_after_install for smoke_suite = dEQP-VK: deqp_dir, deqp_groups, deqp_fraction,
+ * deqp_budget and suite_jobs of mesa.conf. */
+int suite_deqp_after_install(struct store *s, const char *version, const struct config *cfg,
+			     const struct tb_progress *p, struct tb_error *e);
 
 #endif

@@ -21,6 +21,7 @@
 #include "trial/suite_cache.h"
 #include "trial/suite_compare.h"
 #include "trial/suite_cts.h"
+#include "trial/suite_deqp.h"
 #include "base/error.h"
 #include "base/alloc.h"
 #include "base/fs.h"
@@ -178,7 +179,7 @@ int suite_piglit_run(struct store *s, const char *version, const struct suite_re
 		json_object_object_add(extra, "profile", json_object_new_string(r->profile ? r->profile : "quick"));
 		json_object_object_add(extra, "filter", json_object_new_string(r->filter ? r->filter : ""));
 		json_object_object_add(extra, "distribution_cached", json_object_new_boolean(out->distro_cached));
-		rc = suite_record(s, version, SUITE_NAME, store_map, distro_map, extra, r->progress,
+		rc = suite_record(s, version, SUITE_NAME, store_map, distro_map, NULL, extra, r->progress,
 				  out, result, e);
 		json_object_put(extra);
 	}
@@ -198,6 +199,8 @@ int suite_after_install(struct store *s, const char *version, const struct confi
 		return TB_OK;
 	if (!strcmp(cfg->smoke_suite, "opencl-cts"))
 		return suite_cts_after_install(s, version, cfg, p, e);
+	if (!strcmp(cfg->smoke_suite, DEQP_SUITE))
+		return suite_deqp_after_install(s, version, cfg, p, e);
 	struct suite_request r = {
 		.profile = cfg->smoke_suite_profile,
 		.filter = cfg->smoke_suite_filter,

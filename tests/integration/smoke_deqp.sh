@@ -1,8 +1,8 @@
 #!/bin/sh
 # `smoke --deqp PATH --caselist FILE` on a fake dEQP-VK that writes a QPA log in the real
 # format: every status is counted, a crash or a hang ends only its case (the run restarts
-# after it), and dEQP runs under the version's environment in its own directory. With --suite
-# deqp-vk the list also runs under `distro` and the regressions are named.
+# after it), and dEQP runs under the version's environment in its own directory (both sides:
+# suite_deqp.sh).
 . "$TB_TOP/tests/lib.sh"
 
 V=2026.04.01
@@ -97,32 +97,4 @@ expect_exit 2 "a case list with a name over 512 bytes is refused" \
 	timeout -k 5 120 "$CTL" --store "$STORE" mesa smoke --deqp "$FAKE" --caselist "$T/toolong.txt"
 check "…in one sentence" grep -q "names a case of 626 bytes.*dEQP-VK case names have at most 512" "$T/err"
 
-# --- the same list on the store's build and on the distribution's Mesa ---------------------------
-cat >"$T/compare.txt" <<'EOF2'
-dEQP-VK.compute.fake.pass_1
-dEQP-VK.compute.fake.storefail_1
-dEQP-VK.compute.fake.distrofail_1
-dEQP-VK.compute.fake.fail_1
-dEQP-VK.synchronization.fake.notsupported_1
-dEQP-VK.synchronization.fake.storefail_2
-EOF2
-: >"$T/record"
-expect_exit 6 "--suite deqp-vk: a case that passes only on the distribution's Mesa is a regression" \
-	ctl mesa smoke $V --suite deqp-vk --deqp "$FAKE" --caselist "$T/compare.txt" --json
-check "exactly the two regressions, and the case only ours passes" \
-	test "$(json 'd["reason"], d["regressions"], d["fixed"]' <"$T/out")" = \
-	"('suite-regression', ['dEQP-VK.compute.fake.storefail_1', 'dEQP-VK.synchronization.fake.storefail_2'], ['dEQP-VK.compute.fake.distrofail_1'])"
-check "every case with both results" \
-	test "$(json '[(t["store"], t["distribution"]) for t in d["results"]]' <"$T/out")" = \
-	"[('pass', 'fail'), ('fail', 'fail'), ('pass', 'pass'), ('fail', 'pass'), ('skip', 'skip'), ('fail', 'pass')]"
-check "dEQP ran once under the version's driver and once under the distribution's" \
-	test "$(cut -d' ' -f2 "$T/record" | tr '\n' ' ')" = "VK_DRIVER_FILES=$REAL/icd/versions/$V/turnip.json VK_DRIVER_FILES= "
-check "smoke/$V.json keeps the comparison" \
-	test "$(python3 -c 'import json,sys; print(json.load(sys.stdin)["suites"]["deqp-vk"]["passed"])' <"$STORE/smoke/$V.json")" = \
-	"{'store': 2, 'distribution': 3}"
-check "the sentence names them" grep -q "regressed in 2 of 6 deqp-vk tests.*storefail_1, dEQP-VK.synchronization.fake.storefail_2" "$T/err"
-grep -v storefail "$T/compare.txt" >"$T/compare-good.txt"
-expect_exit 0 "--suite deqp-vk without regressions" \
-	ctl mesa smoke $V --suite deqp-vk --deqp "$FAKE" --caselist "$T/compare-good.txt"
-expect_exit 2 "--suite deqp-vk without --deqp" ctl mesa smoke --suite deqp-vk
 done_testing

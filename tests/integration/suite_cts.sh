@@ -27,7 +27,7 @@ result() { json "[t['store'] + '/' + t['distribution'] for t in d['results'] if 
 # --- every kind of result, and a crash and a hang named ------------------------------------------
 : >"$T/record"
 TB323FU_MESA_CTS_TIMEOUT=10 expect_exit 6 "two binaries: a regression, a crash and a hang on the store's side" \
-	cts $V1 --tests fake,other --json
+	cts $V1 --tests fake,other --jobs 1 --json
 check "…regressions are exactly those three" \
 	test "$(json 'd["regressions"], d["fixed"], d["tests"], d["binaries"], d["not_run"]' <"$T/out")" = \
 	"(['fake/crash', 'fake/hang', 'fake/regress'], ['fake/fixed'], 9, ['fake', 'other'], [])"
@@ -49,6 +49,15 @@ check "…nothing was flaky" test "$(json 'd["flaky"]' <"$T/out")" = "[]"
 check "…the distribution's side ran each binary once, then the two that regressed twice once more" \
 	test "$(grep '^distribution ' "$T/record" | cut -d' ' -f3- | tr '\n' ';')" = \
 	"test_fake -w pass_a pass_b fail_both skip_both regress fixed crash hang;test_fake -w regress crash;test_other -w pass_c;"
+
+# --- two binaries at once: the same results as one after the other ------------------------------
+json 'd["results"], d["regressions"], d["jobs"]' <"$T/out" >"$T/one-job"
+: >"$T/record"
+TB323FU_MESA_CTS_TIMEOUT=10 expect_exit 6 "--jobs 2: the two binaries at once" cts $V1 --tests fake,other --jobs 2 --json
+check "…the same results and regressions" \
+	test "$(json 'd["results"], d["regressions"], d["jobs"]' <"$T/out")" = "$(sed 's/, 1)$/, 2)/' "$T/one-job")"
+check "…each binary's processes as with one job (the distribution's side now cached but for the retry)" \
+	test "$(grep -c test_fake "$T/record") $(grep -c test_other "$T/record")" = "8 1"
 
 # --- sub-tests that fail now and then: on our side (flaky), on the distribution's (unstable) ----
 mkdir -p "$T/flaky" && cp "$TB_TOP/tests/doubles/fake-cts" "$T/flaky/test_flaky"
@@ -93,12 +102,12 @@ print([(e["test"], e["done"]) for e in ev if e.get("op") == "suite"][-2:],
 # --- the budget --------------------------------------------------------------------------------
 : >"$T/record"
 TB323FU_MESA_CTS_TIMEOUT=3600 expect_exit 0 "a budget that runs out while a sub-test hangs" \
-	cts $V1 --tests fake,other --subtests 'hang|pass_c' --budget 1
+	cts $V1 --tests fake,other --subtests 'hang|pass_c' --budget 1 --jobs 1
 check "…the sentence says what did not run" \
 	grep -q "the budget of 1 s ran out, so these did not run: fake, other" "$T/out"
 check "…nothing ran after it" test "$(grep -c test_other "$T/record")" = 0
 expect_exit 0 "…--json: not_run and no result of a binary that did not finish" \
-	cts $V1 --tests other,fake --subtests 'hang|pass_c' --budget 1 --json
+	cts $V1 --tests other,fake --subtests 'hang|pass_c' --budget 1 --jobs 1 --json
 check "…other ran on both sides, fake did not finish" \
 	test "$(json 'd["binaries"], d["not_run"], d["budget"]' <"$T/out")" = "(['other'], ['fake'], 1)"
 

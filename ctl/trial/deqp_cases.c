@@ -1,0 +1,283 @@
+/* dEQP-VK's case lists, from the binary's own list run mode or from a file: streamed a line
+ * at a time, never held beyond their bounds. */
+#include "trial/deqp_cases.h"
+
+#include <errno.h>
+#include <glib.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+
+#include "base/alloc.h"
+#include "trial/child.h"
+#include "trial/qpa.h"
+#include "trial/smoke_run.h"
+
+/* A group path or a case name: dEQP's names are lowercase words, digits, '_', '-' and '.'
+ * between them (a few groups have capitals). Nothing here reaches a shell, but names go
+ * into paths of logs and onto command lines. */
+static int valid_path(const char *s, size_t len)
+{
+	if (len == 0 || len > QPA_MAX_NAME || s[0] == '.' || s[len - 1] == '.')
+		return 0;
+	for (size_t i = 0; i < len; i++) {
+		char ch = s[i];
+		if (!(ch == '_' || ch == '-' || ch == '.' || (ch >= 'a' && ch <= 'z') ||
+		      (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9')))
+			return 0;
+		if (ch == '.' && s[i + 1] == '.')
+			return 0;
+	}
+	return 1;
+}
+
+char *deqp_groups_invalid(const char *groups)
+{
+	for (const char *p = groups;;) {
+		size_t len = strcspn(p, ",");
+		if (!valid_path(p, len))
+			return strndup(p, len);
+		if (!p[len])
+			return NULL;
+		p += len + 1;
+	}
+}
+
+/* ---- collecting names ---- */
+
+struct collect {
+	struct deqp_cases *c;
+	GHashTable *seen;
+	size_t cap, bytes;
+	int full; /* a bound was reached: the lister is stopped */
+};
+
+static void collect_init(struct collect *k, struct deqp_cases *c)
+{
+	memset(c, 0, sizeof *c);
+	*k = (struct collect){.c = c, .seen = g_hash_table_new(g_str_hash, g_str_equal)};
+}
+
+static void collect_add(struct collect *k, const char *name, size_t len)
+{
+	struct deqp_cases *c = k->c;
+	k->bytes += len + 1;
+	if (c->n >= DEQP_CASES_MAX || k->bytes > DEQP_CASES_MAX_BYTES) {
+		c->cut++;
+		k->full = 1;
+		return;
+	}
+	if (g_hash_table_contains(k->seen, name)) {
+		if (++c->duplicates >= DEQP_DUPLICATES_MAX)
+			k->full = 1;
+		return;
+	}
+	if (c->n == k->cap) {
+		k->cap = k->cap ? 2 * k->cap : 1024;
+		c->names = xrealloc(c->names, k->cap * sizeof *c->names);
+	}
+	c->names[c->n] = xstrdup(name);
+	g_hash_table_add(k->seen, c->names[c->n]);
+	c->n++;
+}
+
+static void collect_end(struct collect *k)
+{
+	g_hash_table_destroy(k->seen);
+}
+
+/* ---- the binary's list ---- */
+
+struct lister {
+	struct collect k;
+	const char *prefix; /* the group being listed, "dEQP-VK.compute." */
+};
+
+static void on_case_line(void *ctx, const char *line)
+{
+	struct lister *l = ctx;
+	if (strncmp(line, "TEST: ", 6) || l->k.full)
+		return;
+	const char *name = line + 6;
+	size_t len = strlen(name);
+	if (!valid_path(name, len) || strncmp(name, l->prefix, strlen(l->prefix))) {
+		l->k.c->cut++;
+		return;
+	}
+	collect_add(&l->k, name, len);
+}
+
+static int lister_full(void *ctx)
+{
+	return ((struct lister *)ctx)->k.full;
+}
+
+static int list_group(struct lister *l, const char *deqp, const char *cwd, const char *group,
+		      struct tb_error *e)
+{
+	char *prefix = xasprintf("dEQP-VK.%s.", group);
+	char *pattern = xasprintf("--deqp-case=dEQP-VK.%s.*", group);
+	char *argv[] = {(char *)deqp, "--deqp-runmode=stdout-caselist", pattern, NULL};
+	struct child c;
+	int rc = child_start(&c, argv, cwd, e);
+	size_t before = l->k.c->n + l->k.c->duplicates;
+	if (!rc) {
+		l->prefix = prefix;
+		struct child_tail tail = {0};
+		struct child_watch w = {.line = on_case_line, .err_tail = &tail, .tick = lister_full,
+					.tick_ms = 100, .ctx = l,
+					.deadline = now_seconds() + 10 * smoke_timeout_seconds()};
+		int status = 0, end = child_supervise(&c, &w, &status);
+		char how[160], last[200];
+		child_describe_status(status, how, sizeof how);
+		child_tail_last_line(&tail, last, sizeof last);
+		if (end == CHILD_INTERRUPTED)
+			rc = tb_check_interrupted(e, "dEQP-VK listed its cases");
+		else if (l->k.full)
+			rc = TB_OK; /* said by the caller: the rest was cut */
+		else if (end == CHILD_TIMED_OUT)
+			rc = tb_fail_why(e, TB_EFAIL, "failed", "%s did not finish listing dEQP-VK.%s within %d s",
+					 deqp, group, 10 * smoke_timeout_seconds());
+		else if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
+			rc = tb_fail_why(e, TB_EFAIL, "failed", "%s could not list dEQP-VK.%s (%s%s%s); is it dEQP-VK?",
+					 deqp, group, how, last[0] ? ": " : "", last);
+		else if (l->k.c->n + l->k.c->duplicates == before)
+			rc = tb_fail_why(e, TB_EFAIL, "failed",
+					 "%s lists no case of dEQP-VK.%s: no such group (dEQP-VK's groups are "
+					 "the second part of a case's name, as compute in dEQP-VK.compute.…)",
+					 deqp, group);
+	}
+	free(prefix);
+	free(pattern);
+	return rc;
+}
+
+int deqp_cases_list(struct deqp_cases *c, const char *deqp, const char *groups, struct tb_error *e)
+{
+	if (!groups || !*groups)
+		groups = DEQP_DEFAULT_GROUPS;
+	else if (!strcmp(groups, "quick"))
+		groups = DEQP_QUICK_GROUPS;
+	char *bad = deqp_groups_invalid(groups);
+	if (bad) {
+		int rc = tb_fail_why(e, TB_EUSAGE, "usage", "\"%.80s\" is no dEQP-VK group (as compute or "
+				     "api.smoke)", bad);
+		free(bad);
+		memset(c, 0, sizeof *c);
+		return rc;
+	}
+	char *cwd = xstrdup(deqp);
+	*strrchr(cwd, '/') = '\0';
+	struct lister l;
+	collect_init(&l.k, c);
+	int rc = TB_OK;
+	for (const char *p = groups; !rc && !l.k.full;) {
+		size_t len = strcspn(p, ",");
+		char *group = strndup(p, len);
+		rc = list_group(&l, deqp, *cwd ? cwd : "/", group, e);
+		free(group);
+		if (!p[len])
+			break;
+		p += len + 1;
+	}
+	collect_end(&l.k);
+	free(cwd);
+	if (rc)
+		deqp_cases_free(c);
+	return rc;
+}
+
+/* ---- a file ---- */
+
+int deqp_cases_read(struct deqp_cases *c, const char *path, struct tb_error *e)
+{
+	struct collect k;
+	collect_init(&k, c);
+	FILE *f = fopen(path, "re");
+	int rc = TB_OK;
+	if (!f)
+		rc = tb_fail_errno_why(e, TB_EUSAGE, "usage", "cannot read the case list %s", path);
+	char line[QPA_MAX_NAME + 3];
+	size_t lineno = 0;
+	while (!rc && !k.full && fgets(line, sizeof line, f)) {
+		lineno++;
+		size_t len = strlen(line);
+		if (len && line[len - 1] != '\n' && !feof(f)) {
+			rc = tb_fail_why(e, TB_EUSAGE, "usage",
+					 "line %zu of the case list %s is longer than %d bytes (\"%.60s...\"); "
+					 "dEQP-VK case names have at most %d",
+					 lineno, path, QPA_MAX_NAME, line, QPA_MAX_NAME);
+			break;
+		}
+		while (len && (line[len - 1] == '\n' || line[len - 1] == '\r' || line[len - 1] == ' ' ||
+			       line[len - 1] == '\t'))
+			line[--len] = '\0';
+		char *name = line;
+		while (*name == ' ' || *name == '\t')
+			name++, len--;
+		if (!len || *name == '#')
+			continue;
+		if (strncmp(name, "dEQP-VK.", 8) || !valid_path(name, len))
+			rc = tb_fail_why(e, TB_EUSAGE, "usage",
+					 "line %zu of the case list %s is no dEQP-VK case name (\"%.60s\"): one "
+					 "full name a line, as dEQP-VK.api.smoke.create_sampler, no patterns",
+					 lineno, path, name);
+		else
+			collect_add(&k, name, len);
+	}
+	if (!rc && f && ferror(f))
+		rc = tb_fail_errno_why(e, TB_EUSAGE, "usage", "cannot read the case list %s", path);
+	if (f)
+		fclose(f);
+	collect_end(&k);
+	if (!rc && !c->n)
+		rc = tb_fail_why(e, TB_EUSAGE, "usage", "the case list %s names no test case", path);
+	if (rc)
+		deqp_cases_free(c);
+	return rc;
+}
+
+/* ---- a fraction ---- */
+
+const char *deqp_fraction_parse(const char *spec, unsigned *n, unsigned *k)
+{
+	char *end;
+	errno = 0;
+	unsigned long a = strtoul(spec, &end, 10), b = 1;
+	if (end == spec || errno || (*end && *end != '/'))
+		return "--fraction takes N or N/K (every N-th case from the K-th on)";
+	if (*end == '/') {
+		const char *s = end + 1;
+		b = strtoul(s, &end, 10);
+		if (end == s || errno || *end)
+			return "--fraction takes N or N/K (every N-th case from the K-th on)";
+	}
+	if (a < 1 || a > 1000000 || b < 1 || b > a)
+		return "--fraction N/K needs 1 <= K <= N <= 1000000";
+	*n = (unsigned)a;
+	*k = (unsigned)b;
+	return NULL;
+}
+
+void deqp_cases_fraction(struct deqp_cases *c, unsigned n, unsigned k)
+{
+	if (n <= 1)
+		return;
+	size_t kept = 0;
+	for (size_t i = 0; i < c->n; i++) {
+		if (i % n == k - 1)
+			c->names[kept++] = c->names[i];
+		else
+			free(c->names[i]);
+	}
+	c->n = kept;
+}
+
+void deqp_cases_free(struct deqp_cases *c)
+{
+	for (size_t i = 0; i < c->n; i++)
+		free(c->names[i]);
+	free(c->names);
+	memset(c, 0, sizeof *c);
+}
