@@ -89,7 +89,7 @@ FUZZ_HARNESS_OBJ := $(FUZZ_SRC:tests/fuzz/%.c=$(BUILD)/fuzzobj/tests/%.o)
 
 BINS := $(BUILD)/bin/tb323fu-ctl $(BUILD)/bin/tb323fu-mesa $(BUILD)/bin/tb323fu-mesa-smoke
 
-.PHONY: all check check-cts check-recipes check-root check-tablet demo install fuzz clean unit-tests
+.PHONY: all check check-cts check-deqp check-recipes check-root check-tablet demo install fuzz clean unit-tests
 all: $(BINS)
 
 # Quiet by default, one line a step (CC ctl/store/store.o); V=1 prints the commands.
@@ -227,6 +227,8 @@ check: all unit-tests man
 # piglit's whole quick_cl profile on a stand-in, both sides; prints the counts and the time.
 check-cts: all
 	BUILD=$(BUILD) sh tests/check-cts
+check-deqp: all
+	BUILD=$(BUILD) sh tests/check-deqp
 
 check-recipes: all
 	sh build-recipes/check-turnip-host

@@ -26,7 +26,7 @@ static int name_ok(const char *s)
 	return 1;
 }
 
-static int read_list(const char *path, json_object *into, struct tb_error *e)
+int expected_read_file(const char *path, json_object *into, struct tb_error *e)
 {
 	FILE *f = fopen(path, "re");
 	if (!f)
@@ -78,11 +78,11 @@ int expected_load(const struct store *s, const char *version, const char *suite,
 {
 	json_object *map = json_object_new_object();
 	char *shipped = store_path(s, STORE_VERSIONS "/%s/" EXPECTED_RELEASE_DIR "/%s.txt", version, suite);
-	int rc = read_list(shipped, map, e);
+	int rc = expected_read_file(shipped, map, e);
 	free(shipped);
 	if (!rc && confdir && *confdir) {
 		char *kept = xasprintf("%s/expected-fails/%s/%s.txt", confdir, version, suite);
-		rc = read_list(kept, map, e);
+		rc = expected_read_file(kept, map, e);
 		free(kept);
 	}
 	if (rc) {

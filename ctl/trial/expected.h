@@ -22,6 +22,9 @@ struct json_object;
 int expected_load(const struct store *s, const char *version, const char *suite,
 		  const char *confdir, struct json_object **out, struct tb_error *e);
 
+/* One list file into `into` (its lines win over what is there); a missing file is none. */
+int expected_read_file(const char *path, struct json_object *into, struct tb_error *e);
+
 /* Whether a case's result on the store's side is the failure the list expects ("flaky":
  * any result). */
 int expected_matches(const char *expected, const char *result);
