@@ -238,6 +238,10 @@ static char *run_notes(json_object *res)
 	append_names(&sb, res, "not_run", ran_out);
 	free(ran_out);
 	append_names(&sb, res, "flaky", "; these gave another result when run again, so they are no regressions: ");
+	json_object *cut;
+	if (json_object_object_get_ex(res, "cut", &cut) && json_object_get_int64(cut))
+		sb_appendf(&sb, "; a binary's --list went on past %d sub-tests or %d lines, and what it "
+			   "named after was left out", CTS_MAX_SUBTESTS, CTS_MAX_LIST_LINES);
 	return sb.buf ? sb.buf : xstrdup("");
 }
 

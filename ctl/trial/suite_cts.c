@@ -11,6 +11,7 @@
 #include "trial/suite_cts.h"
 
 #include <errno.h>
+#include <glib.h>
 #include <json-c/json.h>
 #include <limits.h>
 #include <pthread.h>
@@ -86,6 +87,7 @@ struct cts_binary {
 	char *cwd;   /* its directory: some binaries read data files beside them */
 	char **subs; /* the chosen sub-tests */
 	size_t n_subs;
+	size_t duplicates, cut; /* of its --list: names listed again, names past the bound */
 };
 
 static void binary_free(struct cts_binary *b)
@@ -129,15 +131,37 @@ struct listing {
 	struct cts_binary *b;
 	const char *name;
 	regex_t *re;
-	size_t seen;
+	size_t seen, lines;
+	GHashTable *known; /* the names seen, each once */
+	int full;          /* a bound was reached: the binary is stopped */
 };
 
-/* `--list` writes each sub-test's name on a line of its own, after a tab. */
+/* `--list` writes each sub-test's name on a line of its own, after a tab. A binary names a
+ * few hundred; one that names more than CTS_MAX_SUBTESTS, or goes on past CTS_MAX_LIST_LINES
+ * lines, is stopped there and what it named after is cut (and said). A name listed again
+ * counts once. */
 static void on_list_line(void *ctx, const char *line)
 {
 	struct listing *l = ctx;
+	if (l->full)
+		return;
+	if (++l->lines > CTS_MAX_LIST_LINES) {
+		l->b->cut++;
+		l->full = 1;
+		return;
+	}
 	if (line[0] != '\t' || !valid_name(line + 1, strlen(line + 1)))
 		return;
+	if (g_hash_table_contains(l->known, line + 1)) {
+		l->b->duplicates++;
+		return;
+	}
+	if (g_hash_table_size(l->known) >= CTS_MAX_SUBTESTS) {
+		l->b->cut++;
+		l->full = 1;
+		return;
+	}
+	g_hash_table_add(l->known, g_strdup(line + 1));
 	l->seen++;
 	char *full = xasprintf("%s/%s", l->name, line + 1);
 	if (!l->re || regexec(l->re, full, 0, NULL, 0) == 0) {
@@ -147,6 +171,11 @@ static void on_list_line(void *ctx, const char *line)
 	free(full);
 }
 
+static int listing_full(void *ctx)
+{
+	return ((struct listing *)ctx)->full;
+}
+
 static int binary_list(struct cts_binary *b, regex_t *re, struct tb_error *e)
 {
 	char *argv[] = {b->path, "--list", NULL};
@@ -154,13 +183,17 @@ static int binary_list(struct cts_binary *b, regex_t *re, struct tb_error *e)
 	int rc = child_start(&c, argv, b->cwd, e);
 	if (rc)
 		return rc;
-	struct listing l = {b, b->name, re, 0};
+	struct listing l = {.b = b, .name = b->name, .re = re,
+			    .known = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL)};
 	struct child_tail tail = {0};
-	struct child_watch w = {.line = on_list_line, .err_tail = &tail, .ctx = &l,
-				.deadline = now_seconds() + smoke_timeout_seconds()};
+	struct child_watch w = {.line = on_list_line, .err_tail = &tail, .ctx = &l, .tick = listing_full,
+				.tick_ms = 100, .deadline = now_seconds() + smoke_timeout_seconds()};
 	int status = 0, end = child_supervise(&c, &w, &status);
+	g_hash_table_destroy(l.known);
 	if (end == CHILD_INTERRUPTED)
 		return tb_check_interrupted(e, "OpenCL-CTS listed its tests");
+	if (l.full && l.seen)
+		return TB_OK; /* stopped at a bound: what it named so far stands, the rest is counted */
 	if (end != CHILD_EXITED || !WIFEXITED(status) || WEXITSTATUS(status) != 0 || !l.seen) {
 		char how[160];
 		child_describe_status(status, how, sizeof how);
@@ -645,6 +678,13 @@ static int run_all(struct cts_run *base, struct cts_binary *bins, size_t n, cons
 				       json_object_new_string(base->r->subtests ? base->r->subtests : ""));
 		json_object_object_add(extra, "budget", json_object_new_int(base->r->budget));
 		json_object_object_add(extra, "jobs", json_object_new_int(jobs));
+		size_t cut = 0, duplicates = 0;
+		for (size_t i = 0; i < n; i++) {
+			cut += bins[i].cut;
+			duplicates += bins[i].duplicates;
+		}
+		json_object_object_add(extra, "cut", json_object_new_int64((int64_t)cut));
+		json_object_object_add(extra, "duplicates", json_object_new_int64((int64_t)duplicates));
 		json_object_object_add(extra, "distribution_cached", json_object_new_boolean(out->distro_cached));
 		rc = suite_record(base->s, base->version, SUITE_NAME, store_map, distro_map, NULL, extra,
 				  base->r->progress, out, result, e);

@@ -13,6 +13,10 @@ struct json_object;
 #define CTS_DEFAULT_TESTS                                                                        \
 	"basic,api,compiler,events,atomics,c11_atomics,commonfns,integer_ops,relationals,vectors,"  \
 	"workgroups,subgroups,buffers,printf"
+/* The most sub-tests one binary's --list may name, and the most lines it may print: a
+ * binary names a few hundred. */
+#define CTS_MAX_SUBTESTS 16384
+#define CTS_MAX_LIST_LINES 262144
 /* Seconds one process of a test binary may take: $TB323FU_MESA_CTS_TIMEOUT, else this. */
 #define CTS_BINARY_SECONDS (60 * 60)
 
@@ -37,7 +41,8 @@ char *cts_tests_invalid(const char *tests);
  * from cache/suites/ when the same binary ran the same sub-tests with the same distribution
  * Mesa), writes the comparison to smoke/<v>.json's suites."opencl-cts" and returns it in
  * *result (json_object_put it; may be NULL). Beyond the comparison's keys it has "binaries",
- * "subtests", "budget", "not_run" (the binaries the budget left out), "flaky" (sub-tests whose
+ * "subtests", "budget", "jobs", "cut" and "duplicates" (of the binaries' --list: names past
+ * the bound, names listed again), "not_run" (the binaries the budget left out), "flaky" (sub-tests whose
  * result changed when run again, where the second result stands) and
  * "distribution_cached". TB_OK when the sides ran: look at out->regressions. */
 int suite_cts_run(struct store *s, const char *version, const struct cts_request *r,

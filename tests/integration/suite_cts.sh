@@ -125,6 +125,16 @@ check "…naming exactly the regressing sub-test" \
 check "…$V1 is current again" test "$(ctl mesa status --json | json 'd["installed"], d["failed"]')" = "('$V1', '$V2')"
 : >"$TB323FU_MESA_CONFIG"
 
+# --- a --list without an end: the same name forever is one sub-test, cut at the bound --------------
+mkdir -p "$T/endless"
+printf '#!/bin/sh\n[ "$1" = --list ] && exec yes "$(printf "\\tpass_a")"\nexec "%s" "$@"\n' \
+	"$TB_TOP/tests/doubles/fake-cts" >"$T/endless/test_endless"
+chmod 755 "$T/endless/test_endless"
+expect_exit 0 "a binary whose --list never ends" \
+	timeout -k 5 300 "$CTL" --store "$STORE" --json mesa smoke $V1 --suite opencl-cts --cts "$T/endless" --tests endless
+check "…one sub-test, the repeats counted, the rest cut" \
+	test "$(json 'd["tests"], d["duplicates"], d["cut"], "went on past 16384 sub-tests or 262144 lines" in d["message"]' <"$T/out")" = "(1, 262143, 1, True)"
+
 # --- arguments ---------------------------------------------------------------------------------
 expect_exit 2 "--budget that is no number" cts $V1 --budget soon
 expect_exit 2 "--subtests without --suite opencl-cts" ctl mesa smoke --subtests x
