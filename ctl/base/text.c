@@ -61,3 +61,15 @@ char *text_copy_checked(const char *text, size_t len, size_t max)
 	copy[len] = '\0';
 	return copy;
 }
+
+char *list_first_invalid(const char *list, int (*valid)(const char *s, size_t len))
+{
+	for (const char *p = list;;) {
+		size_t len = strcspn(p, ",");
+		if (!valid(p, len))
+			return strndup(p, len);
+		if (!p[len])
+			return NULL;
+		p += len + 1;
+	}
+}

@@ -20,6 +20,10 @@ char *term_text(const char *s, int keep_newlines);
  * than max or holds a NUL byte (a line reader would stop there). Free it. */
 char *text_copy_checked(const char *text, size_t len, size_t max);
 
+/* The first element of a comma-separated list that valid(element, length) refuses, as a
+ * copy (free it); NULL when every one is valid. An empty element is one too. */
+char *list_first_invalid(const char *list, int (*valid)(const char *s, size_t len));
+
 /* Lowercase hex of n bytes into out (2n+1 bytes). */
 void hex_encode(const unsigned char *in, size_t n, char *out);
 

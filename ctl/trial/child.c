@@ -9,6 +9,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -287,14 +288,14 @@ static int next_wait_ms(const struct child *c, const struct child_watch *w)
 	return wait_ms;
 }
 
-static void block_interrupts(sigset_t *old)
+void child_block_interrupts(sigset_t *old)
 {
 	sigset_t set;
 	sigemptyset(&set);
 	sigaddset(&set, SIGTERM);
 	sigaddset(&set, SIGINT);
 	sigaddset(&set, SIGHUP);
-	sigprocmask(SIG_BLOCK, &set, old);
+	pthread_sigmask(SIG_BLOCK, &set, old);
 }
 
 /* Why the watch stops the child now (CHILD_EXITED: it does not). */
@@ -314,7 +315,7 @@ int child_supervise(struct child *c, const struct child_watch *w, int *status)
 	sigset_t old;
 	/* Blocked until the child's group is gone: a second signal (which, SA_RESETHAND,
 	 * ends us) must not leave the group running. It is delivered on the way out. */
-	block_interrupts(&old);
+	child_block_interrupts(&old);
 	int why;
 	for (;;) {
 		if ((why = reason_to_stop(w)))
@@ -341,6 +342,6 @@ int child_supervise(struct child *c, const struct child_watch *w, int *status)
 	if (w->line && !l.overflow && l.buf.len)
 		w->line(w->ctx, l.buf.buf);
 	sb_free(&l.buf);
-	sigprocmask(SIG_SETMASK, &old, NULL);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
 	return why;
 }

@@ -5,10 +5,15 @@
 #ifndef TB_CHILD_H
 #define TB_CHILD_H
 
+#include <signal.h>
 #include <stddef.h>
 #include <sys/types.h>
 
 #include "base/error.h"
+
+/* Blocks SIGTERM, SIGINT and SIGHUP in this thread (the old mask into *old): what the
+ * supervisor does while a child runs, and the job runner while its workers' children do. */
+void child_block_interrupts(sigset_t *old);
 
 /* Seconds on a monotonic clock. */
 double now_seconds(void);

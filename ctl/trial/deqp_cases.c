@@ -10,6 +10,7 @@
 #include <sys/wait.h>
 
 #include "base/alloc.h"
+#include "base/text.h"
 #include "trial/child.h"
 #include "trial/qpa.h"
 #include "trial/smoke_run.h"
@@ -34,14 +35,7 @@ static int valid_path(const char *s, size_t len)
 
 char *deqp_groups_invalid(const char *groups)
 {
-	for (const char *p = groups;;) {
-		size_t len = strcspn(p, ",");
-		if (!valid_path(p, len))
-			return strndup(p, len);
-		if (!p[len])
-			return NULL;
-		p += len + 1;
-	}
+	return list_first_invalid(groups, valid_path);
 }
 
 /* ---- collecting names ---- */

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "base/alloc.h"
+#include "trial/child.h"
 
 int jobs_default(void)
 {
@@ -54,16 +55,6 @@ static void *work(void *arg)
 	}
 }
 
-static void interrupts(int how, sigset_t *old)
-{
-	sigset_t set;
-	sigemptyset(&set);
-	sigaddset(&set, SIGTERM);
-	sigaddset(&set, SIGINT);
-	sigaddset(&set, SIGHUP);
-	pthread_sigmask(how, &set, old);
-}
-
 int jobs_run(size_t n, int jobs, int (*piece)(void *ctx, size_t i, int worker, struct tb_error *e),
 	     void *ctx, struct tb_error *e)
 {
@@ -89,7 +80,7 @@ int jobs_run(size_t n, int jobs, int (*piece)(void *ctx, size_t i, int worker, s
 	/* The others' children may still run: a signal now is theirs to see (their polls
 	 * unblock it), and must not end us before their groups are gone. */
 	sigset_t old;
-	interrupts(SIG_BLOCK, &old);
+	child_block_interrupts(&old);
 	for (int k = 1; k <= started; k++)
 		pthread_join(threads[k], NULL);
 	pthread_sigmask(SIG_SETMASK, &old, NULL);

@@ -43,6 +43,11 @@ const char *qpa_kind_status(enum qpa_kind k)
 	}
 }
 
+const char *qpa_kind_result(enum qpa_kind k)
+{
+	return k == QPA_CRASH ? "crash" : k == QPA_TIMEOUT ? "timeout" : qpa_kind_status(k);
+}
+
 static enum qpa_kind kind_of_code(const char *code)
 {
 	if (!strcmp(code, "Waiver"))

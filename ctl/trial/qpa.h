@@ -29,6 +29,9 @@ enum qpa_kind {
 const char *qpa_kind_name(enum qpa_kind k);
 /* pass (Pass and the two warnings), skip (NotSupported), fail (everything else). */
 const char *qpa_kind_status(enum qpa_kind k);
+/* The same in a suite's words (docs/design.md §10), which keep crash and timeout apart from
+ * fail: a timeout is not run again, it took its whole limit already. */
+const char *qpa_kind_result(enum qpa_kind k);
 
 struct qpa_case {
 	char *name;

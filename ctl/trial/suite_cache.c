@@ -102,6 +102,19 @@ static void hash_vendors(struct sha256_stream *h)
 	free(names);
 }
 
+char *recipe_cache_dir(const char *recipe)
+{
+	const char *cache = getenv("TB_CACHE"), *xdg = getenv("XDG_CACHE_HOME");
+	const char *home = getenv("HOME");
+	struct utsname u;
+	const char *machine = uname(&u) == 0 ? u.machine : "unknown";
+	if (cache && *cache)
+		return xasprintf("%s/%s/%s", cache, recipe, machine);
+	if (xdg && *xdg)
+		return xasprintf("%s/tb323fu-mesa/%s/%s", xdg, recipe, machine);
+	return xasprintf("%s/.cache/tb323fu-mesa/%s/%s", home && *home ? home : "/root", recipe, machine);
+}
+
 char *suite_cache_path(const struct store *s, const char *suite, const char *const parts[],
 		       size_t n_parts, const char *const programs[], size_t n_programs)
 {

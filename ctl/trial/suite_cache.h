@@ -13,6 +13,11 @@
 struct json_object;
 struct manifest;
 
+/* Where a build recipe (build-recipes/opencl-cts, build-recipes/deqp-vk) leaves its build for
+ * this machine: ${TB_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/tb323fu-mesa}/RECIPE/MACHINE
+ * (allocated), as the recipes compute it. */
+char *recipe_cache_dir(const char *recipe);
+
 /* cache/suites/<suite>-distribution-<key>.json, the key a hash of parts (what was run, in the
  * suite's words), the identity (real path, size, modification time) of each program and
  * every vendor file of the system's ICD loader with the library it names: a new

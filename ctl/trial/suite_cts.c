@@ -36,6 +36,7 @@
 #include "base/alloc.h"
 #include "base/error.h"
 #include "base/fs.h"
+#include "base/text.h"
 
 #define SUITE_NAME "opencl-cts"
 #define RESULTS_MAX_BYTES ((size_t)4 << 20)
@@ -43,15 +44,7 @@
 
 char *cts_default_dir(void)
 {
-	const char *cache = getenv("TB_CACHE"), *xdg = getenv("XDG_CACHE_HOME");
-	const char *home = getenv("HOME");
-	struct utsname u;
-	const char *machine = uname(&u) == 0 ? u.machine : "unknown";
-	if (cache && *cache)
-		return xasprintf("%s/opencl-cts/%s", cache, machine);
-	if (xdg && *xdg)
-		return xasprintf("%s/tb323fu-mesa/opencl-cts/%s", xdg, machine);
-	return xasprintf("%s/.cache/tb323fu-mesa/opencl-cts/%s", home && *home ? home : "/root", machine);
+	return recipe_cache_dir("opencl-cts");
 }
 
 /* A binary's or a sub-test's name: what goes into a path and onto a command line. */
@@ -68,15 +61,7 @@ static int valid_name(const char *s, size_t len)
 
 char *cts_tests_invalid(const char *tests)
 {
-	const char *p = tests;
-	for (;;) {
-		size_t len = strcspn(p, ",");
-		if (!valid_name(p, len))
-			return strndup(p, len);
-		if (!p[len])
-			return NULL;
-		p += len + 1;
-	}
+	return list_first_invalid(tests, valid_name);
 }
 
 /* ---- a binary and its sub-tests ---- */

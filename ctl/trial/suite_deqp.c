@@ -13,7 +13,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/utsname.h>
 #include <unistd.h>
 
 #include "base/alloc.h"
@@ -43,36 +42,10 @@
 
 char *deqp_default_path(void)
 {
-	const char *cache = getenv("TB_CACHE"), *xdg = getenv("XDG_CACHE_HOME");
-	const char *home = getenv("HOME");
-	struct utsname u;
-	const char *machine = uname(&u) == 0 ? u.machine : "unknown";
-	if (cache && *cache)
-		return xasprintf("%s/deqp-vk/%s/deqp-vk", cache, machine);
-	if (xdg && *xdg)
-		return xasprintf("%s/tb323fu-mesa/deqp-vk/%s/deqp-vk", xdg, machine);
-	return xasprintf("%s/.cache/tb323fu-mesa/deqp-vk/%s/deqp-vk", home && *home ? home : "/root", machine);
-}
-
-/* A case's result in the suites' words: Pass and the warnings pass, NotSupported is a skip,
- * a crash and a timeout keep their names (a timeout is not run again: it took its whole
- * limit), anything else fails. */
-static const char *case_result(enum qpa_kind k)
-{
-	switch (k) {
-	case QPA_PASS:
-	case QPA_QUALITY_WARNING:
-	case QPA_COMPATIBILITY_WARNING:
-		return "pass";
-	case QPA_NOT_SUPPORTED:
-		return "skip";
-	case QPA_CRASH:
-		return "crash";
-	case QPA_TIMEOUT:
-		return "timeout";
-	default:
-		return "fail";
-	}
+	char *dir = recipe_cache_dir("deqp-vk");
+	char *path = path_join(dir, "deqp-vk");
+	free(dir);
+	return path;
 }
 
 /* ---- a plan: names in batches, and what each batch gave ---- */
@@ -180,7 +153,7 @@ static int run_cases(struct deqp_suite *run, enum side side, char *const names[]
 		json_object *logged = json_object_new_object();
 		for (size_t i = 0; i < q.n; i++)
 			json_object_object_add(logged, q.cases[i].name,
-					       json_object_new_string(case_result(q.cases[i].kind)));
+					       json_object_new_string(qpa_kind_result(q.cases[i].kind)));
 		*map = json_object_new_object();
 		for (size_t i = 0; i < n; i++) {
 			json_object *v;
