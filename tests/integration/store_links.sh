@@ -119,7 +119,7 @@ rm "$STORE/env/2026.1.1.env" # what a helper's store lacks: the next writer's ta
 expect_exit 1 "takeover with current outside versions/ refuses the store" ctl --json mesa takeover
 reason_is damaged
 check "…saying where current points, the repair, and that nothing was changed" \
-	json_strict "$T/out" 'print("current points at '"$T"'/elsewhere, outside versions/" in d["message"] and "ln -sfn versions/VERSION" in d["message"] and d["message"].endswith("nothing was changed"))' | grep -qx True
+	test "$(json_strict "$T/out" '"current points at '"$T"'/elsewhere, outside versions/" in d["message"] and "ln -sfn versions/VERSION" in d["message"] and d["message"].endswith("nothing was changed")')" = True
 check "…leaves env.conf as it was (no silent switch-off)" cmp -s "$STORE/env.conf" "$T/env.conf.before"
 check "…and writes nothing" test ! -e "$STORE/env/2026.1.1.env"
 # a whole tree outside the store, reached by an absolute link or through versions/../..: the
