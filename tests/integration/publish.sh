@@ -105,4 +105,21 @@ expect_exit 0 "publishing mesa-$V again completes the existing release" pub --to
 check "…every asset is there already" test "$(grep -c 'is there already' "$T/out")" = 3
 check "…still one release with three assets" test "$(rel '[len(r["assets"]) for r in d]')" = "[3]"
 
+# --- killed with SIGKILL (no trap runs): its work files stay where the next run removes them
+# curl, at publish's first request, kills publish's whole process group (its own session)
+mkdir -p "$T/bin-kill"
+cat >"$T/bin-kill/curl" <<'EOS'
+#!/bin/sh
+env kill -9 -- "-$(ps -o pgid= -p $$ | tr -d ' ')"
+EOS
+chmod +x "$T/bin-kill/curl"
+rm -rf "$T/ptmp"/*
+TMPDIR="$T/ptmp" PATH="$T/bin-kill:$PATH" expect_exit 137 "publish killed with SIGKILL at its first request" \
+	setsid -w "$PUBLISH" --repo o/r --key "$T/release.key" --api "$API" --uploads "$API/uploads" --token-file "$T/token" "$T/rel"
+left=$(ls -d "$T/ptmp"/tb323fu-publish.* 2>/dev/null)
+check "…leaves its work files in TMPDIR under a name of ours with its pid" test -n "$left"
+expect_exit 0 "the next publish" pub --token-file "$T/token" "$T/rel"
+check "…removes them" test ! -e "$left"
+check "…and leaves nothing of its own" test -z "$(ls -A "$T/ptmp")"
+
 done_testing
