@@ -76,6 +76,15 @@ check "…each action's Exec is wrapped too" sh -c "
 	grep -qx 'Exec=$MESA --store $REAL run --version $V1 -- codes --private %F' '$LOCAL_APPS/codes.desktop'"
 check "…the actions are the original's and ours" grep -qx 'Actions=new-window;private;tb323fu-mesa-other;' "$LOCAL_APPS/codes.desktop"
 
+# an action listed twice is one action: its Exec wrapped once
+entry twice.desktop '[Desktop Entry]' 'Type=Application' 'Name=Twice' 'Exec=twice' 'Actions=a;a;' \
+	'[Desktop Action a]' 'Name=A' 'Exec=twice --a'
+expect_exit 0 "Actions=a;a;: app set twice" app set twice distro
+check "…action a's Exec wrapped once" test "$(exec_of "$LOCAL_APPS/twice.desktop" 'Desktop Action a')" = "$DISTRO twice --a"
+check "…listed once, with ours" grep -qx 'Actions=a;tb323fu-mesa-other;' "$LOCAL_APPS/twice.desktop"
+app unset twice >/dev/null
+rm -f "$APPS/twice.desktop"
+
 entry org.example.Dbus.desktop '[Desktop Entry]' 'Type=Application' 'Name=Dbus' \
 	'Exec=dbus-app --gapplication-service' 'DBusActivatable=true'
 expect_exit 0 "DBusActivatable=true with an Exec: app set" app set org.example.Dbus distro
@@ -146,6 +155,12 @@ expect_exit 0 "the last part of an ID: app set viewer" app set viewer current
 expect_exit 1 "a name two entries have: refused" ctl --json mesa app set same distro
 reason_is app-ambiguous
 check "…listing both candidates" sh -c "grep -q org.other.Same.desktop '$T/err' && grep -q org.third.Same.desktop '$T/err'"
+# a Name whose escape is a newline: shown escaped, the sentence stays one line
+entry org.one.Line.desktop '[Desktop Entry]' 'Type=Application' 'Name=Line\nbreak' 'Exec=line1'
+entry org.two.Line.desktop '[Desktop Entry]' 'Type=Application' 'Name=Line' 'Exec=line2'
+expect_exit 1 "two entries whose IDs end in Line, one Name with a \\n escape: refused" app set line distro
+check "…in one line, the newline shown as \\x0a" sh -c "test \$(wc -l <'$T/err') -eq 1 && grep -qF 'org.one.Line.desktop (Line\\x0abreak)' '$T/err'"
+rm -f "$APPS/org.one.Line.desktop" "$APPS/org.two.Line.desktop"
 expect_exit 1 "a name no entry has: refused" ctl --json mesa app set nothing-like-it distro
 reason_is app-not-found
 expect_exit 2 "a choice that is none: usage" app set viewer sometimes
