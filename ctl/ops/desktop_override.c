@@ -413,6 +413,21 @@ int override_build(const char *text, size_t len, const char *orig_path, const ch
 	free(comment);
 	gsize n = 0;
 	gchar *data = g_key_file_to_data(kf, &n, NULL);
+	/* What we write must read back as ours (app list, unset, refresh read no further than
+	 * OVERRIDE_MAX_BYTES): an original of tens of thousands of actions, each Exec wrapped,
+	 * would give one that is not, and is then left behind for ever. */
+	if (n > OVERRIDE_MAX_BYTES) {
+		g_free(data);
+		g_free(raw);
+		free(prefix);
+		free(other);
+		g_key_file_free(kf);
+		return tb_fail_why(e, TB_EFAIL, "failed",
+				   "the desktop entry %s would make an entry of ours of %zu bytes (each of its "
+				   "actions wrapped), more than the %d MiB this tool reads back; no rule was set "
+				   "(start it with `tb323fu-mesa run` instead)",
+				   orig_path, (size_t)n, OVERRIDE_MAX_BYTES >> 20);
+	}
 	*out = xmalloc(n + 1);
 	memcpy(*out, data, n + 1);
 	*out_len = n;

@@ -145,6 +145,23 @@ expect_exit 1 "a link where ours would go: refused" app set planted distro
 check "…the link stays, its target too" sh -c "test -L '$LOCAL_APPS/planted.desktop' && ! grep -q TB323FU '$T/opt/app/real.desktop'"
 rm -f "$LOCAL_APPS/foreign.desktop" "$LOCAL_APPS/planted.desktop"
 
+# an original of 25,000 actions (under 1 MiB) would make an entry of ours over what we read back
+python3 - "$APPS/many.desktop" <<'PY'
+import sys
+n = 25000
+with open(sys.argv[1], "w") as f:
+    f.write("[Desktop Entry]\nType=Application\nName=Many\nExec=many\nActions=" +
+            "".join("a%d;" % i for i in range(n)) + "\n")
+    for i in range(n):
+        f.write("[Desktop Action a%d]\nExec=m\n" % i)
+PY
+check "an original of 25,000 actions is under 1 MiB" test "$(wc -c <"$APPS/many.desktop")" -lt 1048576
+expect_exit 1 "…app set refuses it" ctl --json mesa app set many distro
+check "…saying ours would be too large to read back" \
+	test "$(json_strict "$T/out" '"more than the 2 MiB this tool reads back; no rule was set" in d["message"]')" = True
+check "…nothing written, no rule" sh -c "test ! -e '$LOCAL_APPS/many.desktop' && ! grep -q '^many' '$STORE/app-rules' 2>/dev/null"
+rm -f "$APPS/many.desktop"
+
 # --- names
 entry org.example.Viewer.desktop '[Desktop Entry]' 'Type=Application' 'Name=Picture Viewer' 'Exec=viewer %f'
 entry org.other.Same.desktop '[Desktop Entry]' 'Type=Application' 'Name=Same' 'Exec=same1'
