@@ -265,4 +265,36 @@ else
 	skip "rules as a user who cannot write the store" "needs root and runuser to act as nobody"
 fi
 
+# --- the package's removal: our entries go, by the tool's own rule; what it calls not ours stays
+entry org.example.Clear.desktop '[Desktop Entry]' 'Type=Application' 'Name=Clear' 'Exec=clear-app'
+expect_exit 0 "a rule to clear: app set org.example.Clear distro" app set org.example.Clear distro
+MARK='X-TB323FU-Mesa-Override=tb323fu-mesa-toolchain-program'
+printf '[Desktop Entry]\nType=Application\nName=A\nExec=a\nActions=x;\n[Desktop Action x]\nExec=x\n%s\n' "$MARK" \
+	>"$LOCAL_APPS/mark-in-action.desktop"
+printf '[Other]\n%s\n[Desktop Entry]\nType=Application\nName=B\nExec=b\n' "$MARK" >"$LOCAL_APPS/mark-before.desktop"
+printf '[Desktop Entry]\nType=Application\nName=\377\nExec=c\n%s\n' "$MARK" >"$LOCAL_APPS/not-utf8.desktop"
+ln -s "$APPS/org.example.Clear.desktop" "$LOCAL_APPS/link.desktop"
+planted() { (cd "$LOCAL_APPS" && ls -l link.desktop | sed 's/.* -> //' && sha256sum mark-in-action.desktop mark-before.desktop not-utf8.desktop); }
+planted >"$T/others.before"
+run_cmd ctl --json mesa app list
+check "app list calls the planted ones not ours (they have no rule) and ours ours" \
+	test "$(json_strict "$T/out" '[r["entry"] for r in d["rules"] if r["app"] == "org.example.Clear.desktop"]')" = "['ours']"
+# prerm's part, with this build on this store
+sed -n '/^# The override entries of the application rules/,/^fi$/p' "$TB_TOP/debian/tb323fu-mesa.prerm" >"$T/prerm-part"
+check "prerm's part is there" grep -q 'app clear' "$T/prerm-part"
+# as the package calls it: tb323fu-ctl-mesa, which needs no "mesa" word
+printf '#!/bin/sh\nexec "%s" --store "%s" mesa "$@"\n' "$CTL" "$STORE" >"$T/ctl-here"
+chmod 755 "$T/ctl-here"
+expect_exit 0 "the package's prerm on remove" env CTL="$T/ctl-here" sh -c '. "$0"' "$T/prerm-part" remove
+check "…says nothing" test ! -s "$T/err"
+check "…ours are gone (this one and those of the rules before)" sh -c "test ! -e '$LOCAL_APPS/org.example.Clear.desktop' -a ! -e '$LOCAL_APPS/quotes.desktop'"
+planted >"$T/others.after"
+check "…a marker in an action group, in a group before [Desktop Entry], in a file that is not UTF-8, and a link: all kept" \
+	cmp -s "$T/others.before" "$T/others.after"
+check "…the rule is kept" grep -qx 'org.example.Clear.desktop=distro' "$STORE/app-rules"
+expect_exit 0 "app refresh brings ours back" app refresh
+check "…it is there again" test -f "$LOCAL_APPS/org.example.Clear.desktop" -a ! -L "$LOCAL_APPS/org.example.Clear.desktop"
+rm -f "$LOCAL_APPS/mark-in-action.desktop" "$LOCAL_APPS/mark-before.desktop" "$LOCAL_APPS/not-utf8.desktop" "$LOCAL_APPS/link.desktop"
+expect_exit 0 "app unset org.example.Clear" app unset org.example.Clear
+
 done_testing
