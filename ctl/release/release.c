@@ -682,8 +682,10 @@ static void find_extras(const char *root, const char *rel, const struct manifest
 	closedir(d);
 }
 
-/* hash: re-hash every file; else only its presence, type, mode and size. */
-static int check_installed(const struct store *s, const char *version, int hash, struct tb_error *e)
+/* hash: re-hash every file; else only its presence, type, mode and size. offline: the
+ * release source does not offer the version, so only its tarball repairs it. */
+static int check_installed(const struct store *s, const char *version, int hash, int offline,
+			   struct tb_error *e)
 {
 	if (!store_has_version(s, version))
 		return tb_fail_why(e, TB_EFAIL, "not-installed", "Mesa %s is not installed (tb323fu-ctl mesa list)", version);
@@ -725,7 +727,10 @@ static int check_installed(const struct store *s, const char *version, int hash,
 		free(p);
 	}
 	find_extras(root, "", &m, &bad, &count);
-	if (count)
+	if (count && offline)
+		rc = tb_fail_why(e, TB_EVERIFY, "damaged", "Mesa %s is damaged: %s; the release list does not offer it (installed from a tarball on disk?), so repair it with `tb323fu-ctl mesa install-local FILE` of its tarball",
+			     version, bad.buf);
+	else if (count)
 		rc = tb_fail_why(e, TB_EVERIFY, "damaged", "Mesa %s is damaged: %s; repair it with `tb323fu-ctl mesa verify --repair %s` (or install-local its tarball again)",
 			     version, bad.buf, version);
 	sb_free(&bad);
@@ -736,10 +741,15 @@ static int check_installed(const struct store *s, const char *version, int hash,
 
 int release_verify_installed(const struct store *s, const char *version, struct tb_error *e)
 {
-	return check_installed(s, version, 1, e);
+	return check_installed(s, version, 1, 0, e);
+}
+
+int release_verify_offline(const struct store *s, const char *version, struct tb_error *e)
+{
+	return check_installed(s, version, 1, 1, e);
 }
 
 int release_check_present(const struct store *s, const char *version, struct tb_error *e)
 {
-	return check_installed(s, version, 0, e);
+	return check_installed(s, version, 0, 0, e);
 }

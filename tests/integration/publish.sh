@@ -99,6 +99,12 @@ net_config "require_signature = true"
 expect_exit 0 "update installs mesa-$V with the signature required" ctl mesa update
 check "…$V is current" test "$(readlink "$STORE/current")" = "versions/$V"
 check "…its signature was fetched" grep -q "GET /download/mesa-$V/SHA256SUMS.minisig .* -> 200" "$LOG"
+# a version the release list offers: verify names verify --repair, which works
+lib=$(ls "$STORE/versions/$V/lib/"* | head -n 1)
+chmod u+w "$lib" && printf 'x' >>"$lib"
+expect_exit 4 "a damaged $V: verify finds it" ctl mesa verify $V
+check "…and names verify --repair, as the release list offers $V" grep -q "repair it with .tb323fu-ctl mesa verify --repair $V." "$T/err"
+expect_exit 0 "…which repairs it" ctl mesa verify --repair $V
 
 # --- a second run completes instead of failing
 expect_exit 0 "publishing mesa-$V again completes the existing release" pub --token-file "$T/token" "$T/rel"

@@ -33,7 +33,8 @@ check "install and status say the same about when programs use it" sh -c "
 lib="$STORE/versions/2026.1.1/lib/libvk.so"
 printf 'x' >>"$lib"
 expect_exit 4 "verify finds the damage" ctl mesa verify
-check "…and names a command that repairs it" grep -q "tb323fu-ctl mesa verify --repair 2026.1.1" "$T/err"
+check "…and names the command that repairs it: installed from a tarball on disk, no release list offers it" \
+	grep -q "the release list does not offer it (installed from a tarball on disk?), so repair it with .tb323fu-ctl mesa install-local FILE. of its tarball" "$T/err"
 check "…with reason damaged" sh -c "\"$CTL\" --store '$STORE' --json mesa verify 2>/dev/null | grep -q '\"reason\":\"damaged\"'"
 expect_exit 1 "remove refuses the current version" ctl mesa remove 2026.1.1
 check "…and points at the repair" grep -q "verify --repair" "$T/err"
