@@ -5,6 +5,8 @@
 #include "base/alloc.h"
 
 #include <errno.h>
+#include <grp.h>
+#include <pwd.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,10 +20,30 @@ static int owner_ok(uid_t owner)
 	return owner == 0 || (geteuid() != 0 && (owner == geteuid() || owner == getuid()));
 }
 
+/* The caller's private group (Debian's user private groups, umask 002): named as the user,
+ * the user's primary group, and no one else listed in it. Writable by it is writable by the
+ * user alone. Never for root, which is held to the rule as sudo states it. */
+static int private_group(gid_t gid)
+{
+	if (geteuid() == 0)
+		return 0;
+	struct passwd *pw = getpwuid(geteuid());
+	if (!pw || pw->pw_gid != gid)
+		return 0;
+	char *user = xstrdup(pw->pw_name);
+	struct group *gr = getgrgid(gid);
+	int yes = gr && !strcmp(gr->gr_name, user) && (!gr->gr_mem || !gr->gr_mem[0]);
+	free(user);
+	return yes;
+}
+
 /* Writable by group or others; a sticky folder's entries are only their owners' to replace. */
 static int others_may_write(const struct stat *st)
 {
-	return (st->st_mode & (S_IWGRP | S_IWOTH)) && !(S_ISDIR(st->st_mode) && (st->st_mode & S_ISVTX));
+	mode_t w = st->st_mode & (S_IWGRP | S_IWOTH);
+	if (w == S_IWGRP && st->st_uid == geteuid() && private_group(st->st_gid))
+		w = 0;
+	return w && !(S_ISDIR(st->st_mode) && (st->st_mode & S_ISVTX));
 }
 
 static int refuse(const char *what, const char *path, const char *part, const struct stat *st,

@@ -9,7 +9,9 @@
  * link on the way, each link's own folder included), belongs to root (or, when this process
  * is not root, to root or to its user) and is writable by its owner alone; a folder writable
  * by others with the sticky bit (/tmp) is passed, as its entries still belong to whoever made
- * them. This is the rule sudo and the dynamic linker apply to what they run or load. Else one
+ * them; not as root, writable by the caller's own private group too (Debian's umask 002,
+ * the group named as the user with no one else in it). This is the rule sudo and the dynamic
+ * linker apply to what they run or load. Else one
  * sentence naming what (such as "the OpenCL-CTS binary"), the path, the part at fault and the
  * fix: TB_EFAIL, reason "failed". */
 int trusted_program_path(const char *path, const char *what, struct tb_error *e);
