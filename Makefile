@@ -243,9 +243,11 @@ check-root:
 # qemu-user; needs root. FULL=1 builds the full tablet release (Turnip and rusticl), with the
 # SPIR-V translator from SPIRV_SOURCE.
 FULL ?= 0
+# FRESH=1: from a new, empty TB_CACHE, as a fresh machine runs it (tests/tablet/run).
+FRESH ?= 0
 SPIRV_SOURCE ?= $(wildcard ../shared/third_party/SPIRV-LLVM-Translator-19.1.6.tar.gz)
 check-tablet:
-	TB_FULL=$(FULL) TB_SPIRV_SOURCE=$(SPIRV_SOURCE) sh tests/tablet/run
+	TB_FULL=$(FULL) TB_FRESH=$(FRESH) TB_SPIRV_SOURCE=$(SPIRV_SOURCE) sh tests/tablet/run
 
 demo: all
 	sh tests/demo

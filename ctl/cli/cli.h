@@ -97,6 +97,7 @@ COMMAND(app_set);
 COMMAND(app_unset);
 COMMAND(app_list);
 COMMAND(app_refresh);
+COMMAND(app_clear);
 /* Every application rule (the system's, then the caller's own) for list, status and doctor:
  * arr gets one object a rule, lines one line each, gone a sentence a line for each rule whose
  * pinned version is no longer installed (or whose file is damaged). */

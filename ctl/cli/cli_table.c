@@ -139,6 +139,13 @@ static const struct cli_command app_commands[] = {
 	 "rebuild the rules' desktop entries from their originals (the package's trigger runs it)",
 	 "tb323fu-ctl mesa app refresh", 1, OPERAND_NONE, app_user,
 	 WRITES},
+	/* The package's prerm: the entries start the launcher that goes with the package. Ours
+	 * are told from another's by the one rule every app command applies, not by a grep.
+	 * A reader: it changes no rule and must not create a store on the way out. */
+	{"app clear", cmd_app_clear, "[--user]",
+	 "remove every desktop entry of ours, keeping the rules (the package's removal runs it)",
+	 "tb323fu-ctl mesa app clear", 0, OPERAND_NONE, app_user,
+	 READS},
 	{.name = NULL},
 };
 

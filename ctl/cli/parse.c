@@ -4,6 +4,7 @@
 #include "cli/parse.h"
 #include "base/alloc.h"
 #include "common/suggest.h"
+#include "common/utf8.h"
 #include "common/version_name.h"
 
 #include <errno.h>
@@ -26,11 +27,22 @@ static int fail(struct cli_line *l, const char *fmt, ...)
 	return DONE;
 }
 
+/* A word from the command line as a sentence shows it: a long one is cut (a script's 100 kB
+ * mistake is no help on stderr), never inside a character. */
+enum { SHOWN_MAX = 80 };
+static const char *shown(char buf[SHOWN_MAX + 4], const char *word)
+{
+	size_t n = strlen(word), keep = utf8_cut(word, n, SHOWN_MAX);
+	snprintf(buf, SHOWN_MAX + 4, "%.*s%s", (int)keep, word, keep < n ? "..." : "");
+	return buf;
+}
+
 /* A word that is not what was expected, with the nearest one when it is close. */
 static int refuse(struct cli_line *l, const char *what, const char *word, const char *close,
 		  const char *help)
 {
-	return fail(l, "%s \"%s\"%s%s%s (see %s)", what, word, close ? "; did you mean \"" : "",
+	char buf[SHOWN_MAX + 4];
+	return fail(l, "%s \"%s\"%s%s%s (see %s)", what, shown(buf, word), close ? "; did you mean \"" : "",
 		    close ? close : "", close ? "\"?" : "", help);
 }
 
@@ -74,19 +86,25 @@ static int store_value(struct cli_line *l, const struct cli_option *opt, void *b
 			l->writer = l->writes = 0;
 		return GO_ON;
 	}
+	/* An empty value is never meant: it is what `--store="$S"` gives with S unset, and
+	 * taking it for "the default" would act on the system's store instead. */
+	if (!*v)
+		return fail(l, "%s needs a %s, not an empty value (is the variable it came from set?) (see %s)",
+			    opt->name, opt->arg, help);
 	if (opt->kind == OPT_INT) {
 		char *end;
 		errno = 0;
 		long n = strtol(v, &end, 10);
+		char buf[SHOWN_MAX + 4];
 		if (end == v || *end || errno || n < opt->min || n > opt->max)
 			return fail(l, "%s wants a number from %d to %d, not \"%s\" (see %s)", opt->name,
-				    opt->min, opt->max, v, help);
+				    opt->min, opt->max, shown(buf, v), help);
 		*(int *)at = (int)n;
 		return GO_ON;
 	}
 	if (opt->kind == OPT_CHOICE && !is_choice(opt->choices, v)) {
-		char *words = choices_text(opt->choices);
-		fail(l, "%s is %s, not \"%s\" (see %s)", opt->name, words, v, help);
+		char *words = choices_text(opt->choices), buf[SHOWN_MAX + 4];
+		fail(l, "%s is %s, not \"%s\" (see %s)", opt->name, words, shown(buf, v), help);
 		free(words);
 		return DONE;
 	}
@@ -218,7 +236,7 @@ static const char **operand_slot(struct cli_line *l, int k)
 static int take_operand(struct cli_line *l, const char *w)
 {
 	const struct cli_command *cmd = l->cmd;
-	char *m = NULL;
+	char *m = NULL, buf[SHOWN_MAX + 4];
 	int k = 0, slots = operand_slots(cmd);
 	while (k < slots - 1 && *operand_slot(l, k))
 		k++;
@@ -226,7 +244,7 @@ static int take_operand(struct cli_line *l, const char *w)
 	if (cmd->operand == OPERAND_NONE)
 		m = xasprintf("%s takes no arguments (usage: tb323fu-ctl mesa %s)", cmd->name, cmd->name);
 	else if (*slot)
-		m = xasprintf("unexpected argument \"%s\" (usage: tb323fu-ctl mesa %s %s)", w, cmd->name,
+		m = xasprintf("unexpected argument \"%s\" (usage: tb323fu-ctl mesa %s %s)", shown(buf, w), cmd->name,
 			      cmd->args);
 	else if ((cmd->operand == OPERAND_VERSION || cmd->operand == OPERAND_RELEASE) &&
 		 !version_name_ok(w))

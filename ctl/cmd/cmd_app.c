@@ -429,3 +429,33 @@ COMMAND(app_list)
 	sb_free(&gone);
 	return TB_OK;
 }
+
+/* Every entry of ours goes, another's stays (override_remove's rule); the rules stay, so a
+ * reinstall's app refresh brings the entries back (docs/design.md §16). */
+COMMAND(app_clear)
+{
+	const struct opts_app *a = opts;
+	struct app_ctx x;
+	struct tb_error e = {0};
+	struct app_rules ours = {0};
+	int removed = 0;
+	if (!app_open(c, s, &x, a->user, 1, &e)) {
+		override_recover_rules(x.sc.apps_dir, &ours);
+		for (size_t i = 0; i < ours.n; i++) {
+			struct tb_error one = {0};
+			if (override_remove(&x.sc, ours.v[i].id, &one) == 0)
+				removed++;
+			else if (!e.code)
+				e = one;
+		}
+	}
+	outcome_int(o, "removed", removed);
+	if (!e.code && removed)
+		outcome_say(o, "%d desktop entries of ours removed from %s; the rules are kept", removed,
+			    x.sc.apps_dir);
+	else if (!e.code)
+		outcome_say(o, "no desktop entry of ours in %s", x.sc.apps_dir);
+	apprules_free(&ours);
+	app_ctx_close(&x);
+	return e.code ? outcome_fail(o, &e) : TB_OK;
+}

@@ -4,7 +4,9 @@
 #include "release/feed.h"
 #include "store/manifest.h"
 #include "ops/session.h"
+#include "ops/lifecycle.h"
 #include "ops/takeover.h"
+#include "base/strbuf.h"
 #include "base/error.h"
 #include "base/host.h"
 
@@ -48,6 +50,21 @@ COMMAND(takeover)
 	(void)opts;
 	/* opened as a reader to count what is missing; a writer completes it as it opens it */
 	struct tb_error e = {0};
+	/* A current pointing outside versions/ (an absolute link, versions/../..) selects a tree
+	 * that is not the store's: the helper's ICD files reach their libraries through it, so a
+	 * store that keeps it is not taken over, and the sentence says how to repair it. */
+	struct lc_view v;
+	lc_read(s, &v);
+	if (v.foreign) {
+		struct strbuf why = {0};
+		lc_gone_advice(s, &v, &why);
+		tb_fail_why(&e, TB_EFAIL, "damaged", "the store cannot be taken over: %s; nothing was changed",
+			    why.buf);
+		sb_free(&why);
+	}
+	lc_view_free(&v);
+	if (e.code)
+		return outcome_fail(o, &e);
 	int needed = takeover_needed(s);
 	store_close(s);
 	if (session_open(s, c->store_dir, 1, c->wait, &e))

@@ -430,10 +430,26 @@ COMMAND(remove)
 	return rc;
 }
 
-/* Re-hashes a tree and re-runs the ELF checks on it. */
-static int verify_tree(struct store *s, const char *v, struct tb_error *e)
+/* Whether the cached release list offers v: then `verify --repair` can fetch it anew. */
+static int offered(const struct cli *c, const struct store *s, const char *v)
 {
-	int rc = release_verify_installed(s, v, e);
+	char *cache = store_path(s, STORE_CACHE_DIR);
+	struct feed f;
+	struct tb_error ignored = {0};
+	int yes = feed_cached(&c->cfg, cache, &f, &ignored) == TB_OK;
+	if (yes) {
+		yes = feed_find(&f, v) != NULL;
+		feed_free(&f);
+	}
+	free(cache);
+	return yes;
+}
+
+/* Re-hashes a tree and re-runs the ELF checks on it; a damage is said with the repair that
+ * works for that version. */
+static int verify_tree(const struct cli *c, struct store *s, const char *v, struct tb_error *e)
+{
+	int rc = offered(c, s, v) ? release_verify_installed(s, v, e) : release_verify_offline(s, v, e);
 	if (!rc) {
 		char *tree = store_version_dir(s, v);
 		struct manifest m;
@@ -468,7 +484,7 @@ COMMAND(verify)
 	if (!v)
 		rc = tb_fail_why(&e, TB_EFAIL, "not-installed", "no Mesa version installed (tb323fu-ctl mesa update)");
 	else
-		rc = verify_tree(s, v, &e);
+		rc = verify_tree(c, s, v, &e);
 	if (v)
 		outcome_str(o, "version", v);
 	if (rc && a->repair && v && rc == TB_EVERIFY)

@@ -178,13 +178,17 @@ static void consider(struct candidates *c, GHashTable *seen, const char *path, c
 	if (!is_ours(kf))
 		g_hash_table_add(seen, g_strdup(id));
 	if (!is_ours(kf) && app_entry_named(kf, id, name)) {
-		gchar *shown = g_key_file_get_string(kf, DE, "Name", NULL);
+		gchar *name_value = g_key_file_get_string(kf, DE, "Name", NULL);
+		/* the Name as read has its escapes decoded (\n is a newline): shown escaped, so the
+		 * sentence stays one line whatever an entry holds */
+		char *shown = term_text(name_value ? name_value : "", 0);
 		if (c->n < 10)
-			sb_appendf(&c->list, "%s%s (%s)", c->n ? ", " : "", id, shown ? shown : "");
+			sb_appendf(&c->list, "%s%s (%s)", c->n ? ", " : "", id, shown);
 		c->n++;
 		free(c->id);
 		c->id = xstrdup(id);
-		g_free(shown);
+		free(shown);
+		g_free(name_value);
 	}
 	g_key_file_free(kf);
 }
@@ -237,16 +241,18 @@ int desktop_resolve(const struct app_scope *sc, const char *app, char **id_out, 
 	g_hash_table_destroy(seen);
 	dirlist_free(&d);
 	int rc = 0;
+	char *asked = term_text(app, 0);
 	if (c.n == 1)
 		*id_out = c.id, c.id = NULL;
 	else if (c.n == 0)
 		rc = tb_fail_why(e, TB_EFAIL, "app-not-found",
 				 "no installed application has the desktop file ID or the name \"%.200s\"; give the ID of its entry (the file name in /usr/share/applications, like org.example.App.desktop)",
-				 app);
+				 asked);
 	else
 		rc = tb_fail_why(e, TB_EFAIL, "app-ambiguous",
 				 "\"%.200s\" names %zu applications: %.600s%s; give one of their desktop file IDs",
-				 app, c.n, c.list.buf, c.n > 10 ? ", …" : "");
+				 asked, c.n, c.list.buf, c.n > 10 ? ", …" : "");
+	free(asked);
 	free(c.id);
 	sb_free(&c.list);
 	return rc;
@@ -289,6 +295,12 @@ static void wrap_actions(GKeyFile *kf, const char *prefix)
 	gchar **acts = g_key_file_get_string_list(kf, DE, "Actions", &n, NULL);
 	GPtrArray *kept = g_ptr_array_new();
 	for (gsize i = 0; acts && i < n; i++) {
+		/* Actions=a;a; names one action: its Exec is wrapped once */
+		int again = 0;
+		for (guint k = 0; k < kept->len && !again; k++)
+			again = !strcmp(kept->pdata[k], acts[i]);
+		if (again)
+			continue;
 		char *group = xasprintf("Desktop Action %s", acts[i]);
 		if (strcmp(acts[i], OVERRIDE_ACTION) && has_exec(kf, group)) {
 			gchar *raw = g_key_file_get_value(kf, group, "Exec", NULL);
@@ -401,6 +413,21 @@ int override_build(const char *text, size_t len, const char *orig_path, const ch
 	free(comment);
 	gsize n = 0;
 	gchar *data = g_key_file_to_data(kf, &n, NULL);
+	/* What we write must read back as ours (app list, unset, refresh read no further than
+	 * OVERRIDE_MAX_BYTES): an original of tens of thousands of actions, each Exec wrapped,
+	 * would give one that is not, and is then left behind for ever. */
+	if (n > OVERRIDE_MAX_BYTES) {
+		g_free(data);
+		g_free(raw);
+		free(prefix);
+		free(other);
+		g_key_file_free(kf);
+		return tb_fail_why(e, TB_EFAIL, "failed",
+				   "the desktop entry %s would make an entry of ours of %zu bytes (each of its "
+				   "actions wrapped), more than the %d MiB this tool reads back; no rule was set "
+				   "(start it with `tb323fu-mesa run` instead)",
+				   orig_path, (size_t)n, OVERRIDE_MAX_BYTES >> 20);
+	}
 	*out = xmalloc(n + 1);
 	memcpy(*out, data, n + 1);
 	*out_len = n;

@@ -126,6 +126,12 @@ extern "C" int helper_kernel_read(const char *text, size_t len, const char *name
 			say(k, name, line, "a NUL byte, which TOML does not allow");
 			return -1;
 		}
+		// toml++ skips a byte order mark, the reference reader refuses it: a file that is
+		// not plain TOML to every reader relaxes nothing.
+		if (len >= 3 && std::memcmp(text, "\xef\xbb\xbf", 3) == 0) {
+			say(k, name, 1, "a UTF-8 byte order mark before the first setting, which plain TOML does not have");
+			return -1;
+		}
 		toml::table doc = toml::parse(std::string_view(text, len), std::string_view(name));
 		take_kernel(doc, k);
 		return 0;

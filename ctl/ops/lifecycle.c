@@ -4,6 +4,7 @@
 #include "ops/desktop_override.h"
 #include "store/envfiles.h"
 #include "store/manifest.h"
+#include "release/release.h"
 #include "trial/suite_piglit.h"
 #include "base/testhook.h"
 #include "store/txn.h"
@@ -381,6 +382,30 @@ static int smoke_failed(const struct lc_ctx *c, struct lc_view *v, const char *v
 			   version, why, v->current, version);
 }
 
+/* The tree install switches to, found whole just before the commit: its smoke test (and a
+ * suite) may have taken hours, and a tree deleted or damaged meanwhile (by hand, by the
+ * helper's clean-up) must not become current. Presence, modes and sizes, no re-hash: it was
+ * hashed when the install began. */
+static int still_whole(const struct lc_ctx *c, const struct lc_view *v, const char *version,
+		       struct tb_error *e)
+{
+	struct tb_error bad = {0};
+	if (release_check_present(c->s, version, &bad) == TB_OK)
+		return TB_OK;
+	char stays[160] = "no store version is current";
+	if (v->current && !same(v->current, version))
+		snprintf(stays, sizeof stays, "Mesa %s stays current", v->current);
+	if (!store_has_version(c->s, version))
+		return tb_fail_why(e, TB_EFAIL, "not-installed",
+				   "Mesa %s is gone from %s/versions since its install began, so it was not made "
+				   "current (%s; nothing was switched); download or install-local it again",
+				   version, c->s->root, stays);
+	return tb_fail_why(e, bad.code, tb_error_reason(&bad),
+			   "Mesa %s changed since its install began, so it was not made current (%s; "
+			   "nothing was switched): %.600s",
+			   version, stays, bad.msg);
+}
+
 int lc_install(const struct lc_ctx *c, const char *version, int run_smoke,
 	       struct smoke_outcome *smoke, struct lc_result *r, struct tb_error *e)
 {
@@ -422,6 +447,9 @@ int lc_install(const struct lc_ctx *c, const char *version, int run_smoke,
 		}
 	}
 	phase(c, LC_SWITCHING, version);
+	rc = still_whole(c, &v, version, e);
+	if (rc)
+		goto out;
 	const char *prev = same(v.current, version) ? v.previous : v.current;
 	if (v.current_gone) /* the gone version cannot be gone back to */
 		prev = v.previous && !v.previous_gone && !same(v.previous, version) ? v.previous : NULL;

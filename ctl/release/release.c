@@ -682,7 +682,10 @@ static void find_extras(const char *root, const char *rel, const struct manifest
 	closedir(d);
 }
 
-int release_verify_installed(const struct store *s, const char *version, struct tb_error *e)
+/* hash: re-hash every file; else only its presence, type, mode and size. offline: the
+ * release source does not offer the version, so only its tarball repairs it. */
+static int check_installed(const struct store *s, const char *version, int hash, int offline,
+			   struct tb_error *e)
 {
 	if (!store_has_version(s, version))
 		return tb_fail_why(e, TB_EFAIL, "not-installed", "Mesa %s is not installed (tb323fu-ctl mesa list)", version);
@@ -705,9 +708,11 @@ int release_verify_installed(const struct store *s, const char *version, struct 
 			why = "missing";
 		else if ((st.st_mode & 07777) != m.files[i].mode)
 			why = "mode changed";
-		else if (sha256_file(p, hex, &size) != 0)
+		else if ((uint64_t)st.st_size != m.files[i].size)
+			why = "content changed";
+		else if (hash && sha256_file(p, hex, &size) != 0)
 			why = "unreadable";
-		else if (size != m.files[i].size || strcmp(hex, m.files[i].sha256))
+		else if (hash && (size != m.files[i].size || strcmp(hex, m.files[i].sha256)))
 			why = "content changed";
 		if (why)
 			sb_appendf(&bad, "%s%s (%s)", count++ ? ", " : "", m.files[i].path, why);
@@ -722,11 +727,29 @@ int release_verify_installed(const struct store *s, const char *version, struct 
 		free(p);
 	}
 	find_extras(root, "", &m, &bad, &count);
-	if (count)
+	if (count && offline)
+		rc = tb_fail_why(e, TB_EVERIFY, "damaged", "Mesa %s is damaged: %s; the release list does not offer it (installed from a tarball on disk?), so repair it with `tb323fu-ctl mesa install-local FILE` of its tarball",
+			     version, bad.buf);
+	else if (count)
 		rc = tb_fail_why(e, TB_EVERIFY, "damaged", "Mesa %s is damaged: %s; repair it with `tb323fu-ctl mesa verify --repair %s` (or install-local its tarball again)",
 			     version, bad.buf, version);
 	sb_free(&bad);
 	manifest_free(&m);
 	free(root);
 	return rc;
+}
+
+int release_verify_installed(const struct store *s, const char *version, struct tb_error *e)
+{
+	return check_installed(s, version, 1, 0, e);
+}
+
+int release_verify_offline(const struct store *s, const char *version, struct tb_error *e)
+{
+	return check_installed(s, version, 1, 1, e);
+}
+
+int release_check_present(const struct store *s, const char *version, struct tb_error *e)
+{
+	return check_installed(s, version, 0, 0, e);
 }

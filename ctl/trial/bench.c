@@ -23,6 +23,7 @@
 #include "base/error.h"
 #include "base/alloc.h"
 #include "base/fs.h"
+#include "base/trusted_path.h"
 #include "common/smoketests.h"
 
 #define MAX_FIGURES 256
@@ -685,6 +686,10 @@ int bench_run(struct store *s, const char *version, const struct bench_request *
 	}
 	if (!rc)
 		rc = bench_command(&b, r, dir, e);
+	if (!rc)
+		rc = trusted_program_path(b.cmd[0], r->command && *r->command ? "the shell" : "clpeak", e);
+	if (!rc && smoke)
+		rc = trusted_program_path(smoke, "the smoke program", e);
 	if (!rc)
 		rc = run_rounds(&b, r, rounds, vk, e);
 	if (!rc)

@@ -20,6 +20,7 @@
 #include "base/alloc.h"
 #include "base/strbuf.h"
 #include "base/fs.h"
+#include "base/trusted_path.h"
 
 #define CASELIST_MAX_BYTES (64u << 20)
 /* Runs in a row that finish no case of the list before the runner stops restarting dEQP. */
@@ -269,6 +270,10 @@ int deqp_run(const struct deqp_request *r, struct qpa_parser *q, struct tb_error
 		int rc = tb_fail_errno(e, TB_EUSAGE, "cannot run the dEQP-VK binary %s", r->deqp);
 		free(deqp);
 		return rc;
+	}
+	if (trusted_program_path(r->deqp, "the dEQP-VK binary", e) != TB_OK) {
+		free(deqp);
+		return e->code;
 	}
 	char *list0 = realpath(r->caselist, NULL);
 	struct caselist l;

@@ -23,6 +23,7 @@
 #include "base/error.h"
 #include "base/alloc.h"
 #include "base/fs.h"
+#include "base/trusted_path.h"
 #include "common/smoketests.h"
 
 #define DEFAULT_TIMEOUT_SECONDS 60
@@ -379,6 +380,12 @@ int smoke_run_tests(struct store *s, const char *version, const char *tests,
 		manifest_free(&m);
 		return tb_fail_why(e, TB_EFAIL, "program-missing", "tb323fu-mesa-smoke is neither next to tb323fu-ctl nor in "
 			       TB_PREFIX "/libexec/tb323fu-mesa; reinstall, or set TB323FU_MESA_SMOKE");
+	}
+	if (trusted_program_path(smoke, "the smoke program", e) != TB_OK) {
+		free(smoke);
+		free(tree);
+		manifest_free(&m);
+		return e->code;
 	}
 
 	char *vulkan_lib = m.has_vulkan ? path_join(tree, m.vulkan_lib) : NULL;

@@ -27,6 +27,8 @@
 #include "trial/child.h"
 #include "trial/jobs.h"
 #include "base/config.h"
+#include "base/regex_bounded.h"
+#include "base/trusted_path.h"
 #include "store/jsonfile.h"
 #include "store/manifest.h"
 #include "trial/side.h"
@@ -89,9 +91,10 @@ static int binary_find(const char *dir, const char *name, struct cts_binary *b, 
 {
 	memset(b, 0, sizeof *b);
 	char *flat = xasprintf("%s/test_%s", dir, name), *tree = xasprintf("%s/%s/test_%s", dir, name, name);
+	const char *given = flat;
 	char *real = realpath(flat, NULL);
 	if (!real)
-		real = realpath(tree, NULL);
+		real = realpath(tree, NULL), given = tree;
 	struct stat st;
 	int rc = TB_OK;
 	if (!real || stat(real, &st) != 0 || !S_ISREG(st.st_mode) || access(real, X_OK) != 0) {
@@ -100,6 +103,8 @@ static int binary_find(const char *dir, const char *name, struct cts_binary *b, 
 				 "build-recipes/opencl-cts, or name the directory of its binaries with --cts DIR "
 				 "or cts_dir in mesa.conf",
 				 name, dir);
+		free(real);
+	} else if ((rc = trusted_program_path(given, "the OpenCL-CTS binary", e)) != TB_OK) {
 		free(real);
 	} else {
 		b->name = xstrdup(name);
@@ -703,10 +708,9 @@ int suite_cts_run(struct store *s, const char *version, const struct cts_request
 		return rc;
 	regex_t re;
 	int have_re = r->subtests && *r->subtests;
-	if (have_re && regcomp(&re, r->subtests, REG_EXTENDED | REG_NOSUB) != 0) {
+	if (have_re && regex_compile_bounded(&re, r->subtests, REG_EXTENDED | REG_NOSUB, "--subtests", e)) {
 		manifest_free(&m);
-		return tb_fail_why(e, TB_EFAIL, "failed",
-				   "--subtests \"%s\" is not an extended regular expression", r->subtests);
+		return e->code;
 	}
 	char *dir = r->dir && *r->dir ? xstrdup(r->dir) : cts_default_dir();
 	struct cts_binary *bins = NULL;

@@ -25,6 +25,7 @@
 #include "base/error.h"
 #include "base/alloc.h"
 #include "base/fs.h"
+#include "base/trusted_path.h"
 
 #define SUITE_NAME "piglit-cl"
 #define RESULTS_MAX_BYTES ((size_t)256 << 20)
@@ -147,6 +148,11 @@ int suite_piglit_run(struct store *s, const char *version, const struct suite_re
 		manifest_free(&m);
 		return tb_fail_why(e, TB_EFAIL, "failed",
 				   "piglit is not installed (apt-get install piglit), or set TB323FU_MESA_PIGLIT");
+	}
+	if (trusted_program_path(piglit, "piglit", e) != TB_OK) {
+		free(piglit);
+		manifest_free(&m);
+		return e->code;
 	}
 	const char *tmp = getenv("TMPDIR");
 	char *workdir = path_join(tmp && *tmp ? tmp : "/tmp", "tb323fu-suite.XXXXXX");

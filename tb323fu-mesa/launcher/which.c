@@ -371,13 +371,16 @@ static void pid_list_add(struct pid_list *l, int pid)
 	l->pid[l->n++] = pid;
 }
 
-/* Adds the ids of one word: "4621", or "4621 4622" (a quoted "$(pidof APP)"). */
+/* Adds the ids of one word: "4621", or "4621 4622" (a quoted "$(pidof APP)", which puts one
+ * space between ids and none around them). Anything else, a leading space included, is not
+ * an id: ' 1' is not pid 1. */
 static int take_pids(struct pid_list *l, const char *word)
 {
 	char one[16];
-	const char *p = word + strspn(word, " \t\n");
-	while (*p) {
-		size_t n = strcspn(p, " \t\n");
+	if (!*word)
+		return 0; /* `--pid "$(pidof APP)"` with APP not running: said as no id at all */
+	for (const char *p = word;;) {
+		size_t n = strcspn(p, " ");
 		int pid = 0;
 		if (n < sizeof one) {
 			memcpy(one, p, n);
@@ -388,9 +391,10 @@ static int take_pids(struct pid_list *l, const char *word)
 			return fail(TB_EUSAGE, "--pid takes process ids, not '", word, "'", NULL);
 		pid_list_add(l, pid);
 		p += n;
-		p += strspn(p, " \t\n");
+		if (!*p)
+			return 0;
+		p++;
 	}
-	return 0;
 }
 
 /* --pid with no id after it: most often `--pid $(pidof APP)` when APP is not running. */
@@ -439,7 +443,9 @@ int cmd_which(const char *root, int argc, char **argv)
 			/* --pid ID [ID…]: every word up to the next option is a process id. */
 			size_t before = pids.n;
 			asked_pid = 1;
-			if (arg[5] == '=')
+			if (arg[5] == '=' && !arg[6])
+				rc = no_pid_given(NULL);
+			else if (arg[5] == '=')
 				rc = take_pids(&pids, arg + 6);
 			while (rc == 0 && i + 1 < argc && argv[i + 1][0] != '-')
 				rc = take_pids(&pids, argv[++i]);

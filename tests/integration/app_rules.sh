@@ -76,6 +76,15 @@ check "…each action's Exec is wrapped too" sh -c "
 	grep -qx 'Exec=$MESA --store $REAL run --version $V1 -- codes --private %F' '$LOCAL_APPS/codes.desktop'"
 check "…the actions are the original's and ours" grep -qx 'Actions=new-window;private;tb323fu-mesa-other;' "$LOCAL_APPS/codes.desktop"
 
+# an action listed twice is one action: its Exec wrapped once
+entry twice.desktop '[Desktop Entry]' 'Type=Application' 'Name=Twice' 'Exec=twice' 'Actions=a;a;' \
+	'[Desktop Action a]' 'Name=A' 'Exec=twice --a'
+expect_exit 0 "Actions=a;a;: app set twice" app set twice distro
+check "…action a's Exec wrapped once" test "$(exec_of "$LOCAL_APPS/twice.desktop" 'Desktop Action a')" = "$DISTRO twice --a"
+check "…listed once, with ours" grep -qx 'Actions=a;tb323fu-mesa-other;' "$LOCAL_APPS/twice.desktop"
+app unset twice >/dev/null
+rm -f "$APPS/twice.desktop"
+
 entry org.example.Dbus.desktop '[Desktop Entry]' 'Type=Application' 'Name=Dbus' \
 	'Exec=dbus-app --gapplication-service' 'DBusActivatable=true'
 expect_exit 0 "DBusActivatable=true with an Exec: app set" app set org.example.Dbus distro
@@ -136,6 +145,23 @@ expect_exit 1 "a link where ours would go: refused" app set planted distro
 check "…the link stays, its target too" sh -c "test -L '$LOCAL_APPS/planted.desktop' && ! grep -q TB323FU '$T/opt/app/real.desktop'"
 rm -f "$LOCAL_APPS/foreign.desktop" "$LOCAL_APPS/planted.desktop"
 
+# an original of 25,000 actions (under 1 MiB) would make an entry of ours over what we read back
+python3 - "$APPS/many.desktop" <<'PY'
+import sys
+n = 25000
+with open(sys.argv[1], "w") as f:
+    f.write("[Desktop Entry]\nType=Application\nName=Many\nExec=many\nActions=" +
+            "".join("a%d;" % i for i in range(n)) + "\n")
+    for i in range(n):
+        f.write("[Desktop Action a%d]\nExec=m\n" % i)
+PY
+check "an original of 25,000 actions is under 1 MiB" test "$(wc -c <"$APPS/many.desktop")" -lt 1048576
+expect_exit 1 "…app set refuses it" ctl --json mesa app set many distro
+check "…saying ours would be too large to read back" \
+	test "$(json_strict "$T/out" '"more than the 2 MiB this tool reads back; no rule was set" in d["message"]')" = True
+check "…nothing written, no rule" sh -c "test ! -e '$LOCAL_APPS/many.desktop' && ! grep -q '^many' '$STORE/app-rules' 2>/dev/null"
+rm -f "$APPS/many.desktop"
+
 # --- names
 entry org.example.Viewer.desktop '[Desktop Entry]' 'Type=Application' 'Name=Picture Viewer' 'Exec=viewer %f'
 entry org.other.Same.desktop '[Desktop Entry]' 'Type=Application' 'Name=Same' 'Exec=same1'
@@ -146,6 +172,12 @@ expect_exit 0 "the last part of an ID: app set viewer" app set viewer current
 expect_exit 1 "a name two entries have: refused" ctl --json mesa app set same distro
 reason_is app-ambiguous
 check "…listing both candidates" sh -c "grep -q org.other.Same.desktop '$T/err' && grep -q org.third.Same.desktop '$T/err'"
+# a Name whose escape is a newline: shown escaped, the sentence stays one line
+entry org.one.Line.desktop '[Desktop Entry]' 'Type=Application' 'Name=Line\nbreak' 'Exec=line1'
+entry org.two.Line.desktop '[Desktop Entry]' 'Type=Application' 'Name=Line' 'Exec=line2'
+expect_exit 1 "two entries whose IDs end in Line, one Name with a \\n escape: refused" app set line distro
+check "…in one line, the newline shown as \\x0a" sh -c "test \$(wc -l <'$T/err') -eq 1 && grep -qF 'org.one.Line.desktop (Line\\x0abreak)' '$T/err'"
+rm -f "$APPS/org.one.Line.desktop" "$APPS/org.two.Line.desktop"
 expect_exit 1 "a name no entry has: refused" ctl --json mesa app set nothing-like-it distro
 reason_is app-not-found
 expect_exit 2 "a choice that is none: usage" app set viewer sometimes
@@ -232,5 +264,37 @@ if reachable_by nobody; then
 else
 	skip "rules as a user who cannot write the store" "needs root and runuser to act as nobody"
 fi
+
+# --- the package's removal: our entries go, by the tool's own rule; what it calls not ours stays
+entry org.example.Clear.desktop '[Desktop Entry]' 'Type=Application' 'Name=Clear' 'Exec=clear-app'
+expect_exit 0 "a rule to clear: app set org.example.Clear distro" app set org.example.Clear distro
+MARK='X-TB323FU-Mesa-Override=tb323fu-mesa-toolchain-program'
+printf '[Desktop Entry]\nType=Application\nName=A\nExec=a\nActions=x;\n[Desktop Action x]\nExec=x\n%s\n' "$MARK" \
+	>"$LOCAL_APPS/mark-in-action.desktop"
+printf '[Other]\n%s\n[Desktop Entry]\nType=Application\nName=B\nExec=b\n' "$MARK" >"$LOCAL_APPS/mark-before.desktop"
+printf '[Desktop Entry]\nType=Application\nName=\377\nExec=c\n%s\n' "$MARK" >"$LOCAL_APPS/not-utf8.desktop"
+ln -s "$APPS/org.example.Clear.desktop" "$LOCAL_APPS/link.desktop"
+planted() { (cd "$LOCAL_APPS" && ls -l link.desktop | sed 's/.* -> //' && sha256sum mark-in-action.desktop mark-before.desktop not-utf8.desktop); }
+planted >"$T/others.before"
+run_cmd ctl --json mesa app list
+check "app list calls the planted ones not ours (they have no rule) and ours ours" \
+	test "$(json_strict "$T/out" '[r["entry"] for r in d["rules"] if r["app"] == "org.example.Clear.desktop"]')" = "['ours']"
+# prerm's part, with this build on this store
+sed -n '/^# The override entries of the application rules/,/^fi$/p' "$TB_TOP/debian/tb323fu-mesa.prerm" >"$T/prerm-part"
+check "prerm's part is there" grep -q 'app clear' "$T/prerm-part"
+# as the package calls it: tb323fu-ctl-mesa, which needs no "mesa" word
+printf '#!/bin/sh\nexec "%s" --store "%s" mesa "$@"\n' "$CTL" "$STORE" >"$T/ctl-here"
+chmod 755 "$T/ctl-here"
+expect_exit 0 "the package's prerm on remove" env CTL="$T/ctl-here" sh -c '. "$0"' "$T/prerm-part" remove
+check "…says nothing" test ! -s "$T/err"
+check "…ours are gone (this one and those of the rules before)" sh -c "test ! -e '$LOCAL_APPS/org.example.Clear.desktop' -a ! -e '$LOCAL_APPS/quotes.desktop'"
+planted >"$T/others.after"
+check "…a marker in an action group, in a group before [Desktop Entry], in a file that is not UTF-8, and a link: all kept" \
+	cmp -s "$T/others.before" "$T/others.after"
+check "…the rule is kept" grep -qx 'org.example.Clear.desktop=distro' "$STORE/app-rules"
+expect_exit 0 "app refresh brings ours back" app refresh
+check "…it is there again" test -f "$LOCAL_APPS/org.example.Clear.desktop" -a ! -L "$LOCAL_APPS/org.example.Clear.desktop"
+rm -f "$LOCAL_APPS/mark-in-action.desktop" "$LOCAL_APPS/mark-before.desktop" "$LOCAL_APPS/not-utf8.desktop" "$LOCAL_APPS/link.desktop"
+expect_exit 0 "app unset org.example.Clear" app unset org.example.Clear
 
 done_testing

@@ -124,6 +124,52 @@ while read -r opt arg; do
 	fi
 done <"$T/globals"
 
+# An empty value is a usage error for every option that takes a value, in both forms: a
+# script's `--store="$S"` with S unset must not act on the default store.
+empty_refused() {
+	name=$1
+	shift
+	run_cmd "$@"
+	if [ "$rc" -eq 2 ] && grep -q -- "not an empty value (is the variable it came from set?)" "$T/err"; then
+		ok "$name"
+	else
+		not_ok "$name" "exit $rc" "stderr: $(head -c 300 "$T/err")"
+	fi
+}
+empties=0
+for c in $COMMANDS; do
+	# shellcheck disable=SC2046
+	set -- $(operand "$c")
+	more="$*"
+	options "$c" >"$T/options"
+	while read -r opt arg; do
+		[ -n "$arg" ] || continue
+		empties=$((empties + 1))
+		# shellcheck disable=SC2086
+		empty_refused "mesa $c $opt= is a usage error" "$CTL" --store "$STORE" mesa "$c" $more "$opt="
+		# shellcheck disable=SC2086
+		empty_refused "mesa $c $opt '' too" "$CTL" --store "$STORE" mesa "$c" $more "$opt" ''
+	done <"$T/options"
+done
+check "…tried for every option with a value (bench, smoke, pack…)" test "$empties" -ge 20
+for opt in --store --config; do
+	empty_refused "$opt= before mesa" "$CTL" "$opt=" mesa status
+	empty_refused "$opt '' after the command" "$CTL" mesa status "$opt" ''
+done
+# What the review saw: `--store= mesa on` made a store where TB323FU_MESA_DIR pointed.
+TB323FU_MESA_DIR="$T/env-store" expect_exit 2 "--store= mesa on: a usage error" "$CTL" --store= mesa on
+check "…nothing made where TB323FU_MESA_DIR points" test ! -e "$T/env-store"
+TB323FU_MESA_DIR="$T/env-store" expect_exit 2 "--json --store= mesa on: the error object" "$CTL" --json --store= mesa on
+reason_is usage
+
+# An unknown option is named, cut: a 100 kB one does not come back whole.
+long=$(head -c 100000 /dev/zero | tr '\0' x)
+expect_exit 2 "an unknown 100 kB option" ctl mesa status "--$long"
+check "…named cut short, in one short line" test "$(wc -c <"$T/err")" -lt 400 -a "$(wc -l <"$T/err")" -eq 1
+check "…its start shown, then ..." grep -q 'unknown option for status: "--xxxxxxxxxx.*\.\.\."' "$T/err"
+expect_exit 2 "a 100 kB operand where none is taken" ctl mesa on "$long"
+check "…cut short too" test "$(wc -c <"$T/err")" -lt 400
+
 # The bug this table ended: the command refused what the table had accepted.
 expect_exit 1 "mesa bench --rounds=3 goes as far as --rounds 3" ctl mesa bench --rounds=3
 check "  (to the store, where nothing is installed)" grep -q "no Mesa version is installed" "$T/err"

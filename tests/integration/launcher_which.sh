@@ -18,6 +18,12 @@ expect_exit 2 "which --pid --json" mesa which --pid --json
 check "  names what it got instead" grep -q "got the option --json" "$T/err"
 expect_exit 2 "which --pid 12x: not a process id" mesa which --pid 12x
 check "  says which word" grep -qF "not '12x'" "$T/err"
+expect_exit 2 "which --pid ' 1': not a process id (a space is no part of one)" mesa which --pid ' 1'
+check "  says which word" grep -qF "not ' 1'" "$T/err"
+expect_exit 2 "which --pid '1 ': the same" mesa which --pid '1 '
+expect_exit 2 "which --pid '1  2': ids are parted by one space, as pidof prints them" mesa which --pid '1  2'
+expect_exit 2 "which --pid= 1: --pid= has no id, and what follows is no longer taken for one" mesa which --pid= 1
+check "  says --pid got no process id" grep -q -- "--pid needs a process id and got nothing" "$T/err"
 expect_exit 2 "which --pid 1 stray: a word after the ids that is not one" mesa which --pid 1 stray
 check "  says which word" grep -qF "not 'stray'" "$T/err"
 

@@ -99,10 +99,33 @@ net_config "require_signature = true"
 expect_exit 0 "update installs mesa-$V with the signature required" ctl mesa update
 check "…$V is current" test "$(readlink "$STORE/current")" = "versions/$V"
 check "…its signature was fetched" grep -q "GET /download/mesa-$V/SHA256SUMS.minisig .* -> 200" "$LOG"
+# a version the release list offers: verify names verify --repair, which works
+lib=$(ls "$STORE/versions/$V/lib/"* | head -n 1)
+chmod u+w "$lib" && printf 'x' >>"$lib"
+expect_exit 4 "a damaged $V: verify finds it" ctl mesa verify $V
+check "…and names verify --repair, as the release list offers $V" grep -q "repair it with .tb323fu-ctl mesa verify --repair $V." "$T/err"
+expect_exit 0 "…which repairs it" ctl mesa verify --repair $V
 
 # --- a second run completes instead of failing
 expect_exit 0 "publishing mesa-$V again completes the existing release" pub --token-file "$T/token" "$T/rel"
 check "…every asset is there already" test "$(grep -c 'is there already' "$T/out")" = 3
 check "…still one release with three assets" test "$(rel '[len(r["assets"]) for r in d]')" = "[3]"
+
+# --- killed with SIGKILL (no trap runs): its work files stay where the next run removes them
+# curl, at publish's first request, kills publish's whole process group (its own session)
+mkdir -p "$T/bin-kill"
+cat >"$T/bin-kill/curl" <<'EOS'
+#!/bin/sh
+env kill -9 -- "-$(ps -o pgid= -p $$ | tr -d ' ')"
+EOS
+chmod +x "$T/bin-kill/curl"
+rm -rf "$T/ptmp"/*
+TMPDIR="$T/ptmp" PATH="$T/bin-kill:$PATH" expect_exit 137 "publish killed with SIGKILL at its first request" \
+	setsid -w "$PUBLISH" --repo o/r --key "$T/release.key" --api "$API" --uploads "$API/uploads" --token-file "$T/token" "$T/rel"
+left=$(ls -d "$T/ptmp"/tb323fu-publish.* 2>/dev/null)
+check "…leaves its work files in TMPDIR under a name of ours with its pid" test -n "$left"
+expect_exit 0 "the next publish" pub --token-file "$T/token" "$T/rel"
+check "…removes them" test ! -e "$left"
+check "…and leaves nothing of its own" test -z "$(ls -A "$T/ptmp")"
 
 done_testing

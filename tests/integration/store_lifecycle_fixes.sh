@@ -33,7 +33,8 @@ check "install and status say the same about when programs use it" sh -c "
 lib="$STORE/versions/2026.1.1/lib/libvk.so"
 printf 'x' >>"$lib"
 expect_exit 4 "verify finds the damage" ctl mesa verify
-check "…and names a command that repairs it" grep -q "tb323fu-ctl mesa verify --repair 2026.1.1" "$T/err"
+check "…and names the command that repairs it: installed from a tarball on disk, no release list offers it" \
+	grep -q "the release list does not offer it (installed from a tarball on disk?), so repair it with .tb323fu-ctl mesa install-local FILE. of its tarball" "$T/err"
 check "…with reason damaged" sh -c "\"$CTL\" --store '$STORE' --json mesa verify 2>/dev/null | grep -q '\"reason\":\"damaged\"'"
 expect_exit 1 "remove refuses the current version" ctl mesa remove 2026.1.1
 check "…and points at the repair" grep -q "verify --repair" "$T/err"
@@ -79,4 +80,41 @@ expect_exit 0 "the next writer" ctl mesa keep
 check "…says it rebuilt the state" grep -q "state file was damaged; it was rebuilt" "$T/out"
 check "…env.conf is as it was" cmp -s "$STORE/env.conf" "$T/env.conf.before"
 check "…the state is whole again" sh -c "! \"$CTL\" --store '$STORE' mesa status | grep -q damaged"
+
+# a version that vanishes, or is damaged, while its own smoke test runs never becomes current:
+# the writer is held at the point where its smoke result is written, the tree changed, and
+# then it goes on to its commit
+cat >"$T/good-smoke" <<'SH'
+#!/bin/sh
+for t in vk.loader vk.driver vk.compute vk.sync cl.platform cl.kernel; do
+	printf '{"event":"result","name":"%s","status":"pass","ms":1,"detail":"fine"}\n' "$t"
+done
+SH
+chmod 755 "$T/good-smoke"
+R3=$(tiny_release 2026.3.1 "$T/r3")
+expect_exit 0 "2026.3.1 downloaded" ctl mesa install-local "$R3" --no-smoke
+expect_exit 0 "…and 2026.1.1 current again" ctl mesa install 2026.1.1 --no-smoke
+export TB323FU_MESA_SMOKE="$T/good-smoke"
+check "install 2026.3.1 held after its smoke test" paused smoke-tested "$CTL" --store "$STORE" --json mesa install 2026.3.1
+rm -rf "$STORE/versions/2026.3.1"
+resume
+wait "$paused_job"
+rc=$?
+check "…its tree deleted meanwhile: the install fails" test "$rc" -eq 1
+check "…saying the tree is gone, that nothing was switched, and what to do" \
+	test "$(json_strict "$T/paused.out" 'd["reason"], "gone from" in d["message"] and "so it was not made current (Mesa 2026.1.1 stays current; nothing was switched); download or install-local it again" in d["message"]')" = "('not-installed', True)"
+check "…2026.1.1 stays current" test "$(readlink "$STORE/current")" = versions/2026.1.1
+check "…status agrees" test "$(st 'd["installed"], d["enabled"]')" = "('2026.1.1', True)"
+expect_exit 0 "2026.3.1 downloaded again" ctl mesa install-local "$R3" --no-smoke
+expect_exit 0 "…and 2026.1.1 current again" ctl mesa install 2026.1.1 --no-smoke
+check "install 2026.3.1 held after its smoke test again" paused smoke-tested "$CTL" --store "$STORE" --json mesa install 2026.3.1
+rm "$STORE/versions/2026.3.1/lib/libcl.so.1"
+resume
+wait "$paused_job"
+rc=$?
+check "…a library deleted meanwhile: the install is refused (exit 4)" test "$rc" -eq 4
+check "…naming the file, reason damaged" \
+	test "$(json_strict "$T/paused.out" 'd["reason"], "lib/libcl.so.1 (missing)" in d["message"] and "not made current" in d["message"]')" = "('damaged', True)"
+check "…2026.1.1 stays current" test "$(readlink "$STORE/current")" = versions/2026.1.1
+unset TB323FU_MESA_SMOKE
 done_testing

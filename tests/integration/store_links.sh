@@ -116,8 +116,23 @@ mkdir -p "$T/elsewhere"
 rm "$STORE/current"
 ln -s "$T/elsewhere" "$STORE/current"
 rm "$STORE/env/2026.1.1.env" # what a helper's store lacks: the next writer's takeover runs
-expect_exit 0 "takeover with current outside versions/" ctl mesa takeover
+expect_exit 1 "takeover with current outside versions/ refuses the store" ctl --json mesa takeover
+reason_is damaged
+check "…saying where current points, the repair, and that nothing was changed" \
+	test "$(json_strict "$T/out" '"current points at '"$T"'/elsewhere, outside versions/" in d["message"] and "ln -sfn versions/VERSION" in d["message"] and d["message"].endswith("nothing was changed")')" = True
 check "…leaves env.conf as it was (no silent switch-off)" cmp -s "$STORE/env.conf" "$T/env.conf.before"
+check "…and writes nothing" test ! -e "$STORE/env/2026.1.1.env"
+# a whole tree outside the store, reached by an absolute link or through versions/../..: the
+# helper's ICD files would load its libraries
+cp -a "$STORE/versions/2026.1.1" "$T/elsewhere/tree"
+for target in "$T/elsewhere/tree" "versions/../../elsewhere/tree" "versions/2026.1.1/../../../elsewhere/tree"; do
+	ln -sfn "$target" "$STORE/current"
+	rm -f "$STORE/icd/turnip.json" "$STORE/icd/opencl/rusticl.icd"
+	expect_exit 1 "takeover with current -> $target refuses the store" ctl --json mesa takeover
+	reason_is damaged
+	check "…no ICD file of current written" test ! -e "$STORE/icd/turnip.json" -a ! -e "$STORE/icd/opencl/rusticl.icd"
+done
+ln -sfn "$T/elsewhere" "$STORE/current"
 expect_exit 0 "status" ctl mesa status
 check "…says where current points and what to do" grep -q "current points at $T/elsewhere, outside versions/.*ln -sfn versions/VERSION" "$T/out"
 expect_exit 1 "on refuses it" ctl --json mesa on

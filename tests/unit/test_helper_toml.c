@@ -69,7 +69,6 @@ static void test_spellings_of_the_kernel_table(void **state)
 	assert_requires("[kernel]\n\"require_signature\" = true\n");
 	assert_requires("[kernel]\n'require_signature' = true\n");
 	assert_requires("[kernel]\nrequire_signature=true# on\n");
-	assert_requires("\xef\xbb\xbf[kernel]\nrequire_signature = true\n");
 	assert_requires("[battery]\ncharge_limit = 80\n[kernel]\nrequire_signature = true\n");
 }
 
@@ -105,6 +104,8 @@ static void test_not_toml_requires_signatures(void **state)
 	REFUSED("[kernel]\nrequire_signature = false\nchannel = \"\xff\"\n", "line 3");
 	REFUSED("[kernel\nrequire_signature = false\n", "line 1");
 	REFUSED("[kernel]\nrequire_signature = false\n[kernel]\n", "line 3");
+	/* a byte order mark: toml++ reads past it, the reference reader does not */
+	REFUSED("\xef\xbb\xbf[kernel]\nrequire_signature = false\n", "line 1: a UTF-8 byte order mark");
 }
 
 static void test_wrong_types_require_signatures(void **state)
