@@ -20,6 +20,7 @@
 #include "base/error.h"
 #include "base/fs.h"
 #include "base/strbuf.h"
+#include "base/trusted_path.h"
 #include "store/manifest.h"
 #include "trial/deqp.h"
 #include "trial/deqp_cases.h"
@@ -336,6 +337,9 @@ static char *binary_find(const char *given, struct tb_error *e)
 		tb_fail_why(e, TB_EFAIL, "failed",
 			    "no dEQP-VK binary at %s; build it with build-recipes/deqp-vk, or name it (or "
 			    "its directory) with --deqp or deqp_dir in mesa.conf", path);
+		free(real);
+		real = NULL;
+	} else if (trusted_program_path(path, "the dEQP-VK binary", e) != TB_OK) {
 		free(real);
 		real = NULL;
 	}

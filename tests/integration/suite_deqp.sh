@@ -112,6 +112,12 @@ expect_exit 2 "--groups and --caselist together" deqp $V1 --groups compute --cas
 expect_exit 2 "--groups without --suite dEQP-VK" ctl mesa smoke --groups compute
 expect_exit 1 "no binary where it is looked for" ctl mesa smoke --suite dEQP-VK --deqp "$T/nowhere"
 check "…says how to build one" grep -q "build it with build-recipes/deqp-vk" "$T/err"
+mkdir -m 0777 "$T/open" && cp "$FAKE" "$T/open/deqp-vk"
+: >"$T/record"
+expect_exit 1 "a binary in a folder anyone may write is not run, not even to list its cases" \
+	ctl mesa smoke $V1 --suite dEQP-VK --deqp "$T/open" --groups api.smoke
+check "…one sentence with the fix, and nothing ran" \
+	test "$(grep -c "writable by others" "$T/err") $(wc -l <"$T/record")" = "1 0"
 printf '#!/bin/sh\ncase "$*" in *stdout-caselist*) exec yes "TEST: dEQP-VK.compute.same.pass_1" ;; esac\nexec "%s" "$@"\n' "$FAKE" >"$T/repeating"
 chmod 755 "$T/repeating"
 expect_exit 0 "a binary that lists the same case forever is stopped at the bound" \
