@@ -89,7 +89,7 @@ int acquire_local(const struct config *cfg, struct store *s, const struct acquir
 				base_name(q->file), expect, e);
 	if (!rc) {
 		struct release_request req = {.tarball = q->file, .expect_sha256 = expect,
-					      .expect_version = claimed, .progress = p};
+					      .expect_version = claimed, .progress = p, .placed = q->placed};
 		rc = release_unpack(s, &req, version_out, e);
 	}
 	free(sums_path);

@@ -506,16 +506,21 @@ static int move_into_place(struct store *s, struct unpack *u, const char *versio
 	char *final = store_version_dir(s, version);
 	int rc = TB_OK;
 	struct tb_error damage = {0};
+	enum release_placed placed = RELEASE_NEW;
 	if (!path_exists(final)) {
 		if (rename(u->staging, final) != 0)
 			rc = tb_fail_errno(e, TB_EFAIL, "cannot move the new tree to %s", final);
 	} else if (release_verify_installed(s, version, &damage) == TB_OK) {
 		remove_tree(u->staging);
+		placed = RELEASE_KEPT;
 	} else if (renameat2(AT_FDCWD, u->staging, AT_FDCWD, final, RENAME_EXCHANGE) != 0) {
 		rc = tb_fail_errno(e, TB_EFAIL, "cannot replace the damaged %s", final);
 	} else {
 		remove_tree(u->staging); /* now the damaged tree */
+		placed = RELEASE_REPAIRED;
 	}
+	if (!rc && u->req->placed)
+		*u->req->placed = placed;
 	if (!rc) {
 		char *versions = store_path(s, STORE_VERSIONS);
 		fsync_dir(versions);
