@@ -7,6 +7,7 @@
 #include "release/elfcheck.h"
 #include "release/feed.h"
 #include "ops/lifecycle.h"
+#include "ops/login_reach.h"
 #include "ops/repair.h"
 #include "store/manifest.h"
 #include "release/release.h"
@@ -261,7 +262,7 @@ static int install_and_say(struct cli *c, struct store *s, const char *v, int no
 		outcome_str(o, "version", v);
 		return outcome_fail(o, &e);
 	}
-	outcome_installed(o, s, v, smoke ? &sm : NULL);
+	outcome_installed(o, s, v, smoke ? &sm : NULL, &r, c->cfg.keep_versions);
 	say_repaired(o, &r);
 	return TB_OK;
 }
@@ -287,15 +288,39 @@ COMMAND(install)
 	return rc;
 }
 
+/* install-local of a version already in the store repairs it (when damaged) and does not
+ * switch to it: the tarball of an older version is how its damage is undone. */
+static void say_present(struct outcome *o, const struct store *s, const char *v,
+			enum release_placed placed)
+{
+	char *cur = store_current(s);
+	int is_cur = cur && !strcmp(cur, v);
+	outcome_str(o, "version", v);
+	outcome_bool(o, "repaired", placed == RELEASE_REPAIRED);
+	outcome_bool(o, "switched", 0);
+	const char *what = placed == RELEASE_REPAIRED
+				   ? "was damaged and is whole again (checked against the tarball)"
+				   : "was already installed and is whole (nothing was changed)";
+	if (is_cur)
+		outcome_say(o, "Mesa %s %s; it is the current version", v, what);
+	else
+		outcome_say(o, "Mesa %s %s; it stays installed, not current%s%s%s; make it current with `tb323fu-ctl mesa install %s`",
+			    v, what, cur ? " (Mesa " : "", cur ? cur : "", cur ? " is current)" : "", v);
+	free(cur);
+}
+
 COMMAND(install_local)
 {
 	const struct opts_install_local *a = opts;
-	struct acquire_local_req q = {.file = a->file, .sums = a->sums, .sig = a->sig};
+	enum release_placed placed = RELEASE_NEW;
+	struct acquire_local_req q = {.file = a->file, .sums = a->sums, .sig = a->sig, .placed = &placed};
 	struct tb_error e = {0};
 	char *version = NULL;
 	int rc = acquire_local(&c->cfg, s, &q, c->progress, &version, &e);
 	if (rc)
 		outcome_fail(o, &e);
+	else if (placed != RELEASE_NEW)
+		say_present(o, s, version, placed);
 	else
 		rc = install_and_say(c, s, version, a->no_smoke, o);
 	free(version);
@@ -323,11 +348,25 @@ COMMAND(on)
 	struct lc_result r;
 	if (transition(c, lc_on, &r, s, o))
 		return o->code;
-	if (r.trial)
-		outcome_say(o, "Mesa %s is switched on for every program from the next login; it is on trial for %d starts until `tb323fu-ctl mesa keep`",
-			    r.version, r.max);
+	const char *link;
+	enum login_reach reach = login_reach(s, &link);
+	outcome_bool(o, "logins_read_store", reach == LOGIN_READS);
+	struct strbuf sb = {0};
+	if (reach == LOGIN_READS)
+		sb_appendf(&sb, "Mesa %s is switched on for every program from the next login", r.version);
 	else
-		outcome_say(o, "Mesa %s is switched on for every program from the next login", r.version);
+		/* the switch is in the store, but nothing carries it into a login: say so now,
+		 * not only in doctor */
+		sb_appendf(&sb, "Mesa %s is switched on in the store %s, but no login reads that store (%s %s), "
+			   "so programs keep the distribution's Mesa; start one with `tb323fu-mesa --store %s run PROGRAM`, "
+			   "or use the store the session files name (reinstalling tb323fu-mesa puts them back for %s)",
+			   r.version, s->root, link,
+			   reach == LOGIN_NO_LINK ? "is missing" : "leads to another store's env.conf", s->root,
+			   STORE_DEFAULT_ROOT);
+	if (r.trial)
+		sb_appendf(&sb, "; it is on trial for %d starts until `tb323fu-ctl mesa keep`", r.max);
+	outcome_say(o, "%s", sb.buf);
+	sb_free(&sb);
 	say_repaired(o, &r);
 	return TB_OK;
 }

@@ -2,6 +2,7 @@
  * decides the new links and state, and commits them with the files of current. */
 #include "ops/lifecycle.h"
 #include "ops/desktop_override.h"
+#include "release/release.h"
 #include "store/envfiles.h"
 #include "store/manifest.h"
 #include "trial/suite_piglit.h"
@@ -337,30 +338,49 @@ int release_remove(struct store *s, const char *version, struct tb_error *e)
 	return rc;
 }
 
-/* Keeps at most keep versions: current, previous, versions newer than current (downloaded,
- * waiting), then the newest of the rest. */
-static void prune_versions(struct store *s, int keep)
+int lc_prune_plan(const struct store *s, const char *cur, const char *prev, int keep,
+		  struct strbuf *doomed, struct strbuf *pinned)
 {
 	size_t n;
 	char **list = store_versions(s, &n);
-	char *cur = store_current(s), *prev = store_previous(s);
 	size_t kept = n;
+	int count = 0;
 	for (size_t i = n; i-- > 0 && kept > (size_t)keep;) {
 		const char *v = list[i]; /* oldest first from the end */
 		if (same(v, cur) || same(v, prev) || (cur && version_compare(v, cur) > 0))
 			continue;
 		char *pin = apprules_pinning(s, v); /* an application's rule keeps it (§16) */
-		int pinned = pin != NULL;
+		if (pin && pinned)
+			sb_appendf(pinned, "%s%s", pinned->len ? ", " : "", v);
 		free(pin);
-		if (pinned)
+		if (pin)
 			continue;
+		sb_appendf(doomed, "%s%s", doomed->len ? " " : "", v);
+		kept--;
+		count++;
+	}
+	store_free_list(list, n);
+	return count;
+}
+
+/* Removes what lc_prune_plan names, saying in r what went (docs/design.md §12). */
+static void prune_versions(struct store *s, int keep, struct lc_result *r)
+{
+	char *cur = store_current(s), *prev = store_previous(s);
+	struct strbuf doomed = {0}, pinned = {0}, gone = {0};
+	lc_prune_plan(s, cur, prev, keep, &doomed, &pinned);
+	for (char *v = doomed.buf ? strtok(doomed.buf, " ") : NULL; v; v = strtok(NULL, " ")) {
 		struct tb_error ignored = {0};
 		if (release_remove(s, v, &ignored) == TB_OK)
-			kept--;
+			sb_appendf(&gone, "%s%s", gone.len ? " " : "", v);
 	}
+	snprintf(r->pruned, sizeof r->pruned, "%s", gone.buf ? gone.buf : "");
+	snprintf(r->pinned_kept, sizeof r->pinned_kept, "%s", pinned.buf ? pinned.buf : "");
+	sb_free(&doomed);
+	sb_free(&pinned);
+	sb_free(&gone);
 	free(cur);
 	free(prev);
-	store_free_list(list, n);
 }
 
 static int smoke_failed(const struct lc_ctx *c, struct lc_view *v, const char *version,
@@ -434,7 +454,7 @@ int lc_install(const struct lc_ctx *c, const char *version, int run_smoke,
 	if (!rc) {
 		testhook_pause("committed");
 		name(r->other, sizeof r->other, prev);
-		prune_versions(c->s, c->cfg->keep_versions);
+		prune_versions(c->s, c->cfg->keep_versions, r);
 	}
 out:
 	lc_view_free(&v);
@@ -501,6 +521,7 @@ int lc_keep(const struct lc_ctx *c, struct lc_result *r, struct tb_error *e)
 
 int lc_rollback(const struct lc_ctx *c, struct lc_result *r, struct tb_error *e)
 {
+	struct tb_error damage = {0};
 	struct lc_view v;
 	begin(c, &v, r);
 	int rc;
@@ -511,6 +532,10 @@ int lc_rollback(const struct lc_ctx *c, struct lc_result *r, struct tb_error *e)
 	} else if (v.previous_gone) {
 		rc = tb_fail_why(e, TB_EFAIL, "not-installed", "Mesa %s, the previous version, is gone from %s/versions (deleted outside tb323fu-ctl); nothing was changed; install a version with `tb323fu-ctl mesa update`%s",
 				 v.previous, c->s->root, v.st.enabled ? "; `tb323fu-ctl mesa off` switches the session to the distribution's Mesa meanwhile" : "");
+	} else if (release_verify_installed(c->s, v.previous, &damage) == TB_EVERIFY) {
+		/* going back onto damaged files would trade one broken build for another */
+		rc = tb_fail_why(e, TB_EVERIFY, "damaged", "rollback did not switch to the previous version, nothing was changed: %s",
+				 damage.msg);
 	} else {
 		phase(c, LC_ROLLING_BACK, v.previous);
 		name(r->version, sizeof r->version, v.previous);

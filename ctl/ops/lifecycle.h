@@ -59,6 +59,8 @@ struct lc_result {
 	int current_gone;   /* off, boot-tick: current's tree was gone (1) or current pointed
 			     * outside versions/ (2, boot-tick); version names it */
 	char replaced[600]; /* links a commit replaced by files of ours (store_planted_links) */
+	char pruned[1024];  /* install: the versions removed after it, oldest first, spaces between */
+	char pinned_kept[600]; /* install: versions the pruning would have removed but a rule pins */
 };
 /* What to do about a current version whose tree is gone, or a current link outside
  * versions/: a sentence for status, doctor and the refusals. */
@@ -76,6 +78,12 @@ int lc_rollback(const struct lc_ctx *c, struct lc_result *r, struct tb_error *e)
 /* boot_id NULL: $TB323FU_BOOT_ID, else the kernel's. */
 int lc_boot_tick(const struct lc_ctx *c, const char *boot_id, struct lc_result *r,
 		 struct tb_error *e);
+/* Which versions an install that leaves cur and prev would remove to keep at most keep
+ * (docs/design.md §12): never cur, prev, one newer than cur, or one an application's rule
+ * pins (those go to pinned, ", " between, when it is not NULL). doomed gets the rest, oldest
+ * first, a space between. Returns how many. */
+int lc_prune_plan(const struct store *s, const char *cur, const char *prev, int keep,
+		  struct strbuf *doomed, struct strbuf *pinned);
 /* Removes a version that is neither current nor previous. */
 int lc_remove(const struct lc_ctx *c, const char *version, struct lc_result *r,
 	      struct tb_error *e);

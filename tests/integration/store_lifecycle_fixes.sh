@@ -20,14 +20,21 @@ check "…and status does not tell to install it" sh -c "! \"$CTL\" --store '$ST
 
 expect_exit 0 "on" ctl mesa on
 expect_exit 0 "keep" ctl mesa keep
+# the kept version's tarball again changes nothing: it is there, whole and current
 expect_exit 0 "install-local of the kept version again" ctl mesa install-local "$R1" --no-smoke
+check "…says it was already installed and is current" \
+	grep -q "Mesa 2026.1.1 was already installed and is whole (nothing was changed); it is the current version" "$T/out"
+check "…and starts no trial" test "$(st 'd["state"], d["trial"], d["tries"]')" = "('idle', '', 0)"
+# another version installed while on goes on trial, and the sentence says so
+expect_exit 0 "install of another version while on" ctl mesa install 2026.2.1 --no-smoke
 check "…says it is on trial" grep -q "on trial" "$T/out"
-check "…and it is" test "$(st 'd["state"], d["trial"], d["tries"]')" = "('trial', '2026.1.1', 0)"
+check "…and it is" test "$(st 'd["state"], d["trial"], d["tries"]')" = "('trial', '2026.2.1', 0)"
 TB323FU_BOOT_ID=boot-1 ctl mesa boot-tick >/dev/null
 check "the boot it was installed in is not counted as one of its starts" test "$(st 'd["tries"]')" = 0
 check "install and status say the same about when programs use it" sh -c "
 	grep -q 'programs started from now on use it' '$T/out' &&
 	\"$CTL\" --store '$STORE' mesa status | grep -q 'programs started from now on use it'"
+ctl mesa rollback >/dev/null || not_ok "rollback to 2026.1.1"
 
 # a damaged current version
 lib="$STORE/versions/2026.1.1/lib/libvk.so"
