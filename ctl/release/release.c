@@ -168,7 +168,8 @@ static int extract_file(struct unpack *u, struct archive *a, struct archive_entr
 			break;
 		}
 		if (n < 0) {
-			rc = tb_fail_why(e, TB_EVERIFY, "damaged", "%s is damaged: %s", u->name, archive_error_string(a));
+			rc = tb_fail_why(e, TB_EVERIFY, "damaged", "%s is damaged or cut short (%s); download it again", u->name,
+					 archive_error_string(a));
 			break;
 		}
 		size += (uint64_t)n;
@@ -237,7 +238,8 @@ static int read_manifest(struct unpack *u, struct archive *a, struct tb_error *e
 		}
 		ssize_t n = archive_read_data(a, u->manifest_text + u->manifest_len, cap - u->manifest_len - 1);
 		if (n < 0)
-			return tb_fail_why(e, TB_EVERIFY, "damaged", "%s is damaged: %s", u->name, archive_error_string(a));
+			return tb_fail_why(e, TB_EVERIFY, "damaged", "%s is damaged or cut short (%s); download it again",
+					   u->name, archive_error_string(a));
 		if (n == 0)
 			break;
 		u->manifest_len += (size_t)n;
