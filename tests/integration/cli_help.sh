@@ -85,6 +85,11 @@ check "  --json: the usage error object" sh -c "[ $rc -eq 2 ] && grep -q '\"reas
 check "the package's version is the same" \
 	test "$(sed -n '1s/^tb323fu-mesa (\([^)]*\)).*/\1/p' "$TB_TOP/debian/changelog")" = "$VERSION"
 
+# the man page says what notes prints: the body for people, url, date and size in JSON only
+check "tb323fu-ctl(1): notes shows the body; URL, date and size are in its JSON" sh -c "
+	sed -n '/^\*notes\*/,/^\*takeover\*/p' '$TB_TOP/docs/man/tb323fu-ctl.1.scd' | tr '\n\t' '  ' |
+	grep -q 'the Markdown body (the release.s URL when it has no notes). With \*--json\* also _url_, _published_at_ and _size_'"
+
 # --- typos: named as what they are, with the nearest word ---
 refused_with "a mistyped group" 'unknown command "msea"; did you mean "mesa"?' "$CTL" msea status
 refused_with "a mistyped command" 'unknown command "stauts"; did you mean "status"?' "$CTL" mesa stauts
