@@ -4,9 +4,7 @@
 #include "cli/cli_table.h"
 #include "ops/lifecycle.h"
 #include "ops/login_reach.h"
-#include "store/running.h"
-#include "base/alloc.h"
-#include "base/fs.h"
+#include "release/release.h"
 #include "common/storepath.h"
 
 #include <stdlib.h>
@@ -42,22 +40,35 @@ static int no_store(const char *name, const char *dir, struct outcome *o)
 	return outcome_fail(o, &e);
 }
 
-/* env.conf selects nothing: what off leaves. */
-static int env_conf_empty(const struct store *s)
+void cli_say_already_on(struct outcome *o, const struct store *s, const char *version)
 {
-	char *p = store_path(s, STORE_ENV_CONF);
-	struct stat st;
-	int empty = lstat(p, &st) != 0 || (S_ISREG(st.st_mode) && st.st_size == 0);
-	free(p);
-	return empty;
+	const char *link;
+	int reads = login_reach(s, &link) == LOGIN_READS;
+	outcome_str(o, "version", version);
+	outcome_bool(o, "logins_read_store", reads);
+	outcome_say(o, "Mesa %s is already on; nothing was changed%s", version,
+		    reads ? "" : " (but no login reads this store: see `tb323fu-ctl mesa doctor`)");
 }
 
-/* 1 when o holds the answer of a command that would change nothing. */
+void cli_say_already_off(struct outcome *o)
+{
+	outcome_say(o, "Mesa is already off: programs use the distribution's Mesa; nothing was changed");
+}
+
+void cli_say_already_current(struct outcome *o, const char *version)
+{
+	outcome_str(o, "version", version);
+	outcome_bool(o, "switched", 0);
+	outcome_say(o, "Mesa %s is already the current version; nothing was changed (`tb323fu-ctl mesa verify %s` checks its files, `tb323fu-ctl mesa smoke %s` tests it again)",
+		    version, version, version);
+}
+
+/* 1 when o holds the answer of a command that would change nothing, or has nothing to act
+ * on; the engine gives the same answers under the lock (lc_is_off, lc_is_on, …). */
 static int unchanged(const struct store *s, const char *name, const char *operand,
 		     const struct lc_view *v, struct outcome *o)
 {
 	struct tb_error e = {0};
-	/* a commit also repairs these; a command that would make one goes on */
 	int clean = !v->state_damaged && !v->planted && !v->foreign && !v->current_gone;
 	if (is(name, "keep") && !v->st.trial && clean) {
 		outcome_say(o, "nothing to keep: no Mesa version is on trial");
@@ -72,21 +83,13 @@ static int unchanged(const struct store *s, const char *name, const char *operan
 	} else if (is(name, "remove") && operand && !store_has_version(s, operand)) {
 		outcome_fail(o, (tb_fail_why(&e, TB_EFAIL, "not-installed", /* as lc_remove says */
 					     "Mesa %s is not installed (tb323fu-ctl mesa list)", operand), &e));
-	} else if (is(name, "off") && !v->st.enabled && !v->st.trial && clean && env_conf_empty(s)) {
-		outcome_say(o, "Mesa is already off: programs use the distribution's Mesa; nothing was changed");
-	} else if (is(name, "on") && v->st.enabled && clean && !is(v->st.failed, v->current)) {
-		const char *link;
-		outcome_str(o, "version", v->current);
-		outcome_bool(o, "logins_read_store", login_reach(s, &link) == LOGIN_READS);
-		outcome_say(o, "Mesa %s is already on; nothing was changed%s", v->current,
-			    login_reach(s, &link) == LOGIN_READS ? ""
-			    : " (but no login reads this store: see `tb323fu-ctl mesa doctor`)");
-	} else if (is(name, "install") && operand && is(operand, v->current) && clean &&
-		   !is(v->st.failed, v->current)) {
-		outcome_str(o, "version", operand);
-		outcome_bool(o, "switched", 0);
-		outcome_say(o, "Mesa %s is already the current version; nothing was changed (`tb323fu-ctl mesa verify %s` checks its files, `tb323fu-ctl mesa smoke %s` tests it again)",
-			    operand, operand, operand);
+	} else if (is(name, "off") && lc_is_off(s, v)) {
+		cli_say_already_off(o);
+	} else if (is(name, "on") && lc_is_on(s, v)) {
+		cli_say_already_on(o, s, v->current);
+	} else if (is(name, "install") && operand && lc_is_current(v, operand) &&
+		   release_verify_installed(s, operand, &e) == TB_OK) {
+		cli_say_already_current(o, operand);
 	} else {
 		return 0;
 	}
@@ -104,18 +107,15 @@ int cli_state_first(struct cli *c, const struct cli_command *cmd, const char *op
 	struct tb_error e = {0};
 	if (store_open(&s, dir, 0, &e) != 0)
 		return -1;
-	/* While a writer runs the state may be about to change: a writer of ours waits for it
-	 * or says busy; a user who cannot write gets the answer of the state as it is. */
-	struct running_info ri;
-	running_read(s.root, &ri);
+	/* One who may write gets the answer under the lock, once a killed writer's commit and
+	 * leftovers are dealt with; one who may not gets it from the state as it is. */
 	int answered = 0;
-	if (!ri.command[0] || cli_store_access(dir) != 0) {
+	if (cli_store_access(dir) != 0) {
 		struct lc_view v;
 		lc_read(&s, &v);
 		answered = unchanged(&s, cmd->name, operand, &v, o);
 		lc_view_free(&v);
 	}
-	running_info_free(&ri);
 	store_close(&s);
 	return answered ? o->code : -1;
 }

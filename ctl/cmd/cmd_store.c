@@ -4,9 +4,11 @@
 #include "ops/acquire.h"
 #include "trial/bench.h"
 #include "cli/cli.h"
+#include "cli/cli_state_first.h"
 #include "release/elfcheck.h"
 #include "release/feed.h"
 #include "ops/lifecycle.h"
+#include "ops/desktop_override.h"
 #include "ops/login_reach.h"
 #include "ops/repair.h"
 #include "store/manifest.h"
@@ -83,11 +85,20 @@ static void status_sentence(struct strbuf *sb, const struct store *s, const stru
 			    const struct running_info *ri)
 {
 	char sc[16];
+	/* the first line says on, off or trial, as systemctl status's first line says active */
+	const char *session = lc_session_word(v);
+	if (v->current && !v->current_gone && !v->foreign && !strcmp(session, "trial"))
+		sb_appendf(sb, "Mesa %s: on, on trial (%d of %d starts)\n", v->current, v->st.tries, v->st.max);
+	else if (v->current && !v->current_gone && !v->foreign)
+		sb_appendf(sb, "Mesa %s: %s\n", v->current,
+			   v->st.enabled ? "on" : "off (programs use the distribution's Mesa)");
+	else if (!v->st.enabled)
+		sb_append(sb, "off: programs use the distribution's Mesa\n");
 	if (v->current_gone || v->foreign) {
 		sb_append(sb, "no usable Mesa version is current: ");
 		lc_gone_advice(s, v, sb);
 	} else if (v->current) {
-		sb_appendf(sb, "Mesa %s is installed (%s", v->current, cli_drivers_text(m));
+		sb_appendf(sb, "Mesa %s is current (%s", v->current, cli_drivers_text(m));
 		if (m && m->mesa_version)
 			sb_appendf(sb, ", Mesa %s", m->mesa_version);
 		if (m && m->base)
@@ -116,7 +127,7 @@ static void status_sentence(struct strbuf *sb, const struct store *s, const stru
 	else if (v->previous)
 		sb_appendf(sb, "\nMesa %s is kept for `tb323fu-ctl mesa rollback`", v->previous);
 	if (v->ready)
-		sb_appendf(sb, "\nMesa %s is downloaded; make it current with `tb323fu-ctl mesa install %s`", v->ready, v->ready);
+		sb_appendf(sb, "\nMesa %s is installed, not current; make it current with `tb323fu-ctl mesa install %s`", v->ready, v->ready);
 	if (avail && (!v->current || version_compare(avail, v->current) > 0) &&
 	    (!v->ready || version_compare(avail, v->ready) > 0))
 		sb_appendf(sb, "\nMesa %s is available (tb323fu-ctl mesa update)", avail);
@@ -160,7 +171,9 @@ COMMAND(status)
 	outcome_str(o, "installed", v.current);
 	outcome_str(o, "previous", v.previous);
 	outcome_str(o, "available", avail);
-	outcome_str(o, "downloaded", v.ready);
+	outcome_str(o, "downloaded", v.ready); /* the helper's name for ready (docs/design.md §5) */
+	outcome_str(o, "ready", v.ready);
+	outcome_str(o, "session", lc_session_word(&v));
 	outcome_bool(o, "enabled", v.st.enabled);
 	outcome_str(o, "trial", v.st.trial);
 	outcome_int(o, "tries", v.st.tries);
@@ -202,6 +215,8 @@ COMMAND(list)
 	size_t n;
 	char **list = store_versions(s, &n);
 	char *cur = store_current(s), *prev = store_previous(s);
+	struct state st;
+	state_load(s, &st); /* a damaged one reads as off: the markers only */
 	json_object *arr = json_object_new_array();
 	struct strbuf sb = {0};
 	for (size_t i = 0; i < n; i++) {
@@ -224,9 +239,19 @@ COMMAND(list)
 		json_object_object_add(item, "suite", json_object_new_string(suite));
 		json_object_object_add(item, "bench", bench_summary(s, v));
 		json_object_array_add(arr, item);
-		sb_appendf(&sb, "%s%-14s %-8s %-14s %-22s %7.1f MiB  smoke %s  suite %s", i ? "\n" : "", v,
-			   is_cur ? "current" : is_prev ? "previous" : "", cli_drivers_text(have_m ? &m : NULL),
-			   have_m && m.mesa_version ? m.mesa_version : "", (double)bytes / 1048576.0, smoke, suite);
+		/* what the version is, in status's words: current (on, on trial), previous, pinned */
+		char *pin = apprules_pinning(s, v);
+		char role[64];
+		snprintf(role, sizeof role, "%s%s%s", is_cur ? "current" : is_prev ? "previous" : "-",
+			 is_cur && st.enabled ? (st.trial && !strcmp(st.trial, v) ? ", on trial" : ", on") : "",
+			 pin ? ", pinned" : "");
+		free(pin);
+		if (!i)
+			sb_appendf(&sb, "%-16s %-20s %-16s %-24s %10s  %-5s  %s\n", "VERSION", "USE", "DRIVERS",
+				   "MESA", "SIZE", "SMOKE", "SUITE");
+		sb_appendf(&sb, "%s%-16s %-20s %-16s %-24s %6.1f MiB  %-5s  %s", i ? "\n" : "", v, role,
+			   cli_drivers_text(have_m ? &m : NULL), have_m && m.mesa_version ? m.mesa_version : "",
+			   (double)bytes / 1048576.0, smoke, suite);
 		if (have_m)
 			manifest_free(&m);
 	}
@@ -239,6 +264,7 @@ COMMAND(list)
 	sb_free(&sb);
 	free(cur);
 	free(prev);
+	state_free(&st);
 	store_free_list(list, n);
 	return TB_OK;
 }
@@ -261,6 +287,10 @@ static int install_and_say(struct cli *c, struct store *s, const char *v, int no
 	if (rc) {
 		outcome_str(o, "version", v);
 		return outcome_fail(o, &e);
+	}
+	if (r.unchanged) {
+		cli_say_already_current(o, v);
+		return TB_OK;
 	}
 	outcome_installed(o, s, v, smoke ? &sm : NULL, &r, c->cfg.keep_versions);
 	say_repaired(o, &r);
@@ -348,6 +378,10 @@ COMMAND(on)
 	struct lc_result r;
 	if (transition(c, lc_on, &r, s, o))
 		return o->code;
+	if (r.unchanged) {
+		cli_say_already_on(o, s, r.version);
+		return TB_OK;
+	}
 	const char *link;
 	enum login_reach reach = login_reach(s, &link);
 	outcome_bool(o, "logins_read_store", reach == LOGIN_READS);
@@ -377,7 +411,9 @@ COMMAND(off)
 	struct lc_result r;
 	if (transition(c, lc_off, &r, s, o))
 		return o->code;
-	if (r.current_gone)
+	if (r.unchanged)
+		cli_say_already_off(o);
+	else if (r.current_gone)
 		outcome_say(o, "the distribution's Mesa is used from the next login; Mesa %s, the current version, is gone from %s/versions (`tb323fu-ctl mesa status` says what to do)",
 			    r.version, s->root);
 	else

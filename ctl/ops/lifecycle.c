@@ -17,6 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 
@@ -114,6 +115,11 @@ const char *lc_state_name(const struct lc_view *v)
 	return v->ready ? "ready" : "idle";
 }
 
+const char *lc_session_word(const struct lc_view *v)
+{
+	return !v->st.enabled ? "off" : !strcmp(lc_state_name(v), "trial") ? "trial" : "on";
+}
+
 char *lc_boot_id(void)
 {
 	const char *env = getenv("TB323FU_BOOT_ID");
@@ -123,6 +129,37 @@ char *lc_boot_id(void)
 	if (id)
 		id[strcspn(id, "\n")] = '\0';
 	return id;
+}
+
+static int settled(const struct lc_view *v)
+{
+	return !v->state_damaged && !v->planted && !v->foreign && !v->current_gone;
+}
+
+/* 1: env.conf is an empty file (or absent), 0: a file that selects something, -1: neither. */
+static int env_conf_empty(const struct store *s)
+{
+	char *p = store_path(s, STORE_ENV_CONF);
+	struct stat st;
+	int r = lstat(p, &st) != 0 ? 1 : !S_ISREG(st.st_mode) ? -1 : st.st_size == 0;
+	free(p);
+	return r;
+}
+
+int lc_is_off(const struct store *s, const struct lc_view *v)
+{
+	return settled(v) && !v->st.enabled && !v->st.trial && env_conf_empty(s) == 1;
+}
+
+int lc_is_on(const struct store *s, const struct lc_view *v)
+{
+	return settled(v) && v->current && v->st.enabled && !same(v->st.failed, v->current) &&
+	       env_conf_empty(s) == 0;
+}
+
+int lc_is_current(const struct lc_view *v, const char *version)
+{
+	return settled(v) && same(version, v->current) && !same(v->st.failed, version);
 }
 
 /* The trial rule (docs/design.md §12): the version current while switched on is new to the
@@ -418,6 +455,10 @@ int lc_install(const struct lc_ctx *c, const char *version, int run_smoke,
 		rc = tb_fail_why(e, TB_EFAIL, "not-installed", "Mesa %s is not downloaded (tb323fu-ctl mesa download %s)", version, version);
 		goto out;
 	}
+	if (lc_is_current(&v, version)) {
+		r->unchanged = 1; /* installing it again would only start a trial anew */
+		goto out;
+	}
 	if (run_smoke) {
 		/* Tested where it lies, before anything points at it: a failure switches nothing. */
 		phase(c, LC_SMOKE_TESTING, version);
@@ -470,6 +511,11 @@ int lc_on(const struct lc_ctx *c, struct lc_result *r, struct tb_error *e)
 		rc = current_unusable(c, &v, "on", e);
 	} else if (!v.current) {
 		rc = tb_fail_why(e, TB_EFAIL, "not-installed", "no Mesa version installed to switch on (tb323fu-ctl mesa update)");
+	} else if (lc_is_on(c->s, &v)) {
+		name(r->version, sizeof r->version, v.current);
+		r->unchanged = 1;
+		r->enabled = 1;
+		rc = TB_OK;
 	} else {
 		name(r->version, sizeof r->version, v.current);
 		if (!v.st.enabled) {
@@ -490,6 +536,11 @@ int lc_off(const struct lc_ctx *c, struct lc_result *r, struct tb_error *e)
 {
 	struct lc_view v;
 	begin(c, &v, r);
+	if (lc_is_off(c->s, &v)) {
+		r->unchanged = 1;
+		lc_view_free(&v);
+		return TB_OK;
+	}
 	v.st.enabled = 0;
 	end_trial(&v.st);
 	phase(c, LC_SWITCHING, v.current);
@@ -613,9 +664,10 @@ int lc_remove(const struct lc_ctx *c, const char *version, struct lc_result *r,
 	else if (v.foreign && v.state_damaged)
 		rc = current_unusable(c, &v, "remove", e);
 	else if (same(version, v.current))
-		rc = tb_fail_why(e, TB_EFAIL, "in-use", "Mesa %s is current; install or roll back to another version first (a damaged one is repaired with `tb323fu-ctl mesa verify --repair %s`)", version, version);
+		rc = tb_fail_why(e, TB_EFAIL, "in-use", "Mesa %s is current, so it stays; make another version current first (`tb323fu-ctl mesa rollback`%s%s, or `tb323fu-ctl mesa install VERSION`), then remove it",
+				 version, v.previous ? " goes back to " : "", v.previous ? v.previous : "");
 	else if (same(version, v.previous))
-		rc = tb_fail_why(e, TB_EFAIL, "in-use", "Mesa %s is kept for rollback; install another version first", version);
+		rc = tb_fail_why(e, TB_EFAIL, "in-use", "Mesa %s is the previous version, kept for `tb323fu-ctl mesa rollback`; it can be removed once another version is installed", version);
 	else
 		rc = release_remove(c->s, version, e);
 	if (!rc && v.state_damaged)

@@ -43,7 +43,9 @@ expect_exit 4 "verify finds the damage" ctl mesa verify
 check "…and names a command that repairs it" grep -q "tb323fu-ctl mesa verify --repair 2026.1.1" "$T/err"
 check "…with reason damaged" sh -c "\"$CTL\" --store '$STORE' --json mesa verify 2>/dev/null | grep -q '\"reason\":\"damaged\"'"
 expect_exit 1 "remove refuses the current version" ctl mesa remove 2026.1.1
-check "…and points at the repair" grep -q "verify --repair" "$T/err"
+check "…says it stays and how to make another current, with no repair hint (remove repairs nothing)" sh -c "
+	grep -q 'Mesa 2026.1.1 is current, so it stays; make another version current first (.tb323fu-ctl mesa rollback. goes back to 2026.2.1, or .tb323fu-ctl mesa install VERSION.), then remove it' '$T/err' &&
+	! grep -q 'verify --repair' '$T/err'"
 # installed from a tarball on disk, and the release source out of reach (nothing listens on
 # port 9 here): verify --repair says which command repairs it offline
 printf 'api_url = http://127.0.0.1:9\nconnect_timeout = 5\n' >"$T/offline.conf"

@@ -116,4 +116,39 @@ expect_exit 0 "a second off" ctl mesa off
 check "  says it is already off and nothing was changed" \
 	grep -qx "Mesa is already off: programs use the distribution's Mesa; nothing was changed" "$T/out"
 check "  the store is as it was" test "$(snapshot)" = "$BEFORE"
+
+# --- install-local says what is wrong with what it was given ---
+expect_exit 1 "install-local of a file that does not exist" ctl mesa install-local "$T/nonexistent.tar.gz"
+check "  says the file does not exist, not that SHA256SUMS is missing" sh -c "
+	grep -q '^tb323fu-ctl: $T/nonexistent.tar.gz does not exist; pass the release tarball' '$T/err' && ! grep -q SHA256SUMS.*--sums '$T/err'"
+expect_exit 4 "install-local with a --sums that does not exist" ctl mesa install-local "$R1" --sums "$T/no-sums"
+check "  names the --sums given" grep -q "^tb323fu-ctl: $T/no-sums, the SHA256SUMS given with --sums, does not exist" "$T/err"
+rm -rf "$STORE"
+expect_exit 0 "install-local of a release's directory" ctl mesa install-local "$(dirname "$R1")" --no-smoke
+check "  installs the tarball in it" test "$(st 'd["installed"]')" = "$V1"
+head -c 200000 "$R2" >"$T/cut.tar.gz"
+sed "s|$(basename "$R2")|cut.tar.gz|" "$(dirname "$R2")/SHA256SUMS" >"$T/SHA256SUMS"
+expect_exit 4 "install-local of a tarball cut short" ctl mesa install-local "$T/cut.tar.gz" --no-smoke
+check "  says it is damaged or cut short, and to download it again" \
+	grep -q "cut.tar.gz is damaged or cut short (.*); download it again" "$T/err"
+
+# --- one vocabulary: status's first line, list's columns and markers ---
+ctl mesa install-local "$R2" --no-smoke >/dev/null
+ctl mesa on >/dev/null
+expect_exit 0 "status" ctl mesa status
+check "  its first line says current and on trial" test "$(head -n 1 "$T/out")" = "Mesa $V2: on, on trial (0 of 2 starts)"
+check "  current is called current, not installed" grep -q "^Mesa $V2 is current (vulkan, opencl" "$T/out"
+check "  --json: session trial, ready empty" test "$(st 'd["session"], d["ready"]')" = "('trial', '')"
+expect_exit 0 "list" ctl mesa list
+check "  a header names the columns" test "$(head -n 1 "$T/out" | tr -s ' ')" = "VERSION USE DRIVERS MESA SIZE SMOKE SUITE"
+check "  current is marked on trial, previous as previous" sh -c "
+	grep -q '^$V2  *current, on trial  *vulkan, opencl  ' '$T/out' && grep -q '^$V1  *previous  *vulkan, opencl  ' '$T/out'"
+check "  the drivers and Mesa's version do not run together" sh -c "! grep -q 'opencl [0-9]' '$T/out'"
+ctl mesa keep >/dev/null
+check "  kept: current, on" sh -c "\"$CTL\" --store '$STORE' mesa list | grep -q '^$V2  *current, on  '"
+ctl mesa off >/dev/null
+check "status while off: the first line says off" test "$(ctl mesa status | head -n 1)" = "Mesa $V2: off (programs use the distribution's Mesa)"
+expect_exit 1 "remove of the current version" ctl mesa remove $V2
+check "  says how to make another current, no repair hint" sh -c "
+	grep -q 'Mesa $V2 is current, so it stays; make another version current first (.tb323fu-ctl mesa rollback. goes back to $V1' '$T/err' && ! grep -q repair '$T/err'"
 done_testing
