@@ -87,7 +87,7 @@ check "the package's version is the same" \
 
 # the man page says what notes prints: the body for people, url, date and size in JSON only
 check "tb323fu-ctl(1): notes shows the body; URL, date and size are in its JSON" sh -c "
-	sed -n '/^\*notes\*/,/^\*takeover\*/p' '$TB_TOP/docs/man/tb323fu-ctl.1.scd' | tr '\n\t' '  ' |
+	sed -n '/^\*notes\*/,/^\*takeover\*/p' '$TB_TOP/docs/man/tb323fu-ctl.1.scd' | tr '\n\t' '  ' | tr -s ' ' |
 	grep -q 'the Markdown body (the release.s URL when it has no notes). With \*--json\* also _url_, _published_at_ and _size_'"
 
 # --- typos: named as what they are, with the nearest word ---

@@ -178,17 +178,24 @@ static void test_trial_rule(void **state)
 	assert_string_equal(v.st.boot, "boot-1");
 	lc_view_free(&v);
 	assert_int_equal(lc_keep(&f->c, &r, &e), TB_OK);
-	/* a kept version installed again is on trial again */
-	install(f, "2026.2.1");
+	/* the kept current version installed again changes nothing: it stays kept */
+	struct smoke_outcome sm;
+	assert_int_equal(lc_install(&f->c, "2026.2.1", 0, &sm, &r, &e), TB_OK);
+	assert_true(r.unchanged);
 	view(f, &v);
-	assert_string_equal(v.st.trial, "2026.2.1");
+	assert_null(v.st.trial);
+	lc_view_free(&v);
+	/* a version installed while on goes on trial, whatever its history */
+	install(f, "2026.1.1");
+	view(f, &v);
+	assert_string_equal(v.st.trial, "2026.1.1");
 	lc_view_free(&v);
 	/* and so is the version a rollback puts back */
 	assert_int_equal(lc_rollback(&f->c, &r, &e), TB_OK);
 	view(f, &v);
-	assert_string_equal(v.current, "2026.1.1");
-	assert_string_equal(v.previous, "2026.2.1");
-	assert_string_equal(v.st.trial, "2026.1.1");
+	assert_string_equal(v.current, "2026.2.1");
+	assert_string_equal(v.previous, "2026.1.1");
+	assert_string_equal(v.st.trial, "2026.2.1");
 	assert_int_equal(v.st.tries, 0);
 	lc_view_free(&v);
 	/* while off nothing is on trial */
