@@ -3,7 +3,8 @@
 # repair by install-local that does not switch, a rollback that refuses damaged files (and
 # doctor, which looks at previous too), `on` on a store no login reads, and the commands the
 # state already answers (already off, already on, already current, no store there), which
-# make no store and change nothing.
+# make no store and change nothing; install-local's sentences about what it was given; one
+# vocabulary in status's first line and list's columns; remove of current without a repair hint.
 . "$TB_TOP/tests/lib.sh"
 
 V1=2026.10.06

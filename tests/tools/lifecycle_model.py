@@ -298,7 +298,8 @@ class Model:
     def status(self):
         return {
             "installed": self.current or "", "previous": self.previous or "",
-            "downloaded": self.ready() or "", "enabled": self.enabled,
+            "downloaded": self.ready() or "", "ready": self.ready() or "", "enabled": self.enabled,
+            "session": "off" if not self.enabled else "trial" if self.state() == "trial" else "on",
             "trial": self.trial or "", "tries": self.tries,
             "max_tries": self.max if self.trial else MAX_TRIES,
             "failed": self.failed or "", "state": self.state(),
