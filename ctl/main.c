@@ -3,6 +3,7 @@
 #include "cli/cli.h"
 #include "base/jsontext.h"
 #include "cli/cli_access.h"
+#include "cli/cli_state_first.h"
 #include "cli/cli_progress.h"
 #include "cli/cli_table.h"
 #include "cli/parse.h"
@@ -162,6 +163,8 @@ static int run(const struct cli_line *l, int argc, char **argv)
 	struct outcome o = {0};
 	if (l->cmd->check && l->cmd->check(&l->opts, &o))
 		; /* a usage error between its options */
+	else if ((l->writes || l->writer) && cli_state_first(&c, l->cmd, operand_of(l), &o) >= 0)
+		; /* the state answers: nothing to change, or no store there */
 	else if (l->writes && cli_writer_preflight(&c, name, operand_of(l), argc - 1, argv + 1, &o) >= 0)
 		; /* answered without touching the store */
 	else

@@ -1,5 +1,6 @@
 /* Helpers shared by the commands: building the outcome. */
 #include "cli/cli.h"
+#include "ops/lifecycle.h"
 #include "store/manifest.h"
 #include "trial/smoke_run.h"
 #include "store/state.h"
@@ -106,8 +107,31 @@ void cli_describe_version(struct outcome *o, const struct store *s, const char *
 	}
 }
 
+/* What the pruning after an install removed and why, as apt says what it removes; "removed"
+ * lists them for scripts. */
+static void say_pruned(struct outcome *o, struct strbuf *sb, const struct lc_result *r, int keep)
+{
+	json_object *arr = json_object_new_array();
+	char *names = xstrdup(r ? r->pruned : "");
+	struct strbuf said = {0};
+	int n = 0;
+	for (char *v = strtok(names, " "); v; v = strtok(NULL, " "), n++) {
+		json_object_array_add(arr, json_object_new_string(v));
+		sb_appendf(&said, "%s%s", n ? ", " : "", v);
+	}
+	json_object_object_add(o->fields, "removed", arr);
+	if (n)
+		sb_appendf(sb, "\nMesa %s %s removed to keep %d versions (keep_versions in mesa.conf): %s neither current nor previous",
+			   said.buf, n == 1 ? "was" : "were", keep, n == 1 ? "it was" : "they were");
+	if (r && r->pinned_kept[0])
+		sb_appendf(sb, "\nkept Mesa %s beyond keep_versions = %d: an application's rule pins it (tb323fu-ctl mesa app list)",
+			   r->pinned_kept, keep);
+	sb_free(&said);
+	free(names);
+}
+
 void outcome_installed(struct outcome *o, const struct store *s, const char *version,
-		       const struct smoke_outcome *smoke)
+		       const struct smoke_outcome *smoke, const struct lc_result *r, int keep)
 {
 	struct state st;
 	state_load(s, &st);
@@ -129,6 +153,9 @@ void outcome_installed(struct outcome *o, const struct store *s, const char *ver
 		sb_appendf(&sb, "Mesa %s installed; programs started from now on use it", version);
 	else
 		sb_appendf(&sb, "Mesa %s installed; switch it on with `tb323fu-ctl mesa on`", version);
+	if (!o->fields)
+		o->fields = json_object_new_object();
+	say_pruned(o, &sb, r, keep);
 	outcome_say(o, "%s", sb.buf);
 	sb_free(&sb);
 	state_free(&st);

@@ -35,11 +35,13 @@ void outcome_str(struct outcome *o, const char *key, const char *value);
 void outcome_int(struct outcome *o, const char *key, int64_t value);
 void outcome_bool(struct outcome *o, const char *key, int value);
 
-/* The fields and sentences after a version became current (smoke NULL: not run). Shared by
- * install, install-local and update so they speak alike. */
+/* The fields and sentences after a version became current (smoke NULL: not run), with what
+ * the pruning to keep versions removed (r). Shared by install, install-local and update so
+ * they speak alike. */
 struct smoke_outcome;
+struct lc_result;
 void outcome_installed(struct outcome *o, const struct store *s, const char *version,
-		       const struct smoke_outcome *smoke);
+		       const struct smoke_outcome *smoke, const struct lc_result *r, int keep);
 
 /* A usage error: exit 2, reason usage, the sentence (printf format) naming the right usage. */
 int cli_usage(struct outcome *o, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

@@ -1,6 +1,5 @@
 /* Write access to the store, checked before a writer touches it (ctl/cli/cli_access.h). */
 #include "cli/cli_access.h"
-#include "store/state.h"
 #include "base/error.h"
 #include "base/alloc.h"
 #include "base/strbuf.h"
@@ -13,8 +12,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-/* 0 when this user can create or change dir; else the errno that would stop it. */
-static int store_access(const char *dir)
+int cli_store_access(const char *dir)
 {
 	static const char *const parts[] = {"", STORE_DIRS};
 	struct stat st;
@@ -72,54 +70,17 @@ static char *sudo_line(int argc, char **argv)
 	return out;
 }
 
-/* What the state answers without a change, for the commands where it can: 1 when o holds
- * the answer. The commands themselves give the same answers under the lock. */
-static int state_answer(const struct store *s, const char *name, const char *operand,
-			struct outcome *o)
-{
-	struct state st;
-	struct tb_error e = {0};
-	state_load(s, &st);
-	char *cur = store_current(s), *prev = store_previous(s);
-	int answered = 1;
-	if (!strcmp(name, "keep") && !st.trial)
-		outcome_say(o, "nothing to keep: no Mesa version is on trial");
-	else if (!strcmp(name, "boot-tick") && (!st.enabled || !st.trial))
-		outcome_say(o, "no Mesa version is on trial");
-	else if (!strcmp(name, "on") && !cur)
-		outcome_fail(o, (tb_fail_why(&e, TB_EFAIL, "not-installed",
-				      "no Mesa version installed to switch on (tb323fu-ctl mesa update)"), &e));
-	else if (!strcmp(name, "rollback") && (!prev || !store_has_version(s, prev)))
-		outcome_fail(o, (tb_fail_why(&e, TB_EFAIL, "not-installed",
-				      "there is no previous version to go back to"), &e));
-	else if (!strcmp(name, "remove") && operand && !store_has_version(s, operand))
-		outcome_fail(o, (tb_fail_why(&e, TB_EFAIL, "unknown-version",
-				      "Mesa %s is not installed (tb323fu-ctl mesa list)", operand), &e));
-	else
-		answered = 0;
-	free(cur);
-	free(prev);
-	state_free(&st);
-	return answered;
-}
-
 int cli_writer_preflight(struct cli *c, const char *name, const char *operand, int line_argc,
 			 char **line, struct outcome *o)
 {
 	const char *dir = c->store_dir;
 	if (!dir || !*dir)
 		dir = store_root(dir && *dir ? dir : NULL);
-	int err = store_access(dir);
+	(void)operand; /* what the state answers came first (ctl/cli/cli_state_first.c) */
+	int err = cli_store_access(dir);
 	if (!err)
 		return -1;
-	struct store s;
 	struct tb_error e = {0};
-	if (store_open(&s, dir, 0, &e) == 0) {
-		int answered = state_answer(&s, name, operand, o);
-		store_close(&s);
-		if (answered)
-			return o->code;
-	}
 	if (err == EROFS) {
 		tb_fail_why(&e, TB_EFAIL, "read-only",
 			    "%s changes the store %s, which is on a read-only file system", name, dir);

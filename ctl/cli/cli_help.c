@@ -217,7 +217,11 @@ void cli_complete(FILE *f, int n, char **words)
 	if (cur[0] == '-') {
 		if (cmd)
 			complete_options(f, cur, cmd->options);
-		complete_options(f, cur, cli_global_options);
+		/* after a command that takes a version, --version is refused (ctl/cli/parse.c) */
+		int takes_version = cmd && (cmd->operand == OPERAND_VERSION || cmd->operand == OPERAND_RELEASE);
+		for (const struct cli_option *g = cli_global_options; g->name; g++)
+			if (!(takes_version && g->kind == OPT_VERSION) && !strncmp(g->name, cur, strlen(cur)))
+				fprintf(f, "%s\n", g->name);
 		return;
 	}
 	if (cmd && cmd->subs) {

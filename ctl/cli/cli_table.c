@@ -116,18 +116,22 @@ static const struct cli_option pack_options[] = {
 };
 
 /* How the body gets the store, where its operand goes, and whether it must be there. */
-#define READS OPEN_READER, 0, 0, NULL, NULL
-#define WRITES OPEN_WRITER, 0, 0, NULL, NULL
-#define OPERAND(open, type, field, required, check) open, offsetof(type, field), required, check, NULL
+#define READS OPEN_READER, 0, 0, NULL, NULL, 0
+#define WRITES OPEN_WRITER, 0, 0, NULL, NULL, 0
+#define OPERAND(open, type, field, required, check) open, offsetof(type, field), required, check, NULL, 0
+/* A writer that may make the store where there is none (it brings a release or a rule in). */
+#define WRITES_MAKING_STORE OPEN_WRITER, 0, 0, NULL, NULL, 1
+#define OPERAND_MAKING_STORE(open, type, field, required, check) \
+	open, offsetof(type, field), required, check, NULL, 1
 /* A group: the words after its name are one of its commands'. */
-#define GROUP(subs) OPEN_NONE, 0, 0, NULL, subs
+#define GROUP(subs) OPEN_NONE, 0, 0, NULL, subs, 0
 
 /* `app …`: per-application rules (docs/design.md §16). */
 static const struct cli_command app_commands[] = {
 	{"app set", cmd_app_set, "APP current|previous|VERSION|distro [--user]",
 	 "give one desktop application its own Mesa, kept in its desktop entry",
 	 "tb323fu-ctl mesa app set org.darktable.darktable distro", 1, OPERAND_APP_CHOICE, app_user,
-	 OPERAND(OPEN_WRITER, struct opts_app, app, 2, check_app_set)},
+	 OPERAND_MAKING_STORE(OPEN_WRITER, struct opts_app, app, 2, check_app_set)},
 	{"app unset", cmd_app_unset, "APP [--user]",
 	 "remove an application's rule, and the desktop entry that carried it",
 	 "tb323fu-ctl mesa app unset org.darktable.darktable", 1, OPERAND_APP, app_user,
@@ -159,11 +163,11 @@ const struct cli_command cli_commands[] = {
 	 READS},
 	{"check", cmd_check, "", "refresh the release list and say what the channel offers",
 	 "tb323fu-ctl mesa check", 1, OPERAND_NONE, no_options,
-	 WRITES},
+	 WRITES_MAKING_STORE},
 	{"download", cmd_download, "[VERSION]",
 	 "fetch, verify and unpack a version (default the newest) without installing it",
 	 "tb323fu-ctl mesa download 2026.10.06", 1, OPERAND_RELEASE, no_options,
-	 OPERAND(OPEN_WRITER, struct opts_version, version, 0, NULL)},
+	 OPERAND_MAKING_STORE(OPEN_WRITER, struct opts_version, version, 0, NULL)},
 	{"install", cmd_install, "[VERSION] [--no-smoke]",
 	 "make a downloaded version current and smoke-test it (rolls back on failure)",
 	 "tb323fu-ctl mesa install 2026.10.06", 1, OPERAND_VERSION, no_smoke,
@@ -171,12 +175,12 @@ const struct cli_command cli_commands[] = {
 	{"update", cmd_update, "[--no-smoke]",
 	 "check, download and install when the channel has a newer version",
 	 "tb323fu-ctl mesa update", 1, OPERAND_NONE, no_smoke,
-	 WRITES},
+	 WRITES_MAKING_STORE},
 	{"install-local", cmd_install_local, "FILE [--sums FILE] [--sig FILE] [--no-smoke]",
 	 "verify, unpack, install and smoke-test a release tarball on disk",
 	 "tb323fu-ctl mesa install-local tb323fu-mesa-2026.10.06-aarch64.tar.gz", 1, OPERAND_FILE,
 	 install_local_options,
-	 OPERAND(OPEN_WRITER, struct opts_install_local, file, 1, NULL)},
+	 OPERAND_MAKING_STORE(OPEN_WRITER, struct opts_install_local, file, 1, NULL)},
 	{"on", cmd_on, "", "use the current version for every program from the next login (on trial)",
 	 "tb323fu-ctl mesa on", 1, OPERAND_NONE, no_options,
 	 WRITES},
@@ -223,7 +227,7 @@ const struct cli_command cli_commands[] = {
 	{"auto-check", cmd_auto_check, "",
 	 "what the daily timer runs: check, and download when auto_download = on",
 	 "tb323fu-ctl mesa auto-check", 1, OPERAND_NONE, no_options,
-	 WRITES},
+	 WRITES_MAKING_STORE},
 	{"app", NULL, "set|unset|list|refresh [ARGS] [--user]",
 	 "give one desktop application its own Mesa, kept in its desktop entry",
 	 "tb323fu-ctl mesa app set org.darktable.darktable distro", 0, OPERAND_NONE, no_options,

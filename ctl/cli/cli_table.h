@@ -61,6 +61,9 @@ struct cli_command {
 	/* A group ("app"): its commands, named "app set"…, taken from the word after the
 	 * group's; ends with {NULL}. NULL for a command. */
 	const struct cli_command *subs;
+	/* A writer that may make the store where there is none (it brings a release or a rule
+	 * into it); the others answer that there is no store there and make none. */
+	int makes_store;
 };
 
 extern const struct cli_command cli_commands[];

@@ -258,6 +258,21 @@ static int take_operand(struct cli_line *l, const char *w)
 	return DONE;
 }
 
+/* After a command that takes a version, --version would print the program's version and
+ * exit 0 as if the command had run and passed: it is refused, naming the command line meant. */
+static int version_option_refused(struct cli_line *l, int argc, char **argv, int i)
+{
+	const struct cli_command *cmd = l->cmd;
+	const struct cli_option *opt = cli_option_find(cli_global_options, argv[i]);
+	if (!opt || opt->kind != OPT_VERSION || cli_option_find(cmd->options, argv[i]) ||
+	    (cmd->operand != OPERAND_VERSION && cmd->operand != OPERAND_RELEASE))
+		return GO_ON;
+	const char *eq = strchr(argv[i], '='), *next = eq ? eq + 1 : i + 1 < argc ? argv[i + 1] : "";
+	const char *v = version_name_ok(next) ? next : "VERSION";
+	return fail(l, "%s has no --version option; it did not run: name the version as its argument, `tb323fu-ctl mesa %s %s` (`tb323fu-ctl --version` prints this program's version)",
+		    cmd->name, cmd->name, v);
+}
+
 /* The command's options, the global ones and its operand, in any order. */
 static void take_command_words(struct cli_line *l, int argc, char **argv, int i)
 {
@@ -274,7 +289,8 @@ static void take_command_words(struct cli_line *l, int argc, char **argv, int i)
 		} else if (dashdash || w[0] != '-' || !w[1]) {
 			if (take_operand(l, w) == DONE)
 				return;
-		} else if (take_option(l, cmd->options, &l->opts, argc, argv, &i, help, &found) == DONE ||
+		} else if (version_option_refused(l, argc, argv, i) == DONE ||
+			   take_option(l, cmd->options, &l->opts, argc, argv, &i, help, &found) == DONE ||
 			   (!found && take_option(l, cli_global_options, &l->g, argc, argv, &i, help,
 						  &found) == DONE)) {
 			return;

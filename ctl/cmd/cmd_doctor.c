@@ -8,6 +8,7 @@
 #include "trial/side.h"
 #include "trial/smoke_run.h"
 #include "ops/lifecycle.h"
+#include "ops/login_reach.h"
 #include "common/exitcode.h"
 #include "base/alloc.h"
 #include "base/strbuf.h"
@@ -171,12 +172,6 @@ static void report_store(struct doctor *d, const struct store *s, char **current
 	lc_view_free(&v);
 }
 
-/* The session files of ours or, beside the helper's, of ours under a second name
- * (docs/design.md §9): the first that exists. */
-static const char *const environment_links[] = {
-	TB_SYSCONFDIR "/environment.d/60-tb323fu-mesa.conf",
-	TB_SYSCONFDIR "/environment.d/61-tb323fu-mesa-ctl.conf",
-};
 #define BOOT_TICK_WANTS TB_SYSCONFDIR "/systemd/system/*.wants/tb323fu-mesa-boot-tick*.service"
 
 /* While the session is switched on, logins must read this store's env.conf and each boot
@@ -187,25 +182,18 @@ static void report_system(struct doctor *d, const struct store *s)
 	struct state st;
 	state_load(s, &st);
 	if (st.enabled) {
+		const char *found;
+		enum login_reach reach = login_reach(s, &found);
 		char *want = store_path(s, STORE_ENV_CONF);
-		char *want_real = realpath(want, NULL);
-		const char *found = NULL;
-		char *target = NULL;
-		struct stat lst;
-		for (size_t i = 0; !found && i < sizeof environment_links / sizeof *environment_links; i++)
-			if (lstat(environment_links[i], &lst) == 0)
-				found = environment_links[i], target = realpath(found, NULL);
-		if (!found)
+		if (reach == LOGIN_NO_LINK)
 			problem(d, "%s is missing, so logins do not see the switch; reinstall tb323fu-mesa",
-				environment_links[0]);
-		else if (!target || !want_real || strcmp(target, want_real))
+				found);
+		else if (reach == LOGIN_ELSEWHERE)
 			problem(d, "%s does not lead to %s, so logins do not get this store's switch; "
 				   "reinstall tb323fu-mesa or use the store it names",
 				found, want);
 		else
 			line(d, "session files: %s reads this store's env.conf", found);
-		free(target);
-		free(want_real);
 		free(want);
 	}
 	if (st.enabled && st.trial) {
@@ -225,16 +213,24 @@ static void report_system(struct doctor *d, const struct store *s)
 	state_free(&st);
 }
 
-/* verify on current: a damaged file is a problem whatever else is right. */
+/* verify on current and on previous (what rollback goes back to): a damaged file is a
+ * problem whatever else is right. */
 static void report_verify(struct doctor *d, const struct store *s, const char *current)
 {
-	if (!current)
-		return;
-	struct tb_error e = {0};
-	if (release_verify_installed(s, current, &e))
-		problem(d, "Mesa %s is damaged: %s", current, e.msg);
-	else
-		line(d, "Mesa %s is intact: every file matches its MANIFEST", current);
+	char *previous = store_previous(s);
+	const char *which[] = {current, previous};
+	for (int i = 0; i < 2; i++) {
+		if (!which[i] || !store_has_version(s, which[i]))
+			continue;
+		struct tb_error e = {0};
+		const char *role = i ? "the previous version" : "the current version";
+		if (release_verify_installed(s, which[i], &e))
+			problem(d, "%s (%s)%s", e.msg, role,
+				i ? "; `tb323fu-ctl mesa rollback` refuses to go back to it until then" : "");
+		else
+			line(d, "Mesa %s is intact (%s): every file matches its MANIFEST", which[i], role);
+	}
+	free(previous);
 }
 
 /* What this shell's variables select: the variables the control tool itself was started

@@ -210,7 +210,7 @@ COMMAND(update)
 	char about[256];
 	cli_describe_version(o, rs.s, r->version, about, sizeof about);
 	outcome_bool(o, "updated", 1);
-	outcome_installed(o, rs.s, r->version, smoked ? &smoke : NULL);
+	outcome_installed(o, rs.s, r->version, smoked ? &smoke : NULL, &lr, c->cfg.keep_versions);
 	if (downloaded) {
 		char *installed = o->message;
 		o->message = NULL;

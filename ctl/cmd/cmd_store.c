@@ -4,9 +4,12 @@
 #include "ops/acquire.h"
 #include "trial/bench.h"
 #include "cli/cli.h"
+#include "cli/cli_state_first.h"
 #include "release/elfcheck.h"
 #include "release/feed.h"
 #include "ops/lifecycle.h"
+#include "ops/desktop_override.h"
+#include "ops/login_reach.h"
 #include "ops/repair.h"
 #include "store/manifest.h"
 #include "release/release.h"
@@ -82,11 +85,20 @@ static void status_sentence(struct strbuf *sb, const struct store *s, const stru
 			    const struct running_info *ri)
 {
 	char sc[16];
+	/* the first line says on, off or trial, as systemctl status's first line says active */
+	const char *session = lc_session_word(v);
+	if (v->current && !v->current_gone && !v->foreign && !strcmp(session, "trial"))
+		sb_appendf(sb, "Mesa %s: on, on trial (%d of %d starts)\n", v->current, v->st.tries, v->st.max);
+	else if (v->current && !v->current_gone && !v->foreign)
+		sb_appendf(sb, "Mesa %s: %s\n", v->current,
+			   v->st.enabled ? "on" : "off (programs use the distribution's Mesa)");
+	else if (!v->st.enabled)
+		sb_append(sb, "off: programs use the distribution's Mesa\n");
 	if (v->current_gone || v->foreign) {
 		sb_append(sb, "no usable Mesa version is current: ");
 		lc_gone_advice(s, v, sb);
 	} else if (v->current) {
-		sb_appendf(sb, "Mesa %s is installed (%s", v->current, cli_drivers_text(m));
+		sb_appendf(sb, "Mesa %s is current (%s", v->current, cli_drivers_text(m));
 		if (m && m->mesa_version)
 			sb_appendf(sb, ", Mesa %s", m->mesa_version);
 		if (m && m->base)
@@ -115,7 +127,7 @@ static void status_sentence(struct strbuf *sb, const struct store *s, const stru
 	else if (v->previous)
 		sb_appendf(sb, "\nMesa %s is kept for `tb323fu-ctl mesa rollback`", v->previous);
 	if (v->ready)
-		sb_appendf(sb, "\nMesa %s is downloaded; make it current with `tb323fu-ctl mesa install %s`", v->ready, v->ready);
+		sb_appendf(sb, "\nMesa %s is installed, not current; make it current with `tb323fu-ctl mesa install %s`", v->ready, v->ready);
 	if (avail && (!v->current || version_compare(avail, v->current) > 0) &&
 	    (!v->ready || version_compare(avail, v->ready) > 0))
 		sb_appendf(sb, "\nMesa %s is available (tb323fu-ctl mesa update)", avail);
@@ -159,7 +171,9 @@ COMMAND(status)
 	outcome_str(o, "installed", v.current);
 	outcome_str(o, "previous", v.previous);
 	outcome_str(o, "available", avail);
-	outcome_str(o, "downloaded", v.ready);
+	outcome_str(o, "downloaded", v.ready); /* the helper's name for ready (docs/design.md §5) */
+	outcome_str(o, "ready", v.ready);
+	outcome_str(o, "session", lc_session_word(&v));
 	outcome_bool(o, "enabled", v.st.enabled);
 	outcome_str(o, "trial", v.st.trial);
 	outcome_int(o, "tries", v.st.tries);
@@ -201,6 +215,8 @@ COMMAND(list)
 	size_t n;
 	char **list = store_versions(s, &n);
 	char *cur = store_current(s), *prev = store_previous(s);
+	struct state st;
+	state_load(s, &st); /* a damaged one reads as off: the markers only */
 	json_object *arr = json_object_new_array();
 	struct strbuf sb = {0};
 	for (size_t i = 0; i < n; i++) {
@@ -223,9 +239,19 @@ COMMAND(list)
 		json_object_object_add(item, "suite", json_object_new_string(suite));
 		json_object_object_add(item, "bench", bench_summary(s, v));
 		json_object_array_add(arr, item);
-		sb_appendf(&sb, "%s%-14s %-8s %-14s %-22s %7.1f MiB  smoke %s  suite %s", i ? "\n" : "", v,
-			   is_cur ? "current" : is_prev ? "previous" : "", cli_drivers_text(have_m ? &m : NULL),
-			   have_m && m.mesa_version ? m.mesa_version : "", (double)bytes / 1048576.0, smoke, suite);
+		/* what the version is, in status's words: current (on, on trial), previous, pinned */
+		char *pin = apprules_pinning(s, v);
+		char role[64];
+		snprintf(role, sizeof role, "%s%s%s", is_cur ? "current" : is_prev ? "previous" : "-",
+			 is_cur && st.enabled ? (st.trial && !strcmp(st.trial, v) ? ", on trial" : ", on") : "",
+			 pin ? ", pinned" : "");
+		free(pin);
+		if (!i)
+			sb_appendf(&sb, "%-16s %-20s %-16s %-24s %10s  %-5s  %s\n", "VERSION", "USE", "DRIVERS",
+				   "MESA", "SIZE", "SMOKE", "SUITE");
+		sb_appendf(&sb, "%s%-16s %-20s %-16s %-24s %6.1f MiB  %-5s  %s", i ? "\n" : "", v, role,
+			   cli_drivers_text(have_m ? &m : NULL), have_m && m.mesa_version ? m.mesa_version : "",
+			   (double)bytes / 1048576.0, smoke, suite);
 		if (have_m)
 			manifest_free(&m);
 	}
@@ -238,6 +264,7 @@ COMMAND(list)
 	sb_free(&sb);
 	free(cur);
 	free(prev);
+	state_free(&st);
 	store_free_list(list, n);
 	return TB_OK;
 }
@@ -261,7 +288,11 @@ static int install_and_say(struct cli *c, struct store *s, const char *v, int no
 		outcome_str(o, "version", v);
 		return outcome_fail(o, &e);
 	}
-	outcome_installed(o, s, v, smoke ? &sm : NULL);
+	if (r.unchanged) {
+		cli_say_already_current(o, v);
+		return TB_OK;
+	}
+	outcome_installed(o, s, v, smoke ? &sm : NULL, &r, c->cfg.keep_versions);
 	say_repaired(o, &r);
 	return TB_OK;
 }
@@ -287,15 +318,39 @@ COMMAND(install)
 	return rc;
 }
 
+/* install-local of a version already in the store repairs it (when damaged) and does not
+ * switch to it: the tarball of an older version is how its damage is undone. */
+static void say_present(struct outcome *o, const struct store *s, const char *v,
+			enum release_placed placed)
+{
+	char *cur = store_current(s);
+	int is_cur = cur && !strcmp(cur, v);
+	outcome_str(o, "version", v);
+	outcome_bool(o, "repaired", placed == RELEASE_REPAIRED);
+	outcome_bool(o, "switched", 0);
+	const char *what = placed == RELEASE_REPAIRED
+				   ? "was damaged and is whole again (checked against the tarball)"
+				   : "was already installed and is whole (nothing was changed)";
+	if (is_cur)
+		outcome_say(o, "Mesa %s %s; it is the current version", v, what);
+	else
+		outcome_say(o, "Mesa %s %s; it stays installed, not current%s%s%s; make it current with `tb323fu-ctl mesa install %s`",
+			    v, what, cur ? " (Mesa " : "", cur ? cur : "", cur ? " is current)" : "", v);
+	free(cur);
+}
+
 COMMAND(install_local)
 {
 	const struct opts_install_local *a = opts;
-	struct acquire_local_req q = {.file = a->file, .sums = a->sums, .sig = a->sig};
+	enum release_placed placed = RELEASE_NEW;
+	struct acquire_local_req q = {.file = a->file, .sums = a->sums, .sig = a->sig, .placed = &placed};
 	struct tb_error e = {0};
 	char *version = NULL;
 	int rc = acquire_local(&c->cfg, s, &q, c->progress, &version, &e);
 	if (rc)
 		outcome_fail(o, &e);
+	else if (placed != RELEASE_NEW)
+		say_present(o, s, version, placed);
 	else
 		rc = install_and_say(c, s, version, a->no_smoke, o);
 	free(version);
@@ -323,11 +378,29 @@ COMMAND(on)
 	struct lc_result r;
 	if (transition(c, lc_on, &r, s, o))
 		return o->code;
-	if (r.trial)
-		outcome_say(o, "Mesa %s is switched on for every program from the next login; it is on trial for %d starts until `tb323fu-ctl mesa keep`",
-			    r.version, r.max);
+	if (r.unchanged) {
+		cli_say_already_on(o, s, r.version);
+		return TB_OK;
+	}
+	const char *link;
+	enum login_reach reach = login_reach(s, &link);
+	outcome_bool(o, "logins_read_store", reach == LOGIN_READS);
+	struct strbuf sb = {0};
+	if (reach == LOGIN_READS)
+		sb_appendf(&sb, "Mesa %s is switched on for every program from the next login", r.version);
 	else
-		outcome_say(o, "Mesa %s is switched on for every program from the next login", r.version);
+		/* the switch is in the store, but nothing carries it into a login: say so now,
+		 * not only in doctor */
+		sb_appendf(&sb, "Mesa %s is switched on in the store %s, but no login reads that store (%s %s), "
+			   "so programs keep the distribution's Mesa; start one with `tb323fu-mesa --store %s run PROGRAM`, "
+			   "or use the store the session files name (reinstalling tb323fu-mesa puts them back for %s)",
+			   r.version, s->root, link,
+			   reach == LOGIN_NO_LINK ? "is missing" : "leads to another store's env.conf", s->root,
+			   STORE_DEFAULT_ROOT);
+	if (r.trial)
+		sb_appendf(&sb, "; it is on trial for %d starts until `tb323fu-ctl mesa keep`", r.max);
+	outcome_say(o, "%s", sb.buf);
+	sb_free(&sb);
 	say_repaired(o, &r);
 	return TB_OK;
 }
@@ -338,7 +411,9 @@ COMMAND(off)
 	struct lc_result r;
 	if (transition(c, lc_off, &r, s, o))
 		return o->code;
-	if (r.current_gone)
+	if (r.unchanged)
+		cli_say_already_off(o);
+	else if (r.current_gone)
 		outcome_say(o, "the distribution's Mesa is used from the next login; Mesa %s, the current version, is gone from %s/versions (`tb323fu-ctl mesa status` says what to do)",
 			    r.version, s->root);
 	else

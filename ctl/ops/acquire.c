@@ -9,12 +9,16 @@
 #include "base/error.h"
 #include "base/alloc.h"
 #include "base/fs.h"
+#include "base/host.h"
 
+#include <errno.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <glob.h>
+#include <sys/stat.h>
 
 #define SIG_MAX_BYTES (64 * 1024)
 /* The API url of an asset answers JSON unless asked for the bytes; a browser url ignores it. */
@@ -67,8 +71,61 @@ static int check_sums(const struct config *cfg, const char *sums_path, const cha
 	return rc;
 }
 
+static int acquire_tarball(const struct config *cfg, struct store *s, const struct acquire_local_req *q,
+			   const struct tb_progress *p, char **version_out, struct tb_error *e);
+
+/* A release's directory (what stand-in and pack write) holds one tarball for this machine. */
+static char *tarball_in(const char *dir, struct tb_error *e)
+{
+	char *pattern = xasprintf("%s/tb323fu-mesa-*-%s.tar.*", dir, host_arch());
+	glob_t g;
+	char *found = NULL;
+	int n = glob(pattern, 0, NULL, &g) == 0 ? (int)g.gl_pathc : 0;
+	if (n == 1)
+		found = xstrdup(g.gl_pathv[0]);
+	else if (n)
+		tb_fail(e, TB_EFAIL, "%s holds %d release tarballs for %s; name the one to install", dir, n, host_arch());
+	else
+		tb_fail(e, TB_EFAIL, "%s holds no release tarball for %s (tb323fu-mesa-VERSION-%s.tar.gz)", dir,
+			host_arch(), host_arch());
+	if (n)
+		globfree(&g);
+	free(pattern);
+	return found;
+}
+
+/* The tarball to read: the file given, or the one in the directory given; a path that is not
+ * there is said as such before anything else is looked for. */
+static char *local_tarball(const struct acquire_local_req *q, struct tb_error *e)
+{
+	struct stat st;
+	if (stat(q->file, &st) != 0 && errno == ENOENT) {
+		tb_fail(e, TB_EFAIL, "%s does not exist; pass the release tarball (tb323fu-mesa-VERSION-%s.tar.gz) or the directory that holds it with its SHA256SUMS; nothing was changed",
+			q->file, host_arch());
+		return NULL;
+	}
+	if (stat(q->file, &st) != 0) {
+		tb_fail_errno(e, TB_EFAIL, "cannot read %s", q->file);
+		return NULL;
+	}
+	return S_ISDIR(st.st_mode) ? tarball_in(q->file, e) : xstrdup(q->file);
+}
+
 int acquire_local(const struct config *cfg, struct store *s, const struct acquire_local_req *q,
 		  const struct tb_progress *p, char **version_out, struct tb_error *e)
+{
+	char *file = local_tarball(q, e);
+	if (!file)
+		return e->code;
+	struct acquire_local_req given = *q;
+	given.file = file;
+	int rc = acquire_tarball(cfg, s, &given, p, version_out, e);
+	free(file);
+	return rc;
+}
+
+static int acquire_tarball(const struct config *cfg, struct store *s, const struct acquire_local_req *q,
+			   const struct tb_progress *p, char **version_out, struct tb_error *e)
 {
 	char *sums_path = q->sums ? xstrdup(q->sums) : beside(q->file, "SHA256SUMS");
 	char *sig_path = q->sig ? xstrdup(q->sig) : NULL;
@@ -82,14 +139,16 @@ int acquire_local(const struct config *cfg, struct store *s, const struct acquir
 	char *claimed = version_from_name(q->file);
 	char expect[65] = "";
 	int rc = TB_OK;
-	if (!path_exists(sums_path))
-		rc = tb_fail_why(e, TB_EVERIFY, "sums-invalid", "no SHA256SUMS for %s: pass the release's SHA256SUMS with --sums FILE", q->file);
+	if (!path_exists(sums_path) && q->sums)
+		rc = tb_fail_why(e, TB_EVERIFY, "sums-invalid", "%s, the SHA256SUMS given with --sums, does not exist", sums_path);
+	else if (!path_exists(sums_path))
+		rc = tb_fail_why(e, TB_EVERIFY, "sums-invalid", "no SHA256SUMS beside %s: pass the release's SHA256SUMS with --sums FILE", q->file);
 	else
 		rc = check_sums(cfg, sums_path, sig_path, claimed, claimed ? NULL : &claimed,
 				base_name(q->file), expect, e);
 	if (!rc) {
 		struct release_request req = {.tarball = q->file, .expect_sha256 = expect,
-					      .expect_version = claimed, .progress = p};
+					      .expect_version = claimed, .progress = p, .placed = q->placed};
 		rc = release_unpack(s, &req, version_out, e);
 	}
 	free(sums_path);

@@ -8,6 +8,7 @@
 
 #include "base/config.h"
 #include "release/feed.h"
+#include "release/release.h"
 #include "base/progress.h"
 #include "store/store.h"
 #include "base/error.h"
@@ -16,6 +17,7 @@ struct acquire_local_req {
 	const char *file;   /* the tarball */
 	const char *sums;   /* its SHA256SUMS, NULL: beside it */
 	const char *sig;    /* its signature, NULL: SHA256SUMS.minisig beside it when keys are set */
+	enum release_placed *placed; /* out, may be NULL: new, kept whole or repaired */
 };
 
 /* *version_out gets the version (free it). The store must be locked. */

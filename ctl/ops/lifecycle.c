@@ -2,6 +2,7 @@
  * decides the new links and state, and commits them with the files of current. */
 #include "ops/lifecycle.h"
 #include "ops/desktop_override.h"
+#include "release/release.h"
 #include "store/envfiles.h"
 #include "store/manifest.h"
 #include "release/release.h"
@@ -17,6 +18,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 
@@ -114,6 +116,11 @@ const char *lc_state_name(const struct lc_view *v)
 	return v->ready ? "ready" : "idle";
 }
 
+const char *lc_session_word(const struct lc_view *v)
+{
+	return !v->st.enabled ? "off" : !strcmp(lc_state_name(v), "trial") ? "trial" : "on";
+}
+
 char *lc_boot_id(void)
 {
 	const char *env = getenv("TB323FU_BOOT_ID");
@@ -123,6 +130,37 @@ char *lc_boot_id(void)
 	if (id)
 		id[strcspn(id, "\n")] = '\0';
 	return id;
+}
+
+static int settled(const struct lc_view *v)
+{
+	return !v->state_damaged && !v->planted && !v->foreign && !v->current_gone;
+}
+
+/* 1: env.conf is an empty file (or absent), 0: a file that selects something, -1: neither. */
+static int env_conf_empty(const struct store *s)
+{
+	char *p = store_path(s, STORE_ENV_CONF);
+	struct stat st;
+	int r = lstat(p, &st) != 0 ? 1 : !S_ISREG(st.st_mode) ? -1 : st.st_size == 0;
+	free(p);
+	return r;
+}
+
+int lc_is_off(const struct store *s, const struct lc_view *v)
+{
+	return settled(v) && !v->st.enabled && !v->st.trial && env_conf_empty(s) == 1;
+}
+
+int lc_is_on(const struct store *s, const struct lc_view *v)
+{
+	return settled(v) && v->current && v->st.enabled && !same(v->st.failed, v->current) &&
+	       env_conf_empty(s) == 0;
+}
+
+int lc_is_current(const struct lc_view *v, const char *version)
+{
+	return settled(v) && same(version, v->current) && !same(v->st.failed, version);
 }
 
 /* The trial rule (docs/design.md §12): the version current while switched on is new to the
@@ -338,30 +376,49 @@ int release_remove(struct store *s, const char *version, struct tb_error *e)
 	return rc;
 }
 
-/* Keeps at most keep versions: current, previous, versions newer than current (downloaded,
- * waiting), then the newest of the rest. */
-static void prune_versions(struct store *s, int keep)
+int lc_prune_plan(const struct store *s, const char *cur, const char *prev, int keep,
+		  struct strbuf *doomed, struct strbuf *pinned)
 {
 	size_t n;
 	char **list = store_versions(s, &n);
-	char *cur = store_current(s), *prev = store_previous(s);
 	size_t kept = n;
+	int count = 0;
 	for (size_t i = n; i-- > 0 && kept > (size_t)keep;) {
 		const char *v = list[i]; /* oldest first from the end */
 		if (same(v, cur) || same(v, prev) || (cur && version_compare(v, cur) > 0))
 			continue;
 		char *pin = apprules_pinning(s, v); /* an application's rule keeps it (§16) */
-		int pinned = pin != NULL;
+		if (pin && pinned)
+			sb_appendf(pinned, "%s%s", pinned->len ? ", " : "", v);
 		free(pin);
-		if (pinned)
+		if (pin)
 			continue;
+		sb_appendf(doomed, "%s%s", doomed->len ? " " : "", v);
+		kept--;
+		count++;
+	}
+	store_free_list(list, n);
+	return count;
+}
+
+/* Removes what lc_prune_plan names, saying in r what went (docs/design.md §12). */
+static void prune_versions(struct store *s, int keep, struct lc_result *r)
+{
+	char *cur = store_current(s), *prev = store_previous(s);
+	struct strbuf doomed = {0}, pinned = {0}, gone = {0};
+	lc_prune_plan(s, cur, prev, keep, &doomed, &pinned);
+	for (char *v = doomed.buf ? strtok(doomed.buf, " ") : NULL; v; v = strtok(NULL, " ")) {
 		struct tb_error ignored = {0};
 		if (release_remove(s, v, &ignored) == TB_OK)
-			kept--;
+			sb_appendf(&gone, "%s%s", gone.len ? " " : "", v);
 	}
+	snprintf(r->pruned, sizeof r->pruned, "%s", gone.buf ? gone.buf : "");
+	snprintf(r->pinned_kept, sizeof r->pinned_kept, "%s", pinned.buf ? pinned.buf : "");
+	sb_free(&doomed);
+	sb_free(&pinned);
+	sb_free(&gone);
 	free(cur);
 	free(prev);
-	store_free_list(list, n);
 }
 
 static int smoke_failed(const struct lc_ctx *c, struct lc_view *v, const char *version,
@@ -423,6 +480,10 @@ int lc_install(const struct lc_ctx *c, const char *version, int run_smoke,
 		rc = tb_fail_why(e, TB_EFAIL, "not-installed", "Mesa %s is not downloaded (tb323fu-ctl mesa download %s)", version, version);
 		goto out;
 	}
+	if (lc_is_current(&v, version)) {
+		r->unchanged = 1; /* installing it again would only start a trial anew */
+		goto out;
+	}
 	if (run_smoke) {
 		/* Tested where it lies, before anything points at it: a failure switches nothing. */
 		phase(c, LC_SMOKE_TESTING, version);
@@ -462,7 +523,7 @@ int lc_install(const struct lc_ctx *c, const char *version, int run_smoke,
 	if (!rc) {
 		testhook_pause("committed");
 		name(r->other, sizeof r->other, prev);
-		prune_versions(c->s, c->cfg->keep_versions);
+		prune_versions(c->s, c->cfg->keep_versions, r);
 	}
 out:
 	lc_view_free(&v);
@@ -478,6 +539,11 @@ int lc_on(const struct lc_ctx *c, struct lc_result *r, struct tb_error *e)
 		rc = current_unusable(c, &v, "on", e);
 	} else if (!v.current) {
 		rc = tb_fail_why(e, TB_EFAIL, "not-installed", "no Mesa version installed to switch on (tb323fu-ctl mesa update)");
+	} else if (lc_is_on(c->s, &v)) {
+		name(r->version, sizeof r->version, v.current);
+		r->unchanged = 1;
+		r->enabled = 1;
+		rc = TB_OK;
 	} else {
 		name(r->version, sizeof r->version, v.current);
 		if (!v.st.enabled) {
@@ -498,6 +564,11 @@ int lc_off(const struct lc_ctx *c, struct lc_result *r, struct tb_error *e)
 {
 	struct lc_view v;
 	begin(c, &v, r);
+	if (lc_is_off(c->s, &v)) {
+		r->unchanged = 1;
+		lc_view_free(&v);
+		return TB_OK;
+	}
 	v.st.enabled = 0;
 	end_trial(&v.st);
 	phase(c, LC_SWITCHING, v.current);
@@ -529,6 +600,7 @@ int lc_keep(const struct lc_ctx *c, struct lc_result *r, struct tb_error *e)
 
 int lc_rollback(const struct lc_ctx *c, struct lc_result *r, struct tb_error *e)
 {
+	struct tb_error damage = {0};
 	struct lc_view v;
 	begin(c, &v, r);
 	int rc;
@@ -539,6 +611,10 @@ int lc_rollback(const struct lc_ctx *c, struct lc_result *r, struct tb_error *e)
 	} else if (v.previous_gone) {
 		rc = tb_fail_why(e, TB_EFAIL, "not-installed", "Mesa %s, the previous version, is gone from %s/versions (deleted outside tb323fu-ctl); nothing was changed; install a version with `tb323fu-ctl mesa update`%s",
 				 v.previous, c->s->root, v.st.enabled ? "; `tb323fu-ctl mesa off` switches the session to the distribution's Mesa meanwhile" : "");
+	} else if (release_verify_installed(c->s, v.previous, &damage) == TB_EVERIFY) {
+		/* going back onto damaged files would trade one broken build for another */
+		rc = tb_fail_why(e, TB_EVERIFY, "damaged", "rollback did not switch to the previous version, nothing was changed: %s",
+				 damage.msg);
 	} else {
 		phase(c, LC_ROLLING_BACK, v.previous);
 		name(r->version, sizeof r->version, v.previous);
@@ -616,9 +692,10 @@ int lc_remove(const struct lc_ctx *c, const char *version, struct lc_result *r,
 	else if (v.foreign && v.state_damaged)
 		rc = current_unusable(c, &v, "remove", e);
 	else if (same(version, v.current))
-		rc = tb_fail_why(e, TB_EFAIL, "in-use", "Mesa %s is current; install or roll back to another version first (a damaged one is repaired with `tb323fu-ctl mesa verify --repair %s`)", version, version);
+		rc = tb_fail_why(e, TB_EFAIL, "in-use", "Mesa %s is current, so it stays; make another version current first (`tb323fu-ctl mesa rollback`%s%s, or `tb323fu-ctl mesa install VERSION`), then remove it",
+				 version, v.previous ? " goes back to " : "", v.previous ? v.previous : "");
 	else if (same(version, v.previous))
-		rc = tb_fail_why(e, TB_EFAIL, "in-use", "Mesa %s is kept for rollback; install another version first", version);
+		rc = tb_fail_why(e, TB_EFAIL, "in-use", "Mesa %s is the previous version, kept for `tb323fu-ctl mesa rollback`; it can be removed once another version is installed", version);
 	else
 		rc = release_remove(c->s, version, e);
 	if (!rc && v.state_damaged)

@@ -27,6 +27,9 @@ void lc_read(const struct store *s, struct lc_view *v);
 void lc_view_free(struct lc_view *v);
 /* status's state: "trial", "ready" or "idle". */
 const char *lc_state_name(const struct lc_view *v);
+/* The session in one word of the vocabulary (docs/design.md §12, Terms): "on", "off" or
+ * "trial" (on, the current version not yet confirmed). */
+const char *lc_session_word(const struct lc_view *v);
 
 /* Where a running command is (docs/design.md §9's running states); each phase is reported as
  * a progress step, which the running-command record publishes (docs/design.md §13). */
@@ -54,12 +57,23 @@ struct lc_result {
 	int counted;        /* boot-tick: a start was counted */
 	int switched_off;   /* boot-tick: the trial expired */
 	int changed;        /* something was written */
+	int unchanged;      /* off, on, install: already so; nothing was written (lc_is_off…) */
 	int state_repaired; /* a damaged state file was rebuilt */
 	int used_reserve;   /* the disk was full: the store's reserve was given up */
 	int current_gone;   /* off, boot-tick: current's tree was gone (1) or current pointed
 			     * outside versions/ (2, boot-tick); version names it */
 	char replaced[600]; /* links a commit replaced by files of ours (store_planted_links) */
+	char pruned[1024];  /* install: the versions removed after it, oldest first, spaces between */
+	char pinned_kept[600]; /* install: versions the pruning would have removed but a rule pins */
 };
+/* What a command would leave as it is (docs/design.md §11, the state first): the session
+ * already off (env.conf empty too), already on (current usable and not failed), version
+ * already current and not failed. Each needs a settled view: no damaged state, planted link,
+ * gone or foreign current, which only a commit puts right. */
+int lc_is_off(const struct store *s, const struct lc_view *v);
+int lc_is_on(const struct store *s, const struct lc_view *v);
+int lc_is_current(const struct lc_view *v, const char *version);
+
 /* What to do about a current version whose tree is gone, or a current link outside
  * versions/: a sentence for status, doctor and the refusals. */
 void lc_gone_advice(const struct store *s, const struct lc_view *v, struct strbuf *sb);
@@ -76,6 +90,12 @@ int lc_rollback(const struct lc_ctx *c, struct lc_result *r, struct tb_error *e)
 /* boot_id NULL: $TB323FU_BOOT_ID, else the kernel's. */
 int lc_boot_tick(const struct lc_ctx *c, const char *boot_id, struct lc_result *r,
 		 struct tb_error *e);
+/* Which versions an install that leaves cur and prev would remove to keep at most keep
+ * (docs/design.md §12): never cur, prev, one newer than cur, or one an application's rule
+ * pins (those go to pinned, ", " between, when it is not NULL). doomed gets the rest, oldest
+ * first, a space between. Returns how many. */
+int lc_prune_plan(const struct store *s, const char *cur, const char *prev, int keep,
+		  struct strbuf *doomed, struct strbuf *pinned);
 /* Removes a version that is neither current nor previous. */
 int lc_remove(const struct lc_ctx *c, const char *version, struct lc_result *r,
 	      struct tb_error *e);

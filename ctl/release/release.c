@@ -168,7 +168,8 @@ static int extract_file(struct unpack *u, struct archive *a, struct archive_entr
 			break;
 		}
 		if (n < 0) {
-			rc = tb_fail_why(e, TB_EVERIFY, "damaged", "%s is damaged: %s", u->name, archive_error_string(a));
+			rc = tb_fail_why(e, TB_EVERIFY, "damaged", "%s is damaged or cut short (%s); download it again", u->name,
+					 archive_error_string(a));
 			break;
 		}
 		size += (uint64_t)n;
@@ -237,7 +238,8 @@ static int read_manifest(struct unpack *u, struct archive *a, struct tb_error *e
 		}
 		ssize_t n = archive_read_data(a, u->manifest_text + u->manifest_len, cap - u->manifest_len - 1);
 		if (n < 0)
-			return tb_fail_why(e, TB_EVERIFY, "damaged", "%s is damaged: %s", u->name, archive_error_string(a));
+			return tb_fail_why(e, TB_EVERIFY, "damaged", "%s is damaged or cut short (%s); download it again",
+					   u->name, archive_error_string(a));
 		if (n == 0)
 			break;
 		u->manifest_len += (size_t)n;
@@ -506,16 +508,21 @@ static int move_into_place(struct store *s, struct unpack *u, const char *versio
 	char *final = store_version_dir(s, version);
 	int rc = TB_OK;
 	struct tb_error damage = {0};
+	enum release_placed placed = RELEASE_NEW;
 	if (!path_exists(final)) {
 		if (rename(u->staging, final) != 0)
 			rc = tb_fail_errno(e, TB_EFAIL, "cannot move the new tree to %s", final);
 	} else if (release_verify_installed(s, version, &damage) == TB_OK) {
 		remove_tree(u->staging);
+		placed = RELEASE_KEPT;
 	} else if (renameat2(AT_FDCWD, u->staging, AT_FDCWD, final, RENAME_EXCHANGE) != 0) {
 		rc = tb_fail_errno(e, TB_EFAIL, "cannot replace the damaged %s", final);
 	} else {
 		remove_tree(u->staging); /* now the damaged tree */
+		placed = RELEASE_REPAIRED;
 	}
+	if (!rc && u->req->placed)
+		*u->req->placed = placed;
 	if (!rc) {
 		char *versions = store_path(s, STORE_VERSIONS);
 		fsync_dir(versions);

@@ -18,6 +18,10 @@ struct unpack_limits {
 };
 void unpack_limits_default(struct unpack_limits *l);
 
+/* What release_unpack did with versions/<v>: new, kept (already there and whole), or
+ * repaired (already there and damaged, exchanged for the new tree). */
+enum release_placed { RELEASE_NEW, RELEASE_KEPT, RELEASE_REPAIRED };
+
 struct release_request {
 	const char *tarball;       /* the file on disk */
 	const char *asset_name;    /* its name in SHA256SUMS (default: basename of tarball) */
@@ -27,6 +31,7 @@ struct release_request {
 	const char *expect_version;/* from the tag, or NULL (then taken from the MANIFEST) */
 	const struct unpack_limits *limits; /* NULL: defaults */
 	const struct tb_progress *progress;
+	enum release_placed *placed; /* out, may be NULL: what became of versions/<v> */
 };
 
 /* Streams the tarball once (hashing it while reading), checks every entry and the MANIFEST,

@@ -69,8 +69,26 @@ expect_exit 0 "tb323fu-ctl mesa --version" "$CTL" mesa --version
 check "  the same version" test "$(cat "$T/out")" = "tb323fu-ctl $VERSION"
 expect_exit 0 "tb323fu-ctl mesa status --version" "$CTL" mesa status --version
 check "  the same version" test "$(cat "$T/out")" = "tb323fu-ctl $VERSION"
+# After a command that takes a version, --version is not the program's version: printing it
+# and exiting 0 would read as a check that ran and passed.
+for c in verify smoke install remove bench download notes; do
+	refused_with "$c --version 2026.11.01 is refused, naming the command meant" \
+		"$c has no --version option; it did not run: name the version as its argument, \`tb323fu-ctl mesa $c 2026.11.01\`" \
+		"$CTL" --store "$STORE" mesa "$c" --version 2026.11.01
+	check "  and prints no program version" sh -c "! grep -q '^tb323fu-ctl [0-9]' '$T/out'"
+done
+refused_with "verify --version=2026.11.01 too" 'name the version as its argument, `tb323fu-ctl mesa verify 2026.11.01`' \
+	"$CTL" --store "$STORE" mesa verify --version=2026.11.01
+check "  nothing was made" test ! -e "$STORE"
+run_cmd "$CTL" --json --store "$STORE" mesa smoke --version 2026.11.01
+check "  --json: the usage error object" sh -c "[ $rc -eq 2 ] && grep -q '\"reason\":\"usage\"' '$T/out'"
 check "the package's version is the same" \
 	test "$(sed -n '1s/^tb323fu-mesa (\([^)]*\)).*/\1/p' "$TB_TOP/debian/changelog")" = "$VERSION"
+
+# the man page says what notes prints: the body for people, url, date and size in JSON only
+check "tb323fu-ctl(1): notes shows the body; URL, date and size are in its JSON" sh -c "
+	sed -n '/^\*notes\*/,/^\*takeover\*/p' '$TB_TOP/docs/man/tb323fu-ctl.1.scd' | tr '\n\t' '  ' | tr -s ' ' |
+	grep -q 'the Markdown body (the release.s URL when it has no notes). With \*--json\* also _url_, _published_at_ and _size_'"
 
 # --- typos: named as what they are, with the nearest word ---
 refused_with "a mistyped group" 'unknown command "msea"; did you mean "mesa"?' "$CTL" msea status
@@ -147,6 +165,10 @@ else
 	check "tb323fu-ctl --progress <tab>" test "$(complete 'tb323fu-ctl --progress ')" = "auto bar json none "
 	check "tb323fu-mesa <tab>" test "$(complete 'tb323fu-mesa ')" = "distro env help run which "
 	check "tb323fu-mesa which --<tab>" test "$(complete 'tb323fu-mesa which --')" = "--json --pid --version "
+	check "tb323fu-ctl mesa verify --ver<tab>: no --version after a command that takes one" \
+		test "$(complete 'tb323fu-ctl mesa verify --ver')" = " "
+	check "tb323fu-ctl mesa smoke --ver<tab>: the same" test "$(complete 'tb323fu-ctl mesa smoke --ver')" = " "
+	check "tb323fu-ctl mesa --ver<tab>: the program's own" test "$(complete 'tb323fu-ctl mesa --ver')" = "--version "
 	# installed versions come from the store
 	for v in 2026.10.06 2026.11.01 .2026.12.01.tmp; do
 		mkdir -p "$STORE/versions/$v" && echo "version=$v" >"$STORE/versions/$v/MANIFEST"

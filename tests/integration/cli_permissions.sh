@@ -50,7 +50,11 @@ writer download download $V2
 writer install install $V1
 writer update update
 writer install-local install-local "$R1" --no-smoke
-writer on on
+# on while on is answered by the state (already on), for root and for every user alike
+nobody "$CTL" --store "$STORE" mesa on
+check "nobody: on while on says it is already on (exit 0), not that it needs root" \
+	sh -c "[ $rc -eq 0 ] && grep -q '^Mesa $V2 is already on; nothing was changed' '$T/out' && ! grep -q sudo '$T/err'"
+check "  and leaves the store as it was" test "$(snapshot)" = "$BEFORE"
 writer off off
 writer keep keep
 writer rollback rollback
@@ -93,5 +97,15 @@ check "and no store was made" test ! -e "$EMPTY"
 ctl mesa keep >/dev/null
 nobody "$CTL" --store "$STORE" mesa keep
 check "nobody, nothing on trial: nothing to keep" sh -c "[ $rc -eq 0 ] && grep -q 'nothing to keep' '$T/out'"
+ctl mesa off >/dev/null
+nobody "$CTL" --store "$STORE" mesa off
+check "nobody, switched off: off says it is already off, not that it needs root" \
+	sh -c "[ $rc -eq 0 ] && grep -qx \"Mesa is already off: programs use the distribution's Mesa; nothing was changed\" '$T/out' && ! grep -q sudo '$T/err'"
+nobody "$CTL" --store "$STORE" mesa install $V2
+check "nobody: install of the current version says it is already current, not that it needs root" \
+	sh -c "[ $rc -eq 0 ] && grep -q '^Mesa $V2 is already the current version; nothing was changed' '$T/out'"
+nobody "$CTL" --store "$T/typo" mesa off
+check "nobody: off on a store that is not there says so, and makes none" \
+	sh -c "[ $rc -eq 0 ] && grep -q 'nothing to switch off: there is no store at $T/typo' '$T/out' && test ! -e '$T/typo'"
 close_opened
 done_testing

@@ -20,14 +20,21 @@ check "…and status does not tell to install it" sh -c "! \"$CTL\" --store '$ST
 
 expect_exit 0 "on" ctl mesa on
 expect_exit 0 "keep" ctl mesa keep
+# the kept version's tarball again changes nothing: it is there, whole and current
 expect_exit 0 "install-local of the kept version again" ctl mesa install-local "$R1" --no-smoke
+check "…says it was already installed and is current" \
+	grep -q "Mesa 2026.1.1 was already installed and is whole (nothing was changed); it is the current version" "$T/out"
+check "…and starts no trial" test "$(st 'd["state"], d["trial"], d["tries"]')" = "('idle', '', 0)"
+# another version installed while on goes on trial, and the sentence says so
+expect_exit 0 "install of another version while on" ctl mesa install 2026.2.1 --no-smoke
 check "…says it is on trial" grep -q "on trial" "$T/out"
-check "…and it is" test "$(st 'd["state"], d["trial"], d["tries"]')" = "('trial', '2026.1.1', 0)"
+check "…and it is" test "$(st 'd["state"], d["trial"], d["tries"]')" = "('trial', '2026.2.1', 0)"
 TB323FU_BOOT_ID=boot-1 ctl mesa boot-tick >/dev/null
 check "the boot it was installed in is not counted as one of its starts" test "$(st 'd["tries"]')" = 0
 check "install and status say the same about when programs use it" sh -c "
 	grep -q 'programs started from now on use it' '$T/out' &&
 	\"$CTL\" --store '$STORE' mesa status | grep -q 'programs started from now on use it'"
+ctl mesa rollback >/dev/null || not_ok "rollback to 2026.1.1"
 
 # a damaged current version
 lib="$STORE/versions/2026.1.1/lib/libvk.so"
@@ -37,7 +44,9 @@ check "…and names the command that repairs it: installed from a tarball on dis
 	grep -q "the release list does not offer it (installed from a tarball on disk?), so repair it with .tb323fu-ctl mesa install-local FILE. of its tarball" "$T/err"
 check "…with reason damaged" sh -c "\"$CTL\" --store '$STORE' --json mesa verify 2>/dev/null | grep -q '\"reason\":\"damaged\"'"
 expect_exit 1 "remove refuses the current version" ctl mesa remove 2026.1.1
-check "…and points at the repair" grep -q "verify --repair" "$T/err"
+check "…says it stays and how to make another current, with no repair hint (remove repairs nothing)" sh -c "
+	grep -q 'Mesa 2026.1.1 is current, so it stays; make another version current first (.tb323fu-ctl mesa rollback. goes back to 2026.2.1, or .tb323fu-ctl mesa install VERSION.), then remove it' '$T/err' &&
+	! grep -q 'verify --repair' '$T/err'"
 # installed from a tarball on disk, and the release source out of reach (nothing listens on
 # port 9 here): verify --repair says which command repairs it offline
 printf 'api_url = http://127.0.0.1:9\nconnect_timeout = 5\n' >"$T/offline.conf"

@@ -55,8 +55,12 @@ whole() {
 broken=0
 landed=0
 i=0
+# each kill from the same store, so that each install-local brings a new version in (of one
+# already there it would only repair, and commit nothing)
+rm -rf "$T/base" && cp -a "$STORE" "$T/base"
 for point in locked unpacking unpacked version-files placed journal renaming renamed committed; do
-	for r in "$R2" "$R1"; do
+	for r in "$R2" "$R2"; do
+		rm -rf "$STORE" && cp -a "$T/base" "$STORE"
 		i=$((i + 1))
 		if paused "$point" "$CTL" --store "$STORE" mesa install-local "$r" --no-smoke; then
 			landed=$((landed + 1))

@@ -46,17 +46,32 @@ static void put(const struct fixture *f, const char *rel, const char *text)
 	free(p);
 }
 
-/* A version whose tree is only its MANIFEST: enough for the life cycle. */
+/* The SHA-256 of "x", each driver file's one byte. */
+#define X_SHA256 "2d711642b726b04401627ca9fbac32f5c8530fb1903cc4db02258717921a4881"
+
+/* A whole version of two one-byte driver files and its MANIFEST: enough for the life cycle
+ * (rollback verifies the tree it goes back to). */
 static void add_version(struct fixture *f, const char *v)
 {
 	char *dir = store_version_dir(&f->s, v);
 	struct tb_error e = {0};
-	assert_int_equal(mkdir_p(dir, 0755, &e), TB_OK);
+	char *lib = path_join(dir, "lib");
+	assert_int_equal(mkdir_p(lib, 0755, &e), TB_OK);
+	free(lib);
+	static const char *const files[] = {"lib/libvulkan_freedreno.so", "lib/libRusticlOpenCL.so.1"};
+	for (int i = 0; i < 2; i++) {
+		char *rel = xasprintf("versions/%s/%s", v, files[i]);
+		put(f, rel, "x");
+		char *p = path_join(f->s.root, rel);
+		assert_int_equal(chmod(p, 0755), 0);
+		free(p);
+		free(rel);
+	}
 	free(dir);
 	char *rel = xasprintf("versions/%s/MANIFEST", v);
 	char *text = xasprintf("format=1\nversion=%s\narch=%s\ndrivers=vulkan,opencl\n"
-			       "file %064d 755 1 lib/libvulkan_freedreno.so\n"
-			       "file %064d 755 1 lib/libRusticlOpenCL.so.1\n", v, host_arch(), 0, 0);
+			       "file " X_SHA256 " 755 1 %s\nfile " X_SHA256 " 755 1 %s\n",
+			       v, host_arch(), files[0], files[1]);
 	put(f, rel, text);
 	free(rel);
 	free(text);
@@ -163,17 +178,24 @@ static void test_trial_rule(void **state)
 	assert_string_equal(v.st.boot, "boot-1");
 	lc_view_free(&v);
 	assert_int_equal(lc_keep(&f->c, &r, &e), TB_OK);
-	/* a kept version installed again is on trial again */
-	install(f, "2026.2.1");
+	/* the kept current version installed again changes nothing: it stays kept */
+	struct smoke_outcome sm;
+	assert_int_equal(lc_install(&f->c, "2026.2.1", 0, &sm, &r, &e), TB_OK);
+	assert_true(r.unchanged);
 	view(f, &v);
-	assert_string_equal(v.st.trial, "2026.2.1");
+	assert_null(v.st.trial);
+	lc_view_free(&v);
+	/* a version installed while on goes on trial, whatever its history */
+	install(f, "2026.1.1");
+	view(f, &v);
+	assert_string_equal(v.st.trial, "2026.1.1");
 	lc_view_free(&v);
 	/* and so is the version a rollback puts back */
 	assert_int_equal(lc_rollback(&f->c, &r, &e), TB_OK);
 	view(f, &v);
-	assert_string_equal(v.current, "2026.1.1");
-	assert_string_equal(v.previous, "2026.2.1");
-	assert_string_equal(v.st.trial, "2026.1.1");
+	assert_string_equal(v.current, "2026.2.1");
+	assert_string_equal(v.previous, "2026.1.1");
+	assert_string_equal(v.st.trial, "2026.2.1");
 	assert_int_equal(v.st.tries, 0);
 	lc_view_free(&v);
 	/* while off nothing is on trial */
@@ -342,6 +364,47 @@ static void test_journal_is_finished(void **state)
 	lc_view_free(&v);
 }
 
+/* rollback verifies previous first: damaged files are refused and nothing changes. */
+static void test_rollback_refuses_damaged_previous(void **state)
+{
+	struct fixture *f = *state;
+	struct lc_result r;
+	struct tb_error e = {0};
+	struct lc_view v;
+	install(f, "2026.2.1");
+	install(f, "2026.3.1");
+	put(f, "versions/2026.2.1/lib/libvulkan_freedreno.so", "y");
+	assert_int_equal(lc_rollback(&f->c, &r, &e), TB_EVERIFY);
+	assert_string_equal(tb_error_reason(&e), "damaged");
+	assert_non_null(strstr(e.msg, "rollback did not switch to the previous version, nothing was changed: Mesa 2026.2.1 is damaged: lib/libvulkan_freedreno.so ("));
+	view(f, &v);
+	assert_string_equal(v.current, "2026.3.1");
+	assert_string_equal(v.previous, "2026.2.1");
+	lc_view_free(&v);
+}
+
+/* The pruning after an install says what it removed, oldest first. */
+static void test_install_reports_pruned(void **state)
+{
+	struct fixture *f = *state;
+	struct smoke_outcome sm;
+	struct lc_result r;
+	struct tb_error e = {0};
+	f->cfg.keep_versions = 5;
+	install(f, "2026.2.1");
+	install(f, "2026.3.1");
+	add_version(f, "2026.4.1");
+	install(f, "2026.4.1");
+	f->cfg.keep_versions = 2;
+	add_version(f, "2026.5.1");
+	assert_int_equal(lc_install(&f->c, "2026.5.1", 0, &sm, &r, &e), TB_OK);
+	/* 2026.1.1 is the fixture's own first version */
+	assert_string_equal(r.pruned, "2026.1.1 2026.2.1 2026.3.1");
+	assert_string_equal(r.pinned_kept, "");
+	assert_int_equal(lc_install(&f->c, "2026.4.1", 0, &sm, &r, &e), TB_OK);
+	assert_string_equal(r.pruned, "");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -352,6 +415,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_damaged_state_keeps_the_session, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_failed_commit_changes_nothing, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_journal_is_finished, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_rollback_refuses_damaged_previous, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_install_reports_pruned, setup, teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

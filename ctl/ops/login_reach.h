@@ -1,0 +1,18 @@
+/* Whether logins read a store's switch: the environment.d link of ours (or our second name
+ * beside the Open Device Helper's, docs/design.md §13) must lead to the store's env.conf.
+ * `on` says so when they do not, and doctor counts it as a problem while switched on. */
+#ifndef TB_LOGIN_REACH_H
+#define TB_LOGIN_REACH_H
+
+#include "store/store.h"
+
+enum login_reach {
+	LOGIN_READS,     /* the link leads to this store's env.conf */
+	LOGIN_NO_LINK,   /* no link of ours is there */
+	LOGIN_ELSEWHERE, /* the link leads somewhere else (another store's env.conf, nothing) */
+};
+
+/* *link gets the link found, or the one that would be there (static text). */
+enum login_reach login_reach(const struct store *s, const char **link);
+
+#endif
