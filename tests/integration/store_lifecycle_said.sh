@@ -68,7 +68,7 @@ for r in "$R1" "$R2" "$R3"; do ctl mesa install-local "$r" --no-smoke >/dev/null
 # V3 current, V2 previous, V1 older
 F=$(damage $V1)
 expect_exit 4 "verify of the damaged older version" ctl mesa verify $V1
-check "  its hint: install-local its tarball again" grep -q "install-local its tarball again" "$T/err"
+check "  its hint: install-local its tarball (the release list does not offer it)" grep -qF 'repair it with `tb323fu-ctl mesa install-local FILE` of its tarball' "$T/err"
 expect_exit 0 "install-local of the damaged older version's tarball" ctl --json mesa install-local "$R1" --no-smoke
 check "  it is whole again" quiet ctl mesa verify $V1
 check "  current and previous stay as they were" test "$(st 'd["installed"], d["previous"]')" = "('$V3', '$V2')"

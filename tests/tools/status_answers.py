@@ -13,7 +13,8 @@ import sys
 
 KEYS = sorted(["available", "base", "downloaded", "drivers", "enabled", "failed", "failed_reason",
                "failed_reason_id", "installed", "max_tries", "mesa_version", "message", "op",
-               "previous", "progress", "state", "store", "takeover_needed", "trial", "tries"])
+               "previous", "progress", "ready", "session", "state", "store", "takeover_needed",
+               "trial", "tries"])
 STATES = {"idle", "checking", "downloading", "verifying", "installing", "smoke-testing",
           "switching", "keeping", "rolling-back", "ready", "trial"}
 
