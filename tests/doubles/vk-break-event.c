@@ -8,16 +8,30 @@
  * loader's own choice: a layer sees the loader's functions, not the driver's, so it reads the
  * ICD file the process was started with (VK_DRIVER_FILES, which `run --version V` sets). */
 #define _GNU_SOURCE
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <vulkan/vk_layer.h>
 #include <vulkan/vulkan.h>
 
-/* One instance and one device at a time is all dEQP's cases need of this layer. */
+/* Each device's next functions: some cases make several devices at once. */
+#define DEVICES_MAX 64
+static struct {
+	VkDevice device;
+	PFN_vkGetDeviceProcAddr gdpa;
+	PFN_vkGetEventStatus status;
+} devices[DEVICES_MAX];
+static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static PFN_vkGetInstanceProcAddr next_gipa;
-static PFN_vkGetDeviceProcAddr next_gdpa;
-static PFN_vkGetEventStatus next_status;
 static int break_it;
+
+static int device_slot(VkDevice device)
+{
+	for (int i = 0; i < DEVICES_MAX; i++)
+		if (devices[i].device == device)
+			return i;
+	return -1;
+}
 
 static int driver_is_target(void)
 {
@@ -27,7 +41,13 @@ static int driver_is_target(void)
 
 static VKAPI_ATTR VkResult VKAPI_CALL wrong_status(VkDevice device, VkEvent event)
 {
-	VkResult r = next_status(device, event);
+	pthread_mutex_lock(&lock);
+	int k = device_slot(device);
+	PFN_vkGetEventStatus next = k >= 0 ? devices[k].status : NULL;
+	pthread_mutex_unlock(&lock);
+	if (!next)
+		return VK_ERROR_DEVICE_LOST;
+	VkResult r = next(device, event);
 	return r == VK_EVENT_SET ? VK_EVENT_RESET : r == VK_EVENT_RESET ? VK_EVENT_SET : r;
 }
 
@@ -57,22 +77,55 @@ static VKAPI_ATTR VkResult VKAPI_CALL create_device(VkPhysicalDevice gpu, const 
 	if (!link)
 		return VK_ERROR_INITIALIZATION_FAILED;
 	PFN_vkGetInstanceProcAddr gipa = link->u.pLayerInfo->pfnNextGetInstanceProcAddr;
-	next_gdpa = link->u.pLayerInfo->pfnNextGetDeviceProcAddr;
+	PFN_vkGetDeviceProcAddr gdpa = link->u.pLayerInfo->pfnNextGetDeviceProcAddr;
 	link->u.pLayerInfo = link->u.pLayerInfo->pNext;
 	PFN_vkCreateDevice create = (PFN_vkCreateDevice)gipa(VK_NULL_HANDLE, "vkCreateDevice");
 	VkResult r = create(gpu, info, alloc, device);
-	if (r == VK_SUCCESS)
-		next_status = (PFN_vkGetEventStatus)next_gdpa(*device, "vkGetEventStatus");
-	return r;
+	if (r != VK_SUCCESS)
+		return r;
+	pthread_mutex_lock(&lock);
+	int k = device_slot(*device);
+	if (k < 0)
+		k = device_slot(VK_NULL_HANDLE);
+	if (k >= 0) {
+		devices[k].device = *device;
+		devices[k].gdpa = gdpa;
+		devices[k].status = (PFN_vkGetEventStatus)gdpa(*device, "vkGetEventStatus");
+	}
+	pthread_mutex_unlock(&lock);
+	return k >= 0 ? VK_SUCCESS : VK_ERROR_TOO_MANY_OBJECTS;
 }
+
+static VKAPI_ATTR void VKAPI_CALL destroy_device(VkDevice device, const VkAllocationCallbacks *alloc)
+{
+	pthread_mutex_lock(&lock);
+	int k = device_slot(device);
+	PFN_vkGetDeviceProcAddr gdpa = k >= 0 ? devices[k].gdpa : NULL;
+	pthread_mutex_unlock(&lock);
+	PFN_vkDestroyDevice destroy = gdpa ? (PFN_vkDestroyDevice)gdpa(device, "vkDestroyDevice") : NULL;
+	if (destroy)
+		destroy(device, alloc);
+	pthread_mutex_lock(&lock);
+	if (k >= 0 && devices[k].device == device)
+		devices[k].device = VK_NULL_HANDLE;
+	pthread_mutex_unlock(&lock);
+}
+
+VKAPI_ATTR PFN_vkVoidFunction VKAPI_CALL break_event_GetDeviceProcAddr(VkDevice device, const char *name);
 
 VKAPI_ATTR PFN_vkVoidFunction VKAPI_CALL break_event_GetDeviceProcAddr(VkDevice device, const char *name)
 {
 	if (!strcmp(name, "vkGetDeviceProcAddr"))
 		return (PFN_vkVoidFunction)break_event_GetDeviceProcAddr;
+	if (!strcmp(name, "vkDestroyDevice"))
+		return (PFN_vkVoidFunction)destroy_device;
 	if (break_it && !strcmp(name, "vkGetEventStatus"))
 		return (PFN_vkVoidFunction)wrong_status;
-	return next_gdpa(device, name);
+	pthread_mutex_lock(&lock);
+	int k = device_slot(device);
+	PFN_vkGetDeviceProcAddr next = k >= 0 ? devices[k].gdpa : NULL;
+	pthread_mutex_unlock(&lock);
+	return next ? next(device, name) : NULL;
 }
 
 VKAPI_ATTR PFN_vkVoidFunction VKAPI_CALL break_event_GetInstanceProcAddr(VkInstance instance, const char *name)
@@ -85,6 +138,8 @@ VKAPI_ATTR PFN_vkVoidFunction VKAPI_CALL break_event_GetInstanceProcAddr(VkInsta
 		return (PFN_vkVoidFunction)break_event_GetInstanceProcAddr;
 	if (!strcmp(name, "vkGetDeviceProcAddr"))
 		return (PFN_vkVoidFunction)break_event_GetDeviceProcAddr;
+	if (!strcmp(name, "vkDestroyDevice"))
+		return (PFN_vkVoidFunction)destroy_device;
 	if (break_it && !strcmp(name, "vkGetEventStatus"))
 		return (PFN_vkVoidFunction)wrong_status;
 	return next_gipa ? next_gipa(instance, name) : NULL;
