@@ -29,9 +29,23 @@ const struct cli_option cli_global_options[] = {
 const size_t cli_global_options_count = sizeof cli_global_options / sizeof *cli_global_options - 1;
 
 static const struct cli_option no_options[] = {END};
+/* --dry-run: the store is only read, whoever may write it (docs/design.md §11). */
+#define DRY_RUN(type) \
+	{"--dry-run", NULL, "say exactly what the command would do, and change nothing", OPT_FLAG, \
+	 offsetof(type, dry_run), 0, 0, NULL, -1}
 static const struct cli_option no_smoke[] = {
 	FLAG("--no-smoke", struct opts_install, no_smoke,
 	     "skip the smoke tests (as `smoke = off` in mesa.conf)"),
+	END,
+};
+static const struct cli_option install_options[] = {
+	FLAG("--no-smoke", struct opts_install, no_smoke,
+	     "skip the smoke tests (as `smoke = off` in mesa.conf)"),
+	DRY_RUN(struct opts_install),
+	END,
+};
+static const struct cli_option dry_run_only[] = {
+	DRY_RUN(struct opts_version),
 	END,
 };
 static const struct cli_option install_local_options[] = {
@@ -168,9 +182,9 @@ const struct cli_command cli_commands[] = {
 	 "fetch, verify and unpack a version (default the newest) without installing it",
 	 "tb323fu-ctl mesa download 2026.10.06", 1, OPERAND_RELEASE, no_options,
 	 OPERAND_MAKING_STORE(OPEN_WRITER, struct opts_version, version, 0, NULL)},
-	{"install", cmd_install, "[VERSION] [--no-smoke]",
+	{"install", cmd_install, "[VERSION] [--no-smoke] [--dry-run]",
 	 "make a downloaded version current and smoke-test it (rolls back on failure)",
-	 "tb323fu-ctl mesa install 2026.10.06", 1, OPERAND_VERSION, no_smoke,
+	 "tb323fu-ctl mesa install 2026.10.06", 1, OPERAND_VERSION, install_options,
 	 OPERAND(OPEN_WRITER, struct opts_install, version, 0, NULL)},
 	{"update", cmd_update, "[--no-smoke]",
 	 "check, download and install when the channel has a newer version",
@@ -190,15 +204,15 @@ const struct cli_command cli_commands[] = {
 	{"keep", cmd_keep, "", "confirm the version on trial", "tb323fu-ctl mesa keep", 1,
 	 OPERAND_NONE, no_options,
 	 WRITES},
-	{"rollback", cmd_rollback, "", "swap the current and the previous version",
-	 "tb323fu-ctl mesa rollback", 1, OPERAND_NONE, no_options,
+	{"rollback", cmd_rollback, "[--dry-run]", "swap the current and the previous version",
+	 "tb323fu-ctl mesa rollback", 1, OPERAND_NONE, dry_run_only,
 	 WRITES},
 	{"boot-tick", cmd_boot_tick, "",
 	 "count one start of the version on trial (run once a boot by systemd)",
 	 "tb323fu-ctl --wait mesa boot-tick", 1, OPERAND_NONE, no_options,
 	 WRITES},
-	{"remove", cmd_remove, "VERSION", "remove a version that is neither current nor previous",
-	 "tb323fu-ctl mesa remove 2026.09.30", 1, OPERAND_VERSION, no_options,
+	{"remove", cmd_remove, "VERSION [--dry-run]", "remove a version that is neither current nor previous",
+	 "tb323fu-ctl mesa remove 2026.09.30", 1, OPERAND_VERSION, dry_run_only,
 	 OPERAND(OPEN_WRITER, struct opts_version, version, 1, NULL)},
 	{"verify", cmd_verify, "[VERSION] [--repair]",
 	 "re-hash an installed version (default current) against its MANIFEST",

@@ -100,6 +100,22 @@ int lc_prune_plan(const struct store *s, const char *cur, const char *prev, int 
 int lc_remove(const struct lc_ctx *c, const char *version, struct lc_result *r,
 	      struct tb_error *e);
 
+/* What install, rollback and remove would do (--dry-run, docs/design.md §11): the same
+ * refusals as the commands, and nothing written. */
+struct lc_plan {
+	char version[80];      /* install, rollback: becomes current; remove: goes */
+	char previous[80];     /* install, rollback: previous afterwards; "" when none */
+	int unchanged;         /* install: already current, nothing would change */
+	int trial;             /* the session is on: the new current would go on trial */
+	char pruned[1024];     /* the versions that would be removed, oldest first, spaces between */
+	char pinned_kept[600]; /* install: the pruning would keep these for a rule, ", " between */
+};
+int lc_plan_install(const struct lc_ctx *c, const char *version, struct lc_plan *p,
+		    struct tb_error *e);
+int lc_plan_rollback(const struct lc_ctx *c, struct lc_plan *p, struct tb_error *e);
+int lc_plan_remove(const struct lc_ctx *c, const char *version, struct lc_plan *p,
+		   struct tb_error *e);
+
 /* Removes a version's tree and its ICD, env and smoke files (no checks). */
 int release_remove(struct store *s, const char *version, struct tb_error *e);
 
