@@ -101,11 +101,11 @@ static const struct cli_option bench_options[] = {
 	END,
 };
 /* The caller's own rules: the store is only read (its versions), whoever may write it. */
-static const struct cli_option app_user[] = {
-	{"--user", NULL, "your own rules (in your configuration and ~/.local/share/applications), no root needed",
-	 OPT_FLAG, offsetof(struct opts_app, user), 0, 0, NULL, -1},
-	END,
-};
+#define APP_USER \
+	{"--user", NULL, "your own rules (in your configuration and ~/.local/share/applications), no root needed", \
+	 OPT_FLAG, offsetof(struct opts_app, user), 0, 0, NULL, -1}
+static const struct cli_option app_user[] = {APP_USER, END};
+static const struct cli_option app_set_options[] = {APP_USER, DRY_RUN(struct opts_app), END};
 #define PACK(name, arg, field, help) STRING(name, arg, struct opts_pack, field, help)
 static const struct cli_option pack_options[] = {
 	PACK("--stage", "DIR", stage, "the release tree (DIR/lib/…, DIR/share/…); required"),
@@ -142,9 +142,9 @@ static const struct cli_option pack_options[] = {
 
 /* `app …`: per-application rules (docs/design.md §16). */
 static const struct cli_command app_commands[] = {
-	{"app set", cmd_app_set, "APP current|previous|VERSION|distro [--user]",
+	{"app set", cmd_app_set, "APP current|previous|VERSION|distro [--user] [--dry-run]",
 	 "give one desktop application its own Mesa, kept in its desktop entry",
-	 "tb323fu-ctl mesa app set org.darktable.darktable distro", 1, OPERAND_APP_CHOICE, app_user,
+	 "tb323fu-ctl mesa app set org.darktable.darktable distro", 1, OPERAND_APP_CHOICE, app_set_options,
 	 OPERAND_MAKING_STORE(OPEN_WRITER, struct opts_app, app, 2, check_app_set)},
 	{"app unset", cmd_app_unset, "APP [--user]",
 	 "remove an application's rule, and the desktop entry that carried it",

@@ -142,6 +142,37 @@ CHECK(app_set)
 	return cli_usage(o, "\"%.80s\" is not a choice: current, previous, distro or a version (like 2026.10.06)", w);
 }
 
+/* app set --dry-run: the entry it would write, and its first Exec line, changing nothing. */
+static void set_plan_say(const struct app_ctx *x, const char *id, const char *orig,
+			 const char *launcher, const char *choice, int user, struct outcome *o,
+			 struct tb_error *e)
+{
+	struct override_spec spec;
+	spec_of(x, launcher, choice, &spec);
+	char *data = NULL;
+	size_t n = 0;
+	if (override_plan(&x->sc, id, orig, &spec, &data, &n, e))
+		return;
+	const char *exec = data ? strstr(data, "\nExec=") : NULL;
+	int exec_len = exec ? (int)strcspn(exec + 6, "\n") : 0;
+	char *path = path_join(x->sc.apps_dir, id);
+	char *text = rule_text(id, choice);
+	outcome_say(o, "dry run: `app set` would write %s, made from %s (%s; Exec=%.*s); nothing was changed",
+		    path, orig, text, exec_len, exec ? exec + 6 : "");
+	outcome_bool(o, "dry_run", 1);
+	outcome_str(o, "app", id);
+	outcome_str(o, "choice", choice);
+	outcome_str(o, "scope", user ? "user" : "system");
+	outcome_str(o, "entry", path);
+	outcome_str(o, "original", orig);
+	char *exec_line = xasprintf("%.*s", exec_len, exec ? exec + 6 : "");
+	outcome_str(o, "exec", exec_line);
+	free(exec_line);
+	free(text);
+	free(path);
+	free(data);
+}
+
 COMMAND(app_set)
 {
 	const struct opts_app *a = opts;
@@ -151,8 +182,8 @@ COMMAND(app_set)
 	struct tb_error e = {0};
 	struct app_rules r = {0};
 	char *choice = NULL, *id = NULL, *orig = NULL, *launcher = NULL;
-	int repaired = 0;
-	if (app_open(c, s, &x, user, 1, &e) || rules_open(&x, &r, 1, &repaired, &e) ||
+	int repaired = 0, dry = a->dry_run;
+	if (app_open(c, s, &x, user, !dry, &e) || rules_open(&x, &r, !dry, &repaired, &e) < 0 ||
 	    !(choice = choice_resolve(s, word, &e)) || desktop_resolve(&x.sc, app, &id, &e))
 		goto out;
 	orig = desktop_original(&x.sc, id);
@@ -163,6 +194,10 @@ COMMAND(app_set)
 	}
 	if (!launcher) {
 		tb_fail_why(&e, TB_EFAIL, "program-missing", "the launcher tb323fu-mesa is not installed beside tb323fu-ctl; reinstall tb323fu-mesa");
+		goto out;
+	}
+	if (dry) {
+		set_plan_say(&x, id, orig, launcher, choice, user, o, &e);
 		goto out;
 	}
 	const struct app_rule *old = apprules_find(&r, id);

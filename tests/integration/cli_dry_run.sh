@@ -5,6 +5,7 @@
 # which desktop entry app set would write. The store's files and links are byte-identical
 # before and after each dry run, and JSON carries the plan.
 . "$TB_TOP/tests/lib.sh"
+. "$TB_TOP/tests/app-lib.sh"
 
 printf 'smoke = off\nkeep_versions = 9\n' >"$TB323FU_MESA_CONFIG"
 # current 2026.10.03, previous 2026.10.02; 2026.10.01 and the newer 2026.10.04 installed too
@@ -60,5 +61,26 @@ check "  of current: refused as remove refuses it (in-use)" test "$(json 'd["rea
 run_cmd ctl --json mesa install 2026.10.04
 check "install then removes exactly what its dry run said" \
 	test "$(json '[d["version"], d["removed"]]')" = "['2026.10.04', ['2026.10.01', '2026.10.02']]"
+
+
+# --- app set: the entry it would write, and nothing written (the system's and --user) ---
+entry my-game.desktop '[Desktop Entry]' 'Type=Application' 'Name=My Game' 'Exec=my-game --fullscreen %f'
+for scope in "" --user; do
+	dir=$LOCAL_APPS
+	[ -n "$scope" ] && dir=$USER_APPS
+	# everything under the test's directory but the files of this test's own bookkeeping
+	listing "$T" | grep -v -e '/out$' -e '/err$' -e '/before$' -e '/after$' -e '/all-' >"$T/all-before"
+	unchanged 0 ctl --json mesa app set $scope my-game 2026.10.03 --dry-run
+	listing "$T" | grep -v -e '/out$' -e '/err$' -e '/before$' -e '/after$' -e '/all-' >"$T/all-after"
+	check "  ${scope:-system}: no file was written anywhere (the entry, the rules, their directories)" \
+		cmp -s "$T/all-before" "$T/all-after"
+	check "  names the entry it would write, with its Exec" \
+		test "$(json '[d["dry_run"], d["entry"], d["choice"], d["exec"]]')" = \
+		"[True, '$dir/my-game.desktop', '2026.10.03', '$MESA --store $(cd "$STORE" && pwd -P) run --version 2026.10.03 -- my-game --fullscreen %f']"
+	exec_said=$(json 'd["exec"]')
+	ctl mesa app set $scope my-game 2026.10.03 >/dev/null 2>&1
+	check "  app set then writes that entry with that Exec" test "$(exec_of "$dir/my-game.desktop")" = "$exec_said"
+	ctl mesa app unset $scope my-game >/dev/null 2>&1
+done
 
 done_testing
