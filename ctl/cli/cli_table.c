@@ -33,11 +33,6 @@ static const struct cli_option no_options[] = {END};
 #define DRY_RUN(type) \
 	{"--dry-run", NULL, "say exactly what the command would do, and change nothing", OPT_FLAG, \
 	 offsetof(type, dry_run), 0, 0, NULL, -1}
-static const struct cli_option no_smoke[] = {
-	FLAG("--no-smoke", struct opts_install, no_smoke,
-	     "skip the smoke tests (as `smoke = off` in mesa.conf)"),
-	END,
-};
 static const struct cli_option install_options[] = {
 	FLAG("--no-smoke", struct opts_install, no_smoke,
 	     "skip the smoke tests (as `smoke = off` in mesa.conf)"),
@@ -186,9 +181,9 @@ const struct cli_command cli_commands[] = {
 	 "make a downloaded version current and smoke-test it (rolls back on failure)",
 	 "tb323fu-ctl mesa install 2026.10.06", 1, OPERAND_VERSION, install_options,
 	 OPERAND(OPEN_WRITER, struct opts_install, version, 0, NULL)},
-	{"update", cmd_update, "[--no-smoke]",
+	{"update", cmd_update, "[--no-smoke] [--dry-run]",
 	 "check, download and install when the channel has a newer version",
-	 "tb323fu-ctl mesa update", 1, OPERAND_NONE, no_smoke,
+	 "tb323fu-ctl mesa update", 1, OPERAND_NONE, install_options,
 	 WRITES_MAKING_STORE},
 	{"install-local", cmd_install_local, "FILE [--sums FILE] [--sig FILE] [--no-smoke]",
 	 "verify, unpack, install and smoke-test a release tarball on disk",

@@ -731,16 +731,18 @@ static void plan_begin(const struct lc_ctx *c, struct lc_view *v, struct lc_plan
 	lc_read(c->s, v);
 }
 
-int lc_plan_install(const struct lc_ctx *c, const char *version, struct lc_plan *p,
-		    struct tb_error *e)
+/* update may plan the install of a version not downloaded yet: it will be one more. */
+static int plan_install(const struct lc_ctx *c, const char *version, int update,
+			struct lc_plan *p, struct tb_error *e)
 {
 	struct lc_view v;
 	plan_begin(c, &v, p);
 	name(p->version, sizeof p->version, version);
+	int there = store_has_version(c->s, version);
 	int rc = TB_OK;
 	if (v.foreign)
-		rc = current_unusable(c, &v, "install", e);
-	else if (!store_has_version(c->s, version))
+		rc = current_unusable(c, &v, update ? "update" : "install", e);
+	else if (!there && !update)
 		rc = tb_fail_why(e, TB_EFAIL, "not-installed", "Mesa %s is not downloaded (tb323fu-ctl mesa download %s)", version, version);
 	else if (lc_is_current(&v, version))
 		p->unchanged = 1;
@@ -749,7 +751,8 @@ int lc_plan_install(const struct lc_ctx *c, const char *version, struct lc_plan 
 		name(p->previous, sizeof p->previous, prev);
 		p->trial = v.st.enabled;
 		struct strbuf doomed = {0}, pinned = {0};
-		lc_prune_plan(c->s, version, prev, c->cfg->keep_versions, &doomed, &pinned);
+		int keep = c->cfg->keep_versions - (!there && c->cfg->keep_versions > 0);
+		lc_prune_plan(c->s, version, prev, keep, &doomed, &pinned);
 		name(p->pruned, sizeof p->pruned, doomed.buf);
 		name(p->pinned_kept, sizeof p->pinned_kept, pinned.buf);
 		sb_free(&doomed);
@@ -757,6 +760,18 @@ int lc_plan_install(const struct lc_ctx *c, const char *version, struct lc_plan 
 	}
 	lc_view_free(&v);
 	return rc;
+}
+
+int lc_plan_install(const struct lc_ctx *c, const char *version, struct lc_plan *p,
+		    struct tb_error *e)
+{
+	return plan_install(c, version, 0, p, e);
+}
+
+int lc_plan_update(const struct lc_ctx *c, const char *version, struct lc_plan *p,
+		   struct tb_error *e)
+{
+	return plan_install(c, version, 1, p, e);
 }
 
 int lc_plan_rollback(const struct lc_ctx *c, struct lc_plan *p, struct tb_error *e)

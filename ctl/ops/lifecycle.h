@@ -112,6 +112,9 @@ struct lc_plan {
 };
 int lc_plan_install(const struct lc_ctx *c, const char *version, struct lc_plan *p,
 		    struct tb_error *e);
+/* install's plan for update: version may be not downloaded yet (it would be one more). */
+int lc_plan_update(const struct lc_ctx *c, const char *version, struct lc_plan *p,
+		   struct tb_error *e);
 int lc_plan_rollback(const struct lc_ctx *c, struct lc_plan *p, struct tb_error *e);
 int lc_plan_remove(const struct lc_ctx *c, const char *version, struct lc_plan *p,
 		   struct tb_error *e);
