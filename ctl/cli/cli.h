@@ -16,6 +16,7 @@ struct cli {
 	struct config cfg;
 	int json;
 	int wait;
+	int quiet; /* -q: the success sentence is not printed */
 	const struct tb_progress *progress;
 };
 
@@ -28,6 +29,13 @@ struct outcome {
 	int fields_only;     /* status and list: the object has exactly docs/design.md §5's keys */
 	int report;          /* the message is a report for stdout even when code says failed */
 };
+
+/* Whether a command prints its tables (smoke's tests, bench's figures) as it goes: not
+ * with --json (they are in the object) nor with -q. */
+static inline int cli_tables(const struct cli *c)
+{
+	return !c->json && !c->quiet;
+}
 
 void outcome_say(struct outcome *o, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 int outcome_fail(struct outcome *o, const struct tb_error *e);

@@ -8,6 +8,7 @@
 struct cli_globals {
 	const char *store, *config, *progress;
 	int json, wait;
+	int quiet; /* -q: no success sentence, no progress; errors still said */
 };
 
 /* A command with at most a VERSION (download, remove, notes) or nothing at all. */

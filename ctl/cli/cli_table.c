@@ -22,6 +22,8 @@ const struct cli_option cli_global_options[] = {
 	{"--progress", "MODE", "auto, bar, json (JSON lines on stderr) or none", OPT_CHOICE,
 	 offsetof(struct cli_globals, progress), 0, 0, "auto|bar|json|none", 0},
 	FLAG("--wait", struct cli_globals, wait, "wait for another writer instead of exiting 3 (busy)"),
+	FLAG("--quiet", struct cli_globals, quiet,
+	     "(or -q) for scripts: no sentence on success and no progress; errors are still said, exit codes are the same"),
 	{"--help", NULL, "show help and exit", OPT_HELP, 0, 0, 0, NULL, 0},
 	{"--version", NULL, "print the program's version and exit", OPT_VERSION, 0, 0, 0, NULL, 0},
 	END,

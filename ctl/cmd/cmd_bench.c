@@ -114,7 +114,7 @@ COMMAND(bench)
 	int rc = bench_run(s, chosen, &r, &res, &e);
 	if (res) {
 		/* also when the benchmark failed after its figures: they are shown, and said */
-		if (!c->json)
+		if (cli_tables(c))
 			print_table(res);
 		json_object_object_foreach(res, key, val)
 			json_object_object_add(o->fields, key, json_object_get(val));
