@@ -247,6 +247,23 @@ static char *normal_id(const char *app)
 	return n > 8 && !strcmp(app + n - 8, ".desktop") ? xstrdup(app) : xasprintf("%s.desktop", app);
 }
 
+/* Whether the other scope than unset's (user: the system's; else the caller's own) has a
+ * rule for id. */
+static int other_scope_has(const struct store *s, int user, const char *id)
+{
+	struct app_ctx x = {.s = s, .lock_fd = -1};
+	struct tb_error ignored = {0};
+	if (user)
+		app_scope_system(&x.sc, s);
+	else if (app_scope_user(&x.sc, &ignored))
+		return 0;
+	struct app_rules r = {0};
+	int repaired = 0, has = rules_open(&x, &r, 0, &repaired, &ignored) >= 0 && apprules_find(&r, id);
+	apprules_free(&r);
+	app_scope_free(&x.sc);
+	return has;
+}
+
 COMMAND(app_unset)
 {
 	const struct opts_app *a = opts;
@@ -274,7 +291,11 @@ COMMAND(app_unset)
 		goto out;
 	outcome_str(o, "app", id);
 	outcome_str(o, "scope", user ? "user" : "system");
-	if (!had && owner != 1)
+	if (!had && owner != 1 && other_scope_has(s, user, id))
+		outcome_say(o, "%s has no %s rule; nothing was changed; %s rule for it is removed with `%stb323fu-ctl mesa app unset %s%s`",
+			    id, user ? "user" : "system", user ? "the system's" : "your own",
+			    user ? "sudo " : "", user ? "" : "--user ", id);
+	else if (!had && owner != 1)
 		outcome_say(o, "%s has no %s rule; nothing was changed", id, user ? "user" : "system");
 	else if (owner == 2)
 		outcome_say(o, "the rule for %s is removed; %s/%s is not an entry tb323fu-ctl wrote and stays as it is",
@@ -430,12 +451,16 @@ static void describe_scope(struct app_ctx *x, const char *scope, json_object *ar
 	apprules_free(&r);
 }
 
-void app_rules_summary(const struct store *s, json_object *arr, struct strbuf *lines, struct strbuf *gone)
+/* The rules of both scopes, or (system 0) the caller's own only. */
+static void rules_summary(const struct store *s, int system, json_object *arr, struct strbuf *lines,
+			  struct strbuf *gone)
 {
 	struct app_ctx x = {.s = s, .lock_fd = -1};
-	app_scope_system(&x.sc, s);
-	describe_scope(&x, "system", arr, lines, gone);
-	app_scope_free(&x.sc);
+	if (system) {
+		app_scope_system(&x.sc, s);
+		describe_scope(&x, "system", arr, lines, gone);
+		app_scope_free(&x.sc);
+	}
 	struct tb_error ignored = {0};
 	if (app_scope_user(&x.sc, &ignored) == 0) {
 		describe_scope(&x, "user", arr, lines, gone);
@@ -443,19 +468,24 @@ void app_rules_summary(const struct store *s, json_object *arr, struct strbuf *l
 	}
 }
 
+void app_rules_summary(const struct store *s, json_object *arr, struct strbuf *lines, struct strbuf *gone)
+{
+	rules_summary(s, 1, arr, lines, gone);
+}
+
 COMMAND(app_list)
 {
 	(void)c;
-	(void)opts;
+	int user = ((const struct opts_app *)opts)->user;
 	json_object *arr = json_object_new_array();
 	struct strbuf lines = {0}, gone = {0};
 	sb_append(&lines, "");
 	sb_append(&gone, "");
-	app_rules_summary(s, arr, &lines, &gone);
+	rules_summary(s, !user, arr, &lines, &gone);
 	if (!o->fields)
 		o->fields = json_object_new_object();
 	json_object_object_add(o->fields, "rules", arr);
-	outcome_say(o, "%s%s%s", lines.len ? lines.buf : "no application has a rule",
+	outcome_say(o, "%s%s%s", lines.len ? lines.buf : user ? "no application has a rule of yours" : "no application has a rule",
 		    gone.len ? "\n" : "", gone.buf);
 	/* the last newline of gone's sentences is not part of the report */
 	if (o->message[0] && o->message[strlen(o->message) - 1] == '\n')
