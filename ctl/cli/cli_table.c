@@ -127,15 +127,17 @@ static const struct cli_option pack_options[] = {
 };
 
 /* How the body gets the store, where its operand goes, and whether it must be there. */
-#define READS OPEN_READER, 0, 0, NULL, NULL, 0
-#define WRITES OPEN_WRITER, 0, 0, NULL, NULL, 0
-#define OPERAND(open, type, field, required, check) open, offsetof(type, field), required, check, NULL, 0
+#define READS OPEN_READER, 0, 0, NULL, NULL, 0, 0
+#define WRITES OPEN_WRITER, 0, 0, NULL, NULL, 0, 0
+#define OPERAND(open, type, field, required, check) open, offsetof(type, field), required, check, NULL, 0, 0
 /* A writer that may make the store where there is none (it brings a release or a rule in). */
-#define WRITES_MAKING_STORE OPEN_WRITER, 0, 0, NULL, NULL, 1
+#define WRITES_MAKING_STORE OPEN_WRITER, 0, 0, NULL, NULL, 1, 0
 #define OPERAND_MAKING_STORE(open, type, field, required, check) \
-	open, offsetof(type, field), required, check, NULL, 1
+	open, offsetof(type, field), required, check, NULL, 1, 0
+/* A writer whose VERSION goes: completion offers only the versions it would take. */
+#define OPERAND_REMOVING(type, field) OPEN_WRITER, offsetof(type, field), 1, NULL, NULL, 0, 1
 /* A group: the words after its name are one of its commands'. */
-#define GROUP(subs) OPEN_NONE, 0, 0, NULL, subs, 0
+#define GROUP(subs) OPEN_NONE, 0, 0, NULL, subs, 0, 0
 
 /* `app …`: per-application rules (docs/design.md §16). */
 static const struct cli_command app_commands[] = {
@@ -210,7 +212,7 @@ const struct cli_command cli_commands[] = {
 	 WRITES},
 	{"remove", cmd_remove, "VERSION [--dry-run]", "remove a version that is neither current nor previous",
 	 "tb323fu-ctl mesa remove 2026.09.30", 1, OPERAND_VERSION, dry_run_only,
-	 OPERAND(OPEN_WRITER, struct opts_version, version, 1, NULL)},
+	 OPERAND_REMOVING(struct opts_version, version)},
 	{"verify", cmd_verify, "[VERSION] [--repair]",
 	 "re-hash an installed version (default current) against its MANIFEST",
 	 "tb323fu-ctl mesa verify", 0, OPERAND_VERSION, verify_options,

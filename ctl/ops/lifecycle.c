@@ -12,6 +12,7 @@
 #include "base/alloc.h"
 #include "base/strbuf.h"
 #include "base/fs.h"
+#include "common/suggest.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -689,12 +690,23 @@ int lc_boot_tick(const struct lc_ctx *c, const char *boot_id, struct lc_result *
 	return rc;
 }
 
+int lc_not_installed(const struct store *s, const char *version, struct tb_error *e)
+{
+	size_t n;
+	char **list = store_versions(s, &n);
+	const char *near = suggest_name(version, list, n, sizeof *list);
+	int rc = near ? tb_fail_why(e, TB_EFAIL, "not-installed", "Mesa %s is not installed; did you mean %s? (tb323fu-ctl mesa list)", version, near)
+		      : tb_fail_why(e, TB_EFAIL, "not-installed", "Mesa %s is not installed (tb323fu-ctl mesa list)", version);
+	store_free_list(list, n);
+	return rc;
+}
+
 /* Why remove must keep version (TB_OK: it may go). */
 static int remove_refusal(const struct lc_ctx *c, const struct lc_view *v, const char *version,
 			  struct tb_error *e)
 {
 	if (!store_has_version(c->s, version))
-		return tb_fail_why(e, TB_EFAIL, "not-installed", "Mesa %s is not installed (tb323fu-ctl mesa list)", version);
+		return lc_not_installed(c->s, version, e);
 	char *pin = apprules_pinning(c->s, version);
 	int rc = TB_OK;
 	if (pin)

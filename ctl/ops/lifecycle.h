@@ -96,6 +96,9 @@ int lc_boot_tick(const struct lc_ctx *c, const char *boot_id, struct lc_result *
  * first, a space between. Returns how many. */
 int lc_prune_plan(const struct store *s, const char *cur, const char *prev, int keep,
 		  struct strbuf *doomed, struct strbuf *pinned);
+/* "Mesa V is not installed", naming the installed version nearest to V when one is close
+ * (a mistyped 2026.10.0 for 2026.10.06); reason not-installed. */
+int lc_not_installed(const struct store *s, const char *version, struct tb_error *e);
 /* Removes a version that is neither current nor previous. */
 int lc_remove(const struct lc_ctx *c, const char *version, struct lc_result *r,
 	      struct tb_error *e);
