@@ -49,7 +49,7 @@ static int print_outcome(const struct cli *c, struct outcome *o, int json_progre
 		if (o->code && !o->report && !json_progress)
 			say(stderr, "tb323fu-ctl: ", msg);
 	} else if (o->code == TB_OK || o->report) {
-		if (*msg)
+		if (*msg && !(c->quiet && o->code == TB_OK))
 			say(stdout, "", msg);
 	} else if (!json_progress) {
 		say(stderr, "tb323fu-ctl: ", msg);
@@ -157,8 +157,11 @@ static const char *operand_of(const struct cli_line *l)
 static int run(const struct cli_line *l, int argc, char **argv)
 {
 	const char *name = l->cmd->name;
-	struct cli c = {.store_dir = l->g.store, .json = l->g.json, .wait = l->g.wait};
-	c.progress = running_begin(name, cli_progress(l->g.progress));
+	struct cli c = {.store_dir = l->g.store, .json = l->g.json, .wait = l->g.wait,
+			.quiet = l->g.quiet};
+	/* -q silences progress for people; --progress json is a protocol, not progress */
+	const char *mode = l->g.quiet && strcmp(l->g.progress, "json") ? "none" : l->g.progress;
+	c.progress = running_begin(name, cli_progress(mode));
 	config_defaults(&c.cfg);
 	struct outcome o = {0};
 	if (l->cmd->check && l->cmd->check(&l->opts, &o))

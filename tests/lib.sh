@@ -225,3 +225,10 @@ third_party() {
 	done
 	return 1
 }
+
+# store_digest: every file of the store with its SHA-256, and every link with its target (what
+# a command that changes nothing must leave as it was).
+store_digest() {
+	(cd "$STORE" && find . -type f -print0 | sort -z | xargs -0 -r sha256sum &&
+		find . -type l -printf '%p -> %l\n' | sort)
+}

@@ -161,6 +161,58 @@ void outcome_installed(struct outcome *o, const struct store *s, const char *ver
 	state_free(&st);
 }
 
+/* "A, B" for people and ["A","B"] for JSON, from names a space between. */
+static json_object *names_array(const char *spaced, struct strbuf *said)
+{
+	json_object *arr = json_object_new_array();
+	char *names = xstrdup(spaced);
+	for (char *v = strtok(names, " "); v; v = strtok(NULL, " ")) {
+		json_object_array_add(arr, json_object_new_string(v));
+		sb_appendf(said, "%s%s", said->len ? ", " : "", v);
+	}
+	free(names);
+	return arr;
+}
+
+void outcome_dry_run(struct outcome *o, const struct lc_plan *p, const char *said)
+{
+	struct strbuf gone = {0};
+	outcome_bool(o, "dry_run", 1);
+	outcome_str(o, "version", p->version);
+	outcome_str(o, "previous", p->previous);
+	outcome_bool(o, "trial", p->trial);
+	json_object_object_add(o->fields, "would_remove", names_array(p->pruned, &gone));
+	sb_free(&gone);
+	outcome_say(o, "dry run: %s; nothing was changed", said);
+}
+
+void outcome_install_plan(struct outcome *o, const char *cmd, const struct lc_plan *p,
+			  int smoke, int keep)
+{
+	struct strbuf sb = {0}, gone = {0};
+	json_object_put(names_array(p->pruned, &gone));
+	outcome_bool(o, "smoke", smoke && !p->unchanged);
+	if (p->unchanged)
+		sb_appendf(&sb, "Mesa %s is already current, so `%s` would leave everything as it is", p->version, cmd);
+	else {
+		sb_appendf(&sb, "`%s` would %smake Mesa %s current%s", cmd,
+			   smoke ? "smoke-test it first and, when it passes, " : "", p->version,
+			   p->trial ? " (the session is on: on trial until `tb323fu-ctl mesa keep`)" : "");
+		if (p->previous[0])
+			sb_appendf(&sb, ", keep Mesa %s as previous", p->previous);
+		if (gone.len)
+			sb_appendf(&sb, ", and remove Mesa %s to keep %d versions (keep_versions in mesa.conf)",
+				   gone.buf, keep);
+		else
+			sb_appendf(&sb, ", and remove no version (keep_versions = %d)", keep);
+		if (p->pinned_kept[0])
+			sb_appendf(&sb, "; Mesa %s would be kept beyond it for an application's rule", p->pinned_kept);
+	}
+	outcome_dry_run(o, p, sb.buf);
+	sb_free(&sb);
+	sb_free(&gone);
+}
+
 char *cli_pick_version(const struct store *s, const char *version, struct outcome *o)
 {
 	struct tb_error e = {0};

@@ -16,6 +16,7 @@ struct cli {
 	struct config cfg;
 	int json;
 	int wait;
+	int quiet; /* -q: the success sentence is not printed */
 	const struct tb_progress *progress;
 };
 
@@ -28,6 +29,13 @@ struct outcome {
 	int fields_only;     /* status and list: the object has exactly docs/design.md §5's keys */
 	int report;          /* the message is a report for stdout even when code says failed */
 };
+
+/* Whether a command prints its tables (smoke's tests, bench's figures) as it goes: not
+ * with --json (they are in the object) nor with -q. */
+static inline int cli_tables(const struct cli *c)
+{
+	return !c->json && !c->quiet;
+}
 
 void outcome_say(struct outcome *o, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 int outcome_fail(struct outcome *o, const struct tb_error *e);
@@ -42,6 +50,16 @@ struct smoke_outcome;
 struct lc_result;
 void outcome_installed(struct outcome *o, const struct store *s, const char *version,
 		       const struct smoke_outcome *smoke, const struct lc_result *r, int keep);
+
+/* A dry run's answer (--dry-run, docs/design.md §11): "dry_run", "version", "previous",
+ * "trial" and "would_remove" (an array, oldest first) from the plan, and the sentence said
+ * (what the command would do) with "nothing was changed". */
+struct lc_plan;
+void outcome_dry_run(struct outcome *o, const struct lc_plan *p, const char *said);
+/* install's and update's dry run: which version would become current, which stay as
+ * previous, which the pruning would remove; smoke says the smoke tests would run. */
+void outcome_install_plan(struct outcome *o, const char *cmd, const struct lc_plan *p,
+			  int smoke, int keep);
 
 /* A usage error: exit 2, reason usage, the sentence (printf format) naming the right usage. */
 int cli_usage(struct outcome *o, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

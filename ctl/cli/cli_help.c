@@ -1,5 +1,6 @@
 /* Help, "did you mean …?" and completion answers, all read from the command table. */
 #include "cli/cli_table.h"
+#include "ops/lifecycle.h"
 #include "common/suggest.h"
 #include "base/error.h"
 
@@ -87,8 +88,21 @@ void cli_help_command(FILE *f, const struct cli_command *cmd)
 		cmd->example);
 }
 
+/* Words other tools use for our commands: meant, not mistyped ("uninstall" is two edits
+ * from install, and means remove). */
+static const struct {
+	const char *name, *command;
+} synonyms[] = {
+	{"uninstall", "remove"}, {"delete", "remove"}, {"rm", "remove"},   {"purge", "remove"},
+	{"upgrade", "update"},   {"enable", "on"},     {"disable", "off"}, {"revert", "rollback"},
+	{"confirm", "keep"},     {"info", "status"},   {"ls", "list"},
+};
+
 const char *cli_suggest_command(const char *word)
 {
+	for (size_t i = 0; i < sizeof synonyms / sizeof *synonyms; i++)
+		if (!strcmp(word, synonyms[i].name))
+			return synonyms[i].command;
 	return suggest_name(word, cli_commands, cli_commands_count, sizeof *cli_commands);
 }
 
@@ -143,15 +157,27 @@ static void complete_subs(FILE *f, const char *cur, const struct cli_command *gr
 			fprintf(f, "%s\n", sub->name + skip);
 }
 
-static void complete_versions(FILE *f, const char *cur, const char *store_dir)
+/* The store's versions; removable: only those remove would take (lc_plan_remove's rules:
+ * not current, previous or pinned). */
+static void complete_versions(FILE *f, const char *cur, const char *store_dir, int removable)
 {
 	struct store s;
 	struct tb_error e = {0};
 	if (store_open(&s, store_dir, 0, &e))
 		return;
-	size_t n = 0;
+	size_t n = 0, kept = 0;
 	char **list = store_versions(&s, &n);
-	complete_words(f, cur, (const char *const *)list, n);
+	struct lc_ctx x = {.s = &s};
+	for (size_t i = 0; i < n; i++) {
+		struct lc_plan p;
+		struct tb_error no = {0};
+		if (!removable || lc_plan_remove(&x, list[i], &p, &no) == TB_OK) {
+			char *keep = list[kept];
+			list[kept++] = list[i];
+			list[i] = keep;
+		}
+	}
+	complete_words(f, cur, (const char *const *)list, kept);
 	store_free_list(list, n);
 	store_close(&s);
 }
@@ -235,7 +261,7 @@ void cli_complete(FILE *f, int n, char **words)
 	} else if (!cmd) {
 		complete_commands(f, cur, 1);
 	} else if (operands == 0 && cmd->operand == OPERAND_VERSION) {
-		complete_versions(f, cur, store_dir);
+		complete_versions(f, cur, store_dir, cmd->removes_version);
 	} else if (operands == 0 && cmd->operand == OPERAND_FILE) {
 		fputs("@files\n", f);
 	} else if (cmd->operand == OPERAND_DIR) {
@@ -243,6 +269,6 @@ void cli_complete(FILE *f, int n, char **words)
 	} else if (operands == 1 && cmd->operand == OPERAND_APP_CHOICE) {
 		static const char *const choices[] = {"current", "previous", "distro"};
 		complete_words(f, cur, choices, 3);
-		complete_versions(f, cur, store_dir);
+		complete_versions(f, cur, store_dir, 0);
 	}
 }

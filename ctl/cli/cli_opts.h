@@ -8,16 +8,19 @@
 struct cli_globals {
 	const char *store, *config, *progress;
 	int json, wait;
+	int quiet; /* -q: no success sentence, no progress; errors still said */
 };
 
 /* A command with at most a VERSION (download, remove, notes) or nothing at all. */
 struct opts_version {
 	const char *version;
+	int dry_run; /* remove, rollback: say what would be done, change nothing */
 };
 
 struct opts_install {
 	const char *version;
 	int no_smoke;
+	int dry_run; /* install, update: say what would be done, change nothing */
 };
 
 struct opts_install_local {
@@ -55,6 +58,7 @@ struct opts_pack {
 struct opts_app {
 	const char *app, *choice; /* app set's two operands, in this order */
 	int user;
+	int dry_run; /* app set: say which entry would be written, change nothing */
 };
 
 /* Room for any command's options; each member starts at the union's start, so a table

@@ -81,8 +81,7 @@ static int unchanged(const struct store *s, const char *name, const char *operan
 		outcome_fail(o, (tb_fail_why(&e, TB_EFAIL, "not-installed",
 					     "there is no previous version to go back to"), &e));
 	} else if (is(name, "remove") && operand && !store_has_version(s, operand)) {
-		outcome_fail(o, (tb_fail_why(&e, TB_EFAIL, "not-installed", /* as lc_remove says */
-					     "Mesa %s is not installed (tb323fu-ctl mesa list)", operand), &e));
+		outcome_fail(o, (lc_not_installed(s, operand, &e), &e)); /* as lc_remove says */
 	} else if (is(name, "off") && lc_is_off(s, v)) {
 		cli_say_already_off(o);
 	} else if (is(name, "on") && lc_is_on(s, v)) {

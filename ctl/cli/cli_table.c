@@ -22,6 +22,8 @@ const struct cli_option cli_global_options[] = {
 	{"--progress", "MODE", "auto, bar, json (JSON lines on stderr) or none", OPT_CHOICE,
 	 offsetof(struct cli_globals, progress), 0, 0, "auto|bar|json|none", 0},
 	FLAG("--wait", struct cli_globals, wait, "wait for another writer instead of exiting 3 (busy)"),
+	FLAG("--quiet", struct cli_globals, quiet,
+	     "(or -q) for scripts: no sentence on success and no progress; errors are still said, exit codes are the same"),
 	{"--help", NULL, "show help and exit", OPT_HELP, 0, 0, 0, NULL, 0},
 	{"--version", NULL, "print the program's version and exit", OPT_VERSION, 0, 0, 0, NULL, 0},
 	END,
@@ -29,9 +31,18 @@ const struct cli_option cli_global_options[] = {
 const size_t cli_global_options_count = sizeof cli_global_options / sizeof *cli_global_options - 1;
 
 static const struct cli_option no_options[] = {END};
-static const struct cli_option no_smoke[] = {
+/* --dry-run: the store is only read, whoever may write it (docs/design.md §11). */
+#define DRY_RUN(type) \
+	{"--dry-run", NULL, "say exactly what the command would do, and change nothing", OPT_FLAG, \
+	 offsetof(type, dry_run), 0, 0, NULL, -1}
+static const struct cli_option install_options[] = {
 	FLAG("--no-smoke", struct opts_install, no_smoke,
 	     "skip the smoke tests (as `smoke = off` in mesa.conf)"),
+	DRY_RUN(struct opts_install),
+	END,
+};
+static const struct cli_option dry_run_only[] = {
+	DRY_RUN(struct opts_version),
 	END,
 };
 static const struct cli_option install_local_options[] = {
@@ -87,11 +98,11 @@ static const struct cli_option bench_options[] = {
 	END,
 };
 /* The caller's own rules: the store is only read (its versions), whoever may write it. */
-static const struct cli_option app_user[] = {
-	{"--user", NULL, "your own rules (in your configuration and ~/.local/share/applications), no root needed",
-	 OPT_FLAG, offsetof(struct opts_app, user), 0, 0, NULL, -1},
-	END,
-};
+#define APP_USER \
+	{"--user", NULL, "your own rules (in your configuration and ~/.local/share/applications), no root needed", \
+	 OPT_FLAG, offsetof(struct opts_app, user), 0, 0, NULL, -1}
+static const struct cli_option app_user[] = {APP_USER, END};
+static const struct cli_option app_set_options[] = {APP_USER, DRY_RUN(struct opts_app), END};
 #define PACK(name, arg, field, help) STRING(name, arg, struct opts_pack, field, help)
 static const struct cli_option pack_options[] = {
 	PACK("--stage", "DIR", stage, "the release tree (DIR/lib/…, DIR/share/…); required"),
@@ -116,28 +127,30 @@ static const struct cli_option pack_options[] = {
 };
 
 /* How the body gets the store, where its operand goes, and whether it must be there. */
-#define READS OPEN_READER, 0, 0, NULL, NULL, 0
-#define WRITES OPEN_WRITER, 0, 0, NULL, NULL, 0
-#define OPERAND(open, type, field, required, check) open, offsetof(type, field), required, check, NULL, 0
+#define READS OPEN_READER, 0, 0, NULL, NULL, 0, 0
+#define WRITES OPEN_WRITER, 0, 0, NULL, NULL, 0, 0
+#define OPERAND(open, type, field, required, check) open, offsetof(type, field), required, check, NULL, 0, 0
 /* A writer that may make the store where there is none (it brings a release or a rule in). */
-#define WRITES_MAKING_STORE OPEN_WRITER, 0, 0, NULL, NULL, 1
+#define WRITES_MAKING_STORE OPEN_WRITER, 0, 0, NULL, NULL, 1, 0
 #define OPERAND_MAKING_STORE(open, type, field, required, check) \
-	open, offsetof(type, field), required, check, NULL, 1
+	open, offsetof(type, field), required, check, NULL, 1, 0
+/* A writer whose VERSION goes: completion offers only the versions it would take. */
+#define OPERAND_REMOVING(type, field) OPEN_WRITER, offsetof(type, field), 1, NULL, NULL, 0, 1
 /* A group: the words after its name are one of its commands'. */
-#define GROUP(subs) OPEN_NONE, 0, 0, NULL, subs, 0
+#define GROUP(subs) OPEN_NONE, 0, 0, NULL, subs, 0, 0
 
 /* `app …`: per-application rules (docs/design.md §16). */
 static const struct cli_command app_commands[] = {
-	{"app set", cmd_app_set, "APP current|previous|VERSION|distro [--user]",
+	{"app set", cmd_app_set, "APP current|previous|VERSION|distro [--user] [--dry-run]",
 	 "give one desktop application its own Mesa, kept in its desktop entry",
-	 "tb323fu-ctl mesa app set org.darktable.darktable distro", 1, OPERAND_APP_CHOICE, app_user,
+	 "tb323fu-ctl mesa app set org.darktable.darktable distro", 1, OPERAND_APP_CHOICE, app_set_options,
 	 OPERAND_MAKING_STORE(OPEN_WRITER, struct opts_app, app, 2, check_app_set)},
 	{"app unset", cmd_app_unset, "APP [--user]",
 	 "remove an application's rule, and the desktop entry that carried it",
 	 "tb323fu-ctl mesa app unset org.darktable.darktable", 1, OPERAND_APP, app_user,
 	 OPERAND(OPEN_WRITER, struct opts_app, app, 1, NULL)},
-	{"app list", cmd_app_list, "", "every application rule, the system's and your own",
-	 "tb323fu-ctl mesa app list", 0, OPERAND_NONE, no_options,
+	{"app list", cmd_app_list, "[--user]", "every application rule, the system's and your own (--user: yours)",
+	 "tb323fu-ctl mesa app list", 0, OPERAND_NONE, app_user,
 	 READS},
 	{"app refresh", cmd_app_refresh, "[--user]",
 	 "rebuild the rules' desktop entries from their originals (the package's trigger runs it)",
@@ -168,13 +181,13 @@ const struct cli_command cli_commands[] = {
 	 "fetch, verify and unpack a version (default the newest) without installing it",
 	 "tb323fu-ctl mesa download 2026.10.06", 1, OPERAND_RELEASE, no_options,
 	 OPERAND_MAKING_STORE(OPEN_WRITER, struct opts_version, version, 0, NULL)},
-	{"install", cmd_install, "[VERSION] [--no-smoke]",
+	{"install", cmd_install, "[VERSION] [--no-smoke] [--dry-run]",
 	 "make a downloaded version current and smoke-test it (rolls back on failure)",
-	 "tb323fu-ctl mesa install 2026.10.06", 1, OPERAND_VERSION, no_smoke,
+	 "tb323fu-ctl mesa install 2026.10.06", 1, OPERAND_VERSION, install_options,
 	 OPERAND(OPEN_WRITER, struct opts_install, version, 0, NULL)},
-	{"update", cmd_update, "[--no-smoke]",
+	{"update", cmd_update, "[--no-smoke] [--dry-run]",
 	 "check, download and install when the channel has a newer version",
-	 "tb323fu-ctl mesa update", 1, OPERAND_NONE, no_smoke,
+	 "tb323fu-ctl mesa update", 1, OPERAND_NONE, install_options,
 	 WRITES_MAKING_STORE},
 	{"install-local", cmd_install_local, "FILE [--sums FILE] [--sig FILE] [--no-smoke]",
 	 "verify, unpack, install and smoke-test a release tarball on disk",
@@ -190,16 +203,16 @@ const struct cli_command cli_commands[] = {
 	{"keep", cmd_keep, "", "confirm the version on trial", "tb323fu-ctl mesa keep", 1,
 	 OPERAND_NONE, no_options,
 	 WRITES},
-	{"rollback", cmd_rollback, "", "swap the current and the previous version",
-	 "tb323fu-ctl mesa rollback", 1, OPERAND_NONE, no_options,
+	{"rollback", cmd_rollback, "[--dry-run]", "swap the current and the previous version",
+	 "tb323fu-ctl mesa rollback", 1, OPERAND_NONE, dry_run_only,
 	 WRITES},
 	{"boot-tick", cmd_boot_tick, "",
 	 "count one start of the version on trial (run once a boot by systemd)",
 	 "tb323fu-ctl --wait mesa boot-tick", 1, OPERAND_NONE, no_options,
 	 WRITES},
-	{"remove", cmd_remove, "VERSION", "remove a version that is neither current nor previous",
-	 "tb323fu-ctl mesa remove 2026.09.30", 1, OPERAND_VERSION, no_options,
-	 OPERAND(OPEN_WRITER, struct opts_version, version, 1, NULL)},
+	{"remove", cmd_remove, "VERSION [--dry-run]", "remove a version that is neither current nor previous",
+	 "tb323fu-ctl mesa remove 2026.09.30", 1, OPERAND_VERSION, dry_run_only,
+	 OPERAND_REMOVING(struct opts_version, version)},
 	{"verify", cmd_verify, "[VERSION] [--repair]",
 	 "re-hash an installed version (default current) against its MANIFEST",
 	 "tb323fu-ctl mesa verify", 0, OPERAND_VERSION, verify_options,

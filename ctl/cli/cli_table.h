@@ -64,6 +64,9 @@ struct cli_command {
 	/* A writer that may make the store where there is none (it brings a release or a rule
 	 * into it); the others answer that there is no store there and make none. */
 	int makes_store;
+	/* Completion offers only the versions the command would take (remove: not current,
+	 * previous or pinned). */
+	int removes_version;
 };
 
 extern const struct cli_command cli_commands[];

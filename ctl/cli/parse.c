@@ -112,12 +112,22 @@ static int store_value(struct cli_line *l, const struct cli_option *opt, void *b
 	return GO_ON;
 }
 
+/* The long name of a short option: -h is --help, -q is --quiet. */
+static const char *long_name(const char *w)
+{
+	if (!strcmp(w, "-h"))
+		return "--help";
+	if (!strcmp(w, "-q"))
+		return "--quiet";
+	return w;
+}
+
 /* The option at argv[*i] if list has it (*found), its value attached or the next word. */
 static int take_option(struct cli_line *l, const struct cli_option *list, void *base, int argc,
 		       char **argv, int *i, const char *help, int *found)
 {
 	const char *w = argv[*i], *eq = strchr(w, '=');
-	const struct cli_option *opt = cli_option_find(list, strcmp(w, "-h") ? w : "--help");
+	const struct cli_option *opt = cli_option_find(list, long_name(w));
 	*found = opt != NULL;
 	if (!opt)
 		return GO_ON;

@@ -142,6 +142,37 @@ CHECK(app_set)
 	return cli_usage(o, "\"%.80s\" is not a choice: current, previous, distro or a version (like 2026.10.06)", w);
 }
 
+/* app set --dry-run: the entry it would write, and its first Exec line, changing nothing. */
+static void set_plan_say(const struct app_ctx *x, const char *id, const char *orig,
+			 const char *launcher, const char *choice, int user, struct outcome *o,
+			 struct tb_error *e)
+{
+	struct override_spec spec;
+	spec_of(x, launcher, choice, &spec);
+	char *data = NULL;
+	size_t n = 0;
+	if (override_plan(&x->sc, id, orig, &spec, &data, &n, e))
+		return;
+	const char *exec = data ? strstr(data, "\nExec=") : NULL;
+	int exec_len = exec ? (int)strcspn(exec + 6, "\n") : 0;
+	char *path = path_join(x->sc.apps_dir, id);
+	char *text = rule_text(id, choice);
+	outcome_say(o, "dry run: `app set` would write %s, made from %s (%s; Exec=%.*s); nothing was changed",
+		    path, orig, text, exec_len, exec ? exec + 6 : "");
+	outcome_bool(o, "dry_run", 1);
+	outcome_str(o, "app", id);
+	outcome_str(o, "choice", choice);
+	outcome_str(o, "scope", user ? "user" : "system");
+	outcome_str(o, "entry", path);
+	outcome_str(o, "original", orig);
+	char *exec_line = xasprintf("%.*s", exec_len, exec ? exec + 6 : "");
+	outcome_str(o, "exec", exec_line);
+	free(exec_line);
+	free(text);
+	free(path);
+	free(data);
+}
+
 COMMAND(app_set)
 {
 	const struct opts_app *a = opts;
@@ -151,8 +182,8 @@ COMMAND(app_set)
 	struct tb_error e = {0};
 	struct app_rules r = {0};
 	char *choice = NULL, *id = NULL, *orig = NULL, *launcher = NULL;
-	int repaired = 0;
-	if (app_open(c, s, &x, user, 1, &e) || rules_open(&x, &r, 1, &repaired, &e) ||
+	int repaired = 0, dry = a->dry_run;
+	if (app_open(c, s, &x, user, !dry, &e) || rules_open(&x, &r, !dry, &repaired, &e) < 0 ||
 	    !(choice = choice_resolve(s, word, &e)) || desktop_resolve(&x.sc, app, &id, &e))
 		goto out;
 	orig = desktop_original(&x.sc, id);
@@ -163,6 +194,10 @@ COMMAND(app_set)
 	}
 	if (!launcher) {
 		tb_fail_why(&e, TB_EFAIL, "program-missing", "the launcher tb323fu-mesa is not installed beside tb323fu-ctl; reinstall tb323fu-mesa");
+		goto out;
+	}
+	if (dry) {
+		set_plan_say(&x, id, orig, launcher, choice, user, o, &e);
 		goto out;
 	}
 	const struct app_rule *old = apprules_find(&r, id);
@@ -212,6 +247,23 @@ static char *normal_id(const char *app)
 	return n > 8 && !strcmp(app + n - 8, ".desktop") ? xstrdup(app) : xasprintf("%s.desktop", app);
 }
 
+/* Whether the other scope than unset's (user: the system's; else the caller's own) has a
+ * rule for id. */
+static int other_scope_has(const struct store *s, int user, const char *id)
+{
+	struct app_ctx x = {.s = s, .lock_fd = -1};
+	struct tb_error ignored = {0};
+	if (user)
+		app_scope_system(&x.sc, s);
+	else if (app_scope_user(&x.sc, &ignored))
+		return 0;
+	struct app_rules r = {0};
+	int repaired = 0, has = rules_open(&x, &r, 0, &repaired, &ignored) >= 0 && apprules_find(&r, id);
+	apprules_free(&r);
+	app_scope_free(&x.sc);
+	return has;
+}
+
 COMMAND(app_unset)
 {
 	const struct opts_app *a = opts;
@@ -239,7 +291,11 @@ COMMAND(app_unset)
 		goto out;
 	outcome_str(o, "app", id);
 	outcome_str(o, "scope", user ? "user" : "system");
-	if (!had && owner != 1)
+	if (!had && owner != 1 && other_scope_has(s, user, id))
+		outcome_say(o, "%s has no %s rule; nothing was changed; %s rule for it is removed with `%stb323fu-ctl mesa app unset %s%s`",
+			    id, user ? "user" : "system", user ? "the system's" : "your own",
+			    user ? "sudo " : "", user ? "" : "--user ", id);
+	else if (!had && owner != 1)
 		outcome_say(o, "%s has no %s rule; nothing was changed", id, user ? "user" : "system");
 	else if (owner == 2)
 		outcome_say(o, "the rule for %s is removed; %s/%s is not an entry tb323fu-ctl wrote and stays as it is",
@@ -395,12 +451,16 @@ static void describe_scope(struct app_ctx *x, const char *scope, json_object *ar
 	apprules_free(&r);
 }
 
-void app_rules_summary(const struct store *s, json_object *arr, struct strbuf *lines, struct strbuf *gone)
+/* The rules of both scopes, or (system 0) the caller's own only. */
+static void rules_summary(const struct store *s, int system, json_object *arr, struct strbuf *lines,
+			  struct strbuf *gone)
 {
 	struct app_ctx x = {.s = s, .lock_fd = -1};
-	app_scope_system(&x.sc, s);
-	describe_scope(&x, "system", arr, lines, gone);
-	app_scope_free(&x.sc);
+	if (system) {
+		app_scope_system(&x.sc, s);
+		describe_scope(&x, "system", arr, lines, gone);
+		app_scope_free(&x.sc);
+	}
 	struct tb_error ignored = {0};
 	if (app_scope_user(&x.sc, &ignored) == 0) {
 		describe_scope(&x, "user", arr, lines, gone);
@@ -408,19 +468,24 @@ void app_rules_summary(const struct store *s, json_object *arr, struct strbuf *l
 	}
 }
 
+void app_rules_summary(const struct store *s, json_object *arr, struct strbuf *lines, struct strbuf *gone)
+{
+	rules_summary(s, 1, arr, lines, gone);
+}
+
 COMMAND(app_list)
 {
 	(void)c;
-	(void)opts;
+	int user = ((const struct opts_app *)opts)->user;
 	json_object *arr = json_object_new_array();
 	struct strbuf lines = {0}, gone = {0};
 	sb_append(&lines, "");
 	sb_append(&gone, "");
-	app_rules_summary(s, arr, &lines, &gone);
+	rules_summary(s, !user, arr, &lines, &gone);
 	if (!o->fields)
 		o->fields = json_object_new_object();
 	json_object_object_add(o->fields, "rules", arr);
-	outcome_say(o, "%s%s%s", lines.len ? lines.buf : "no application has a rule",
+	outcome_say(o, "%s%s%s", lines.len ? lines.buf : user ? "no application has a rule of yours" : "no application has a rule",
 		    gone.len ? "\n" : "", gone.buf);
 	/* the last newline of gone's sentences is not part of the report */
 	if (o->message[0] && o->message[strlen(o->message) - 1] == '\n')

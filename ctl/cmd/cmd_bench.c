@@ -71,15 +71,30 @@ static void say_result(struct outcome *o, const char *version, json_object *res,
 {
 	json_object *ratio = json_object_object_get(res, "ratio");
 	const char *command = text_of(res, "command");
-	size_t n = json_object_array_length(json_object_object_get(res, "figures"));
-	char how[64];
+	json_object *figures = json_object_object_get(res, "figures");
+	size_t n = json_object_array_length(figures), with = 0;
+	/* the mean is over the figures that have a ratio (0 on a side gives none) */
+	for (size_t i = 0; i < n; i++) {
+		json_object *r;
+		if (json_object_object_get_ex(json_object_array_get_idx(figures, i), "ratio", &r) && r &&
+		    isfinite(json_object_get_double(r)))
+			with++;
+	}
+	char how[64], without[64] = "";
 	if (rounds == 1)
 		snprintf(how, sizeof how, "one round");
 	else
 		snprintf(how, sizeof how, "the median of %d rounds", rounds);
+	if (with < n)
+		snprintf(without, sizeof without, "; %zu without one", n - with);
+	char x[32];
+	snprintf(x, sizeof x, "%.2f", ratio ? json_object_get_double(ratio) : 0.0);
+	/* the word follows the ratio as printed: 1.00x is neither faster nor slower */
+	double shown = strtod(x, NULL);
+	const char *word = shown > 1 ? "faster" : shown < 1 ? "slower" : "as fast";
 	if (ratio)
-		outcome_say(o, "Mesa %s against the distribution's Mesa: %.2fx (%s, %s, geometric mean of %zu figure%s)",
-			    version, json_object_get_double(ratio), command, how, n, plural((long)n));
+		outcome_say(o, "Mesa %s against the distribution's Mesa: %sx, %s (%s, %s, geometric mean of %zu figure%s with a ratio%s)",
+			    version, x, word, command, how, with, plural((long)with), without);
 	else
 		outcome_say(o, "Mesa %s against the distribution's Mesa: no figure gave a ratio (%s, %d round%s)",
 			    version, command, rounds, plural(rounds));
@@ -114,7 +129,7 @@ COMMAND(bench)
 	int rc = bench_run(s, chosen, &r, &res, &e);
 	if (res) {
 		/* also when the benchmark failed after its figures: they are shown, and said */
-		if (!c->json)
+		if (cli_tables(c))
 			print_table(res);
 		json_object_object_foreach(res, key, val)
 			json_object_object_add(o->fields, key, json_object_get(val));

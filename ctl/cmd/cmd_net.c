@@ -27,17 +27,26 @@ static void remote_end(struct remote *rs)
 	feed_free(&rs->feed);
 }
 
-static int remote_start(struct cli *c, struct store *s, struct remote *rs, struct tb_error *e)
+/* peek: the release list is fetched, the store's cache only read (update --dry-run). */
+static int remote_open(struct cli *c, struct store *s, struct remote *rs, int peek,
+		       struct tb_error *e)
 {
 	*rs = (struct remote){.s = s};
 	char *cache = store_path(s, STORE_CACHE_DIR);
-	int rc = mkdir_p(cache, 0755, e);
-	if (!rc)
+	int rc = peek ? TB_OK : mkdir_p(cache, 0755, e);
+	if (!rc && peek)
+		rc = feed_peek(&c->cfg, cache, &rs->feed, &rs->from_cache, e);
+	else if (!rc)
 		rc = feed_refresh(&c->cfg, cache, &rs->feed, &rs->from_cache, e);
 	free(cache);
 	if (rc)
 		remote_end(rs); /* callers return at once on failure */
 	return rc;
+}
+
+static int remote_start(struct cli *c, struct store *s, struct remote *rs, struct tb_error *e)
+{
+	return remote_open(c, s, rs, 0, e);
 }
 
 static int check_and_say(struct cli *c, struct store *s, struct outcome *o)
@@ -171,19 +180,48 @@ static int update_stays(struct cli *c, struct remote *rs, const struct feed_rele
 	return -1;
 }
 
+/* update --dry-run: what it would download (not downloaded) and install. */
+static int update_plan_say(struct cli *c, struct remote *rs, const struct feed_release *r,
+			   int no_smoke, struct outcome *o)
+{
+	struct lc_ctx x = {.s = rs->s, .cfg = &c->cfg, .progress = c->progress};
+	struct lc_plan p;
+	struct tb_error e = {0};
+	if (lc_plan_update(&x, r->version, &p, &e))
+		return outcome_fail(o, &e);
+	int fetch = !present_and_whole(rs->s, r->version);
+	outcome_bool(o, "would_download", fetch);
+	outcome_int(o, "size", fetch ? (int64_t)r->tarball.size : 0);
+	outcome_install_plan(o, "update", &p, !no_smoke && c->cfg.smoke, c->cfg.keep_versions);
+	char *plan = o->message;
+	o->message = NULL;
+	if (fetch)
+		outcome_say(o, "dry run: `update` would download Mesa %s (%.1f MiB, then checked and unpacked)\n%s",
+			    r->version, (double)r->tarball.size / 1048576.0, plan);
+	else
+		outcome_say(o, "dry run: Mesa %s is already downloaded and whole\n%s", r->version, plan);
+	free(plan);
+	return TB_OK;
+}
+
 COMMAND(update)
 {
-	int no_smoke = ((const struct opts_install *)opts)->no_smoke;
+	const struct opts_install *a = opts;
+	int no_smoke = a->no_smoke;
 	struct remote rs;
 	struct tb_error e = {0};
-	if (remote_start(c, s, &rs, &e))
+	if (remote_open(c, s, &rs, a->dry_run, &e))
 		return outcome_fail(o, &e);
 	const struct feed_release *r = feed_newest(&rs.feed, c->cfg.channel);
 	struct lc_view v;
 	lc_read(rs.s, &v);
 	outcome_str(o, "channel", c->cfg.channel);
 	outcome_str(o, "available", r ? r->version : "");
+	if (a->dry_run)
+		outcome_bool(o, "dry_run", 1);
 	int stays = update_stays(c, &rs, r, &v, o);
+	if (stays < 0 && a->dry_run)
+		stays = update_plan_say(c, &rs, r, no_smoke, o);
 	if (stays >= 0) {
 		lc_view_free(&v);
 		remote_end(&rs);

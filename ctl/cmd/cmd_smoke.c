@@ -93,7 +93,7 @@ static int run_deqp(struct cli *c, struct store *s, const char *version, const c
 	json_object *res = qpa_result_json(&q, version);
 	size_t counts[QPA_KINDS];
 	qpa_count(&q, counts);
-	if (!c->json)
+	if (cli_tables(c))
 		print_tests(res);
 	adopt_fields(o, res);
 	json_object_put(res);
@@ -324,7 +324,7 @@ static int run_suite(struct cli *c, struct store *s, const char *version,
 	int rc = run_named_suite(c, s, version, suite, a, &so, &res, &e);
 	if (rc)
 		return outcome_fail(o, &e);
-	if (!c->json)
+	if (cli_tables(c))
 		print_suite(res, a->all);
 	outcome_str(o, "suite", suite);
 	adopt_fields(o, res);
@@ -364,7 +364,7 @@ static int run_smoke(struct cli *c, struct store *s, const char *version, const 
 		return outcome_fail(o, &e);
 	json_object *res = smoke_read_result(s, version);
 	if (res) {
-		if (!c->json)
+		if (cli_tables(c))
 			print_tests(res);
 		adopt_fields(o, res);
 		json_object_put(res);

@@ -297,6 +297,20 @@ static int install_and_say(struct cli *c, struct store *s, const char *v, int no
 	return TB_OK;
 }
 
+static int install_plan_say(struct cli *c, struct store *s, const char *v, int no_smoke,
+			    struct outcome *o)
+{
+	struct lc_ctx x = ctx_of(c, s);
+	struct lc_plan p;
+	struct tb_error e = {0};
+	if (lc_plan_install(&x, v, &p, &e)) {
+		outcome_str(o, "version", v);
+		return outcome_fail(o, &e);
+	}
+	outcome_install_plan(o, "install", &p, !no_smoke && c->cfg.smoke, c->cfg.keep_versions);
+	return TB_OK;
+}
+
 COMMAND(install)
 {
 	const struct opts_install *a = opts;
@@ -312,6 +326,8 @@ COMMAND(install)
 		rc = tb_fail_why(&e, TB_EFAIL, "not-installed", "Mesa %s is not downloaded (tb323fu-ctl mesa download %s)", chosen, chosen), outcome_fail(o, &e);
 	else if (release_verify_installed(s, chosen, &e))
 		rc = outcome_fail(o, &e);
+	else if (a->dry_run)
+		rc = install_plan_say(c, s, chosen, a->no_smoke, o);
 	else
 		rc = install_and_say(c, s, chosen, a->no_smoke, o);
 	lc_view_free(&v);
@@ -437,9 +453,25 @@ COMMAND(keep)
 	return TB_OK;
 }
 
+static int rollback_plan_say(struct cli *c, struct store *s, struct outcome *o)
+{
+	struct lc_ctx x = ctx_of(c, s);
+	struct lc_plan p;
+	struct tb_error e = {0};
+	if (lc_plan_rollback(&x, &p, &e))
+		return outcome_fail(o, &e);
+	char said[400];
+	snprintf(said, sizeof said, "`rollback` would make Mesa %s current again%s%s%s%s", p.version,
+		 p.trial ? " (the session is on: on trial until `tb323fu-ctl mesa keep`)" : "",
+		 p.previous[0] ? " and keep Mesa " : "", p.previous, p.previous[0] ? " as previous" : "");
+	outcome_dry_run(o, &p, said);
+	return TB_OK;
+}
+
 COMMAND(rollback)
 {
-	(void)opts;
+	if (((const struct opts_version *)opts)->dry_run)
+		return rollback_plan_say(c, s, o);
 	struct lc_result r;
 	if (transition(c, lc_rollback, &r, s, o))
 		return o->code;
@@ -490,9 +522,19 @@ COMMAND(boot_tick)
 
 COMMAND(remove)
 {
-	const char *v = ((const struct opts_version *)opts)->version;
+	const struct opts_version *a = opts;
+	const char *v = a->version;
 	struct tb_error e = {0};
 	struct lc_ctx x = ctx_of(c, s);
+	if (a->dry_run) {
+		struct lc_plan p;
+		if (lc_plan_remove(&x, v, &p, &e))
+			return outcome_fail(o, &e);
+		char said[200];
+		snprintf(said, sizeof said, "`remove` would remove Mesa %s (its files, ICD and env files)", v);
+		outcome_dry_run(o, &p, said);
+		return TB_OK;
+	}
 	struct lc_result r;
 	int rc = lc_remove(&x, v, &r, &e);
 	if (rc)

@@ -493,9 +493,11 @@ static int refuse_foreign(const struct app_scope *sc, const char *id, struct tb_
 			   sc->apps_dir, id, id);
 }
 
-int override_write(const struct app_scope *sc, const char *id, const char *orig_path,
-		   const struct override_spec *spec, struct tb_error *e)
+int override_plan(const struct app_scope *sc, const char *id, const char *orig_path,
+		  const struct override_spec *spec, char **data, size_t *n, struct tb_error *e)
 {
+	*data = NULL;
+	*n = 0;
 	if (override_owner(sc, id, NULL, NULL, NULL) == 2)
 		return refuse_foreign(sc, id, e);
 	size_t len = 0;
@@ -509,10 +511,17 @@ int override_write(const struct app_scope *sc, const char *id, const char *orig_
 	struct sha256_stream *h = sha256_begin();
 	sha256_add(h, text, len);
 	sha256_end(h, hex);
+	int rc = override_build(text, len, orig_path, hex, id, spec, data, n, e);
+	free(text);
+	return rc;
+}
+
+int override_write(const struct app_scope *sc, const char *id, const char *orig_path,
+		   const struct override_spec *spec, struct tb_error *e)
+{
 	char *data = NULL;
 	size_t n = 0;
-	int rc = override_build(text, len, orig_path, hex, id, spec, &data, &n, e);
-	free(text);
+	int rc = override_plan(sc, id, orig_path, spec, &data, &n, e);
 	if (!rc)
 		rc = mkdir_p(sc->apps_dir, 0755, e);
 	if (!rc) {

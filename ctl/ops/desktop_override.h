@@ -40,6 +40,10 @@ int override_build(const char *text, size_t len, const char *orig_path, const ch
  * asked for; free them), 2 someone else (or it is a link, unreadable or not an entry). */
 int override_owner(const struct app_scope *sc, const char *id, char **orig_path,
 		   char **orig_sha, char **choice);
+/* The entry override_write would write (data, n bytes; free it), with the same refusals,
+ * writing nothing: app set --dry-run. */
+int override_plan(const struct app_scope *sc, const char *id, const char *orig_path,
+		  const struct override_spec *spec, char **data, size_t *n, struct tb_error *e);
 /* Writes ours from the original at orig_path. Refuses (not-ours) when another's is there. */
 int override_write(const struct app_scope *sc, const char *id, const char *orig_path,
 		   const struct override_spec *spec, struct tb_error *e);

@@ -12,6 +12,7 @@
 #include "base/alloc.h"
 #include "base/strbuf.h"
 #include "base/fs.h"
+#include "common/suggest.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -463,6 +464,14 @@ static int still_whole(const struct lc_ctx *c, const struct lc_view *v, const ch
 			   version, stays, bad.msg);
 }
 
+/* What becomes previous when version becomes current. */
+static const char *install_previous(const struct lc_view *v, const char *version)
+{
+	if (v->current_gone) /* the gone version cannot be gone back to */
+		return v->previous && !v->previous_gone && !same(v->previous, version) ? v->previous : NULL;
+	return same(v->current, version) ? v->previous : v->current;
+}
+
 int lc_install(const struct lc_ctx *c, const char *version, int run_smoke,
 	       struct smoke_outcome *smoke, struct lc_result *r, struct tb_error *e)
 {
@@ -511,9 +520,7 @@ int lc_install(const struct lc_ctx *c, const char *version, int run_smoke,
 	rc = still_whole(c, &v, version, e);
 	if (rc)
 		goto out;
-	const char *prev = same(v.current, version) ? v.previous : v.current;
-	if (v.current_gone) /* the gone version cannot be gone back to */
-		prev = v.previous && !v.previous_gone && !same(v.previous, version) ? v.previous : NULL;
+	const char *prev = install_previous(&v, version);
 	state_set_failed(&v.st, NULL, NULL, NULL);
 	if (v.st.enabled)
 		start_trial(&v.st, version, c->cfg);
@@ -598,24 +605,30 @@ int lc_keep(const struct lc_ctx *c, struct lc_result *r, struct tb_error *e)
 	return rc;
 }
 
-int lc_rollback(const struct lc_ctx *c, struct lc_result *r, struct tb_error *e)
+/* Why rollback cannot go back (TB_OK: it can). */
+static int rollback_refusal(const struct lc_ctx *c, const struct lc_view *v, struct tb_error *e)
 {
 	struct tb_error damage = {0};
+	if (v->foreign)
+		return current_unusable(c, v, "rollback", e);
+	if (!v->previous)
+		return tb_fail_why(e, TB_EFAIL, "not-installed", "there is no previous version to go back to");
+	if (v->previous_gone)
+		return tb_fail_why(e, TB_EFAIL, "not-installed", "Mesa %s, the previous version, is gone from %s/versions (deleted outside tb323fu-ctl); nothing was changed; install a version with `tb323fu-ctl mesa update`%s",
+				   v->previous, c->s->root, v->st.enabled ? "; `tb323fu-ctl mesa off` switches the session to the distribution's Mesa meanwhile" : "");
+	if (release_verify_installed(c->s, v->previous, &damage) == TB_EVERIFY)
+		/* going back onto damaged files would trade one broken build for another */
+		return tb_fail_why(e, TB_EVERIFY, "damaged", "rollback did not switch to the previous version, nothing was changed: %s",
+				   damage.msg);
+	return TB_OK;
+}
+
+int lc_rollback(const struct lc_ctx *c, struct lc_result *r, struct tb_error *e)
+{
 	struct lc_view v;
 	begin(c, &v, r);
-	int rc;
-	if (v.foreign) {
-		rc = current_unusable(c, &v, "rollback", e);
-	} else if (!v.previous) {
-		rc = tb_fail_why(e, TB_EFAIL, "not-installed", "there is no previous version to go back to");
-	} else if (v.previous_gone) {
-		rc = tb_fail_why(e, TB_EFAIL, "not-installed", "Mesa %s, the previous version, is gone from %s/versions (deleted outside tb323fu-ctl); nothing was changed; install a version with `tb323fu-ctl mesa update`%s",
-				 v.previous, c->s->root, v.st.enabled ? "; `tb323fu-ctl mesa off` switches the session to the distribution's Mesa meanwhile" : "");
-	} else if (release_verify_installed(c->s, v.previous, &damage) == TB_EVERIFY) {
-		/* going back onto damaged files would trade one broken build for another */
-		rc = tb_fail_why(e, TB_EVERIFY, "damaged", "rollback did not switch to the previous version, nothing was changed: %s",
-				 damage.msg);
-	} else {
+	int rc = rollback_refusal(c, &v, e);
+	if (!rc) {
 		phase(c, LC_ROLLING_BACK, v.previous);
 		name(r->version, sizeof r->version, v.previous);
 		name(r->other, sizeof r->other, v.current);
@@ -677,30 +690,125 @@ int lc_boot_tick(const struct lc_ctx *c, const char *boot_id, struct lc_result *
 	return rc;
 }
 
+int lc_not_installed(const struct store *s, const char *version, struct tb_error *e)
+{
+	size_t n;
+	char **list = store_versions(s, &n);
+	const char *near = suggest_name(version, list, n, sizeof *list);
+	int rc = near ? tb_fail_why(e, TB_EFAIL, "not-installed", "Mesa %s is not installed; did you mean %s? (tb323fu-ctl mesa list)", version, near)
+		      : tb_fail_why(e, TB_EFAIL, "not-installed", "Mesa %s is not installed (tb323fu-ctl mesa list)", version);
+	store_free_list(list, n);
+	return rc;
+}
+
+/* Why remove must keep version (TB_OK: it may go). */
+static int remove_refusal(const struct lc_ctx *c, const struct lc_view *v, const char *version,
+			  struct tb_error *e)
+{
+	if (!store_has_version(c->s, version))
+		return lc_not_installed(c->s, version, e);
+	char *pin = apprules_pinning(c->s, version);
+	int rc = TB_OK;
+	if (pin)
+		rc = tb_fail_why(e, TB_EFAIL, "pinned", "Mesa %s is pinned by %s; remove that rule first", version, pin);
+	else if (v->foreign && v->state_damaged)
+		rc = current_unusable(c, v, "remove", e);
+	else if (same(version, v->current))
+		rc = tb_fail_why(e, TB_EFAIL, "in-use", "Mesa %s is current, so it stays; make another version current first (`tb323fu-ctl mesa rollback`%s%s, or `tb323fu-ctl mesa install VERSION`), then remove it",
+				 version, v->previous ? " goes back to " : "", v->previous ? v->previous : "");
+	else if (same(version, v->previous))
+		rc = tb_fail_why(e, TB_EFAIL, "in-use", "Mesa %s is the previous version, kept for `tb323fu-ctl mesa rollback`; it can be removed once another version is installed", version);
+	free(pin);
+	return rc;
+}
+
 int lc_remove(const struct lc_ctx *c, const char *version, struct lc_result *r,
 	      struct tb_error *e)
 {
 	struct lc_view v;
 	begin(c, &v, r);
 	name(r->version, sizeof r->version, version);
-	int rc;
-	char *pin = NULL;
-	if (!store_has_version(c->s, version))
-		rc = tb_fail_why(e, TB_EFAIL, "not-installed", "Mesa %s is not installed (tb323fu-ctl mesa list)", version);
-	else if ((pin = apprules_pinning(c->s, version)))
-		rc = tb_fail_why(e, TB_EFAIL, "pinned", "Mesa %s is pinned by %s; remove that rule first", version, pin);
-	else if (v.foreign && v.state_damaged)
-		rc = current_unusable(c, &v, "remove", e);
-	else if (same(version, v.current))
-		rc = tb_fail_why(e, TB_EFAIL, "in-use", "Mesa %s is current, so it stays; make another version current first (`tb323fu-ctl mesa rollback`%s%s, or `tb323fu-ctl mesa install VERSION`), then remove it",
-				 version, v.previous ? " goes back to " : "", v.previous ? v.previous : "");
-	else if (same(version, v.previous))
-		rc = tb_fail_why(e, TB_EFAIL, "in-use", "Mesa %s is the previous version, kept for `tb323fu-ctl mesa rollback`; it can be removed once another version is installed", version);
-	else
+	int rc = remove_refusal(c, &v, version, e);
+	if (!rc)
 		rc = release_remove(c->s, version, e);
 	if (!rc && v.state_damaged)
 		rc = commit(c, v.current, v.previous, &v.st, 0, r, e);
-	free(pin);
+	lc_view_free(&v);
+	return rc;
+}
+
+static void plan_begin(const struct lc_ctx *c, struct lc_view *v, struct lc_plan *p)
+{
+	memset(p, 0, sizeof *p);
+	lc_read(c->s, v);
+}
+
+/* update may plan the install of a version not downloaded yet: it will be one more. */
+static int plan_install(const struct lc_ctx *c, const char *version, int update,
+			struct lc_plan *p, struct tb_error *e)
+{
+	struct lc_view v;
+	plan_begin(c, &v, p);
+	name(p->version, sizeof p->version, version);
+	int there = store_has_version(c->s, version);
+	int rc = TB_OK;
+	if (v.foreign)
+		rc = current_unusable(c, &v, update ? "update" : "install", e);
+	else if (!there && !update)
+		rc = tb_fail_why(e, TB_EFAIL, "not-installed", "Mesa %s is not downloaded (tb323fu-ctl mesa download %s)", version, version);
+	else if (lc_is_current(&v, version))
+		p->unchanged = 1;
+	else {
+		const char *prev = install_previous(&v, version);
+		name(p->previous, sizeof p->previous, prev);
+		p->trial = v.st.enabled;
+		struct strbuf doomed = {0}, pinned = {0};
+		int keep = c->cfg->keep_versions - (!there && c->cfg->keep_versions > 0);
+		lc_prune_plan(c->s, version, prev, keep, &doomed, &pinned);
+		name(p->pruned, sizeof p->pruned, doomed.buf);
+		name(p->pinned_kept, sizeof p->pinned_kept, pinned.buf);
+		sb_free(&doomed);
+		sb_free(&pinned);
+	}
+	lc_view_free(&v);
+	return rc;
+}
+
+int lc_plan_install(const struct lc_ctx *c, const char *version, struct lc_plan *p,
+		    struct tb_error *e)
+{
+	return plan_install(c, version, 0, p, e);
+}
+
+int lc_plan_update(const struct lc_ctx *c, const char *version, struct lc_plan *p,
+		   struct tb_error *e)
+{
+	return plan_install(c, version, 1, p, e);
+}
+
+int lc_plan_rollback(const struct lc_ctx *c, struct lc_plan *p, struct tb_error *e)
+{
+	struct lc_view v;
+	plan_begin(c, &v, p);
+	int rc = rollback_refusal(c, &v, e);
+	if (!rc) {
+		name(p->version, sizeof p->version, v.previous);
+		name(p->previous, sizeof p->previous, v.current_gone ? NULL : v.current);
+		p->trial = v.st.enabled;
+	}
+	lc_view_free(&v);
+	return rc;
+}
+
+int lc_plan_remove(const struct lc_ctx *c, const char *version, struct lc_plan *p,
+		   struct tb_error *e)
+{
+	struct lc_view v;
+	plan_begin(c, &v, p);
+	name(p->version, sizeof p->version, version);
+	int rc = remove_refusal(c, &v, version, e);
+	if (!rc)
+		name(p->pruned, sizeof p->pruned, version);
 	lc_view_free(&v);
 	return rc;
 }

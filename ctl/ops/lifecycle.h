@@ -96,9 +96,31 @@ int lc_boot_tick(const struct lc_ctx *c, const char *boot_id, struct lc_result *
  * first, a space between. Returns how many. */
 int lc_prune_plan(const struct store *s, const char *cur, const char *prev, int keep,
 		  struct strbuf *doomed, struct strbuf *pinned);
+/* "Mesa V is not installed", naming the installed version nearest to V when one is close
+ * (a mistyped 2026.10.0 for 2026.10.06); reason not-installed. */
+int lc_not_installed(const struct store *s, const char *version, struct tb_error *e);
 /* Removes a version that is neither current nor previous. */
 int lc_remove(const struct lc_ctx *c, const char *version, struct lc_result *r,
 	      struct tb_error *e);
+
+/* What install, rollback and remove would do (--dry-run, docs/design.md §11): the same
+ * refusals as the commands, and nothing written. */
+struct lc_plan {
+	char version[80];      /* install, rollback: becomes current; remove: goes */
+	char previous[80];     /* install, rollback: previous afterwards; "" when none */
+	int unchanged;         /* install: already current, nothing would change */
+	int trial;             /* the session is on: the new current would go on trial */
+	char pruned[1024];     /* the versions that would be removed, oldest first, spaces between */
+	char pinned_kept[600]; /* install: the pruning would keep these for a rule, ", " between */
+};
+int lc_plan_install(const struct lc_ctx *c, const char *version, struct lc_plan *p,
+		    struct tb_error *e);
+/* install's plan for update: version may be not downloaded yet (it would be one more). */
+int lc_plan_update(const struct lc_ctx *c, const char *version, struct lc_plan *p,
+		   struct tb_error *e);
+int lc_plan_rollback(const struct lc_ctx *c, struct lc_plan *p, struct tb_error *e);
+int lc_plan_remove(const struct lc_ctx *c, const char *version, struct lc_plan *p,
+		   struct tb_error *e);
 
 /* Removes a version's tree and its ICD, env and smoke files (no checks). */
 int release_remove(struct store *s, const char *version, struct tb_error *e);

@@ -305,13 +305,14 @@ int feed_cached(const struct config *cfg, const char *cache_dir, struct feed *f,
 	return parse_cached(cache_dir, f, e);
 }
 
-int feed_refresh(const struct config *cfg, const char *cache_dir, struct feed *f, int *from_cache,
-		 struct tb_error *e)
+/* save 0: the cache is only read (a damaged one is passed over, not forgotten). */
+static int refresh(const struct config *cfg, const char *cache_dir, struct feed *f, int *from_cache,
+		   int save, int use_etag, struct tb_error *e)
 {
 	memset(f, 0, sizeof *f);
 	*from_cache = 0;
 	char *url = feed_url(cfg);
-	char *etag = cached_etag(cache_dir, url);
+	char *etag = use_etag ? cached_etag(cache_dir, url) : NULL;
 	char *json_path = path_join(cache_dir, "releases.json");
 	char *etag_path = path_join(cache_dir, "releases.etag");
 	if (etag && !path_exists(json_path)) {
@@ -327,16 +328,22 @@ int feed_refresh(const struct config *cfg, const char *cache_dir, struct feed *f
 		struct tb_error cache_err = {0};
 		if (parse_cached(cache_dir, f, &cache_err) != TB_OK) {
 			/* A damaged cache: forget its ETag and fetch the whole list once. */
-			unlink(etag_path);
+			if (save)
+				unlink(etag_path);
 			fetch_reply_free(&r);
 			free(json_path);
 			free(etag_path);
 			free(etag);
 			free(url);
-			return feed_refresh(cfg, cache_dir, f, from_cache, e);
+			return refresh(cfg, cache_dir, f, from_cache, save, 0, e);
 		}
 	} else if (rc == TB_OK) {
 		rc = feed_parse(r.body, r.len, host_arch(), f, e);
+		if (!save) {
+			if (rc != TB_OK)
+				feed_free(f);
+			goto out;
+		}
 		/* Only a list that parsed is cached, with its ETag (or none, so no If-None-Match). */
 		if (rc == TB_OK)
 			rc = atomic_write_file(json_path, r.body, r.len, 0644, e);
@@ -348,10 +355,23 @@ int feed_refresh(const struct config *cfg, const char *cache_dir, struct feed *f
 		if (rc != TB_OK)
 			feed_free(f);
 	}
+out:
 	fetch_reply_free(&r);
 	free(json_path);
 	free(etag_path);
 	free(etag);
 	free(url);
 	return rc;
+}
+
+int feed_refresh(const struct config *cfg, const char *cache_dir, struct feed *f, int *from_cache,
+		 struct tb_error *e)
+{
+	return refresh(cfg, cache_dir, f, from_cache, 1, 1, e);
+}
+
+int feed_peek(const struct config *cfg, const char *cache_dir, struct feed *f, int *from_cache,
+	      struct tb_error *e)
+{
+	return refresh(cfg, cache_dir, f, from_cache, 0, 1, e);
 }

@@ -55,6 +55,10 @@ char *feed_url(const struct config *cfg);
  * ETag so that a 304 reuses the cached list; *from_cache tells which happened. */
 int feed_refresh(const struct config *cfg, const char *cache_dir, struct feed *f, int *from_cache,
 		 struct tb_error *e);
+/* feed_refresh that writes nothing: the cached ETag is sent and a 304 reuses the cached
+ * list, a new list is only read (update --dry-run). */
+int feed_peek(const struct config *cfg, const char *cache_dir, struct feed *f, int *from_cache,
+	      struct tb_error *e);
 /* The list last fetched into cache_dir for this source, without the network; TB_EFAIL when
  * there is none. */
 int feed_cached(const struct config *cfg, const char *cache_dir, struct feed *f, struct tb_error *e);

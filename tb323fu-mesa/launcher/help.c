@@ -19,7 +19,8 @@ struct command_help {
 };
 
 static const struct option_help global_options[] = {
-	{"--store", "DIR", "the store (default $" STORE_ROOT_VAR ", else " STORE_DEFAULT_ROOT ")"},
+	{"--store", "DIR", "the store (default $" STORE_ROOT_VAR ", else " STORE_DEFAULT_ROOT "; also after the command)"},
+	{"--json", NULL, "which's and env's JSON (before the command as after it)"},
 	{"--help", NULL, "show help and exit"},
 	{"--version", NULL, "print the program's version and exit"},
 	{NULL, NULL, NULL},

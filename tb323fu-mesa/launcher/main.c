@@ -21,6 +21,13 @@ static int usage_error(const char *what)
 	return fail(TB_EUSAGE, what, " (see tb323fu-mesa --help)", NULL);
 }
 
+/* run and distro print nothing of their own to put into JSON. */
+static int json_refused(const char *cmd)
+{
+	return fail(TB_EUSAGE, cmd, " prints nothing of its own: --json goes with which or env",
+		    " (see tb323fu-mesa --help)", NULL);
+}
+
 /* Matches "--name VALUE" and "--name=VALUE"; advances *i past what it used. */
 static int take_option(int argc, char **argv, int *i, const char *name, const char **value)
 {
@@ -63,7 +70,8 @@ static int command_start(int argc, char **argv, int i, const char *cmd)
 
 /* `run` and `distro`: [--version V] [--] COMMAND…; the index of COMMAND, or 0 when there is
  * none to run (--help answered, a usage error said) with the exit status in *done. */
-static int version_and_command(int argc, char **argv, const char *cmd, const char **version, int *done)
+static int version_and_command(int argc, char **argv, const char *cmd, const char **version,
+			       const char **store, int *done)
 {
 	int i = 1;
 	while (i < argc && argv[i][0] == '-' && strcmp(argv[i], "--") != 0) {
@@ -71,6 +79,12 @@ static int version_and_command(int argc, char **argv, const char *cmd, const cha
 			if (!*version || !**version)
 				return *done = usage_error("--version needs a version name"), 0;
 			i++;
+		} else if (take_option(argc, argv, &i, "--store", store)) {
+			if (!*store || !**store)
+				return *done = usage_error("--store needs a directory"), 0;
+			i++;
+		} else if (strcmp(argv[i], "--json") == 0) {
+			return *done = json_refused(cmd), 0;
 		} else if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
 			return *done = help_print(cmd), 0;
 		} else {
@@ -85,12 +99,13 @@ static int version_and_command(int argc, char **argv, const char *cmd, const cha
 
 static struct launch_env selected;
 
-static int cmd_run(const char *root, int argc, char **argv)
+static int cmd_run(const char *store, int argc, char **argv)
 {
 	const char *version = NULL;
-	int done, start = version_and_command(argc, argv, "run", &version, &done);
+	int done, start = version_and_command(argc, argv, "run", &version, &store, &done);
 	if (!start)
 		return done;
+	const char *root = store_root(store);
 	int rc = launch_env_load(&selected, root, version);
 	if (rc != 0)
 		return rc;
@@ -142,12 +157,13 @@ static int distro_opencl(const struct env_list *release)
 	return setenv(ENV_OCL_ICD_VENDORS, found, 1);
 }
 
-static int cmd_distro(const char *root, int argc, char **argv)
+static int cmd_distro(const char *store, int argc, char **argv)
 {
 	const char *version = NULL;
-	int done, start = version_and_command(argc, argv, "distro", &version, &done);
+	int done, start = version_and_command(argc, argv, "distro", &version, &store, &done);
 	if (!start)
 		return done;
+	const char *root = store_root(store);
 	int rc;
 	const struct env_list *release = distro_env(root, version, &rc);
 	if (rc != 0)
@@ -173,17 +189,43 @@ static int wants_help(int argc, char **argv)
 	return 0;
 }
 
+/* env and which take --store after the command too, as the control tool does, and the
+ * global --json: args gets the words left for the command (argv's own), then "--json".
+ * Returns the argument count, or -1 after a usage error. */
+static int report_args(int argc, char **argv, const char **store, int json, char **args)
+{
+	int n = 0;
+	args[n++] = argv[0];
+	for (int i = 1; i < argc; i++) {
+		if (take_option(argc, argv, &i, "--store", store)) {
+			if (!*store || !**store)
+				return usage_error("--store needs a directory"), -1;
+		} else {
+			args[n++] = argv[i];
+		}
+	}
+	if (json)
+		args[n++] = "--json";
+	args[n] = NULL;
+	return n;
+}
+
 TB_IDENT_DEFINE("tb323fu-mesa");
 
 int main(int argc, char **argv)
 {
 	const char *store_option = NULL;
-	int i = 1;
+	int i = 1, json = 0;
 	while (i < argc && argv[i][0] == '-') {
 		if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0)
 			return help_print(NULL);
 		if (strcmp(argv[i], "--version") == 0)
 			return version_print();
+		if (strcmp(argv[i], "--json") == 0) {
+			json = 1;
+			i++;
+			continue;
+		}
 		if (!take_option(argc, argv, &i, "--store", &store_option))
 			return unknown_word(NULL, argv[i]);
 		if (!store_option || !*store_option)
@@ -194,15 +236,16 @@ int main(int argc, char **argv)
 		help_print(NULL);
 		return TB_EUSAGE;
 	}
-	const char *root = store_root(store_option);
 	const char *cmd = argv[i];
 	int sub_argc = argc - i;
 	char **sub_argv = argv + i;
 	/* run first: it is on every application's start. */
-	if (strcmp(cmd, "run") == 0)
-		return cmd_run(root, sub_argc, sub_argv);
-	if (strcmp(cmd, "distro") == 0)
-		return cmd_distro(root, sub_argc, sub_argv);
+	if (strcmp(cmd, "run") == 0 && !json)
+		return cmd_run(store_option, sub_argc, sub_argv);
+	if (strcmp(cmd, "distro") == 0 && !json)
+		return cmd_distro(store_option, sub_argc, sub_argv);
+	if (strcmp(cmd, "run") == 0 || strcmp(cmd, "distro") == 0)
+		return json_refused(cmd);
 	if (strcmp(cmd, "help") == 0)
 		return help_print(sub_argc > 1 ? sub_argv[1] : NULL);
 	if (strcmp(cmd, "__complete") == 0) {
@@ -215,12 +258,23 @@ int main(int argc, char **argv)
 		return unknown_word(NULL, cmd);
 	if (wants_help(sub_argc, sub_argv))
 		return help_print(cmd);
+	char **args = malloc(((size_t)sub_argc + 2) * sizeof *args);
+	if (!args)
+		return fail(TB_EFAIL, "out of memory", NULL);
+	sub_argc = report_args(sub_argc, sub_argv, &store_option, json, args);
+	if (sub_argc < 0) {
+		free(args);
+		return TB_EUSAGE;
+	}
+	sub_argv = args;
+	const char *root = store_root(store_option);
 	/* Reports name the store by its real path. run and distro keep the name they were
 	 * given: they recognise the store's directories under both names. */
 	static char real_root[PATH_MAX];
 	if (realpath(root, real_root))
 		root = real_root;
-	if (strcmp(cmd, "env") == 0)
-		return cmd_env(root, sub_argc, sub_argv);
-	return cmd_which(root, sub_argc, sub_argv);
+	int rc = strcmp(cmd, "env") == 0 ? cmd_env(root, sub_argc, sub_argv)
+					 : cmd_which(root, sub_argc, sub_argv);
+	free(args);
+	return rc;
 }

@@ -343,7 +343,7 @@ static int which_pid(const char *root, int number, int json, int several, const 
 			term_escape(path_shown, sizeof path_shown, d->path, 0);
 			printf("%s%s driver %s: %s%s%s%s\n", several ? "  " : "",
 			       d->api == GPU_API_VULKAN ? "Vulkan" : "OpenCL", path_shown,
-			       in_store ? "the store's Mesa" : "the system's", v ? " " : "",
+			       in_store ? "the store's Mesa" : "the distribution's Mesa", v ? " " : "",
 			       v ? v : "",
 			       d->deleted ? " (its file was removed or replaced since it was loaded)"
 					  : "");

@@ -53,14 +53,14 @@ B=$held
 # --- one process: as before ---
 expect_exit 0 "which --pid A" mesa which --pid $A
 check "  one line, its driver, not headed by the process" \
-	test "$(cat "$T/out")" = "Vulkan driver $T/lib/libvulkan_held.so: the system's"
+	test "$(cat "$T/out")" = "Vulkan driver $T/lib/libvulkan_held.so: the distribution's Mesa"
 expect_exit 0 "which --pid A --json" mesa which --pid $A --json
 check "  one object" test "$(json '(type(d).__name__, d["pid"], [x["path"] for x in d["drivers"]])' <"$T/out")" = \
 	"('dict', $A, ['$T/lib/libvulkan_held.so'])"
 
 # --- several: each in turn ---
 expect_exit 0 "which --pid A B" mesa which --pid $A $B
-printf 'process %s (python3):\n  Vulkan driver %s: the system'"'"'s\n\nprocess %s (python3) has no Vulkan or OpenCL driver loaded\n' \
+printf 'process %s (python3):\n  Vulkan driver %s: the distribution'"'"'s Mesa\n\nprocess %s (python3) has no Vulkan or OpenCL driver loaded\n' \
 	$A "$T/lib/libvulkan_held.so" $B >"$T/want"
 check "  each process under its id, in the order given" cmp -s "$T/out" "$T/want"
 expect_exit 0 'which --pid "A B" (a quoted $(pidof APP))' mesa which --pid "$A $B"

@@ -84,6 +84,23 @@ expect_exit 1 "install of a version that is not downloaded" ctl --json mesa inst
 reason_is not-installed
 check "…says how to download it" has "tb323fu-ctl mesa download 2030.1.1" "$T/err"
 
+# --- update --dry-run: what it would download and install; no tarball fetched, nothing changed
+store_digest >"$T/before"
+got_tarball() { grep -c "GET $(tarball_path 2026.10.07) " "$LOG"; }
+fetched=$(got_tarball)
+expect_exit 0 "update --dry-run" ctl --json mesa update --no-smoke --dry-run
+store_digest >"$T/after"
+check "  the store is byte-identical (the release list is fetched, not cached)" cmp -s "$T/before" "$T/after"
+check "  the tarball was not downloaded" test "$(got_tarball)" = "$fetched"
+check "  JSON: the version it would download and make current, 2026.10.06 kept as previous" \
+	test "$(json_strict "$T/out" '[d["dry_run"], d["would_download"], d["version"], d["previous"], d["would_remove"], d["size"] > 0]')" = \
+	"[True, True, '2026.10.07', '2026.10.06', [], True]"
+json_strict "$T/out" 'd["message"]' >"$T/said"
+check "  in words: download, then make current, keep previous, nothing changed" \
+	grep -q '^dry run: `update` would download Mesa 2026.10.07 ([0-9.]* MiB, then checked and unpacked)' "$T/said"
+check "  …and install it" \
+	grep -q 'dry run: `update` would make Mesa 2026.10.07 current, keep Mesa 2026.10.06 as previous, and remove no version (keep_versions = 2); nothing was changed' "$T/said"
+
 # --- update
 expect_exit 0 "update installs the newest stable" ctl --json mesa update --no-smoke
 check "update says what it installed" has "Mesa 2026.10.07 installed" "$T/out"
