@@ -479,8 +479,11 @@ COMMAND(rollback)
 	if (r.trial)
 		outcome_say(o, "Mesa %s is current again (programs started from now on use it, on trial for %d starts until `tb323fu-ctl mesa keep`); Mesa %s is kept as previous",
 			    r.version, r.max, r.other);
-	else
+	else if (r.enabled)
 		outcome_say(o, "Mesa %s is current again (new programs use it now); Mesa %s is kept as previous", r.version, r.other);
+	else
+		outcome_say(o, "Mesa %s is current again (for `tb323fu-mesa run`; the session stays on the distribution's Mesa until `tb323fu-ctl mesa on`); Mesa %s is kept as previous",
+			    r.version, r.other);
 	say_repaired(o, &r);
 	return TB_OK;
 }

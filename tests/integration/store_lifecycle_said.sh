@@ -152,4 +152,11 @@ check "status while off: the first line says off" test "$(ctl mesa status | head
 expect_exit 1 "remove of the current version" ctl mesa remove $V2
 check "  says how to make another current, no repair hint" sh -c "
 	grep -q 'Mesa $V2 is current, so it stays; make another version current first (.tb323fu-ctl mesa rollback. goes back to $V1' '$T/err' && ! grep -q repair '$T/err'"
+
+# --- rollback with the session off does not say that new programs use it --------------------
+rm -rf "$STORE"
+for r in "$R1" "$R2"; do ctl mesa install-local "$r" --no-smoke >/dev/null || not_ok "install-local $r"; done
+expect_exit 0 "rollback while the session is off" ctl mesa rollback
+check "  says it is for run, and that the session stays on the distribution's Mesa" \
+	grep -qF "Mesa $V1 is current again (for \`tb323fu-mesa run\`; the session stays on the distribution's Mesa until \`tb323fu-ctl mesa on\`)" "$T/out"
 done_testing
