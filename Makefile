@@ -285,8 +285,10 @@ install: all install-doc
 	for u in tb323fu-mesa-boot-tick.service:tb323fu-mesa-boot-tick.service \
 		tb323fu-mesa-check.service:$$check.service tb323fu-mesa-check.timer:$$check.timer; do \
 		src=$${u%%:*}; at=$${u#*:}; \
-		sed 's|@LIBEXECDIR@|$(LIBEXECDIR)|g' dist/systemd/$$src.in > $(BUILD)/$$src && \
-		$(BESIDE) -m 0644 $(BUILD)/$$src $(DESTDIR)$(UNITDIR)/$$at $(DESTDIR)$(UNITDIR)/$${at%.*}-ctl.$${at##*.} || exit 1; \
+		sed 's|@LIBEXECDIR@|$(LIBEXECDIR)|g' dist/systemd/$$src.in > $(BUILD)/$$src.$$$$ && \
+		$(BESIDE) -m 0644 $(BUILD)/$$src.$$$$ $(DESTDIR)$(UNITDIR)/$$at $(DESTDIR)$(UNITDIR)/$${at%.*}-ctl.$${at##*.} || \
+			{ rm -f $(BUILD)/$$src.$$$$; exit 1; }; \
+		rm -f $(BUILD)/$$src.$$$$; \
 	done
 	@if [ -d $(DESTDIR)$(STORE_DIR)/versions ]; then \
 		$(DESTDIR)$(LIBEXECDIR)/tb323fu-ctl-mesa --store $(DESTDIR)$(STORE_DIR) --wait takeover || \
