@@ -89,7 +89,7 @@ FUZZ_HARNESS_OBJ := $(FUZZ_SRC:tests/fuzz/%.c=$(BUILD)/fuzzobj/tests/%.o)
 
 BINS := $(BUILD)/bin/tb323fu-ctl $(BUILD)/bin/tb323fu-mesa $(BUILD)/bin/tb323fu-mesa-smoke
 
-.PHONY: all check check-cts check-deqp check-recipes check-root check-tablet demo install fuzz clean unit-tests
+.PHONY: all check check-full check-cts check-deqp check-recipes check-root check-tablet demo install fuzz clean unit-tests
 all: $(BINS)
 
 # Quiet by default, one line a step (CC ctl/store/store.o); V=1 prints the commands.
@@ -220,9 +220,14 @@ tsan-unit:
 		CXXFLAGS=-fsanitize=thread LDFLAGS=-fsanitize=thread build-tsan/tests/test_inflater
 	build-tsan/tests/test_inflater
 
+# The quick tier, test programs run at once one a core (JOBS=N: N at once; JOBS=1: one after
+# another); check-full is the full tier (TB_TIER=full: the long forms, as CI runs them).
+JOBS ?=
 check: all unit-tests man
 	@if command -v $(FUZZ_CC) >/dev/null; then $(MAKE) --no-print-directory fuzz; fi
-	@BUILD=$(BUILD) SANITIZE=$(SANITIZE) sh tests/run
+	@BUILD=$(BUILD) SANITIZE=$(SANITIZE) sh tests/run $(if $(JOBS),-j $(JOBS))
+check-full:
+	@$(MAKE) --no-print-directory check TB_TIER=full
 
 # piglit's whole quick_cl profile on a stand-in, both sides; prints the counts and the time.
 check-cts: all
@@ -234,10 +239,11 @@ check-recipes: all
 	sh build-recipes/check-turnip-host
 
 # The README's set-up, make demo and make check in a fresh root of another Debian release
-# (SUITE=trixie by default, SANITIZE=1 for the sanitizer run), from a clean clone of HEAD.
+# (SUITE=trixie by default, SANITIZE=1 for the sanitizer run, TB_TIER=full for the full
+# tier), from a clean clone of HEAD.
 SUITE ?= trixie
 check-root:
-	SUITE=$(SUITE) SANITIZE=$(SANITIZE) sh tests/check-root
+	SUITE=$(SUITE) SANITIZE=$(SANITIZE) TB_TIER=$(TB_TIER) sh tests/check-root
 
 # Opt-in and slow: the tablet's platform (aarch64 Debian 13 with trixie-backports' Mesa) under
 # qemu-user; needs root. FULL=1 builds the full tablet release (Turnip and rusticl), with the
@@ -285,8 +291,10 @@ install: all install-doc
 	for u in tb323fu-mesa-boot-tick.service:tb323fu-mesa-boot-tick.service \
 		tb323fu-mesa-check.service:$$check.service tb323fu-mesa-check.timer:$$check.timer; do \
 		src=$${u%%:*}; at=$${u#*:}; \
-		sed 's|@LIBEXECDIR@|$(LIBEXECDIR)|g' dist/systemd/$$src.in > $(BUILD)/$$src && \
-		$(BESIDE) -m 0644 $(BUILD)/$$src $(DESTDIR)$(UNITDIR)/$$at $(DESTDIR)$(UNITDIR)/$${at%.*}-ctl.$${at##*.} || exit 1; \
+		sed 's|@LIBEXECDIR@|$(LIBEXECDIR)|g' dist/systemd/$$src.in > $(BUILD)/$$src.$$$$ && \
+		$(BESIDE) -m 0644 $(BUILD)/$$src.$$$$ $(DESTDIR)$(UNITDIR)/$$at $(DESTDIR)$(UNITDIR)/$${at%.*}-ctl.$${at##*.} || \
+			{ rm -f $(BUILD)/$$src.$$$$; exit 1; }; \
+		rm -f $(BUILD)/$$src.$$$$; \
 	done
 	@if [ -d $(DESTDIR)$(STORE_DIR)/versions ]; then \
 		$(DESTDIR)$(LIBEXECDIR)/tb323fu-ctl-mesa --store $(DESTDIR)$(STORE_DIR) --wait takeover || \

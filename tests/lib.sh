@@ -91,20 +91,31 @@ mesa() { "$MESA" --store "$STORE" "$@"; }
 
 # standin VERSION [PACK-ARGS…]: path of a stand-in release tarball of VERSION, built once and
 # shared by all tests (its SHA256SUMS sits beside it). Extra pack arguments make a variant.
+# Tests running at once may ask for the same one: it is built under a lock of its own
+# ($dir.lock, flock), in $dir.tmp, and renamed into place complete; whoever waited for the
+# lock finds it there.
 standin() {
 	v=$1
 	shift
 	key=$(printf '%s' "$*" | sha256sum | cut -c1-12)
 	dir="$RELEASES/$v-$key"
 	if [ ! -f "$dir/SHA256SUMS" ]; then
-		rm -rf "$dir.tmp"
-		mkdir -p "$dir.tmp"
-		TB323FU_CTL="$CTL" "$TB_TOP/build-recipes/stand-in" "$v" "$dir.tmp" "$@" >/dev/null ||
-			{ echo "stand-in $v failed" >&2; return 1; }
-		rm -rf "$dir"
-		mv "$dir.tmp" "$dir"
+		mkdir -p "$RELEASES" && _standin_locked "$dir" "$v" "$@" 9>>"$dir.lock" || return 1
 	fi
 	echo "$dir/$(cd "$dir" && ls tb323fu-mesa-"$v"-*.tar.* | head -n 1)"
+}
+# _standin_locked DIR VERSION [PACK-ARGS…]: builds DIR holding the lock on fd 9.
+_standin_locked() {
+	_d=$1
+	_v=$2
+	shift 2
+	flock 9 || return 1
+	[ ! -f "$_d/SHA256SUMS" ] || return 0
+	rm -rf "$_d.tmp" "$_d"
+	mkdir -p "$_d.tmp"
+	TB323FU_CTL="$CTL" "$TB_TOP/build-recipes/stand-in" "$_v" "$_d.tmp" "$@" 9>&- >/dev/null ||
+		{ echo "stand-in $_v failed" >&2; rm -rf "$_d.tmp"; return 1; }
+	mv "$_d.tmp" "$_d"
 }
 
 done_testing() {
