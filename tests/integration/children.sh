@@ -126,13 +126,18 @@ check "smoke: the smoke program started" wait_until 60 test -e "$T/started"
 kill -TERM "$(cat "$T/smoke.pid")"
 interrupted smoke "the smoke tests ran"
 
-# An install stopped in its smoke tests records no failure: the version is as it was.
-start install env TB323FU_MESA_SMOKE="$T/hang" "$CTL" --store "$STORE" --json mesa install $V
+# An install stopped in its smoke tests records no failure: the store is as it was. (A version
+# new to the store: installing the current one again is answered from the state, no smoke.)
+V2=2026.08.02
+R2=$(standin $V2) || not_ok "stand-in release $V2"
+start install env TB323FU_MESA_SMOKE="$T/hang" "$CTL" --store "$STORE" --json mesa install-local "$R2" \
+	--sums "$(dirname "$R2")/SHA256SUMS"
 check "install: the smoke program started" wait_until 60 test -e "$T/started"
 kill -TERM "$(cat "$T/install.pid")"
 interrupted install "the smoke tests ran"
-check "…no failure is recorded against $V" \
+check "…no failure is recorded against $V2, $V stays current" \
 	test "$(ctl mesa status --json | json 'd["installed"], d["failed"], d["failed_reason_id"]')" = "('$V', '', '')"
+ctl mesa remove $V2 >/dev/null 2>&1 || true
 
 printf 'dEQP-VK.compute.fake.pass_1\ndEQP-VK.compute.fake.hang_1\n' >"$T/cases.txt"
 cat >"$T/deqp" <<EOF2
