@@ -335,3 +335,18 @@ int config_load(struct config *c, const char *path, int must_exist, struct tb_er
 		set_str(&c->path, path);
 	return rc;
 }
+
+char *config_dir(const struct config *cfg)
+{
+	if (!cfg->path)
+		return xstrdup(TB_SYSCONFDIR "/tb323fu");
+	char *dir = xstrdup(cfg->path);
+	char *slash = strrchr(dir, '/');
+	if (!slash)
+		strcpy(dir, ".");
+	else if (slash == dir)
+		slash[1] = '\0';
+	else
+		*slash = '\0';
+	return dir;
+}

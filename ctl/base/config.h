@@ -41,6 +41,10 @@ struct config {
 	char *helper_problem; /* why helper.toml could not be read (signatures are then required) */
 };
 
+/* The directory that holds the configuration read (cfg->path), else the default one's
+ * (SYSCONFDIR/tb323fu): where files kept beside mesa.conf live. Allocated. */
+char *config_dir(const struct config *cfg);
+
 enum { CONFIG_SET_CHANNEL = 1, CONFIG_SET_SIGNATURE = 2, CONFIG_SET_KEYS = 4 };
 
 /* Sets every default of docs/design.md §5. */

@@ -247,3 +247,16 @@ char *read_small_file_nofollow(const char *path, size_t max, size_t *len_out)
 {
 	return read_small(path, max, len_out, O_NOFOLLOW);
 }
+
+char *temp_dir_make(const char *name, const char *what, struct tb_error *e)
+{
+	const char *tmp = getenv("TMPDIR");
+	char *leaf = xasprintf("%s.XXXXXX", name);
+	char *path = path_join(tmp && *tmp ? tmp : "/tmp", leaf);
+	free(leaf);
+	if (mkdtemp(path))
+		return path;
+	tb_fail_errno_why(e, TB_EFAIL, "failed", "cannot create a temporary directory for %s", what);
+	free(path);
+	return NULL;
+}

@@ -23,6 +23,11 @@ int atomic_write_file(const char *path, const void *data, size_t len, mode_t mod
 int atomic_symlink(const char *target, const char *path, struct tb_error *e);
 int fsync_dir(const char *dir);
 
+/* A new private directory $TMPDIR/NAME.XXXXXX (else under /tmp), allocated; NULL with a
+ * sentence ("cannot create a temporary directory for WHAT", reason failed) when it cannot be
+ * made. The caller removes it (remove_tree) and frees the path. */
+char *temp_dir_make(const char *name, const char *what, struct tb_error *e);
+
 /* Reads a whole small regular file (at most max bytes, NUL-terminated); NULL with errno set
  * on failure: E2BIG when larger than max, ESPIPE when it is not a regular file (a FIFO, a
  * device: never waited on, never read). tb_fail_errno words both for people. */

@@ -59,14 +59,9 @@ static int run_deqp(struct cli *c, struct store *s, const char *version, const c
 		    const char *caselist, struct outcome *o)
 {
 	struct tb_error e = {0};
-	char tmpl[] = "/tmp/tb323fu-deqp.XXXXXX";
-	const char *tmp = getenv("TMPDIR");
-	char *dir_tmpl = tmp && *tmp ? path_join(tmp, "tb323fu-deqp.XXXXXX") : xstrdup(tmpl);
-	if (!mkdtemp(dir_tmpl)) {
-		tb_fail_errno(&e, TB_EFAIL, "cannot create a temporary directory for the dEQP logs");
-		free(dir_tmpl);
+	char *dir_tmpl = temp_dir_make("tb323fu-deqp", "the dEQP logs", &e);
+	if (!dir_tmpl)
 		return outcome_fail(o, &e);
-	}
 	char *const none[] = {NULL};
 	char **prefix = smoke_launch_argv(s, version, none, &e);
 	struct qpa_parser q;
@@ -261,10 +256,7 @@ static int run_named_suite(struct cli *c, struct store *s, const char *version, 
 		const char *bad = frac && *frac ? deqp_fraction_parse(frac, &n, &k) : NULL;
 		if (bad)
 			return tb_fail_why(e, TB_EUSAGE, "usage", "%s", bad);
-		char *confdir = c->cfg.path ? xstrdup(c->cfg.path) : xstrdup(TB_SYSCONFDIR "/tb323fu/mesa.conf");
-		char *slash = strrchr(confdir, '/');
-		if (slash)
-			*slash = '\0';
+		char *confdir = config_dir(&c->cfg);
 		struct deqp_suite_request r = {
 			.deqp = a->deqp ? a->deqp : c->cfg.deqp_dir,
 			.groups = a->groups ? a->groups : a->caselist ? NULL : c->cfg.deqp_groups,
@@ -273,7 +265,7 @@ static int run_named_suite(struct cli *c, struct store *s, const char *version, 
 			.fraction_k = k,
 			.budget = a->budget ? a->budget : (int)c->cfg.deqp_budget,
 			.jobs = a->jobs ? a->jobs : (int)c->cfg.suite_jobs,
-			.confdir = slash ? confdir : NULL,
+			.confdir = confdir,
 			.progress = c->progress,
 		};
 		int rc = suite_deqp_run(s, version, &r, so, res, e);

@@ -4,6 +4,7 @@
 
 #include <pthread.h>
 #include <signal.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -110,27 +111,30 @@ int jobs_run(size_t n, int jobs, int (*piece)(void *ctx, size_t i, int worker, s
 		pthread_mutex_unlock(lp_->lock);                                                \
 	} while (0)
 
-static void locked_bytes(void *ctx, const char *op, const char *file, uint64_t done, uint64_t total)
-{
-	WITH_LOCK(ctx, progress_bytes(LOCKED(ctx)->to, op, file, done, total));
-}
 static void locked_test(void *ctx, const char *name, const char *status)
 {
 	WITH_LOCK(ctx, progress_test(LOCKED(ctx)->to, name, status));
 }
-static void locked_done(void *ctx, const char *op, const char *file)
+
+/* Under the lock: whether done moves name's count on (and records it). */
+static int count_moves(struct locked_progress *lp, const char *name, uint64_t done)
 {
-	WITH_LOCK(ctx, progress_done(LOCKED(ctx)->to, op, file));
+	for (int i = 0; i < LOCKED_PROGRESS_NAMES; i++) {
+		if (!lp->last[i].name[0])
+			snprintf(lp->last[i].name, sizeof lp->last[i].name, "%s", name);
+		else if (strncmp(lp->last[i].name, name, sizeof lp->last[i].name - 1))
+			continue;
+		if (done <= lp->last[i].done)
+			return 0; /* overtaken by another worker's count, or no move */
+		lp->last[i].done = done;
+		return 1;
+	}
+	return 1; /* more names than kept: passed on as they come */
 }
-static void locked_step(void *ctx, const char *step, int percent)
-{
-	const struct tb_progress *to = LOCKED(ctx)->to;
-	if (to && to->step)
-		WITH_LOCK(ctx, to->step(to->ctx, step, percent));
-}
+
 static void locked_count(void *ctx, const char *op, const char *name, uint64_t done, uint64_t total)
 {
-	WITH_LOCK(ctx, progress_count(LOCKED(ctx)->to, op, name, done, total));
+	WITH_LOCK(ctx, if (count_moves(lp_, name, done)) progress_count(LOCKED(ctx)->to, op, name, done, total));
 }
 
 void locked_progress_init(struct locked_progress *lp, const struct tb_progress *to)
@@ -139,8 +143,7 @@ void locked_progress_init(struct locked_progress *lp, const struct tb_progress *
 	lp->to = to;
 	lp->lock = xmalloc(sizeof(pthread_mutex_t));
 	pthread_mutex_init(lp->lock, NULL);
-	lp->p = (struct tb_progress){.bytes = locked_bytes, .test = locked_test, .done = locked_done,
-				     .step = locked_step, .count = locked_count, .ctx = lp};
+	lp->p = (struct tb_progress){.test = locked_test, .count = locked_count, .ctx = lp};
 }
 
 void locked_progress_free(struct locked_progress *lp)

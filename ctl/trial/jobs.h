@@ -4,6 +4,7 @@
 #define TB_JOBS_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "base/error.h"
 #include "base/progress.h"
@@ -21,12 +22,18 @@ int jobs_default(void);
 int jobs_run(size_t n, int jobs, int (*piece)(void *ctx, size_t i, int worker, struct tb_error *e),
 	     void *ctx, struct tb_error *e);
 
-/* A tb_progress that forwards to another under a lock, for pieces that report from several
- * workers at once. */
+/* A tb_progress that forwards a suite's events (test and count) to another under a lock, for
+ * pieces that report from several workers at once. A count is passed on only when it moves
+ * its name's count forward: one that another worker's overtook is dropped. */
+#define LOCKED_PROGRESS_NAMES 8
 struct locked_progress {
 	struct tb_progress p;
 	const struct tb_progress *to;
 	void *lock; /* a pthread_mutex_t */
+	struct {
+		char name[64];
+		uint64_t done;
+	} last[LOCKED_PROGRESS_NAMES]; /* the last count passed on, by name */
 };
 void locked_progress_init(struct locked_progress *lp, const struct tb_progress *to);
 void locked_progress_free(struct locked_progress *lp);

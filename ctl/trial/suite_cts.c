@@ -14,7 +14,6 @@
 #include <glib.h>
 #include <json-c/json.h>
 #include <limits.h>
-#include <pthread.h>
 #include <regex.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -199,8 +198,7 @@ static int binary_list(struct cts_binary *b, regex_t *re, struct tb_error *e)
 /* What the workers share (trial/jobs.c runs binaries at once). */
 struct cts_shared {
 	int out_of_budget;   /* atomically */
-	size_t done[2];      /* under lp's lock */
-	size_t reported[2];  /* the last count given to progress: it never goes back */
+	size_t done[2];      /* atomically */
 	struct locked_progress lp;
 };
 
@@ -238,15 +236,7 @@ static void report(struct cts_run *run, enum side side, size_t finished, size_t 
 {
 	if (run->retrying)
 		return;
-	pthread_mutex_lock(run->sh->lp.lock);
-	run->sh->done[side] += finished;
-	size_t done = run->sh->done[side] + live;
-	int moved = done > run->sh->reported[side];
-	if (moved)
-		run->sh->reported[side] = done;
-	pthread_mutex_unlock(run->sh->lp.lock);
-	if (!moved)
-		return;
+	size_t done = __atomic_add_fetch(&run->sh->done[side], finished, __ATOMIC_SEQ_CST) + live;
 	char label[64];
 	snprintf(label, sizeof label, SUITE_NAME ":%s", side_name(side));
 	progress_count(&run->sh->lp.p, "suite", label, done, run->total);
@@ -716,11 +706,9 @@ int suite_cts_run(struct store *s, const char *version, const struct cts_request
 	struct cts_binary *bins = NULL;
 	size_t n = 0, subs = 0;
 	rc = binaries_open(r, dir, have_re ? &re : NULL, &bins, &n, &subs, e);
-	const char *tmp = getenv("TMPDIR");
-	char *workdir = path_join(tmp && *tmp ? tmp : "/tmp", "tb323fu-cts.XXXXXX");
-	if (!rc && !mkdtemp(workdir))
-		rc = tb_fail_errno_why(e, TB_EFAIL, "failed",
-				       "cannot create a temporary directory for OpenCL-CTS's results");
+	char *workdir = rc ? NULL : temp_dir_make("tb323fu-cts", "OpenCL-CTS's results", e);
+	if (!rc && !workdir)
+		rc = TB_EFAIL;
 	else if (!rc) {
 		struct cts_shared sh = {0};
 		locked_progress_init(&sh.lp, r->progress);

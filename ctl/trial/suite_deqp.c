@@ -93,6 +93,7 @@ struct deqp_suite {
 	char *deqp;           /* its real path */
 	char *workdir;
 	char **prefix[2];     /* the launcher's argv for each side */
+	char *distro_icd, *distro_lib; /* the distribution's ICD file and its library ("": none) */
 	json_object *cached;  /* the distribution's results from earlier runs; read only while jobs run */
 	double budget_end;    /* 0: none */
 	int out_of_budget;    /* atomically */
@@ -234,7 +235,8 @@ static int run_plan(struct deqp_suite *run, struct plan *p, int jobs, struct tb_
 /* ---- after both sides: regressions must hold twice ---- */
 
 /* The names whose result passes in theirs and not in mine, but for a timeout (it took its
- * whole limit already) and for the expected failures. */
+ * whole limit already) and for the expected failures: copies, as the maps change when they
+ * run again (names_free them). */
 static size_t regressed(json_object *mine, json_object *theirs, json_object *expected, char ***out)
 {
 	size_t n = 0;
@@ -246,7 +248,7 @@ static size_t regressed(json_object *mine, json_object *theirs, json_object *exp
 		    !suite_result_passes(ours) && strcmp(ours, "timeout") &&
 		    !(expected && json_object_object_get_ex(expected, name, &want) &&
 		      expected_matches(json_object_get_string(want), ours)))
-			names[n++] = name;
+			names[n++] = xstrdup(name);
 	}
 	*out = names;
 	return n;
@@ -284,15 +286,6 @@ static int run_again(struct deqp_suite *run, enum plan_sides sides, char **names
 	return rc;
 }
 
-/* Copies the keys (strings) of names out of an object that is about to change. */
-static char **names_copy(char **names, size_t n)
-{
-	char **copy = xcalloc(n + 1, sizeof *copy);
-	for (size_t i = 0; i < n; i++)
-		copy[i] = xstrdup(names[i]);
-	return copy;
-}
-
 static void names_free(char **names, size_t n)
 {
 	for (size_t i = 0; i < n; i++)
@@ -303,17 +296,13 @@ static void names_free(char **names, size_t n)
 static int retry_regressions(struct deqp_suite *run, int jobs, json_object *mine, json_object *theirs,
 			     json_object *expected, json_object *flaky, struct tb_error *e)
 {
-	char **found;
-	size_t n = regressed(mine, theirs, expected, &found);
-	char **names = names_copy(found, n);
-	free(found);
+	char **names;
+	size_t n = regressed(mine, theirs, expected, &names);
 	int rc = n ? run_again(run, PLAN_STORE, names, n, jobs, mine, flaky, e) : TB_OK;
 	names_free(names, n);
 	if (rc || !n)
 		return rc;
-	n = regressed(mine, theirs, expected, &found);
-	names = names_copy(found, n);
-	free(found);
+	n = regressed(mine, theirs, expected, &names);
 	if (n)
 		rc = run_again(run, PLAN_DISTRO, names, n, jobs, theirs, flaky, e);
 	names_free(names, n);
@@ -349,8 +338,7 @@ static char *binary_find(const char *given, struct tb_error *e)
 
 /* The side's command line, the distribution's with the system's ICD file of the same
  * driver, so that both sides compare one driver. */
-static int prefixes_make(struct deqp_suite *run, const struct manifest *m, char ***icd_files,
-			 struct tb_error *e)
+static int prefixes_make(struct deqp_suite *run, const struct manifest *m, struct tb_error *e)
 {
 	char *const none[] = {NULL};
 	run->prefix[SIDE_STORE] = side_argv(run->s, run->version, SIDE_STORE, NULL, NULL, none, e);
@@ -364,10 +352,9 @@ static int prefixes_make(struct deqp_suite *run, const struct manifest *m, char 
 	run->prefix[SIDE_DISTRO] = side_argv(run->s, run->version, SIDE_DISTRO, NULL, env, none, e);
 	smoke_free_argv(env);
 	char *lib = d.vulkan_icd ? vulkan_icd_library(d.vulkan_icd) : NULL;
-	char **files = xcalloc(3, sizeof *files);
-	files[0] = d.vulkan_icd ? xstrdup(d.vulkan_icd) : xstrdup("");
-	files[1] = lib && lib[0] == '/' ? lib : (free(lib), xstrdup(""));
-	*icd_files = files;
+	run->distro_icd = xstrdup(d.vulkan_icd ? d.vulkan_icd : "");
+	run->distro_lib = xstrdup(lib && lib[0] == '/' ? lib : "");
+	free(lib);
 	side_drivers_free(&d);
 	return run->prefix[SIDE_DISTRO] ? TB_OK : TB_EFAIL;
 }
@@ -427,7 +414,6 @@ static void gather(struct deqp_suite *run, struct plan *p, json_object *mine, js
 	*not_run = xcalloc(p->n + 1, sizeof **not_run);
 	*n_not_run = 0;
 	*all_cached = p->n_batches > 0;
-	int fresh_any = 0;
 	for (size_t b = 0; b < p->n_batches; b++) {
 		if (!p->mine[b]) {
 			size_t from = b * p->batch;
@@ -441,7 +427,6 @@ static void gather(struct deqp_suite *run, struct plan *p, json_object *mine, js
 			json_object_object_add(theirs, n2, json_object_get(v2));
 		if (p->fresh[b] && json_object_object_length(p->fresh[b])) {
 			*all_cached = 0;
-			fresh_any = 1;
 			if (!run->cached)
 				run->cached = json_object_new_object();
 			json_object_object_foreach(p->fresh[b], n3, v3)
@@ -450,7 +435,6 @@ static void gather(struct deqp_suite *run, struct plan *p, json_object *mine, js
 	}
 	if (!json_object_object_length(mine))
 		*all_cached = 0;
-	(void)fresh_any;
 }
 
 static int run_all(struct deqp_suite *run, struct deqp_cases *c, int jobs, json_object *expected,
@@ -490,11 +474,11 @@ static int run_all(struct deqp_suite *run, struct deqp_cases *c, int jobs, json_
 	return rc;
 }
 
-static char *cache_path_of(const struct deqp_suite *run, char **icd_files)
+static char *cache_path_of(const struct deqp_suite *run)
 {
 	const char *parts[] = {RUN_OPTIONS};
-	const char *programs[] = {run->deqp, icd_files[0], icd_files[1]};
-	return suite_cache_path(run->s, DEQP_SUITE, parts, 1, programs, icd_files[1][0] ? 3 : 2);
+	const char *programs[] = {run->deqp, run->distro_icd, run->distro_lib};
+	return suite_cache_path(run->s, DEQP_SUITE, parts, 1, programs, run->distro_lib[0] ? 3 : 2);
 }
 
 int suite_deqp_run(struct store *s, const char *version, const struct deqp_suite_request *r,
@@ -512,7 +496,6 @@ int suite_deqp_run(struct store *s, const char *version, const struct deqp_suite
 	locked_progress_init(&run.lp, r->progress);
 	int jobs = r->jobs > 0 ? r->jobs : jobs_default();
 	json_object *expected = NULL;
-	char **icd_files = NULL;
 	char *cache = NULL;
 	struct deqp_cases c = {0};
 	if (!m.has_vulkan)
@@ -523,20 +506,13 @@ int suite_deqp_run(struct store *s, const char *version, const struct deqp_suite
 	if (!rc)
 		rc = expected_load(s, version, DEQP_SUITE, r->confdir, &expected, e);
 	if (!rc)
-		rc = prefixes_make(&run, &m, &icd_files, e);
+		rc = prefixes_make(&run, &m, e);
 	if (!rc)
 		rc = cases_get(r, run.deqp, &c, e);
+	if (!rc && !(run.workdir = temp_dir_make("tb323fu-deqp", "dEQP-VK's logs", e)))
+		rc = TB_EFAIL;
 	if (!rc) {
-		const char *tmp = getenv("TMPDIR");
-		run.workdir = path_join(tmp && *tmp ? tmp : "/tmp", "tb323fu-deqp.XXXXXX");
-		if (!mkdtemp(run.workdir)) {
-			rc = tb_fail_errno_why(e, TB_EFAIL, "failed", "cannot create a temporary directory for dEQP-VK's logs");
-			free(run.workdir);
-			run.workdir = NULL;
-		}
-	}
-	if (!rc) {
-		cache = cache_path_of(&run, icd_files);
+		cache = cache_path_of(&run);
 		run.cached = suite_cache_read(cache);
 		rc = run_all(&run, &c, jobs, expected, cache, out, result, e);
 	}
@@ -544,11 +520,8 @@ int suite_deqp_run(struct store *s, const char *version, const struct deqp_suite
 		remove_tree(run.workdir);
 	free(run.workdir);
 	free(cache);
-	if (icd_files) {
-		free(icd_files[0]);
-		free(icd_files[1]);
-		free(icd_files);
-	}
+	free(run.distro_icd);
+	free(run.distro_lib);
 	json_object_put(run.cached);
 	json_object_put(expected);
 	deqp_cases_free(&c);
@@ -558,19 +531,6 @@ int suite_deqp_run(struct store *s, const char *version, const struct deqp_suite
 	locked_progress_free(&run.lp);
 	manifest_free(&m);
 	return rc;
-}
-
-static char *config_dir(const struct config *cfg)
-{
-	if (!cfg->path)
-		return xstrdup(TB_SYSCONFDIR "/tb323fu");
-	char *dir = xstrdup(cfg->path);
-	char *slash = strrchr(dir, '/');
-	if (slash)
-		*slash = '\0';
-	else
-		strcpy(dir, ".");
-	return dir;
 }
 
 int suite_deqp_after_install(struct store *s, const char *version, const struct config *cfg,

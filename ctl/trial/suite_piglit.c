@@ -154,15 +154,11 @@ int suite_piglit_run(struct store *s, const char *version, const struct suite_re
 		manifest_free(&m);
 		return e->code;
 	}
-	const char *tmp = getenv("TMPDIR");
-	char *workdir = path_join(tmp && *tmp ? tmp : "/tmp", "tb323fu-suite.XXXXXX");
-	if (!mkdtemp(workdir)) {
-		rc = tb_fail_errno_why(e, TB_EFAIL, "failed",
-				       "cannot create a temporary directory for piglit's results");
-		free(workdir);
+	char *workdir = temp_dir_make("tb323fu-suite", "piglit's results", e);
+	if (!workdir) {
 		free(piglit);
 		manifest_free(&m);
-		return rc;
+		return e->code;
 	}
 	json_object *store_map = NULL, *distro_map = NULL;
 	rc = run_side(s, version, SIDE_STORE, piglit, r, m.rusticl_enable, workdir, &store_map, e);

@@ -207,6 +207,34 @@ static void jobs_run_each_piece_once_and_report_the_first_failure(void **state)
 	assert_true(jobs_default() >= 1 && jobs_default() <= JOBS_MAX);
 }
 
+struct seen {
+	char log[256];
+};
+
+static void on_count(void *ctx, const char *op, const char *name, uint64_t done, uint64_t total)
+{
+	struct seen *s = ctx;
+	size_t len = strlen(s->log);
+	snprintf(s->log + len, sizeof s->log - len, "%s %s %llu/%llu;", op, name, (unsigned long long)done,
+		 (unsigned long long)total);
+}
+
+static void a_locked_count_never_goes_back(void **state)
+{
+	(void)state;
+	struct seen s = {{0}};
+	struct tb_progress to = {.count = on_count, .ctx = &s};
+	struct locked_progress lp;
+	locked_progress_init(&lp, &to);
+	progress_count(&lp.p, "suite", "x:store", 5, 9);
+	progress_count(&lp.p, "suite", "x:store", 3, 9); /* another worker's, overtaken */
+	progress_count(&lp.p, "suite", "x:distribution", 3, 9);
+	progress_count(&lp.p, "suite", "x:store", 5, 9); /* no move */
+	progress_count(&lp.p, "suite", "x:store", 9, 9);
+	locked_progress_free(&lp);
+	assert_string_equal(s.log, "suite x:store 5/9;suite x:distribution 3/9;suite x:store 9/9;");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -217,6 +245,7 @@ int main(void)
 		cmocka_unit_test(expected_failures_are_read_line_by_line),
 		cmocka_unit_test(expected_failures_are_no_regressions),
 		cmocka_unit_test(jobs_run_each_piece_once_and_report_the_first_failure),
+		cmocka_unit_test(a_locked_count_never_goes_back),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
