@@ -222,22 +222,18 @@ static void append_names(struct strbuf *sb, json_object *res, const char *key, c
 		sb_appendf(sb, "%s%s", i ? ", " : "", json_object_get_string(json_object_array_get_idx(list, i)));
 }
 
-/* "; the budget of N s ran out, so these did not run: a, b" when it did, and "; these gave
- * another result when run again, …: c" when some did; else "". */
-static char *run_notes(json_object *res)
+/* OpenCL-CTS's: "; the budget of N s ran out, so these did not run: a, b" and what a bounded
+ * --list left out. */
+static void append_cts_counts(struct strbuf *sb, json_object *res)
 {
-	struct strbuf sb = {0};
-	json_object *budget = NULL;
+	json_object *budget = NULL, *cut;
 	json_object_object_get_ex(res, "budget", &budget);
 	char *ran_out = xasprintf("; the budget of %d s ran out, so these did not run: ", json_object_get_int(budget));
-	append_names(&sb, res, "not_run", ran_out);
+	append_names(sb, res, "not_run", ran_out);
 	free(ran_out);
-	append_names(&sb, res, "flaky", "; these gave another result when run again, so they are no regressions: ");
-	json_object *cut;
 	if (json_object_object_get_ex(res, "cut", &cut) && json_object_get_int64(cut))
-		sb_appendf(&sb, "; a binary's --list went on past %d sub-tests or %d lines, and what it "
+		sb_appendf(sb, "; a binary's --list went on past %d sub-tests or %d lines, and what it "
 			   "named after was left out", CTS_MAX_SUBTESTS, CTS_MAX_LIST_LINES);
-	return sb.buf ? sb.buf : xstrdup("");
 }
 
 /* The suite's own name: deqp-vk is dEQP-VK. */
@@ -285,9 +281,9 @@ static int run_named_suite(struct cli *c, struct store *s, const char *version, 
 	return suite_piglit_run(s, version, &r, so, res, e);
 }
 
-/* "; N cases were cut …" when the list was bounded, and how many cases were expected to fail
- * or now pass though expected to fail. */
-static void append_counts(struct strbuf *sb, json_object *res)
+/* dEQP-VK's: "; N listed cases were left out …" when the list was bounded, how many cases the
+ * budget left out, and the expected failures that failed or now pass. */
+static void append_deqp_counts(struct strbuf *sb, json_object *res)
 {
 	json_object *v;
 	int64_t cut = json_object_object_get_ex(res, "cut", &v) ? json_object_get_int64(v) : 0;
@@ -306,6 +302,19 @@ static void append_counts(struct strbuf *sb, json_object *res)
 	append_names(sb, res, "expected_fixed", "; these pass though listed as expected failures: ");
 }
 
+/* What the sentence adds to a suite's verdict: what did not run or was cut, and the tests
+ * that gave another result when run again; "" when nothing. */
+static char *run_notes(json_object *res, const char *suite)
+{
+	struct strbuf sb = {0};
+	if (!strcmp(suite, DEQP_SUITE))
+		append_deqp_counts(&sb, res);
+	else
+		append_cts_counts(&sb, res);
+	append_names(&sb, res, "flaky", "; these gave another result when run again, so they are no regressions: ");
+	return sb.buf ? sb.buf : xstrdup("");
+}
+
 static int run_suite(struct cli *c, struct store *s, const char *version,
 		     const struct opts_smoke *a, struct outcome *o)
 {
@@ -320,15 +329,7 @@ static int run_suite(struct cli *c, struct store *s, const char *version,
 		print_suite(res, a->all);
 	outcome_str(o, "suite", suite);
 	adopt_fields(o, res);
-	char *note;
-	if (!strcmp(suite, DEQP_SUITE)) {
-		struct strbuf sb = {0};
-		append_counts(&sb, res);
-		append_names(&sb, res, "flaky", "; these gave another result when run again, so they are no regressions: ");
-		note = sb.buf ? sb.buf : xstrdup("");
-	} else {
-		note = run_notes(res);
-	}
+	char *note = run_notes(res, suite);
 	json_object_put(res);
 	if (so.regressions) {
 		char *file = store_smoke_file(s, version);
