@@ -5,7 +5,8 @@
 #include "cli/cli_access.h"
 #include "cli/cli_state_first.h"
 #include "cli/cli_progress.h"
-#include "cli/cli_table.h"
+#include "cli/command.h"
+#include "cmd/commands.h"
 #include "cli/parse.h"
 #include "ops/session.h"
 #include "common/suggest.h"
@@ -21,6 +22,17 @@
 #include <string.h>
 
 TB_IDENT_DEFINE("tb323fu-ctl");
+
+/* Every command, in the order of docs/design.md §5: help lists them as they are here. Each
+ * entry is written beside its body (ctl/cmd/NAME.c). */
+static const struct cli_command *const commands[] = {
+	&status_command, &list_command,  &check_command,     &download_command,   &install_command,
+	&update_command, &install_local_command, &on_command, &off_command,       &keep_command,
+	&rollback_command, &boot_tick_command, &remove_command, &verify_command,  &smoke_command,
+	&bench_command,  &doctor_command, &notes_command,    &takeover_command,   &auto_check_command,
+	&app_command,    &pack_command,
+};
+static const struct cli_program program = {commands, sizeof commands / sizeof *commands};
 
 /* Sentences for people: what a MANIFEST, a release list or a server said is shown, never
  * obeyed by the terminal. */
@@ -137,21 +149,14 @@ static void run_body(struct cli *c, const struct cli_line *l, struct outcome *o)
 								  : TB_SYSCONFDIR "/tb323fu/helper.toml");
 	if (c->cfg.helper_problem && strcmp(l->g.progress, "json"))
 		say(stderr, "tb323fu-ctl: warning: ", c->cfg.helper_problem);
-	/* the store opened as the table (and the options) say */
+	/* the store opened as the entry (and the options) say */
 	struct store s = {.lock_fd = -1};
 	int none = l->cmd->open == OPEN_NONE;
 	if (none || session_open(&s, c->store_dir, l->writer, c->wait, &e) == TB_OK)
-		o->code = l->cmd->fn(c, &l->opts, none ? NULL : &s, o);
+		o->code = l->cmd->run(c, l->opts, none ? NULL : &s, o);
 	else
 		outcome_fail(o, &e);
 	store_close(&s);
-}
-
-static const char *operand_of(const struct cli_line *l)
-{
-	if (l->cmd->operand == OPERAND_NONE)
-		return NULL;
-	return *(const char *const *)((const char *)&l->opts + l->cmd->operand_at);
 }
 
 static int run(const struct cli_line *l, int argc, char **argv)
@@ -164,11 +169,11 @@ static int run(const struct cli_line *l, int argc, char **argv)
 	c.progress = running_begin(name, cli_progress(mode));
 	config_defaults(&c.cfg);
 	struct outcome o = {0};
-	if (l->cmd->check && l->cmd->check(&l->opts, &o))
+	if (l->cmd->check && l->cmd->check(l->opts, &o))
 		; /* a usage error between its options */
-	else if ((l->writes || l->writer) && cli_state_first(&c, l->cmd, operand_of(l), &o) >= 0)
+	else if ((l->writes || l->writer) && cli_state_first(&c, l->cmd, l->opts, &o) >= 0)
 		; /* the state answers: nothing to change, or no store there */
-	else if (l->writes && cli_writer_preflight(&c, name, operand_of(l), argc - 1, argv + 1, &o) >= 0)
+	else if (l->writes && cli_writer_preflight(&c, name, argc - 1, argv + 1, &o) >= 0)
 		; /* answered without touching the store */
 	else
 		run_body(&c, l, &o);
@@ -192,21 +197,21 @@ int main(int argc, char **argv)
 	scan_output_options(argc, argv);
 	if (argc > 1 && !strcmp(argv[1], "__complete")) {
 		/* The bash completion's question: the words so far, the last one being typed. */
-		cli_complete(stdout, argc - 2, argv + 2);
+		cli_complete(stdout, &program, argc - 2, argv + 2);
 		return 0;
 	}
 	struct cli_line l;
-	cli_parse(argc, argv, &l);
+	cli_parse(&program, argc, argv, &l);
 	early.operation = l.cmd ? l.cmd->name : NULL;
 	int rc = 0;
 	if (l.action == CLI_HELP && l.cmd)
 		cli_help_command(stdout, l.cmd);
 	else if (l.action == CLI_HELP)
-		cli_help_top(stdout);
+		cli_help_top(stdout, &program);
 	else if (l.action == CLI_VERSION)
 		rc = print_version();
 	else if (l.action == CLI_NO_COMMAND)
-		cli_help_top(stderr), rc = TB_EUSAGE;
+		cli_help_top(stderr, &program), rc = TB_EUSAGE;
 	else if (l.action == CLI_USAGE)
 		rc = usage_failed(l.error);
 	else

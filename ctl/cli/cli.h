@@ -9,7 +9,6 @@
 #include "base/progress.h"
 #include "store/store.h"
 #include "base/error.h"
-#include "cli/cli_opts.h"
 
 struct cli {
 	const char *store_dir; /* --store, or NULL */
@@ -78,50 +77,5 @@ void cli_describe_version(struct outcome *o, const struct store *s, const char *
  * current) when it is installed, reported as "version". Returns it (free it) or NULL with
  * the failure in o. */
 char *cli_pick_version(const struct store *s, const char *version, struct outcome *o);
-
-/* A command body: its parsed options (its struct of cli/cli_opts.h), the store opened as the
- * table says (NULL for a command without one). */
-typedef int (*command_fn)(struct cli *c, const void *opts, struct store *s, struct outcome *o);
-/* Usage rules between a command's options, checked before the store opens. */
-typedef int (*check_fn)(const void *opts, struct outcome *o);
-
-#define COMMAND(name) \
-	int cmd_##name(struct cli *c, const void *opts, struct store *s, struct outcome *o)
-#define CHECK(name) int check_##name(const void *opts, struct outcome *o)
-CHECK(smoke);
-CHECK(bench);
-CHECK(pack);
-CHECK(app_set);
-COMMAND(status);
-COMMAND(list);
-COMMAND(check);
-COMMAND(download);
-COMMAND(install);
-COMMAND(update);
-COMMAND(install_local);
-COMMAND(on);
-COMMAND(off);
-COMMAND(keep);
-COMMAND(rollback);
-COMMAND(boot_tick);
-COMMAND(remove);
-COMMAND(verify);
-COMMAND(smoke);
-COMMAND(bench);
-COMMAND(doctor);
-COMMAND(pack);
-COMMAND(notes);
-COMMAND(takeover);
-COMMAND(auto_check);
-COMMAND(app_set);
-COMMAND(app_unset);
-COMMAND(app_list);
-COMMAND(app_refresh);
-COMMAND(app_clear);
-/* Every application rule (the system's, then the caller's own) for list, status and doctor:
- * arr gets one object a rule, lines one line each, gone a sentence a line for each rule whose
- * pinned version is no longer installed (or whose file is damaged). */
-struct strbuf;
-void app_rules_summary(const struct store *s, json_object *arr, struct strbuf *lines, struct strbuf *gone);
 
 #endif

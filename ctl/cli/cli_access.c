@@ -70,13 +70,12 @@ static char *sudo_line(int argc, char **argv)
 	return out;
 }
 
-int cli_writer_preflight(struct cli *c, const char *name, const char *operand, int line_argc,
-			 char **line, struct outcome *o)
+int cli_writer_preflight(struct cli *c, const char *name, int line_argc, char **line,
+			 struct outcome *o)
 {
 	const char *dir = c->store_dir;
 	if (!dir || !*dir)
 		dir = store_root(dir && *dir ? dir : NULL);
-	(void)operand; /* what the state answers came first (ctl/cli/cli_state_first.c) */
 	int err = cli_store_access(dir);
 	if (!err)
 		return -1;

@@ -10,9 +10,10 @@
 int cli_store_access(const char *dir);
 
 /* Returns -1 when the command may go on (the store is writable, or will be creatable);
- * otherwise fills o and returns its exit code. name: the command, operand: its operand or
- * NULL; line: the whole command line as typed (argv[1..]), for the `sudo …` it suggests. */
-int cli_writer_preflight(struct cli *c, const char *name, const char *operand, int line_argc,
-			 char **line, struct outcome *o);
+ * otherwise fills o and returns its exit code. name: the command; line: the whole command
+ * line as typed (argv[1..]), for the `sudo …` it suggests. What the store's state answers
+ * came first (ctl/cli/cli_state_first.h). */
+int cli_writer_preflight(struct cli *c, const char *name, int line_argc, char **line,
+			 struct outcome *o);
 
 #endif

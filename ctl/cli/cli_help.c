@@ -1,5 +1,5 @@
-/* Help, "did you mean …?" and completion answers, all read from the command table. */
-#include "cli/cli_table.h"
+/* Help, "did you mean …?" and completion answers, all read from the program's entries. */
+#include "cli/command.h"
 #include "ops/lifecycle.h"
 #include "common/suggest.h"
 #include "base/error.h"
@@ -16,11 +16,11 @@ static void print_option(FILE *f, const struct cli_option *opt)
 
 static void print_options(FILE *f, const struct cli_option *opts)
 {
-	for (; opts->name; opts++)
+	for (; opts && opts->name; opts++)
 		print_option(f, opts);
 }
 
-void cli_help_top(FILE *f)
+void cli_help_top(FILE *f, const struct cli_program *p)
 {
 	fputs("usage: tb323fu-ctl [OPTIONS] mesa COMMAND [ARGS]\n"
 	      "       tb323fu-ctl [mesa] help [COMMAND]\n"
@@ -30,8 +30,8 @@ void cli_help_top(FILE *f)
 	      "\n"
 	      "commands:\n",
 	      f);
-	for (size_t i = 0; i < cli_commands_count; i++)
-		fprintf(f, "  %-14s %s\n", cli_commands[i].name, cli_commands[i].summary);
+	for (size_t i = 0; i < p->count; i++)
+		fprintf(f, "  %-14s %s\n", p->commands[i]->name, p->commands[i]->summary);
 	fputs("\noptions (before `mesa`, or after the command):\n", f);
 	print_options(f, cli_global_options);
 	fputs("\nCommands that change the store need write access to it (root for the system's\n"
@@ -46,18 +46,18 @@ void cli_help_top(FILE *f)
 /* A group's help: each command's usage and summary, their options once each. */
 static void help_group(FILE *f, const struct cli_command *group)
 {
-	const struct cli_command *sub;
-	for (sub = group->subs; sub->name; sub++)
+	const struct cli_command *const *sub;
+	for (sub = group->subs; *sub; sub++)
 		fprintf(f, "%s tb323fu-ctl [OPTIONS] mesa %s%s%s\n", sub == group->subs ? "usage:" : "      ",
-			sub->name, *sub->args ? " " : "", sub->args);
+			(*sub)->name, *(*sub)->args ? " " : "", (*sub)->args);
 	fprintf(f, "\n%s\n\ncommands:\n", group->summary);
-	for (sub = group->subs; sub->name; sub++)
-		fprintf(f, "  %-14s %s\n", sub->name, sub->summary);
+	for (sub = group->subs; *sub; sub++)
+		fprintf(f, "  %-14s %s\n", (*sub)->name, (*sub)->summary);
 	fputs("\noptions:\n", f);
-	for (sub = group->subs; sub->name; sub++)
-		for (const struct cli_option *opt = sub->options; opt->name; opt++) {
-			const struct cli_command *before = group->subs;
-			while (before < sub && !cli_option_find(before->options, opt->name))
+	for (sub = group->subs; *sub; sub++)
+		for (const struct cli_option *opt = (*sub)->options; opt && opt->name; opt++) {
+			const struct cli_command *const *before = group->subs;
+			while (before < sub && !cli_option_find((*before)->options, opt->name))
 				before++;
 			if (before == sub) /* once, for the first command that has it */
 				print_option(f, opt);
@@ -79,7 +79,7 @@ void cli_help_command(FILE *f, const struct cli_command *cmd)
 	if (cmd->writes)
 		fprintf(f, "It changes the store: run it as root for the system's store "
 			   "(sudo tb323fu-ctl mesa %s).\n", cmd->name);
-	if (cmd->options->name) {
+	if (cmd->options && cmd->options->name) {
 		fputs("\noptions:\n", f);
 		print_options(f, cmd->options);
 	}
@@ -98,12 +98,16 @@ static const struct {
 	{"confirm", "keep"},     {"info", "status"},   {"ls", "list"},
 };
 
-const char *cli_suggest_command(const char *word)
+const char *cli_suggest_command(const struct cli_program *p, const char *word)
 {
 	for (size_t i = 0; i < sizeof synonyms / sizeof *synonyms; i++)
 		if (!strcmp(word, synonyms[i].name))
 			return synonyms[i].command;
-	return suggest_name(word, cli_commands, cli_commands_count, sizeof *cli_commands);
+	struct { const char *name; } names[64];
+	size_t n = 0;
+	for (; n < p->count && n < sizeof names / sizeof *names; n++)
+		names[n].name = p->commands[n]->name;
+	return suggest_name(word, names, n, sizeof *names);
 }
 
 const char *cli_suggest_option(const struct cli_command *cmd, const char *word)
@@ -112,15 +116,18 @@ const char *cli_suggest_option(const struct cli_command *cmd, const char *word)
 	char name[64];
 	snprintf(name, sizeof name, "%.*s", (int)strcspn(word, "="), word);
 	const char *best = NULL;
-	if (cmd) {
+	if (cmd && cmd->options) {
 		size_t n = 0;
 		while (cmd->options[n].name)
 			n++;
 		best = suggest_name(name, cmd->options, n, sizeof *cmd->options);
 	}
-	if (!best)
-		best = suggest_name(name, cli_global_options, cli_global_options_count,
-				    sizeof *cli_global_options);
+	if (!best) {
+		size_t n = 0;
+		while (cli_global_options[n].name)
+			n++;
+		best = suggest_name(name, cli_global_options, n, sizeof *cli_global_options);
+	}
 	return best;
 }
 
@@ -140,11 +147,11 @@ static void complete_options(FILE *f, const char *cur, const struct cli_option *
 			fprintf(f, "%s\n", opts->name);
 }
 
-static void complete_commands(FILE *f, const char *cur, int with_help)
+static void complete_commands(FILE *f, const struct cli_program *p, const char *cur, int with_help)
 {
-	for (size_t i = 0; i < cli_commands_count; i++)
-		if (!strncmp(cli_commands[i].name, cur, strlen(cur)))
-			fprintf(f, "%s\n", cli_commands[i].name);
+	for (size_t i = 0; i < p->count; i++)
+		if (!strncmp(p->commands[i]->name, cur, strlen(cur)))
+			fprintf(f, "%s\n", p->commands[i]->name);
 	if (with_help && !strncmp("help", cur, strlen(cur)))
 		fputs("help\n", f);
 }
@@ -152,9 +159,9 @@ static void complete_commands(FILE *f, const char *cur, int with_help)
 static void complete_subs(FILE *f, const char *cur, const struct cli_command *group)
 {
 	size_t skip = strlen(group->name) + 1;
-	for (const struct cli_command *sub = group->subs; sub->name; sub++)
-		if (!strncmp(sub->name + skip, cur, strlen(cur)))
-			fprintf(f, "%s\n", sub->name + skip);
+	for (const struct cli_command *const *sub = group->subs; *sub; sub++)
+		if (!strncmp((*sub)->name + skip, cur, strlen(cur)))
+			fprintf(f, "%s\n", (*sub)->name + skip);
 }
 
 /* The store's versions; removable: only those remove would take (lc_plan_remove's rules:
@@ -200,7 +207,7 @@ static void complete_value(FILE *f, const char *cur, const struct cli_option *op
 	}
 }
 
-void cli_complete(FILE *f, int n, char **words)
+void cli_complete(FILE *f, const struct cli_program *p, int n, char **words)
 {
 	const char *cur = n > 0 ? words[n - 1] : "";
 	const struct cli_command *cmd = NULL;
@@ -230,7 +237,7 @@ void cli_complete(FILE *f, int n, char **words)
 		else if (!cmd && !strcmp(w, "help"))
 			help = 1;
 		else if ((mesa || help) && !cmd)
-			cmd = cli_command_find(w);
+			cmd = cli_command_find(p, w);
 		else if (cmd && cmd->subs)
 			cmd = cli_sub_find(cmd, w) ? cli_sub_find(cmd, w) : cmd;
 		else if (cmd)
@@ -254,12 +261,12 @@ void cli_complete(FILE *f, int n, char **words)
 		complete_subs(f, cur, cmd);
 	} else if (help) {
 		if (!cmd)
-			complete_commands(f, cur, 0);
+			complete_commands(f, p, cur, 0);
 	} else if (!mesa) {
 		static const char *const top[] = {"mesa", "help"};
 		complete_words(f, cur, top, 2);
 	} else if (!cmd) {
-		complete_commands(f, cur, 1);
+		complete_commands(f, p, cur, 1);
 	} else if (operands == 0 && cmd->operand == OPERAND_VERSION) {
 		complete_versions(f, cur, store_dir, cmd->removes_version);
 	} else if (operands == 0 && cmd->operand == OPERAND_FILE) {

@@ -9,7 +9,7 @@
 
 struct cli_command;
 /* -1: the command goes on; else o holds the answer and its exit code is returned. */
-int cli_state_first(struct cli *c, const struct cli_command *cmd, const char *operand,
+int cli_state_first(struct cli *c, const struct cli_command *cmd, const void *opts,
 		    struct outcome *o);
 
 /* The sentences of a command that changed nothing, the same from here and from the body. */

@@ -1,4 +1,4 @@
-/* The command line as ctl/cli/cli_table.c describes it (ctl/cli/parse.h). Every option is
+/* The command line as the program's entries describe it (ctl/cli/parse.h). Every option is
  * taken as `--opt value` or `--opt=value`, its value checked by its kind and stored at its
  * target; a command's operand is checked once, here. */
 #include "cli/parse.h"
@@ -160,10 +160,10 @@ static int take_sub(struct cli_line *l, const char *word)
 	struct { const char *name; } words[16];
 	size_t n = 0, skip = strlen(group->name) + 1;
 	char list[128] = "";
-	for (const struct cli_command *c = group->subs; c->name && n < 16; c++) {
-		words[n++].name = c->name + skip;
+	for (const struct cli_command *const *c = group->subs; *c && n < 16; c++) {
+		words[n++].name = (*c)->name + skip;
 		snprintf(list + strlen(list), sizeof list - strlen(list), "%s%s", n > 1 ? "|" : "",
-			 c->name + skip);
+			 (*c)->name + skip);
 	}
 	if (!word) {
 		char *text = choices_text(list);
@@ -177,16 +177,16 @@ static int take_sub(struct cli_line *l, const char *word)
 }
 
 /* `help [mesa] [COMMAND]`: words are what follows "help". */
-static int help_words(struct cli_line *l, int n, char **words)
+static int help_words(const struct cli_program *p, struct cli_line *l, int n, char **words)
 {
 	if (n > 0 && !strcmp(words[0], "mesa"))
 		n--, words++;
 	l->action = CLI_HELP;
 	if (n == 0)
 		return DONE;
-	l->cmd = cli_command_find(words[0]);
+	l->cmd = cli_command_find(p, words[0]);
 	if (!l->cmd)
-		return refuse(l, "unknown command", words[0], cli_suggest_command(words[0]),
+		return refuse(l, "unknown command", words[0], cli_suggest_command(p, words[0]),
 			      "tb323fu-ctl mesa help");
 	if (l->cmd->subs && n > 1)
 		take_sub(l, words[1]);
@@ -194,13 +194,13 @@ static int help_words(struct cli_line *l, int n, char **words)
 }
 
 /* Before `mesa`: a word that is neither a global option nor the command group. */
-static int unknown_top_word(struct cli_line *l, const char *word)
+static int unknown_top_word(const struct cli_program *p, struct cli_line *l, const char *word)
 {
 	static const struct { const char *name; } top[] = {{"mesa"}, {"help"}};
 	if (word[0] == '-')
 		return refuse(l, "unknown option", word, cli_suggest_option(NULL, word),
 			      "tb323fu-ctl --help");
-	if (cli_command_find(word))
+	if (cli_command_find(p, word))
 		return fail(l, "\"%s\" is a command of the mesa group: tb323fu-ctl mesa %s", word, word);
 	return refuse(l, "unknown command", word, suggest_name(word, top, 2, sizeof *top),
 		      "tb323fu-ctl --help");
@@ -208,7 +208,8 @@ static int unknown_top_word(struct cli_line *l, const char *word)
 
 /* The global options before `mesa` (before_group) or between it and the command; *i stops
  * at the word after them. */
-static int take_globals(struct cli_line *l, int argc, char **argv, int *i, int before_group)
+static int take_globals(const struct cli_program *p, struct cli_line *l, int argc, char **argv,
+			int *i, int before_group)
 {
 	for (; *i < argc; ++*i) {
 		const char *w = argv[*i];
@@ -219,7 +220,7 @@ static int take_globals(struct cli_line *l, int argc, char **argv, int *i, int b
 				&found) == DONE)
 			return DONE;
 		if (!found)
-			return before_group ? unknown_top_word(l, w)
+			return before_group ? unknown_top_word(p, l, w)
 					    : refuse(l, "unknown option", w, cli_suggest_option(NULL, w),
 						     "tb323fu-ctl --help");
 	}
@@ -240,7 +241,7 @@ static int operand_slots(const struct cli_command *cmd)
 
 static const char **operand_slot(struct cli_line *l, int k)
 {
-	return (const char **)((char *)&l->opts + l->cmd->operand_at) + k;
+	return (const char **)((char *)l->opts + l->cmd->operand_at) + k;
 }
 
 static int take_operand(struct cli_line *l, const char *w)
@@ -300,7 +301,7 @@ static void take_command_words(struct cli_line *l, int argc, char **argv, int i)
 			if (take_operand(l, w) == DONE)
 				return;
 		} else if (version_option_refused(l, argc, argv, i) == DONE ||
-			   take_option(l, cmd->options, &l->opts, argc, argv, &i, help, &found) == DONE ||
+			   take_option(l, cmd->options, l->opts, argc, argv, &i, help, &found) == DONE ||
 			   (!found && take_option(l, cli_global_options, &l->g, argc, argv, &i, help,
 						  &found) == DONE)) {
 			return;
@@ -327,17 +328,17 @@ static int called_as_mesa(int argc, char **argv)
 	return !strcmp(base, "tb323fu-ctl-mesa");
 }
 
-void cli_parse(int argc, char **argv, struct cli_line *l)
+void cli_parse(const struct cli_program *p, int argc, char **argv, struct cli_line *l)
 {
 	memset(l, 0, sizeof *l);
 	l->g.progress = "auto";
 	l->action = CLI_RUN;
 	int i = 1;
 	if (!called_as_mesa(argc, argv)) {
-		if (take_globals(l, argc, argv, &i, 1) == DONE)
+		if (take_globals(p, l, argc, argv, &i, 1) == DONE)
 			return;
 		if (i < argc && !strcmp(argv[i], "help")) {
-			help_words(l, argc - i - 1, argv + i + 1);
+			help_words(p, l, argc - i - 1, argv + i + 1);
 			return;
 		}
 		if (i >= argc) {
@@ -346,20 +347,21 @@ void cli_parse(int argc, char **argv, struct cli_line *l)
 		}
 		i++; /* "mesa" */
 	}
-	if (take_globals(l, argc, argv, &i, 0) == DONE)
+	if (take_globals(p, l, argc, argv, &i, 0) == DONE)
 		return;
 	const char *name = i < argc ? argv[i++] : "status";
 	if (!strcmp(name, "help")) {
-		help_words(l, argc - i, argv + i);
+		help_words(p, l, argc - i, argv + i);
 		return;
 	}
-	l->cmd = cli_command_find(name);
+	l->cmd = cli_command_find(p, name);
 	if (!l->cmd) {
-		refuse(l, "unknown command", name, cli_suggest_command(name), "tb323fu-ctl mesa help");
+		refuse(l, "unknown command", name, cli_suggest_command(p, name), "tb323fu-ctl mesa help");
 		return;
 	}
 	if (l->cmd->subs && take_sub(l, i < argc ? argv[i++] : NULL) == DONE)
 		return;
+	l->opts = xcalloc(1, l->cmd->opts_size ? l->cmd->opts_size : 1);
 	take_command_words(l, argc, argv, i);
 }
 
@@ -367,4 +369,6 @@ void cli_line_free(struct cli_line *l)
 {
 	free(l->error);
 	l->error = NULL;
+	free(l->opts);
+	l->opts = NULL;
 }

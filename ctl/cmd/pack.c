@@ -14,6 +14,15 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "cli/command.h"
+#include "cmd/commands.h"
+
+struct pack_opts {
+	const char *outdir, *stage, *version, *arch, *commit, *base, *mesa_version, *drivers,
+		*vulkan_lib, *vulkan_api, *vulkan_driver_id, *opencl_lib, *rusticl_enable,
+		*ld_library_path, *min_glibc, *compress;
+	int keep_links;
+};
 
 /* Why the Open Device Helper's channel as it is would not take this release (its rules:
  * docs/design.md §13), or NULL when it would. */
@@ -41,29 +50,29 @@ static const struct {
 	const char *option, *key;
 	size_t at;
 } manifest_keys[] = {
-	{"--commit", "commit", offsetof(struct opts_pack, commit)},
-	{"--base", "base", offsetof(struct opts_pack, base)},
-	{"--mesa-version", "mesa_version", offsetof(struct opts_pack, mesa_version)},
-	{"--drivers", "drivers", offsetof(struct opts_pack, drivers)},
-	{"--vulkan-lib", "vulkan_lib", offsetof(struct opts_pack, vulkan_lib)},
-	{"--vulkan-api", "vulkan_api", offsetof(struct opts_pack, vulkan_api)},
-	{"--vulkan-driver-id", "vulkan_driver_id", offsetof(struct opts_pack, vulkan_driver_id)},
-	{"--opencl-lib", "opencl_lib", offsetof(struct opts_pack, opencl_lib)},
-	{"--rusticl-enable", "rusticl_enable", offsetof(struct opts_pack, rusticl_enable)},
-	{"--ld-library-path", "ld_library_path", offsetof(struct opts_pack, ld_library_path)},
-	{"--min-glibc", "min_glibc", offsetof(struct opts_pack, min_glibc)},
+	{"--commit", "commit", offsetof(struct pack_opts, commit)},
+	{"--base", "base", offsetof(struct pack_opts, base)},
+	{"--mesa-version", "mesa_version", offsetof(struct pack_opts, mesa_version)},
+	{"--drivers", "drivers", offsetof(struct pack_opts, drivers)},
+	{"--vulkan-lib", "vulkan_lib", offsetof(struct pack_opts, vulkan_lib)},
+	{"--vulkan-api", "vulkan_api", offsetof(struct pack_opts, vulkan_api)},
+	{"--vulkan-driver-id", "vulkan_driver_id", offsetof(struct pack_opts, vulkan_driver_id)},
+	{"--opencl-lib", "opencl_lib", offsetof(struct pack_opts, opencl_lib)},
+	{"--rusticl-enable", "rusticl_enable", offsetof(struct pack_opts, rusticl_enable)},
+	{"--ld-library-path", "ld_library_path", offsetof(struct pack_opts, ld_library_path)},
+	{"--min-glibc", "min_glibc", offsetof(struct pack_opts, min_glibc)},
 };
 
-static const char *key_value(const struct opts_pack *a, size_t k)
+static const char *key_value(const struct pack_opts *a, size_t k)
 {
 	const char *v = *(const char *const *)((const char *)a + manifest_keys[k].at);
 	/* drivers always written: the helper's channel refuses a MANIFEST without it */
 	return v || strcmp(manifest_keys[k].key, "drivers") ? v : "vulkan,opencl";
 }
 
-CHECK(pack)
+static int cmd_pack_check(const void *opts, struct outcome *o)
 {
-	const struct opts_pack *a = opts;
+	const struct pack_opts *a = opts;
 	if (!a->stage || !a->version)
 		return cli_usage(o, "usage: tb323fu-ctl mesa pack --stage DIR --version V [OPTIONS] OUTDIR");
 	for (size_t k = 0; k < sizeof manifest_keys / sizeof *manifest_keys; k++)
@@ -73,7 +82,7 @@ CHECK(pack)
 }
 
 /* The MANIFEST's head, from the options. */
-static void manifest_head(const struct opts_pack *a, struct strbuf *head)
+static void manifest_head(const struct pack_opts *a, struct strbuf *head)
 {
 	sb_appendf(head, "format=1\nversion=%s\narch=%s\n", a->version, a->arch ? a->arch : host_arch());
 	for (size_t k = 0; k < sizeof manifest_keys / sizeof *manifest_keys; k++)
@@ -83,7 +92,7 @@ static void manifest_head(const struct opts_pack *a, struct strbuf *head)
 
 /* The staged tree read and the MANIFEST text built from the options, then parsed back: pack
  * and install apply the very same rules. */
-static int stage_release(const struct opts_pack *a, struct pack_tree *st, struct strbuf *text,
+static int stage_release(const struct pack_opts *a, struct pack_tree *st, struct strbuf *text,
 			 struct tb_error *e)
 {
 	const char *stage = a->stage;
@@ -112,7 +121,7 @@ static int stage_release(const struct opts_pack *a, struct pack_tree *st, struct
 	return TB_OK;
 }
 
-static int write_release(const struct opts_pack *a, const struct pack_tree *st,
+static int write_release(const struct pack_opts *a, const struct pack_tree *st,
 			 const struct strbuf *text, struct outcome *o, struct tb_error *e)
 {
 	const char *compress = a->compress ? a->compress : "gz";
@@ -146,11 +155,11 @@ static int write_release(const struct opts_pack *a, const struct pack_tree *st,
 	return rc;
 }
 
-COMMAND(pack)
+static int cmd_pack(struct cli *c, const void *opts, struct store *s, struct outcome *o)
 {
 	(void)c;
 	(void)s;
-	const struct opts_pack *a = opts;
+	const struct pack_opts *a = opts;
 	struct tb_error e = {0};
 	struct pack_tree st = {.keep_links = a->keep_links};
 	struct strbuf text = {0};
@@ -163,3 +172,41 @@ COMMAND(pack)
 	sb_free(&text);
 	return rc;
 }
+
+#define PACK(name, arg, field, help) CLI_STRING(name, arg, struct pack_opts, field, help)
+static const struct cli_option pack_options[] = {
+	PACK("--stage", "DIR", stage, "the release tree (DIR/lib/…, DIR/share/…); required"),
+	PACK("--version", "V", version, "the release's version, like 2026.10.06; required"),
+	PACK("--arch", "A", arch, "its architecture (default: this machine's)"),
+	PACK("--commit", "C", commit, "the port's Mesa commit"),
+	PACK("--base", "B", base, "the upstream Mesa commit it is based on"),
+	PACK("--mesa-version", "M", mesa_version, "Mesa's own version, like 26.3.0-devel"),
+	CLI_LIST("--drivers", "LIST", struct pack_opts, drivers, "vulkan,opencl (default both)"),
+	PACK("--vulkan-lib", "PATH", vulkan_lib, "the Vulkan driver in the tree (lib/libvulkan_freedreno.so)"),
+	PACK("--vulkan-api", "X.Y.Z", vulkan_api, "the api_version of the ICD file"),
+	PACK("--vulkan-driver-id", "N", vulkan_driver_id, "the VkDriverId the smoke test expects"),
+	PACK("--opencl-lib", "PATH", opencl_lib, "the OpenCL driver in the tree (lib/libRusticlOpenCL.so.1)"),
+	PACK("--rusticl-enable", "DRIVER", rusticl_enable, "RUSTICL_ENABLE's value (freedreno)"),
+	PACK("--ld-library-path", "lib", ld_library_path, "the release needs LD_LIBRARY_PATH=its lib/"),
+	PACK("--min-glibc", "X.Y", min_glibc, "the glibc the release needs at least"),
+	CLI_CHOICE("--compress", "gz|zst|xz", "gz|zst|xz", struct pack_opts, compress,
+		   "the tarball's compression (default gz)"),
+	CLI_FLAG("--keep-links", struct pack_opts, keep_links,
+		 "keep the tree's symbolic links as links (old tools cannot read them)"),
+	CLI_END,
+};
+
+const struct cli_command pack_command = {
+	.name = "pack",
+	.args = "--stage DIR --version V [OPTIONS] OUTDIR",
+	.summary = "make a release (tarball and SHA256SUMS) from a release tree",
+	.example = "tb323fu-ctl mesa pack --stage stage --version 2026.10.06 out",
+	.options = pack_options,
+	.opts_size = sizeof(struct pack_opts),
+	.operand = OPERAND_DIR,
+	.operand_at = offsetof(struct pack_opts, outdir),
+	.operand_required = 1,
+	.open = OPEN_NONE,
+	.check = cmd_pack_check,
+	.run = cmd_pack,
+};

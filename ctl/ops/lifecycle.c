@@ -138,6 +138,11 @@ static int settled(const struct lc_view *v)
 	return !v->state_damaged && !v->planted && !v->foreign && !v->current_gone;
 }
 
+int lc_nothing_on_trial(const struct lc_view *v)
+{
+	return settled(v) && (!v->st.enabled || !v->st.trial);
+}
+
 /* 1: env.conf is an empty file (or absent), 0: a file that selects something, -1: neither. */
 static int env_conf_empty(const struct store *s)
 {
@@ -331,13 +336,13 @@ void lc_gone_advice(const struct store *s, const struct lc_view *v, struct strbu
 
 /* A transition that needs a current version it can select refuses a current whose tree is
  * gone, or a current link the user pointed elsewhere: nothing is written. */
-static int current_unusable(const struct lc_ctx *c, const struct lc_view *v, const char *cmd,
+static int current_unusable(const struct store *s, const struct lc_view *v, const char *cmd,
 			    struct tb_error *e)
 {
 	if (!v->current_gone && !v->foreign)
 		return TB_OK;
 	struct strbuf sb = {0};
-	lc_gone_advice(c->s, v, &sb);
+	lc_gone_advice(s, v, &sb);
 	int rc = tb_fail_why(e, TB_EFAIL, v->foreign ? "damaged" : "not-installed",
 			     "%s cannot go on: %s; nothing was changed", cmd, sb.buf);
 	sb_free(&sb);
@@ -482,7 +487,7 @@ int lc_install(const struct lc_ctx *c, const char *version, int run_smoke,
 	int rc = TB_OK;
 	phase(c, LC_INSTALLING, version);
 	if (v.foreign) {
-		rc = current_unusable(c, &v, "install", e);
+		rc = current_unusable(c->s, &v, "install", e);
 		goto out;
 	}
 	if (!store_has_version(c->s, version)) {
@@ -537,15 +542,22 @@ out:
 	return rc;
 }
 
+int lc_on_refusal(const struct store *s, const struct lc_view *v, struct tb_error *e)
+{
+	if (v->current_gone || v->foreign)
+		return current_unusable(s, v, "on", e);
+	if (!v->current)
+		return tb_fail_why(e, TB_EFAIL, "not-installed", "no Mesa version installed to switch on (tb323fu-ctl mesa update)");
+	return TB_OK;
+}
+
 int lc_on(const struct lc_ctx *c, struct lc_result *r, struct tb_error *e)
 {
 	struct lc_view v;
 	begin(c, &v, r);
-	int rc;
-	if (v.current_gone || v.foreign) {
-		rc = current_unusable(c, &v, "on", e);
-	} else if (!v.current) {
-		rc = tb_fail_why(e, TB_EFAIL, "not-installed", "no Mesa version installed to switch on (tb323fu-ctl mesa update)");
+	int rc = lc_on_refusal(c->s, &v, e);
+	if (rc) {
+		; /* nothing was changed */
 	} else if (lc_is_on(c->s, &v)) {
 		name(r->version, sizeof r->version, v.current);
 		r->unchanged = 1;
@@ -595,7 +607,7 @@ int lc_keep(const struct lc_ctx *c, struct lc_result *r, struct tb_error *e)
 	int rc = TB_OK;
 	name(r->version, sizeof r->version, v.st.trial);
 	if (v.st.trial || v.state_damaged)
-		rc = current_unusable(c, &v, "keep", e);
+		rc = current_unusable(c->s, &v, "keep", e);
 	if (!rc && (v.st.trial || v.state_damaged)) {
 		phase(c, LC_KEEPING, v.st.trial);
 		end_trial(&v.st);
@@ -605,18 +617,17 @@ int lc_keep(const struct lc_ctx *c, struct lc_result *r, struct tb_error *e)
 	return rc;
 }
 
-/* Why rollback cannot go back (TB_OK: it can). */
-static int rollback_refusal(const struct lc_ctx *c, const struct lc_view *v, struct tb_error *e)
+int lc_rollback_refusal(const struct store *s, const struct lc_view *v, struct tb_error *e)
 {
 	struct tb_error damage = {0};
 	if (v->foreign)
-		return current_unusable(c, v, "rollback", e);
+		return current_unusable(s, v, "rollback", e);
 	if (!v->previous)
 		return tb_fail_why(e, TB_EFAIL, "not-installed", "there is no previous version to go back to");
 	if (v->previous_gone)
 		return tb_fail_why(e, TB_EFAIL, "not-installed", "Mesa %s, the previous version, is gone from %s/versions (deleted outside tb323fu-ctl); nothing was changed; install a version with `tb323fu-ctl mesa update`%s",
-				   v->previous, c->s->root, v->st.enabled ? "; `tb323fu-ctl mesa off` switches the session to the distribution's Mesa meanwhile" : "");
-	if (release_verify_installed(c->s, v->previous, &damage) == TB_EVERIFY)
+				   v->previous, s->root, v->st.enabled ? "; `tb323fu-ctl mesa off` switches the session to the distribution's Mesa meanwhile" : "");
+	if (release_verify_installed(s, v->previous, &damage) == TB_EVERIFY)
 		/* going back onto damaged files would trade one broken build for another */
 		return tb_fail_why(e, TB_EVERIFY, "damaged", "rollback did not switch to the previous version, nothing was changed: %s",
 				   damage.msg);
@@ -627,7 +638,7 @@ int lc_rollback(const struct lc_ctx *c, struct lc_result *r, struct tb_error *e)
 {
 	struct lc_view v;
 	begin(c, &v, r);
-	int rc = rollback_refusal(c, &v, e);
+	int rc = lc_rollback_refusal(c->s, &v, e);
 	if (!rc) {
 		phase(c, LC_ROLLING_BACK, v.previous);
 		name(r->version, sizeof r->version, v.previous);
@@ -701,18 +712,17 @@ int lc_not_installed(const struct store *s, const char *version, struct tb_error
 	return rc;
 }
 
-/* Why remove must keep version (TB_OK: it may go). */
-static int remove_refusal(const struct lc_ctx *c, const struct lc_view *v, const char *version,
-			  struct tb_error *e)
+int lc_remove_refusal(const struct store *s, const struct lc_view *v, const char *version,
+		      struct tb_error *e)
 {
-	if (!store_has_version(c->s, version))
-		return lc_not_installed(c->s, version, e);
-	char *pin = apprules_pinning(c->s, version);
+	if (!store_has_version(s, version))
+		return lc_not_installed(s, version, e);
+	char *pin = apprules_pinning(s, version);
 	int rc = TB_OK;
 	if (pin)
 		rc = tb_fail_why(e, TB_EFAIL, "pinned", "Mesa %s is pinned by %s; remove that rule first", version, pin);
 	else if (v->foreign && v->state_damaged)
-		rc = current_unusable(c, v, "remove", e);
+		rc = current_unusable(s, v, "remove", e);
 	else if (same(version, v->current))
 		rc = tb_fail_why(e, TB_EFAIL, "in-use", "Mesa %s is current, so it stays; make another version current first (`tb323fu-ctl mesa rollback`%s%s, or `tb323fu-ctl mesa install VERSION`), then remove it",
 				 version, v->previous ? " goes back to " : "", v->previous ? v->previous : "");
@@ -728,7 +738,7 @@ int lc_remove(const struct lc_ctx *c, const char *version, struct lc_result *r,
 	struct lc_view v;
 	begin(c, &v, r);
 	name(r->version, sizeof r->version, version);
-	int rc = remove_refusal(c, &v, version, e);
+	int rc = lc_remove_refusal(c->s, &v, version, e);
 	if (!rc)
 		rc = release_remove(c->s, version, e);
 	if (!rc && v.state_damaged)
@@ -753,7 +763,7 @@ static int plan_install(const struct lc_ctx *c, const char *version, int update,
 	int there = store_has_version(c->s, version);
 	int rc = TB_OK;
 	if (v.foreign)
-		rc = current_unusable(c, &v, update ? "update" : "install", e);
+		rc = current_unusable(c->s, &v, update ? "update" : "install", e);
 	else if (!there && !update)
 		rc = tb_fail_why(e, TB_EFAIL, "not-installed", "Mesa %s is not downloaded (tb323fu-ctl mesa download %s)", version, version);
 	else if (lc_is_current(&v, version))
@@ -790,7 +800,7 @@ int lc_plan_rollback(const struct lc_ctx *c, struct lc_plan *p, struct tb_error 
 {
 	struct lc_view v;
 	plan_begin(c, &v, p);
-	int rc = rollback_refusal(c, &v, e);
+	int rc = lc_rollback_refusal(c->s, &v, e);
 	if (!rc) {
 		name(p->version, sizeof p->version, v.previous);
 		name(p->previous, sizeof p->previous, v.current_gone ? NULL : v.current);
@@ -806,7 +816,7 @@ int lc_plan_remove(const struct lc_ctx *c, const char *version, struct lc_plan *
 	struct lc_view v;
 	plan_begin(c, &v, p);
 	name(p->version, sizeof p->version, version);
-	int rc = remove_refusal(c, &v, version, e);
+	int rc = lc_remove_refusal(c->s, &v, version, e);
 	if (!rc)
 		name(p->pruned, sizeof p->pruned, version);
 	lc_view_free(&v);

@@ -74,6 +74,16 @@ int lc_is_off(const struct store *s, const struct lc_view *v);
 int lc_is_on(const struct store *s, const struct lc_view *v);
 int lc_is_current(const struct lc_view *v, const char *version);
 
+/* Why on, rollback or remove (of version) must refuse, TB_OK when it may go on: what the
+ * body says under the lock, and what a caller who may not write the store is answered from
+ * the same view (docs/design.md §11), so both get one reason. */
+int lc_on_refusal(const struct store *s, const struct lc_view *v, struct tb_error *e);
+int lc_rollback_refusal(const struct store *s, const struct lc_view *v, struct tb_error *e);
+int lc_remove_refusal(const struct store *s, const struct lc_view *v, const char *version,
+		      struct tb_error *e);
+/* keep and boot-tick: a settled view with no version on trial in a session that is on. */
+int lc_nothing_on_trial(const struct lc_view *v);
+
 /* What to do about a current version whose tree is gone, or a current link outside
  * versions/: a sentence for status, doctor and the refusals. */
 void lc_gone_advice(const struct store *s, const struct lc_view *v, struct strbuf *sb);

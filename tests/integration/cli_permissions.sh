@@ -94,6 +94,17 @@ nobody "$CTL" --store "$STORE" mesa remove 2026.01.01
 check "nobody: remove of a version not installed says so" \
 	sh -c "[ $rc -eq 1 ] && grep -q 'Mesa 2026.01.01 is not installed' '$T/err'"
 check "and no store was made" test ! -e "$EMPTY"
+# One reason for both callers: what a user is told from the state is the body's own refusal.
+for V in 2026.01.01 2026.10.05; do
+	nobody "$CTL" --json --store "$STORE" mesa remove $V
+	user_reason=$(sed -n 's/.*"reason":"\([^"]*\)".*/\1/p' "$T/out")
+	user_said=$(sed -n 's/.*"message":"\([^"]*\)".*/\1/p' "$T/out")
+	run_cmd "$CTL" --json --store "$STORE" mesa remove $V
+	root_reason=$(sed -n 's/.*"reason":"\([^"]*\)".*/\1/p' "$T/out")
+	root_said=$(sed -n 's/.*"message":"\([^"]*\)".*/\1/p' "$T/out")
+	check "remove $V, not installed: a user and root get the same reason ($root_reason) and sentence" \
+		sh -c "[ '$user_reason' = not-installed ] && [ '$root_reason' = '$user_reason' ] && [ '$user_said' = '$root_said' ]"
+done
 ctl mesa keep >/dev/null
 nobody "$CTL" --store "$STORE" mesa keep
 check "nobody, nothing on trial: nothing to keep" sh -c "[ $rc -eq 0 ] && grep -q 'nothing to keep' '$T/out'"

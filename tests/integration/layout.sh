@@ -16,12 +16,26 @@ if [ "$rc" -eq 0 ]; then ok "every include goes down the layers"; else
 mkdir -p "$T/tree"
 cp -R "$TB_TOP/ctl" "$TB_TOP/tb323fu-mesa" "$T/tree/"
 printf '#include "cmd/cli_table.h"\n' >>"$T/tree/ctl/store/txn.c"
-printf '#include "launcher/launcher.h"\n' >>"$T/tree/ctl/cmd/cmd_store.c"
+printf '#include "launcher/launcher.h"\n' >>"$T/tree/ctl/cmd/status.c"
 printf '#include "smoke/smoke.h"\n' >>"$T/tree/tb323fu-mesa/launcher/which.c"
 run_cmd layers "$T/tree"
 check "the layering check names each wrong include" \
 	test "$rc" -eq 1 -a "$(grep -c 'includes #include' "$T/out")" -eq 3
 check "… by file, line and layer" grep -q '^ctl/store/txn.c:[0-9]*: store includes #include "cmd/cli_table.h"' "$T/out"
+
+# --- the same direction for what the linker joins: calls, function pointers, tables ---
+run_cmd python3 "$TB_TOP/tests/tools/symbol-layers.py" "$TB_TOP" "$TB_BUILD/obj"
+if [ "$rc" -eq 0 ]; then ok "every symbol an object uses is of its layer or one below (no cli/ file names a command's entry)"; else
+	not_ok "every symbol an object uses is of its layer or one below (no cli/ file names a command's entry)" "$(head -n 20 "$T/out")"; fi
+# … and sees a command's entry named by the engine through a declaration of its own, which
+# the include check cannot see.
+cp -R "$TB_BUILD/obj" "$T/obj"
+printf 'extern const char status_command;\nconst void *planted_use = &status_command;\n' >"$T/tree/ctl/cli/planted.c"
+cc -c -o "$T/obj/ctl/cli/planted.o" "$T/tree/ctl/cli/planted.c"
+run_cmd python3 "$TB_TOP/tests/tools/symbol-layers.py" "$T/tree" "$T/obj"
+check "the symbol check names an engine file that uses a command's entry" \
+	sh -c "[ $rc -eq 1 ] && grep -qx 'ctl/cli/planted.o: cli uses status_command of cmd' '$T/out'"
+rm -rf "$T/obj" "$T/tree/ctl/cli/planted.c"
 
 # --- contracts spelled once ---
 run_cmd literals "$TB_TOP"

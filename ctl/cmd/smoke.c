@@ -23,6 +23,17 @@
 #include "base/fs.h"
 #include "base/text.h"
 #include "common/smoketests.h"
+#include "cli/command.h"
+#include "cmd/commands.h"
+
+struct smoke_opts {
+	const char *version, *tests, *suite, *profile, *filter, *deqp, *caselist;
+	const char *subtests, *cts; /* --suite opencl-cts */
+	const char *groups, *fraction; /* --suite dEQP-VK */
+	int budget; /* seconds, 0: cts_budget or deqp_budget of mesa.conf */
+	int jobs;   /* 0: suite_jobs of mesa.conf, else the number of cores */
+	int all; /* every test in a suite's table, not only those that differ */
+};
 
 /* The human table: one line a test. */
 static void print_tests(json_object *res)
@@ -243,7 +254,7 @@ static const char *suite_name(const char *suite)
 }
 
 static int run_named_suite(struct cli *c, struct store *s, const char *version, const char *suite,
-			   const struct opts_smoke *a, struct suite_outcome *so, json_object **res,
+			   const struct smoke_opts *a, struct suite_outcome *so, json_object **res,
 			   struct tb_error *e)
 {
 	if (!strcmp(suite, DEQP_SUITE)) {
@@ -316,7 +327,7 @@ static char *run_notes(json_object *res, const char *suite)
 }
 
 static int run_suite(struct cli *c, struct store *s, const char *version,
-		     const struct opts_smoke *a, struct outcome *o)
+		     const struct smoke_opts *a, struct outcome *o)
 {
 	struct tb_error e = {0};
 	struct suite_outcome so;
@@ -374,9 +385,9 @@ static int run_smoke(struct cli *c, struct store *s, const char *version, const 
 	return TB_OK;
 }
 
-CHECK(smoke)
+static int cmd_smoke_check(const void *opts, struct outcome *o)
 {
-	const struct opts_smoke *a = opts;
+	const struct smoke_opts *a = opts;
 	const char *suite = a->suite ? suite_name(a->suite) : NULL, *deqp = a->deqp, *tests = a->tests;
 	int is_cts = suite && !strcmp(suite, "opencl-cts");
 	int is_deqp = suite && !strcmp(suite, DEQP_SUITE);
@@ -429,9 +440,9 @@ CHECK(smoke)
 	return TB_OK;
 }
 
-COMMAND(smoke)
+static int cmd_smoke(struct cli *c, const void *opts, struct store *s, struct outcome *o)
 {
-	const struct opts_smoke *a = opts;
+	const struct smoke_opts *a = opts;
 	char *chosen = cli_pick_version(s, a->version, o);
 	if (!chosen)
 		return o->code;
@@ -445,3 +456,49 @@ COMMAND(smoke)
 	free(chosen);
 	return rc;
 }
+
+static const struct cli_option smoke_options[] = {
+	CLI_LIST("--tests", "LIST", struct smoke_opts, tests,
+		 "run only these of the six tests (vk.compute,cl.kernel…); with --suite opencl-cts the CTS binaries (basic,api…)"),
+	CLI_CHOICE("--suite", "SUITE", "piglit-cl|opencl-cts|dEQP-VK|deqp-vk", struct smoke_opts, suite,
+		   "piglit-cl, opencl-cts or dEQP-VK (deqp-vk is the same)"),
+	CLI_CHOICE("--profile", "quick|full", "quick|full", struct smoke_opts, profile,
+		   "piglit's profile (with --suite piglit-cl)"),
+	CLI_STRING("--filter", "REGEX", struct smoke_opts, filter,
+		   "only piglit's tests that match (with --suite piglit-cl)"),
+	CLI_STRING("--subtests", "REGEX", struct smoke_opts, subtests,
+		   "only the OpenCL-CTS sub-tests whose BINARY/SUB-TEST matches (with --suite opencl-cts)"),
+	CLI_INT("--budget", "SECONDS", 1, 7 * 86400, struct smoke_opts, budget,
+		"stop an OpenCL-CTS or dEQP-VK run after this long, saying what did not run"),
+	CLI_INT("--jobs", "N", 1, 64, struct smoke_opts, jobs,
+		"run this many OpenCL-CTS or dEQP-VK processes at once (default: the cores)"),
+	CLI_LIST("--groups", "LIST", struct smoke_opts, groups,
+		 "the dEQP-VK groups (default compute,synchronization,synchronization2,memory_model; quick: api.smoke,info)"),
+	CLI_STRING("--fraction", "N[/K]", struct smoke_opts, fraction,
+		   "every N-th dEQP-VK case from the K-th on (with --suite dEQP-VK)"),
+	CLI_STRING("--cts", "DIR", struct smoke_opts, cts,
+		   "the OpenCL-CTS binaries (default cts_dir of mesa.conf, else build-recipes/opencl-cts's)"),
+	CLI_STRING("--deqp", "PATH", struct smoke_opts, deqp,
+		   "the dEQP-VK binary or its directory (default deqp_dir of mesa.conf, else build-recipes/deqp-vk's); "
+		   "without --suite, run it over --caselist on the store's build alone"),
+	CLI_STRING("--caselist", "FILE", struct smoke_opts, caselist,
+		   "dEQP-VK cases to run, one name a line (instead of --groups)"),
+	CLI_FLAG("--all", struct smoke_opts, all,
+		 "a suite's table lists every test, not only those whose results differ"),
+	CLI_END,
+};
+
+const struct cli_command smoke_command = {
+	.name = "smoke",
+	.args = "[VERSION] [--tests LIST | --suite SUITE [OPTIONS] | --deqp PATH --caselist FILE]",
+	.summary = "run the smoke tests against a version (default current)",
+	.example = "tb323fu-ctl mesa smoke 2026.10.06",
+	.options = smoke_options,
+	.opts_size = sizeof(struct smoke_opts),
+	.operand = OPERAND_VERSION,
+	.operand_at = offsetof(struct smoke_opts, version),
+	.open = OPEN_WRITER,
+	.writes = 1,
+	.check = cmd_smoke_check,
+	.run = cmd_smoke,
+};

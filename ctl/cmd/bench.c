@@ -12,6 +12,13 @@
 #include "base/error.h"
 #include "base/alloc.h"
 #include "base/text.h"
+#include "cli/command.h"
+#include "cmd/commands.h"
+
+struct bench_opts {
+	const char *version, *command, *tests;
+	int rounds; /* 0: the default */
+};
 
 static double number(json_object *o, const char *key)
 {
@@ -100,9 +107,9 @@ static void say_result(struct outcome *o, const char *version, json_object *res,
 			    version, command, rounds, plural(rounds));
 }
 
-CHECK(bench)
+static int cmd_bench_check(const void *opts, struct outcome *o)
 {
-	const struct opts_bench *a = opts;
+	const struct bench_opts *a = opts;
 	if (a->tests && a->command)
 		return cli_usage(o, "--tests chooses clpeak's tests; it does not go with --command");
 	char *bad = a->tests ? bench_tests_unknown(a->tests) : NULL;
@@ -115,9 +122,9 @@ CHECK(bench)
 	return TB_OK;
 }
 
-COMMAND(bench)
+static int cmd_bench(struct cli *c, const void *opts, struct store *s, struct outcome *o)
 {
-	const struct opts_bench *a = opts;
+	const struct bench_opts *a = opts;
 	struct tb_error e = {0};
 	int rounds = a->rounds ? a->rounds : BENCH_DEFAULT_ROUNDS;
 	char *chosen = cli_pick_version(s, a->version, o);
@@ -141,3 +148,28 @@ COMMAND(bench)
 	free(chosen);
 	return rc;
 }
+
+static const struct cli_option bench_options[] = {
+	CLI_STRING("--command", "CMD", struct bench_opts, command,
+		   "another benchmark, by sh -c, its \"label : 12.5 GB/s\" lines read (default clpeak, its XML read)"),
+	CLI_LIST("--tests", "LIST", struct bench_opts, tests,
+		 "only these of clpeak's tests (compute-sp,kernel-latency…)"),
+	CLI_INT("--rounds", "N", 1, 1000, struct bench_opts, rounds,
+		"rounds through run and distro alternately (default " BENCH_ROUNDS_TEXT ")"),
+	CLI_END,
+};
+
+const struct cli_command bench_command = {
+	.name = "bench",
+	.args = "[VERSION] [--command CMD | --tests LIST] [--rounds N]",
+	.summary = "run a benchmark through run and distro alternately and compare the medians",
+	.example = "tb323fu-ctl mesa bench --rounds 5",
+	.options = bench_options,
+	.opts_size = sizeof(struct bench_opts),
+	.operand = OPERAND_VERSION,
+	.operand_at = offsetof(struct bench_opts, version),
+	.open = OPEN_WRITER,
+	.writes = 1,
+	.check = cmd_bench_check,
+	.run = cmd_bench,
+};

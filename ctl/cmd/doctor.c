@@ -22,6 +22,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include "cli/command.h"
+#include "cmd/commands.h"
+#include "cmd/app_scope.h"
 
 /* Where the Vulkan loader looks for ICD files when no variable overrides it (besides
  * $XDG_DATA_DIRS, read below). */
@@ -32,7 +35,6 @@ static const char *const vulkan_icd_dirs[] = {
 	"/usr/share/vulkan/icd.d",
 };
 #define OPENCL_VENDORS_DIR "/etc/OpenCL/vendors"
-
 
 struct doctor {
 	struct strbuf lines;
@@ -347,7 +349,6 @@ static int scan_icds(struct doctor *d, json_object *list, const struct elf_host 
 	return count;
 }
 
-
 /* One of the store's ICD files for current: listed, and a problem when its library is gone. */
 static void store_icd(struct doctor *d, json_object *list, const struct elf_host *h,
 		      const struct store *s, const char *current, const char *rel, const char *api)
@@ -446,7 +447,7 @@ static void report_app_rules(struct doctor *d, const struct store *s)
 {
 	json_object *arr = json_object_new_array();
 	struct strbuf lines = {0}, gone = {0};
-	app_rules_summary(s, arr, &lines, &gone);
+	app_rules_summary(s, 1, arr, &lines, &gone);
 	json_object_object_add(d->fields, "app_rules", arr);
 	if (lines.len)
 		line(d, "application rules:\n%s", lines.buf);
@@ -458,7 +459,7 @@ static void report_app_rules(struct doctor *d, const struct store *s)
 	sb_free(&gone);
 }
 
-COMMAND(doctor)
+static int cmd_doctor(struct cli *c, const void *opts, struct store *s, struct outcome *o)
 {
 	(void)c;
 	(void)opts;
@@ -495,3 +496,12 @@ COMMAND(doctor)
 	elf_host_free(&h);
 	return o->code = d.n_problems ? TB_EFAIL : TB_OK;
 }
+
+const struct cli_command doctor_command = {
+	.name = "doctor",
+	.args = "",
+	.summary = "explain what programs get now and list every problem (exit 1 when there is one)",
+	.example = "tb323fu-ctl mesa doctor",
+	.open = OPEN_READER,
+	.run = cmd_doctor,
+};

@@ -1,0 +1,60 @@
+/* app clear [--user]: remove every desktop entry of ours, keeping the rules (the package's
+ * removal runs it). */
+#include "cli/cli.h"
+#include "cli/command.h"
+#include "cmd/commands.h"
+#include "cmd/app_scope.h"
+#include "ops/desktop_override.h"
+#include "store/apprules.h"
+#include "base/alloc.h"
+#include "base/error.h"
+
+struct app_user_opts {
+	int user;
+};
+
+/* Every entry of ours goes, another's stays (override_remove's rule); the rules stay, so a
+ * reinstall's app refresh brings the entries back (docs/design.md §16). */
+static int cmd_app_clear(struct cli *c, const void *opts, struct store *s, struct outcome *o)
+{
+	const struct app_user_opts *a = opts;
+	struct app_ctx x;
+	struct tb_error e = {0};
+	struct app_rules ours = {0};
+	int removed = 0;
+	if (!app_open(c, s, &x, a->user, 1, &e)) {
+		override_recover_rules(x.sc.apps_dir, &ours);
+		for (size_t i = 0; i < ours.n; i++) {
+			struct tb_error one = {0};
+			if (override_remove(&x.sc, ours.v[i].id, &one) == 0)
+				removed++;
+			else if (!e.code)
+				e = one;
+		}
+	}
+	outcome_int(o, "removed", removed);
+	if (!e.code && removed)
+		outcome_say(o, "%d desktop entries of ours removed from %s; the rules are kept", removed,
+			    x.sc.apps_dir);
+	else if (!e.code)
+		outcome_say(o, "no desktop entry of ours in %s", x.sc.apps_dir);
+	apprules_free(&ours);
+	app_ctx_close(&x);
+	return e.code ? outcome_fail(o, &e) : TB_OK;
+}
+
+static const struct cli_option app_clear_options[] = {APP_USER_OPTION(struct app_user_opts), CLI_END};
+
+/* The package's prerm: the entries start the launcher that goes with the package. Ours are
+ * told from another's by the one rule every app command applies, not by a grep. A reader:
+ * it changes no rule and must not create a store on the way out. */
+const struct cli_command app_clear_command = {
+	.name = "app clear",
+	.args = "[--user]",
+	.summary = "remove every desktop entry of ours, keeping the rules (the package's removal runs it)",
+	.example = "tb323fu-ctl mesa app clear",
+	.options = app_clear_options,
+	.opts_size = sizeof(struct app_user_opts),
+	.open = OPEN_READER,
+	.run = cmd_app_clear,
+};

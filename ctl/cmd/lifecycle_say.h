@@ -1,0 +1,27 @@
+/* What the store's writers (install, install-local, update, on, off, keep, rollback,
+ * boot-tick, remove) share: the engine's context for their store, one transition of the
+ * life cycle, and the sentences after one, so they speak alike. */
+#ifndef TB_CMD_LIFECYCLE_SAY_H
+#define TB_CMD_LIFECYCLE_SAY_H
+
+#include "cli/cli.h"
+#include "ops/lifecycle.h"
+
+/* The engine's context for this command's store. */
+struct lc_ctx lc_ctx_of(struct cli *c, struct store *s);
+
+/* A writer that rebuilt a damaged state, replaced a planted link or used the reserve says so
+ * after its own sentence. */
+void say_repaired(struct outcome *o, const struct lc_result *r);
+
+/* install and install-local: make v current, smoke-test it (unless no_smoke or smoke = off)
+ * and say what happened. */
+int install_and_say(struct cli *c, struct store *s, const char *v, int no_smoke,
+		    struct outcome *o);
+
+/* on, off, keep, rollback, boot-tick: one transition on the store; its version reported. */
+typedef int (*transition_fn)(const struct lc_ctx *c, struct lc_result *r, struct tb_error *e);
+int run_transition(struct cli *c, transition_fn fn, struct lc_result *r, struct store *s,
+		   struct outcome *o);
+
+#endif

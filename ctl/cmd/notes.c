@@ -1,0 +1,62 @@
+/* notes [VERSION]: the release notes of a version (default the channel's newest), from the
+ * cached release list (docs/design.md §13). */
+#include "cli/cli.h"
+#include "cli/command.h"
+#include "cmd/commands.h"
+#include "release/feed.h"
+#include "store/manifest.h"
+#include "ops/lifecycle.h"
+#include "base/strbuf.h"
+#include "base/error.h"
+#include "base/host.h"
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct notes_opts {
+	const char *version;
+};
+
+static int cmd_notes(struct cli *c, const void *opts, struct store *s, struct outcome *o)
+{
+	const char *want = ((const struct notes_opts *)opts)->version;
+	struct tb_error e = {0};
+	char *cache = store_path(s, STORE_CACHE_DIR);
+	struct feed f;
+	int rc = feed_cached(&c->cfg, cache, &f, &e);
+	free(cache);
+	if (!rc) {
+		const struct feed_release *r = want ? feed_find(&f, want) : feed_newest(&f, c->cfg.channel);
+		if (!r && want)
+			rc = tb_fail_why(&e, TB_EFAIL, "unknown-version",
+					 "Mesa %s is not in the release list; `tb323fu-ctl mesa check` refreshes it", want);
+		else if (!r)
+			rc = tb_fail_why(&e, TB_EFAIL, "unknown-version", "no Mesa release for %s is offered on %s",
+					 host_arch(), c->cfg.channel);
+		else {
+			outcome_str(o, "version", r->version);
+			outcome_str(o, "notes", r->notes);
+			outcome_str(o, "url", r->notes_url);
+			outcome_str(o, "published_at", r->published_at);
+			outcome_int(o, "size", (int64_t)r->tarball.size);
+			/* people get the text itself, or where to read it */
+			outcome_say(o, "%s", *r->notes ? r->notes : *r->notes_url ? r->notes_url
+							: "this release has no notes");
+		}
+		feed_free(&f);
+	}
+	return rc ? outcome_fail(o, &e) : TB_OK;
+}
+
+const struct cli_command notes_command = {
+	.name = "notes",
+	.args = "[VERSION]",
+	.summary = "the release notes of a version (default the channel's newest), from the cached release list",
+	.example = "tb323fu-ctl mesa notes",
+	.opts_size = sizeof(struct notes_opts),
+	.operand = OPERAND_RELEASE,
+	.operand_at = offsetof(struct notes_opts, version),
+	.open = OPEN_READER,
+	.run = cmd_notes,
+};

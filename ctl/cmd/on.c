@@ -1,0 +1,70 @@
+/* on: the current version for every program from the next login, on trial. */
+#include "cli/cli.h"
+#include "cli/command.h"
+#include "cmd/commands.h"
+#include "cmd/lifecycle_say.h"
+#include "cli/cli_state_first.h"
+#include "ops/lifecycle.h"
+#include "ops/login_reach.h"
+#include "base/error.h"
+#include "base/strbuf.h"
+#include "common/storelayout.h"
+
+static int cmd_on(struct cli *c, const void *opts, struct store *s, struct outcome *o)
+{
+	(void)opts;
+	struct lc_result r;
+	if (run_transition(c, lc_on, &r, s, o))
+		return o->code;
+	if (r.unchanged) {
+		cli_say_already_on(o, s, r.version);
+		return TB_OK;
+	}
+	const char *link;
+	enum login_reach reach = login_reach(s, &link);
+	outcome_bool(o, "logins_read_store", reach == LOGIN_READS);
+	struct strbuf sb = {0};
+	if (reach == LOGIN_READS)
+		sb_appendf(&sb, "Mesa %s is switched on for every program from the next login", r.version);
+	else
+		/* the switch is in the store, but nothing carries it into a login: say so now,
+		 * not only in doctor */
+		sb_appendf(&sb, "Mesa %s is switched on in the store %s, but no login reads that store (%s %s), "
+			   "so programs keep the distribution's Mesa; start one with `tb323fu-mesa --store %s run PROGRAM`, "
+			   "or use the store the session files name (reinstalling tb323fu-mesa puts them back for %s)",
+			   r.version, s->root, link,
+			   reach == LOGIN_NO_LINK ? "is missing" : "leads to another store's env.conf", s->root,
+			   STORE_DEFAULT_ROOT);
+	if (r.trial)
+		sb_appendf(&sb, "; it is on trial for %d starts until `tb323fu-ctl mesa keep`", r.max);
+	outcome_say(o, "%s", sb.buf);
+	sb_free(&sb);
+	say_repaired(o, &r);
+	return TB_OK;
+}
+
+/* Already on, or no version installed to switch on: from the state, through the body's
+ * own checks. */
+static int on_answer(const struct store *s, const struct lc_view *v, const void *opts,
+		     struct outcome *o)
+{
+	(void)opts;
+	struct tb_error e = {0};
+	if (!v->current && !v->foreign && lc_on_refusal(s, v, &e))
+		return outcome_fail(o, &e), 1;
+	if (!lc_is_on(s, v))
+		return 0;
+	cli_say_already_on(o, s, v->current);
+	return 1;
+}
+
+const struct cli_command on_command = {
+	.name = "on",
+	.args = "",
+	.summary = "use the current version for every program from the next login (on trial)",
+	.example = "tb323fu-ctl mesa on",
+	.open = OPEN_WRITER,
+	.writes = 1,
+	.answer = on_answer,
+	.run = cmd_on,
+};

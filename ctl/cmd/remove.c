@@ -1,0 +1,74 @@
+/* remove VERSION: a version that is neither current nor previous, nor pinned by a rule. */
+#include "cli/cli.h"
+#include "cli/command.h"
+#include "cmd/commands.h"
+#include "cmd/lifecycle_say.h"
+#include "ops/lifecycle.h"
+#include "base/error.h"
+
+#include <stdio.h>
+
+struct remove_opts {
+	const char *version;
+	int dry_run; /* say what would be done, change nothing */
+};
+
+static int cmd_remove(struct cli *c, const void *opts, struct store *s, struct outcome *o)
+{
+	const struct remove_opts *a = opts;
+	const char *v = a->version;
+	struct tb_error e = {0};
+	struct lc_ctx x = lc_ctx_of(c, s);
+	if (a->dry_run) {
+		struct lc_plan p;
+		if (lc_plan_remove(&x, v, &p, &e))
+			return outcome_fail(o, &e);
+		char said[200];
+		snprintf(said, sizeof said, "`remove` would remove Mesa %s (its files, ICD and env files)", v);
+		outcome_dry_run(o, &p, said);
+		return TB_OK;
+	}
+	struct lc_result r;
+	int rc = lc_remove(&x, v, &r, &e);
+	if (rc)
+		outcome_fail(o, &e);
+	else {
+		outcome_str(o, "version", v);
+		outcome_say(o, "Mesa %s removed", v);
+		say_repaired(o, &r);
+	}
+	return rc;
+}
+
+/* A version that is not installed: nothing to remove, said by the body's own refusal, so a
+ * user and root get one reason (docs/design.md §9). What else remove must keep is for one
+ * who may write the store to hear. */
+static int remove_answer(const struct store *s, const struct lc_view *v, const void *opts,
+			 struct outcome *o)
+{
+	const char *version = ((const struct remove_opts *)opts)->version;
+	struct tb_error e = {0};
+	if (store_has_version(s, version) || !lc_remove_refusal(s, v, version, &e))
+		return 0;
+	outcome_fail(o, &e);
+	return 1;
+}
+
+static const struct cli_option remove_options[] = {CLI_DRY_RUN(struct remove_opts), CLI_END};
+
+const struct cli_command remove_command = {
+	.name = "remove",
+	.args = "VERSION [--dry-run]",
+	.summary = "remove a version that is neither current nor previous",
+	.example = "tb323fu-ctl mesa remove 2026.09.30",
+	.options = remove_options,
+	.opts_size = sizeof(struct remove_opts),
+	.operand = OPERAND_VERSION,
+	.operand_at = offsetof(struct remove_opts, version),
+	.operand_required = 1,
+	.open = OPEN_WRITER,
+	.writes = 1,
+	.removes_version = 1,
+	.answer = remove_answer,
+	.run = cmd_remove,
+};

@@ -1,0 +1,187 @@
+/* status: what is installed and switched on (the default command); its JSON keys are
+ * docs/design.md §5's, exactly. */
+#include "cli/cli.h"
+#include "cli/command.h"
+#include "cmd/commands.h"
+#include "cmd/app_scope.h"
+#include "ops/lifecycle.h"
+#include "ops/takeover.h"
+#include "release/feed.h"
+#include "store/manifest.h"
+#include "store/running.h"
+#include "trial/bench.h"
+#include "base/error.h"
+#include "base/alloc.h"
+#include "base/strbuf.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* A git commit id shortened as git does; anything else (a tag, a version) as it is. */
+static const char *short_commit(const char *c, char *buf, size_t n)
+{
+	size_t len = strlen(c);
+	if (len < 12 || strspn(c, "0123456789abcdef") != len)
+		return c;
+	snprintf(buf, n, "%.7s", c);
+	return buf;
+}
+
+/* What the channel offers, as the last `check` saw it (no network here). */
+static char *cached_available(const struct cli *c, const struct store *s)
+{
+	char *cache = store_path(s, STORE_CACHE_DIR);
+	struct feed f = {0};
+	struct tb_error ignored = {0};
+	char *v = NULL;
+	if (feed_cached(&c->cfg, cache, &f, &ignored) == TB_OK) {
+		const struct feed_release *r = feed_newest(&f, c->cfg.channel);
+		if (r)
+			v = xstrdup(r->version);
+		feed_free(&f);
+	}
+	free(cache);
+	return v;
+}
+
+static const char damaged_state[] =
+	"the store's state file is damaged; it is read from the links and env.conf (the session stays as it is) and rebuilt by the next change";
+
+static void status_sentence(struct strbuf *sb, const struct store *s, const struct lc_view *v,
+			    const struct manifest *m, const char *avail, int incomplete,
+			    const struct running_info *ri)
+{
+	char sc[16];
+	/* the first line says on, off or trial, as systemctl status's first line says active */
+	const char *session = lc_session_word(v);
+	if (v->current && !v->current_gone && !v->foreign && !strcmp(session, "trial"))
+		sb_appendf(sb, "Mesa %s: on, on trial (%d of %d starts)\n", v->current, v->st.tries, v->st.max);
+	else if (v->current && !v->current_gone && !v->foreign)
+		sb_appendf(sb, "Mesa %s: %s\n", v->current,
+			   v->st.enabled ? "on" : "off (programs use the distribution's Mesa)");
+	else if (!v->st.enabled)
+		sb_append(sb, "off: programs use the distribution's Mesa\n");
+	if (v->current_gone || v->foreign) {
+		sb_append(sb, "no usable Mesa version is current: ");
+		lc_gone_advice(s, v, sb);
+	} else if (v->current) {
+		sb_appendf(sb, "Mesa %s is current (%s", v->current, cli_drivers_text(m));
+		if (m && m->mesa_version)
+			sb_appendf(sb, ", Mesa %s", m->mesa_version);
+		if (m && m->base)
+			sb_appendf(sb, ", based on upstream %s", short_commit(m->base, sc, sizeof sc));
+		sb_append(sb, ")");
+	} else
+		sb_append(sb, "no Mesa version installed (tb323fu-ctl mesa update)");
+	if (v->current_gone || v->foreign)
+		; /* said above */
+	else if (v->current && v->st.enabled)
+		sb_append(sb, "\nit is switched on: programs started from now on use it (in a session started while it was off, from the next login)");
+	else if (v->current)
+		sb_append(sb, "\nit is used by `tb323fu-mesa run`; switch it on for every program with `tb323fu-ctl mesa on`");
+	if (!strcmp(lc_state_name(v), "trial"))
+		sb_appendf(sb, "\nit is on trial (%d of %d starts); confirm it with `tb323fu-ctl mesa keep`", v->st.tries, v->st.max);
+	json_object *bench = v->current ? bench_summary(s, v->current) : NULL;
+	json_object *ratio = bench ? json_object_object_get(bench, "ratio") : NULL;
+	if (ratio)
+		sb_appendf(sb, "\nits last benchmark: %.2fx the distribution's Mesa (%s, %d rounds; `tb323fu-ctl mesa bench` measures again)",
+			   json_object_get_double(ratio),
+			   json_object_get_string(json_object_object_get(bench, "command")),
+			   json_object_get_int(json_object_object_get(bench, "rounds")));
+	json_object_put(bench);
+	if (v->previous && v->previous_gone)
+		sb_appendf(sb, "\nMesa %s, the previous version, is gone from %s/versions", v->previous, s->root);
+	else if (v->previous)
+		sb_appendf(sb, "\nMesa %s is kept for `tb323fu-ctl mesa rollback`", v->previous);
+	if (v->ready)
+		sb_appendf(sb, "\nMesa %s is installed, not current; make it current with `tb323fu-ctl mesa install %s`", v->ready, v->ready);
+	if (avail && (!v->current || version_compare(avail, v->current) > 0) &&
+	    (!v->ready || version_compare(avail, v->ready) > 0))
+		sb_appendf(sb, "\nMesa %s is available (tb323fu-ctl mesa update)", avail);
+	if (v->st.failed)
+		sb_appendf(sb, "\nMesa %s failed: %s", v->st.failed, v->st.failed_reason ? v->st.failed_reason : "");
+	if (v->state_damaged)
+		sb_appendf(sb, "\n%s", damaged_state);
+	if (incomplete)
+		sb_append(sb, "\nthe store was made by the Open Device Helper and still needs our files; any writing command adds them (tb323fu-ctl mesa takeover)");
+	if (ri->command[0])
+		sb_appendf(sb, "\n%s is running (%s, %d %%)", ri->command, ri->step, ri->percent);
+}
+
+/* The application rules for people (docs/design.md §16); status's JSON keeps its keys. */
+static void status_app_rules(const struct store *s, struct strbuf *sb)
+{
+	json_object *arr = json_object_new_array();
+	struct strbuf lines = {0}, gone = {0};
+	app_rules_summary(s, 1, arr, &lines, &gone);
+	if (lines.len)
+		sb_appendf(sb, "\napplication rules:\n%s", lines.buf);
+	if (gone.len)
+		sb_appendf(sb, "\n%.*s", (int)gone.len - 1, gone.buf);
+	sb_free(&lines);
+	sb_free(&gone);
+	json_object_put(arr);
+}
+
+static int cmd_status(struct cli *c, const void *opts, struct store *s, struct outcome *o)
+{
+	(void)opts;
+	struct lc_view v;
+	lc_read(s, &v);
+	char *avail = cached_available(c, s);
+	struct manifest m;
+	int have_m = 0;
+	if (v.current) {
+		struct tb_error ignored = {0};
+		have_m = store_load_manifest(s, v.current, &m, &ignored) == TB_OK;
+	}
+	outcome_str(o, "installed", v.current);
+	outcome_str(o, "previous", v.previous);
+	outcome_str(o, "available", avail);
+	outcome_str(o, "downloaded", v.ready); /* the helper's name for ready (docs/design.md §5) */
+	outcome_str(o, "ready", v.ready);
+	outcome_str(o, "session", lc_session_word(&v));
+	outcome_bool(o, "enabled", v.st.enabled);
+	outcome_str(o, "trial", v.st.trial);
+	outcome_int(o, "tries", v.st.tries);
+	outcome_int(o, "max_tries", v.st.trial ? v.st.max : c->cfg.max_tries);
+	outcome_str(o, "failed", v.st.failed);
+	outcome_str(o, "failed_reason", v.st.failed_reason);
+	outcome_str(o, "failed_reason_id",
+		    v.st.failed ? (v.st.failed_reason_id ? v.st.failed_reason_id : "failed") : "");
+	json_object_object_add(o->fields, "drivers", cli_drivers_array(have_m ? &m : NULL));
+	outcome_str(o, "base", have_m ? m.base : "");
+	outcome_str(o, "mesa_version", have_m ? m.mesa_version : "");
+	struct running_info ri;
+	running_read(s->root, &ri);
+	/* a running writer's step first, whoever started it (docs/design.md §13) */
+	outcome_str(o, "state", ri.command[0] ? ri.step : lc_state_name(&v));
+	outcome_str(o, "store", s->root);
+	int incomplete = takeover_needed(s);
+	outcome_bool(o, "takeover_needed", incomplete > 0);
+	outcome_str(o, "op", ri.command);
+	outcome_int(o, "progress", ri.command[0] ? ri.percent : 0);
+	outcome_str(o, "message", ri.last_message);
+	o->fields_only = 1;
+	struct strbuf sb = {0};
+	status_sentence(&sb, s, &v, have_m ? &m : NULL, avail, incomplete, &ri);
+	status_app_rules(s, &sb);
+	outcome_say(o, "%s", sb.buf);
+	sb_free(&sb);
+	running_info_free(&ri);
+	if (have_m)
+		manifest_free(&m);
+	lc_view_free(&v);
+	free(avail);
+	return TB_OK;
+}
+
+const struct cli_command status_command = {
+	.name = "status",
+	.args = "",
+	.summary = "what is installed and switched on (the default command)",
+	.example = "tb323fu-ctl mesa status --json",
+	.open = OPEN_READER,
+	.run = cmd_status,
+};

@@ -1,0 +1,152 @@
+/* update: check, then download and install when the channel has a newer version. */
+#include "cli/cli.h"
+#include "cli/command.h"
+#include "cmd/commands.h"
+#include "cmd/remote.h"
+#include "ops/acquire.h"
+#include "ops/lifecycle.h"
+#include "release/release.h"
+#include "store/manifest.h"
+#include "base/host.h"
+#include "trial/smoke_run.h"
+#include "base/error.h"
+#include "base/alloc.h"
+
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct update_opts {
+	int no_smoke;
+	int dry_run; /* say what would be done; the release list is read, no tarball fetched */
+};
+
+/* update stops short of installing: "up to date", or a version that failed here before. */
+static int update_stays(struct cli *c, struct remote *rs, const struct feed_release *r,
+			const struct lc_view *v, struct outcome *o)
+{
+	const char *cur = v->current;
+	if (!r || (cur && version_compare(r->version, cur) <= 0)) {
+		/* Never an older or equal version: update only moves forward. */
+		if (!cur) {
+			struct tb_error e = {0};
+			tb_fail_why(&e, TB_EFAIL, "unknown-version", "no Mesa release for %s is offered on %s by %s", host_arch(),
+				    c->cfg.channel, c->cfg.source);
+			return outcome_fail(o, &e);
+		}
+		outcome_str(o, "version", cur);
+		outcome_bool(o, "updated", 0);
+		outcome_say(o, "Mesa up to date (%s)", cur);
+		return 0;
+	}
+	if (v->st.failed && !strcmp(v->st.failed, r->version)) {
+		/* A version that already failed here is not retried behind the user's back. */
+		outcome_str(o, "version", cur ? cur : "");
+		outcome_bool(o, "updated", 0);
+		outcome_say(o, "Mesa %s failed here before (%s); staying on %s%s; try it again with `tb323fu-ctl mesa install %s`",
+			    r->version, v->st.failed_reason ? v->st.failed_reason : "no reason recorded",
+			    cur ? "Mesa " : "the distribution's Mesa", cur ? cur : "", r->version);
+		return 0;
+	}
+	return -1;
+}
+
+/* update --dry-run: what it would download (not downloaded) and install. */
+static int update_plan_say(struct cli *c, struct remote *rs, const struct feed_release *r,
+			   int no_smoke, struct outcome *o)
+{
+	struct lc_ctx x = {.s = rs->s, .cfg = &c->cfg, .progress = c->progress};
+	struct lc_plan p;
+	struct tb_error e = {0};
+	if (lc_plan_update(&x, r->version, &p, &e))
+		return outcome_fail(o, &e);
+	int fetch = !present_and_whole(rs->s, r->version);
+	outcome_bool(o, "would_download", fetch);
+	outcome_int(o, "size", fetch ? (int64_t)r->tarball.size : 0);
+	outcome_install_plan(o, "update", &p, !no_smoke && c->cfg.smoke, c->cfg.keep_versions);
+	char *plan = o->message;
+	o->message = NULL;
+	if (fetch)
+		outcome_say(o, "dry run: `update` would download Mesa %s (%.1f MiB, then checked and unpacked)\n%s",
+			    r->version, (double)r->tarball.size / 1048576.0, plan);
+	else
+		outcome_say(o, "dry run: Mesa %s is already downloaded and whole\n%s", r->version, plan);
+	free(plan);
+	return TB_OK;
+}
+
+static int cmd_update(struct cli *c, const void *opts, struct store *s, struct outcome *o)
+{
+	const struct update_opts *a = opts;
+	int no_smoke = a->no_smoke;
+	struct remote rs;
+	struct tb_error e = {0};
+	if (remote_open(c, s, &rs, a->dry_run, &e))
+		return outcome_fail(o, &e);
+	const struct feed_release *r = feed_newest(&rs.feed, c->cfg.channel);
+	struct lc_view v;
+	lc_read(rs.s, &v);
+	outcome_str(o, "channel", c->cfg.channel);
+	outcome_str(o, "available", r ? r->version : "");
+	if (a->dry_run)
+		outcome_bool(o, "dry_run", 1);
+	int stays = update_stays(c, &rs, r, &v, o);
+	if (stays < 0 && a->dry_run)
+		stays = update_plan_say(c, &rs, r, no_smoke, o);
+	if (stays >= 0) {
+		lc_view_free(&v);
+		remote_end(&rs);
+		return o->code;
+	}
+	outcome_str(o, "version", r->version);
+	outcome_str(o, "previous", v.current ? v.current : "");
+	int downloaded = !present_and_whole(rs.s, r->version);
+	uint64_t resumed = 0;
+	int rc = downloaded ? acquire_remote(&c->cfg, rs.s, r, c->progress, &resumed, &e) : TB_OK;
+	struct smoke_outcome smoke = {0};
+	int smoked = c->cfg.smoke && !no_smoke;
+	struct lc_result lr;
+	if (!rc) {
+		struct lc_ctx x = {.s = rs.s, .cfg = &c->cfg, .progress = c->progress};
+		rc = lc_install(&x, r->version, smoked, &smoke, &lr, &e);
+		outcome_int(o, "smoke_failed", smoke.failed);
+	}
+	lc_view_free(&v);
+	if (rc) {
+		remote_end(&rs);
+		return outcome_fail(o, &e);
+	}
+	char about[256];
+	cli_describe_version(o, rs.s, r->version, about, sizeof about);
+	outcome_bool(o, "updated", 1);
+	outcome_installed(o, rs.s, r->version, smoked ? &smoke : NULL, &lr, c->cfg.keep_versions);
+	if (downloaded) {
+		char *installed = o->message;
+		o->message = NULL;
+		outcome_say(o, "Mesa %s downloaded and checked (%s)\n%s", r->version, about, installed);
+		free(installed);
+	}
+	remote_end(&rs);
+	return TB_OK;
+}
+
+static const struct cli_option update_options[] = {
+	CLI_FLAG("--no-smoke", struct update_opts, no_smoke,
+		 "skip the smoke tests (as `smoke = off` in mesa.conf)"),
+	CLI_DRY_RUN(struct update_opts),
+	CLI_END,
+};
+
+const struct cli_command update_command = {
+	.name = "update",
+	.args = "[--no-smoke] [--dry-run]",
+	.summary = "check, download and install when the channel has a newer version",
+	.example = "tb323fu-ctl mesa update",
+	.options = update_options,
+	.opts_size = sizeof(struct update_opts),
+	.open = OPEN_WRITER,
+	.writes = 1,
+	.makes_store = 1,
+	.run = cmd_update,
+};

@@ -1,0 +1,105 @@
+/* verify [VERSION] [--repair]: re-hash an installed version against its MANIFEST and run
+ * the ELF checks again; --repair fetches a damaged one anew. */
+#include "cli/cli.h"
+#include "cli/command.h"
+#include "cmd/commands.h"
+#include "ops/repair.h"
+#include "release/elfcheck.h"
+#include "release/feed.h"
+#include "release/release.h"
+#include "store/manifest.h"
+#include "base/error.h"
+#include "base/alloc.h"
+
+#include <stdlib.h>
+
+struct verify_opts {
+	const char *version;
+	int repair;
+};
+
+/* Whether the cached release list offers v: then `verify --repair` can fetch it anew. */
+static int offered(const struct cli *c, const struct store *s, const char *v)
+{
+	char *cache = store_path(s, STORE_CACHE_DIR);
+	struct feed f;
+	struct tb_error ignored = {0};
+	int yes = feed_cached(&c->cfg, cache, &f, &ignored) == TB_OK;
+	if (yes) {
+		yes = feed_find(&f, v) != NULL;
+		feed_free(&f);
+	}
+	free(cache);
+	return yes;
+}
+
+/* Re-hashes a tree and re-runs the ELF checks on it; a damage is said with the repair that
+ * works for that version. */
+static int verify_tree(const struct cli *c, struct store *s, const char *v, struct tb_error *e)
+{
+	int rc = offered(c, s, v) ? release_verify_installed(s, v, e) : release_verify_offline(s, v, e);
+	if (!rc) {
+		char *tree = store_version_dir(s, v);
+		struct manifest m;
+		rc = manifest_load(tree, &m, e);
+		if (!rc) {
+			struct elf_report r;
+			rc = elf_check_tree(tree, &m, &r, e);
+			manifest_free(&m);
+		}
+		free(tree);
+	}
+	return rc;
+}
+
+static int repair_and_say(struct cli *c, struct store *s, const char *v, struct outcome *o)
+{
+	struct tb_error e = {0};
+	if (repair_from_source(&c->cfg, s, v, c->progress, &e))
+		return outcome_fail(o, &e);
+	outcome_bool(o, "repaired", 1);
+	outcome_say(o, "Mesa %s was damaged and is whole again (fetched and checked anew)", v);
+	return TB_OK;
+}
+
+static int cmd_verify(struct cli *c, const void *opts, struct store *s, struct outcome *o)
+{
+	const struct verify_opts *a = opts;
+	const char *want = a->version;
+	struct tb_error e = {0};
+	char *v = want ? xstrdup(want) : store_current(s);
+	int rc;
+	if (!v)
+		rc = tb_fail_why(&e, TB_EFAIL, "not-installed", "no Mesa version installed (tb323fu-ctl mesa update)");
+	else
+		rc = verify_tree(c, s, v, &e);
+	if (v)
+		outcome_str(o, "version", v);
+	if (rc && a->repair && v && rc == TB_EVERIFY)
+		rc = repair_and_say(c, s, v, o);
+	else if (rc)
+		outcome_fail(o, &e);
+	else
+		outcome_say(o, "Mesa %s is intact: every file matches its MANIFEST", v);
+	free(v);
+	return rc;
+}
+
+static const struct cli_option verify_options[] = {
+	{.name = "--repair", .help = "fetch a damaged version anew from the release source",
+	 .kind = OPT_FLAG, .offset = offsetof(struct verify_opts, repair), .writes = 1},
+	CLI_END,
+};
+
+const struct cli_command verify_command = {
+	.name = "verify",
+	.args = "[VERSION] [--repair]",
+	.summary = "re-hash an installed version (default current) against its MANIFEST",
+	.example = "tb323fu-ctl mesa verify",
+	.options = verify_options,
+	.opts_size = sizeof(struct verify_opts),
+	.operand = OPERAND_VERSION,
+	.operand_at = offsetof(struct verify_opts, version),
+	.open = OPEN_READER,
+	.run = cmd_verify,
+};

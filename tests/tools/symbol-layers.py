@@ -1,0 +1,53 @@
+#!/usr/bin/env python3
+"""The layers of docs/design.md §15 as the linker sees them: every symbol an object uses
+(a call, a function pointer, a table's address) must be defined in its own layer or below,
+as layers.py requires of includes. An entry of ctl/cmd/ named by ctl/cli/ would pass the
+include check through a forward declaration; it does not pass this one. Prints each such
+use (object: layer uses symbol of layer); exit 1 when there is one. Usage:
+symbol-layers.py TOP OBJDIR (the tree, and the build's obj/ holding ctl/… and tb323fu-mesa/…;
+objects whose source is gone from the tree are left out)"""
+import os
+import subprocess
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from layers import allowed, layer_of  # noqa: E402
+
+
+def symbols(obj, *flags):
+    out = subprocess.run(["nm", "-P", *flags, obj], capture_output=True, text=True, check=True).stdout
+    return [line.split()[0] for line in out.splitlines() if line.strip()]
+
+
+def main():
+    top_dir, objdir = sys.argv[1], sys.argv[2]
+    objects = []
+    for top in ("ctl", "tb323fu-mesa"):
+        for d, _, files in sorted(os.walk(os.path.join(objdir, top))):
+            for f in sorted(files):
+                if not f.endswith(".o"):
+                    continue
+                path = os.path.join(d, f)
+                rel = os.path.relpath(path, os.path.join(objdir, top))[:-2]
+                src = next((rel + x for x in (".c", ".cpp") if os.path.exists(os.path.join(top_dir, top, rel + x))), None)
+                if src:
+                    objects.append((top, src, path))
+    where = {}
+    for top, rel, path in objects:
+        for sym in symbols(path, "--defined-only", "--extern-only"):
+            where[sym] = (top, layer_of(top, rel))
+    bad = 0
+    for top, rel, path in objects:
+        me = layer_of(top, rel)
+        for sym in symbols(path, "--undefined-only"):
+            if sym not in where:
+                continue  # a library's
+            their_top, them = where[sym]
+            if them != "common" and (their_top != top or not allowed(top, me, them)):
+                print("%s: %s uses %s of %s" % (os.path.join(top, os.path.splitext(rel)[0] + ".o"), me, sym, them))
+                bad += 1
+    sys.exit(1 if bad else 0)
+
+
+if __name__ == "__main__":
+    main()
