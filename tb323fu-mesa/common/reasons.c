@@ -1,0 +1,64 @@
+/* The table of reason ids (common/reasons.h), in docs/design.md §9's order. */
+#include "common/reasons.h"
+#include "common/exitcode.h"
+
+#include <string.h>
+
+#define R(e, name, exit_code, other, c) [e] = {name, exit_code, other, c, #c}
+const struct tb_reason_def tb_reasons[TB_REASON_COUNT] = {
+	R(TB_R_FAILED, "failed", TB_EFAIL, 0, TB_RC_COMMAND),
+	R(TB_R_USAGE, "usage", TB_EUSAGE, 0, TB_RC_COMMAND),
+	R(TB_R_BUSY, "busy", TB_EBUSY, 0, TB_RC_STORE),
+	R(TB_R_NOT_INSTALLED, "not-installed", TB_EFAIL, 0, TB_RC_STORE),
+	R(TB_R_UNKNOWN_VERSION, "unknown-version", TB_EFAIL, 0, TB_RC_TRANSFER),
+	R(TB_R_NETWORK, "network", TB_ENET, 0, TB_RC_TRANSFER),
+	R(TB_R_RATE_LIMITED, "rate-limited", TB_ENET, 0, TB_RC_TRANSFER),
+	/* a download over its limit (4), a command-line list over its bound (2) */
+	R(TB_R_TOO_LARGE, "too-large", TB_EVERIFY, TB_EUSAGE, TB_RC_INTEGRITY),
+	R(TB_R_SIZE_MISMATCH, "size-mismatch", TB_EVERIFY, 0, TB_RC_INTEGRITY),
+	R(TB_R_HASH_MISMATCH, "hash-mismatch", TB_EVERIFY, 0, TB_RC_INTEGRITY),
+	R(TB_R_DIGEST_MISMATCH, "digest-mismatch", TB_EVERIFY, 0, TB_RC_INTEGRITY),
+	R(TB_R_SIGNATURE_MISSING, "signature-missing", TB_EVERIFY, 0, TB_RC_INTEGRITY),
+	R(TB_R_SIGNATURE_UNTRUSTED, "signature-untrusted", TB_EVERIFY, 0, TB_RC_INTEGRITY),
+	R(TB_R_SIGNATURE_INVALID, "signature-invalid", TB_EVERIFY, 0, TB_RC_INTEGRITY),
+	R(TB_R_TAG_MISMATCH, "tag-mismatch", TB_EVERIFY, 0, TB_RC_INTEGRITY),
+	R(TB_R_UNSAFE_ARCHIVE, "unsafe-archive", TB_EVERIFY, 0, TB_RC_INTEGRITY),
+	R(TB_R_BOMB, "bomb", TB_EVERIFY, 0, TB_RC_INTEGRITY),
+	R(TB_R_MANIFEST_INVALID, "manifest-invalid", TB_EVERIFY, 0, TB_RC_INTEGRITY),
+	R(TB_R_MANIFEST_MISMATCH, "manifest-mismatch", TB_EVERIFY, 0, TB_RC_INTEGRITY),
+	R(TB_R_ARCH_MISMATCH, "arch-mismatch", TB_EVERIFY, 0, TB_RC_SYSTEM),
+	R(TB_R_GLIBC_TOO_OLD, "glibc-too-old", TB_EVERIFY, 0, TB_RC_SYSTEM),
+	R(TB_R_LIBRARY_UNRESOLVED, "library-unresolved", TB_EVERIFY, 0, TB_RC_SYSTEM),
+	R(TB_R_RUNPATH_UNSAFE, "runpath-unsafe", TB_EVERIFY, 0, TB_RC_SYSTEM),
+	R(TB_R_DRIVER_ENTRY_MISSING, "driver-entry-missing", TB_EVERIFY, 0, TB_RC_SYSTEM),
+	/* a smoke run that failed (6), a smoke program that could not be started (1) */
+	R(TB_R_SMOKE_FAILED, "smoke-failed", TB_ESMOKE, TB_EFAIL, TB_RC_TRIAL),
+	R(TB_R_SUITE_REGRESSION, "suite-regression", TB_ESMOKE, 0, TB_RC_TRIAL),
+	R(TB_R_TRIAL_EXPIRED, "trial-expired", TB_EFAIL, 0, TB_RC_TRIAL),
+	R(TB_R_NO_SPACE, "no-space", TB_EFAIL, 0, TB_RC_STORE),
+	R(TB_R_PERMISSION, "permission", TB_EFAIL, 0, TB_RC_COMMAND),
+	R(TB_R_READ_ONLY, "read-only", TB_EFAIL, 0, TB_RC_STORE),
+	R(TB_R_INTERRUPTED, "interrupted", TB_EFAIL, 0, TB_RC_COMMAND),
+	R(TB_R_DAMAGED, "damaged", TB_EVERIFY, TB_EFAIL, TB_RC_STORE),
+	R(TB_R_STATE_CORRUPT, "state-corrupt", TB_EFAIL, 0, TB_RC_STORE),
+	R(TB_R_SUMS_INVALID, "sums-invalid", TB_EVERIFY, 0, TB_RC_INTEGRITY),
+	R(TB_R_KEY_INVALID, "key-invalid", TB_EVERIFY, 0, TB_RC_INTEGRITY),
+	R(TB_R_URL_REFUSED, "url-refused", TB_ENET, 0, TB_RC_TRANSFER),
+	R(TB_R_NOT_FOUND, "not-found", TB_ENET, 0, TB_RC_TRANSFER),
+	R(TB_R_NOT_CHECKED, "not-checked", TB_EFAIL, 0, TB_RC_TRANSFER),
+	R(TB_R_IN_USE, "in-use", TB_EFAIL, 0, TB_RC_STORE),
+	R(TB_R_PROGRAM_MISSING, "program-missing", TB_EFAIL, 0, TB_RC_COMMAND),
+	R(TB_R_PINNED, "pinned", TB_EFAIL, 0, TB_RC_APP),
+	R(TB_R_NOT_OURS, "not-ours", TB_EFAIL, 0, TB_RC_APP),
+	R(TB_R_APP_NOT_FOUND, "app-not-found", TB_EFAIL, 0, TB_RC_APP),
+	R(TB_R_APP_AMBIGUOUS, "app-ambiguous", TB_EFAIL, 0, TB_RC_APP),
+	R(TB_R_RULES_CORRUPT, "rules-corrupt", TB_EFAIL, 0, TB_RC_APP),
+};
+
+int tb_reason_find(const char *id)
+{
+	for (int i = 0; id && i < TB_REASON_COUNT; i++)
+		if (!strcmp(tb_reasons[i].id, id))
+			return i;
+	return -1;
+}
