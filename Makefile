@@ -33,11 +33,22 @@ PKG_CONFIG ?= pkg-config
 GLSLANG ?= glslangValidator
 
 CTL_PKGS := libcurl libarchive libcrypto libelf json-c libxml-2.0 glib-2.0
+# Loaded by tb323fu-ctl on their first call, not at its start (ctl/base/lazylib.h): the
+# program does not link them; tests and fuzzers do (the symbols are then found in the process).
+LAZY_PKGS := libcurl libarchive libcrypto libxml-2.0
+# Each one's soname as the build's own library says it (the ABI its headers describe).
+soname = $(or $(shell readelf -d $$($(CC) -print-file-name=lib$(1).so) 2>/dev/null | \
+	sed -n 's/.*Library soname: \[\(.*\)\]/\1/p'),$(2))
+LAZY_SONAMES := -DTB_SONAME_CURL='"$(call soname,curl,libcurl.so.4)"' \
+	-DTB_SONAME_ARCHIVE='"$(call soname,archive,libarchive.so.13)"' \
+	-DTB_SONAME_CRYPTO='"$(call soname,crypto,libcrypto.so.3)"' \
+	-DTB_SONAME_XML2='"$(call soname,xml2,libxml2.so.2)"'
 SMOKE_PKGS := vulkan OpenCL json-c
 
 WARN := -Wall -Wextra -Werror -Wshadow -Wno-unused-parameter
 BASE_CFLAGS := -std=gnu11 -O2 -g $(WARN) -D_GNU_SOURCE -D_FILE_OFFSET_BITS=64 \
-	-DTB_PREFIX='"$(PREFIX)"' -DTB_SYSCONFDIR='"$(SYSCONFDIR)"' -DTB_VERSION='"$(VERSION)"'
+	-DTB_PREFIX='"$(PREFIX)"' -DTB_SYSCONFDIR='"$(SYSCONFDIR)"' -DTB_VERSION='"$(VERSION)"' \
+	$(LAZY_SONAMES)
 SAN_FLAGS :=
 ifeq ($(SANITIZE),1)
 SAN_FLAGS := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
@@ -51,6 +62,7 @@ CTL_CFLAGS := $(shell $(PKG_CONFIG) --cflags $(CTL_PKGS))
 TOML_CFLAGS := $(shell $(PKG_CONFIG) --cflags tomlplusplus)
 TOML_LIBS := $(shell $(PKG_CONFIG) --libs tomlplusplus)
 CTL_LIBS := $(shell $(PKG_CONFIG) --libs $(CTL_PKGS)) -lm
+CTL_PROGRAM_LIBS := $(shell $(PKG_CONFIG) --libs $(filter-out $(LAZY_PKGS),$(CTL_PKGS))) -lm -ldl
 SMOKE_CFLAGS := $(shell $(PKG_CONFIG) --cflags $(SMOKE_PKGS))
 SMOKE_LIBS := $(shell $(PKG_CONFIG) --libs $(SMOKE_PKGS)) -ldl
 CMOCKA_LIBS := $(shell $(PKG_CONFIG) --libs cmocka)
@@ -144,7 +156,7 @@ $(BUILD)/%.a:
 $(BUILD)/bin/tb323fu-ctl: $(BUILD)/obj/ctl/main.o $(BUILD)/libtbctl.a $(BUILD)/libtbcommon.a
 	$(call say,LD,$@)
 	@mkdir -p $(dir $@)
-	$(Q)$(CXX) $(ALL_LDFLAGS) -o $@ $^ $(CTL_LIBS) $(TOML_LIBS)
+	$(Q)$(CXX) $(ALL_LDFLAGS) -Wl,--as-needed -o $@ $^ $(CTL_PROGRAM_LIBS) $(TOML_LIBS)
 
 $(BUILD)/bin/tb323fu-mesa: $(BUILD)/obj/tb323fu-mesa/launcher/main.o $(BUILD)/libtblaunch.a \
 		$(BUILD)/libtbcommon.a $(FLAGS_STAMP)
@@ -183,7 +195,7 @@ unit-tests: $(UNIT_BIN)
 # "[ ! ]", where the library as built returns a parse error.
 FUZZ_FLAGS := -std=gnu11 -g -O1 -D_GNU_SOURCE -D_FILE_OFFSET_BITS=64 \
 	-DTB_PREFIX='"$(PREFIX)"' -DTB_SYSCONFDIR='"$(SYSCONFDIR)"' -DTB_VERSION='"$(VERSION)"' \
-	-fsanitize=address,undefined $(INC) $(CTL_CFLAGS)
+	$(LAZY_SONAMES) -fsanitize=address,undefined $(INC) $(CTL_CFLAGS)
 FUZZ_CXXFLAGS := -std=c++17 -g -O1 -D_GNU_SOURCE -fsanitize=address,undefined $(INC) $(TOML_CFLAGS)
 FUZZ_OBJ := $(CTL_SRC:%.c=$(BUILD)/fuzzobj/%.o) $(CTL_CXX_SRC:%.cpp=$(BUILD)/fuzzobj/%.o) \
 	$(COMMON_SRC:%.c=$(BUILD)/fuzzobj/%.o) $(LAUNCH_SRC:%.c=$(BUILD)/fuzzobj/%.o)

@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <openssl/evp.h>
+#include "base/lazy_crypto.h"
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>

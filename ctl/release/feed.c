@@ -2,6 +2,7 @@
 
 #include <ctype.h>
 #include <curl/curl.h>
+#include "base/lazy_curl.h"
 #include <errno.h>
 #include <json-c/json.h>
 #include <stdint.h>

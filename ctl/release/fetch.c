@@ -7,6 +7,7 @@
 
 #include <ctype.h>
 #include <curl/curl.h>
+#include "base/lazy_curl.h"
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>

@@ -3,6 +3,7 @@
 #include "base/alloc.h"
 
 #include <archive.h>
+#include "base/lazy_archive.h"
 #include <errno.h>
 #include <pthread.h>
 #include <signal.h>

@@ -12,6 +12,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <openssl/evp.h>
+#include "base/lazy_crypto.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

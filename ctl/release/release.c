@@ -16,6 +16,7 @@
 
 #include <archive.h>
 #include <archive_entry.h>
+#include "base/lazy_archive.h"
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>

@@ -4,6 +4,7 @@
 
 #include <arpa/inet.h>
 #include <curl/curl.h>
+#include "base/lazy_curl.h"
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -6,6 +6,7 @@
 #include <json-c/json.h>
 #include <libxml/parser.h>
 #include <libxml/tree.h>
+#include "base/lazy_xml.h"
 #include <limits.h>
 #include <math.h>
 #include <stdio.h>

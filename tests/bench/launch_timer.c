@@ -1,8 +1,10 @@
 /* Times commands started the way an application launcher starts them (posix_spawnp, then
  * waitpid), interleaved round by round so drift in the machine's load hits all of them alike,
- * and prints the median wall time of each.
+ * and prints the median wall time of each. What the commands print goes to /dev/null, so that
+ * only the medians are on stdout.
  *
  * usage: launch_timer RUNS NAME CMD... [-- NAME CMD...]...  (the first command is the base) */
+#include <fcntl.h>
 #include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -33,9 +35,16 @@ static int compare_doubles(const void *a, const void *b)
 
 static double time_once(char **argv)
 {
+	static posix_spawn_file_actions_t quiet;
+	static int ready;
+	if (!ready) {
+		posix_spawn_file_actions_init(&quiet);
+		posix_spawn_file_actions_addopen(&quiet, 1, "/dev/null", O_WRONLY, 0);
+		ready = 1;
+	}
 	pid_t pid;
 	double start = now_ms();
-	if (posix_spawnp(&pid, argv[0], NULL, NULL, argv, environ) != 0) {
+	if (posix_spawnp(&pid, argv[0], &quiet, NULL, argv, environ) != 0) {
 		fprintf(stderr, "launch_timer: cannot start %s\n", argv[0]);
 		exit(1);
 	}
