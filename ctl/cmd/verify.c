@@ -10,12 +10,14 @@
 #include "store/manifest.h"
 #include "base/error.h"
 #include "base/alloc.h"
+#include "base/strbuf.h"
 
 #include <stdlib.h>
 
 struct verify_opts {
 	const char *version;
 	int repair;
+	int all; /* every installed version, not one */
 };
 
 /* Whether the cached release list offers v: then `verify --repair` can fetch it anew. */
@@ -62,9 +64,69 @@ static int repair_and_say(struct cli *c, struct store *s, const char *v, struct 
 	return TB_OK;
 }
 
+/* --all: each installed version checked (and with --repair made whole), one line each; the
+ * exit code is the first failure's. */
+static int verify_all(struct cli *c, struct store *s, int repair, struct outcome *o)
+{
+	size_t n;
+	char **list = store_versions(s, &n);
+	json_object *arr = json_object_new_array();
+	struct strbuf sb = {0};
+	int rc = TB_OK, damaged = 0;
+	for (size_t i = 0; i < n; i++) {
+		struct tb_error e = {0};
+		struct outcome one = {0};
+		int r = verify_tree(c, s, list[i], &e);
+		if (r == TB_EVERIFY && repair)
+			r = repair_and_say(c, s, list[i], &one);
+		json_object *it = json_object_new_object();
+		json_object_object_add(it, "version", json_object_new_string(list[i]));
+		json_object_object_add(it, "intact", json_object_new_boolean(!r));
+		json_object_object_add(it, "repaired", json_object_new_boolean(!r && one.message));
+		json_object_object_add(it, "reason", json_object_new_string(r ? tb_error_reason(e.code ? &e : &(struct tb_error){.code = r}) : ""));
+		json_object_array_add(arr, it);
+		sb_appendf(&sb, "%s%s", i ? "\n" : "",
+			   r ? (e.msg[0] ? e.msg : one.message ? one.message : "damaged")
+			     : one.message ? one.message : "");
+		if (!r && !one.message)
+			sb_appendf(&sb, "Mesa %s is intact: every file matches its MANIFEST", list[i]);
+		if (r && !rc) {
+			rc = r;
+			o->reason = e.code ? tb_error_reason(&e) : one.reason;
+		}
+		damaged += r != 0;
+		json_object_put(one.fields);
+		free(one.message);
+	}
+	if (!o->fields)
+		o->fields = json_object_new_object();
+	json_object_object_add(o->fields, "versions", arr);
+	if (!n)
+		sb_append(&sb, "no Mesa version installed (tb323fu-ctl mesa update)");
+	else if (damaged)
+		sb_appendf(&sb, "\n%d of %zu versions are damaged%s", damaged, n,
+			   repair ? "" : "; `tb323fu-ctl mesa verify --all --repair` fetches anew those the release source offers");
+	outcome_say(o, "%s", sb.buf);
+	o->code = rc;
+	o->report = rc != TB_OK; /* the lines are a report: stdout, whatever the exit code */
+	sb_free(&sb);
+	store_free_list(list, n);
+	return rc;
+}
+
+static int cmd_verify_check(const void *opts, struct outcome *o)
+{
+	const struct verify_opts *a = opts;
+	if (a->all && a->version)
+		return cli_usage(o, "verify takes a VERSION or --all, not both");
+	return 0;
+}
+
 static int cmd_verify(struct cli *c, const void *opts, struct store *s, struct outcome *o)
 {
 	const struct verify_opts *a = opts;
+	if (a->all)
+		return verify_all(c, s, a->repair, o);
 	const char *want = a->version;
 	struct tb_error e = {0};
 	char *v = want ? xstrdup(want) : store_current(s);
@@ -88,12 +150,13 @@ static int cmd_verify(struct cli *c, const void *opts, struct store *s, struct o
 static const struct cli_option verify_options[] = {
 	{.name = "--repair", .help = "fetch a damaged version anew from the release source",
 	 .kind = OPT_FLAG, .offset = offsetof(struct verify_opts, repair), .writes = 1},
+	CLI_FLAG("--all", struct verify_opts, all, "every installed version, one line each (exit: the first failure's)"),
 	CLI_END,
 };
 
 const struct cli_command verify_command = {
 	.name = "verify",
-	.args = "[VERSION] [--repair]",
+	.args = "[VERSION | --all] [--repair]",
 	.summary = "re-hash an installed version (default current) against its MANIFEST",
 	.example = "tb323fu-ctl mesa verify",
 	.options = verify_options,
@@ -101,5 +164,6 @@ const struct cli_command verify_command = {
 	.operand = OPERAND_VERSION,
 	.operand_at = offsetof(struct verify_opts, version),
 	.open = OPEN_READER,
+	.check = cmd_verify_check,
 	.run = cmd_verify,
 };
