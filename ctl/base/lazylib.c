@@ -1,5 +1,6 @@
 /* Loading a library on its first call (ctl/base/lazylib.h). */
 #include "base/lazylib.h"
+#include "common/exitcode.h"
 
 #include <dlfcn.h>
 #include <stdio.h>
@@ -24,7 +25,7 @@ void *lazylib_symbol(struct lazylib *lib, const char *fn)
 			/* what a missing DT_NEEDED library would have said at the start */
 			fprintf(stderr, "tb323fu-ctl: cannot load %s, which this command needs (%s); reinstall the package that provides it (apt-get install --fix-broken tb323fu-mesa)\n",
 				lib->soname, dlerror());
-			_exit(127);
+			_exit(TB_ENOT_FOUND);
 		}
 		__atomic_store_n(&lib->handle, h, __ATOMIC_RELEASE);
 	}
@@ -32,7 +33,7 @@ void *lazylib_symbol(struct lazylib *lib, const char *fn)
 	if (!at) {
 		fprintf(stderr, "tb323fu-ctl: %s has no %s (%s); reinstall the package that provides it\n",
 			lib->soname, fn, dlerror());
-		_exit(127);
+		_exit(TB_ENOT_FOUND);
 	}
 	return at;
 }
