@@ -11,6 +11,7 @@
 #include "cli/cli.h"
 #include "trial/deqp.h"
 #include "store/manifest.h"
+#include "trial/side.h"
 #include "trial/smoke_run.h"
 #include "trial/suite_compare.h"
 #include "trial/suite_cts.h"
@@ -74,7 +75,7 @@ static int run_deqp(struct cli *c, struct store *s, const char *version, const c
 	if (!dir_tmpl)
 		return outcome_fail(o, &e);
 	char *const none[] = {NULL};
-	char **prefix = smoke_launch_argv(s, version, none, &e);
+	char **prefix = side_launch_argv(s, version, SIDE_STORE, none, &e);
 	struct qpa_parser q;
 	qpa_parser_init(&q);
 	int rc = TB_EFAIL;
