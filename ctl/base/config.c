@@ -36,6 +36,8 @@ struct config_key {
 };
 
 static const char *const channel_words[] = {"stable", "testing", NULL};
+/* smoke_suite: the names of the suites registered in trial/suite.c, a layer above this one, so
+ * spelled again here; tests/unit/test_suite.c checks that each registered name is one of them. */
 static const char *const suite_words[] = {"", "none", "piglit-cl", "opencl-cts", "dEQP-VK", NULL};
 static const char *const profile_words[] = {"quick", "full", NULL};
 

@@ -9,7 +9,7 @@
 #include "store/state.h"
 #include "trial/bench.h"
 #include "trial/smoke_run.h"
-#include "trial/suite_piglit.h"
+#include "trial/suite.h"
 #include "base/error.h"
 #include "base/strbuf.h"
 

@@ -9,18 +9,15 @@
 #include <string.h>
 
 #include "cli/cli.h"
-#include "trial/deqp.h"
-#include "store/manifest.h"
 #include "trial/smoke_run.h"
 #include "trial/suite_compare.h"
 #include "trial/suite_cts.h"
 #include "trial/deqp_cases.h"
 #include "trial/suite_deqp.h"
-#include "trial/suite_piglit.h"
+#include "trial/qpa.h"
+#include "trial/suite.h"
 #include "base/error.h"
 #include "base/alloc.h"
-#include "base/strbuf.h"
-#include "base/fs.h"
 #include "base/text.h"
 #include "common/smoketests.h"
 #include "cli/command.h"
@@ -70,28 +67,9 @@ static int run_deqp(struct cli *c, struct store *s, const char *version, const c
 		    const char *caselist, struct outcome *o)
 {
 	struct tb_error e = {0};
-	char *dir_tmpl = temp_dir_make("tb323fu-deqp", "the dEQP logs", &e);
-	if (!dir_tmpl)
-		return outcome_fail(o, &e);
-	char *const none[] = {NULL};
-	char **prefix = smoke_launch_argv(s, version, none, &e);
 	struct qpa_parser q;
 	qpa_parser_init(&q);
-	int rc = TB_EFAIL;
-	if (prefix) {
-		struct deqp_request r = {
-			.prefix = prefix,
-			.deqp = deqp,
-			.caselist = caselist,
-			.workdir = dir_tmpl,
-			.case_timeout = smoke_timeout_seconds(),
-			.progress = c->progress,
-		};
-		rc = deqp_run(&r, &q, &e);
-	}
-	remove_tree(dir_tmpl);
-	free(dir_tmpl);
-	smoke_free_argv(prefix);
+	int rc = suite_deqp_store_side(s, version, deqp, caselist, c->progress, &q, &e);
 	if (rc) {
 		qpa_parser_free(&q);
 		return outcome_fail(o, &e);
@@ -221,126 +199,28 @@ static void print_suite(json_object *res, int all)
 		       differ, n);
 }
 
-/* Appends prefix and the names in res's array key, joined by ", ", when it has any. */
-static void append_names(struct strbuf *sb, json_object *res, const char *key, const char *prefix)
-{
-	json_object *list;
-	if (!json_object_object_get_ex(res, key, &list) || !json_object_is_type(list, json_type_array) ||
-	    !json_object_array_length(list))
-		return;
-	sb_append(sb, prefix);
-	for (size_t i = 0; i < json_object_array_length(list); i++)
-		sb_appendf(sb, "%s%s", i ? ", " : "", json_object_get_string(json_object_array_get_idx(list, i)));
-}
-
-/* OpenCL-CTS's: "; the budget of N s ran out, so these did not run: a, b" and what a bounded
- * --list left out. */
-static void append_cts_counts(struct strbuf *sb, json_object *res)
-{
-	json_object *budget = NULL, *cut;
-	json_object_object_get_ex(res, "budget", &budget);
-	char *ran_out = xasprintf("; the budget of %d s ran out, so these did not run: ", json_object_get_int(budget));
-	append_names(sb, res, "not_run", ran_out);
-	free(ran_out);
-	if (json_object_object_get_ex(res, "cut", &cut) && json_object_get_int64(cut))
-		sb_appendf(sb, "; a binary's --list went on past %d sub-tests or %d lines, and what it "
-			   "named after was left out", CTS_MAX_SUBTESTS, CTS_MAX_LIST_LINES);
-}
-
-/* The suite's own name: deqp-vk is dEQP-VK. */
-static const char *suite_name(const char *suite)
-{
-	return !strcmp(suite, "deqp-vk") ? DEQP_SUITE : suite;
-}
-
-static int run_named_suite(struct cli *c, struct store *s, const char *version, const char *suite,
-			   const struct smoke_opts *a, struct suite_outcome *so, json_object **res,
-			   struct tb_error *e)
-{
-	if (!strcmp(suite, DEQP_SUITE)) {
-		unsigned n = 1, k = 1;
-		const char *frac = a->fraction ? a->fraction : c->cfg.deqp_fraction;
-		const char *bad = frac && *frac ? deqp_fraction_parse(frac, &n, &k) : NULL;
-		if (bad)
-			return tb_fail_why(e, TB_EUSAGE, "usage", "%s", bad);
-		char *confdir = config_dir(&c->cfg);
-		struct deqp_suite_request r = {
-			.deqp = a->deqp ? a->deqp : c->cfg.deqp_dir,
-			.groups = a->groups ? a->groups : a->caselist ? NULL : c->cfg.deqp_groups,
-			.caselist = a->caselist,
-			.fraction_n = n,
-			.fraction_k = k,
-			.budget = a->budget ? a->budget : (int)c->cfg.deqp_budget,
-			.jobs = a->jobs ? a->jobs : (int)c->cfg.suite_jobs,
-			.confdir = confdir,
-			.progress = c->progress,
-		};
-		int rc = suite_deqp_run(s, version, &r, so, res, e);
-		free(confdir);
-		return rc;
-	}
-	if (!strcmp(suite, "opencl-cts")) {
-		struct cts_request r = {.dir = a->cts ? a->cts : c->cfg.cts_dir,
-					.tests = a->tests ? a->tests : c->cfg.cts_tests,
-					.subtests = a->subtests,
-					.budget = a->budget ? a->budget : (int)c->cfg.cts_budget,
-					.jobs = a->jobs ? a->jobs : (int)c->cfg.suite_jobs,
-					.progress = c->progress};
-		return suite_cts_run(s, version, &r, so, res, e);
-	}
-	struct suite_request r = {.profile = a->profile, .filter = a->filter, .progress = c->progress};
-	return suite_piglit_run(s, version, &r, so, res, e);
-}
-
-/* dEQP-VK's: "; N listed cases were left out …" when the list was bounded, how many cases the
- * budget left out, and the expected failures that failed or now pass. */
-static void append_deqp_counts(struct strbuf *sb, json_object *res)
-{
-	json_object *v;
-	int64_t cut = json_object_object_get_ex(res, "cut", &v) ? json_object_get_int64(v) : 0;
-	if (cut)
-		sb_appendf(sb, "; %lld listed cases were left out (over the list's bounds, or not dEQP-VK names)",
-			   (long long)cut);
-	int64_t not_run = json_object_object_get_ex(res, "not_run_count", &v) ? json_object_get_int64(v) : 0;
-	json_object *budget = NULL;
-	json_object_object_get_ex(res, "budget", &budget);
-	if (not_run)
-		sb_appendf(sb, "; the budget of %d s ran out, so %lld cases did not run", json_object_get_int(budget),
-			   (long long)not_run);
-	size_t expected = json_object_object_get_ex(res, "expected", &v) ? json_object_array_length(v) : 0;
-	if (expected)
-		sb_appendf(sb, "; %zu failed as the version's expected failures say", expected);
-	append_names(sb, res, "expected_fixed", "; these pass though listed as expected failures: ");
-}
-
-/* What the sentence adds to a suite's verdict: what did not run or was cut, and the tests
- * that gave another result when run again; "" when nothing. */
-static char *run_notes(json_object *res, const char *suite)
-{
-	struct strbuf sb = {0};
-	if (!strcmp(suite, DEQP_SUITE))
-		append_deqp_counts(&sb, res);
-	else
-		append_cts_counts(&sb, res);
-	append_names(&sb, res, "flaky", "; these gave another result when run again, so they are no regressions: ");
-	return sb.buf ? sb.buf : xstrdup("");
-}
-
 static int run_suite(struct cli *c, struct store *s, const char *version,
 		     const struct smoke_opts *a, struct outcome *o)
 {
 	struct tb_error e = {0};
 	struct suite_outcome so;
 	json_object *res = NULL;
-	const char *suite = suite_name(a->suite);
-	int rc = run_named_suite(c, s, version, suite, a, &so, &res, &e);
+	const struct suite *su = suite_find(a->suite);
+	const char *suite = su->name;
+	struct suite_options chosen = {
+		.profile = a->profile, .filter = a->filter,
+		.tests = a->tests, .subtests = a->subtests, .cts = a->cts,
+		.deqp = a->deqp, .groups = a->groups, .caselist = a->caselist, .fraction = a->fraction,
+		.budget = a->budget, .jobs = a->jobs,
+	};
+	int rc = su->run(s, version, &chosen, &c->cfg, c->progress, &so, &res, &e);
 	if (rc)
 		return outcome_fail(o, &e);
 	if (cli_tables(c))
 		print_suite(res, a->all);
 	outcome_str(o, "suite", suite);
 	adopt_fields(o, res);
-	char *note = run_notes(res, suite);
+	char *note = suite_run_notes(su, res);
 	json_object_put(res);
 	if (so.regressions) {
 		char *file = store_smoke_file(s, version);
@@ -388,18 +268,19 @@ static int run_smoke(struct cli *c, struct store *s, const char *version, const 
 static int cmd_smoke_check(const void *opts, struct outcome *o)
 {
 	const struct smoke_opts *a = opts;
-	const char *suite = a->suite ? suite_name(a->suite) : NULL, *deqp = a->deqp, *tests = a->tests;
-	int is_cts = suite && !strcmp(suite, "opencl-cts");
-	int is_deqp = suite && !strcmp(suite, DEQP_SUITE);
+	const struct suite *su = a->suite ? suite_find(a->suite) : NULL;
+	const char *suite = su ? su->name : NULL, *deqp = a->deqp, *tests = a->tests;
+	unsigned takes = su ? su->options : 0;
+	int is_cts = (takes & SUITE_OPT_CTS) != 0;
 	if ((a->subtests || a->cts) && !is_cts)
 		return cli_usage(o, "--subtests and --cts go with --suite opencl-cts");
-	if ((a->budget || a->jobs) && !is_cts && !is_deqp)
+	if ((a->budget || a->jobs) && !(takes & SUITE_OPT_RUN))
 		return cli_usage(o, "--budget and --jobs go with --suite opencl-cts or --suite dEQP-VK");
-	if ((a->groups || a->fraction) && !is_deqp)
+	if ((a->groups || a->fraction) && !(takes & SUITE_OPT_DEQP))
 		return cli_usage(o, "--groups and --fraction go with --suite dEQP-VK");
-	if (suite && !is_deqp && (deqp || a->caselist))
+	if (suite && !(takes & SUITE_OPT_DEQP) && (deqp || a->caselist))
 		return cli_usage(o, "--deqp and --caselist go with --suite dEQP-VK, not %s", suite);
-	if ((a->profile || a->filter) && (!suite || strcmp(suite, "piglit-cl")))
+	if ((a->profile || a->filter) && !(takes & SUITE_OPT_PIGLIT))
 		return cli_usage(o, "--profile and --filter go with --suite piglit-cl");
 	if (a->all && !suite)
 		return cli_usage(o, "--all lists every test of a suite: it goes with --suite");
@@ -460,7 +341,7 @@ static int cmd_smoke(struct cli *c, const void *opts, struct store *s, struct ou
 static const struct cli_option smoke_options[] = {
 	CLI_LIST("--tests", "LIST", struct smoke_opts, tests,
 		 "run only these of the six tests (vk.compute,cl.kernel…); with --suite opencl-cts the CTS binaries (basic,api…)"),
-	CLI_CHOICE("--suite", "SUITE", "piglit-cl|opencl-cts|dEQP-VK|deqp-vk", struct smoke_opts, suite,
+	CLI_CHOICE("--suite", "SUITE", SUITE_CHOICES, struct smoke_opts, suite,
 		   "piglit-cl, opencl-cts or dEQP-VK (deqp-vk is the same)"),
 	CLI_CHOICE("--profile", "quick|full", "quick|full", struct smoke_opts, profile,
 		   "piglit's profile (with --suite piglit-cl)"),

@@ -6,7 +6,7 @@
 #include "store/envfiles.h"
 #include "store/manifest.h"
 #include "release/release.h"
-#include "trial/suite_piglit.h"
+#include "trial/suite.h"
 #include "base/testhook.h"
 #include "store/txn.h"
 #include "base/alloc.h"

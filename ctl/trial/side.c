@@ -152,6 +152,33 @@ char **side_drivers_env(const struct side_drivers *d)
 	return env;
 }
 
+char **side_launch_argv(const struct store *s, const char *version, enum side side,
+			char *const cmd[], struct tb_error *e)
+{
+	char *launcher = find_launcher_program();
+	if (!launcher) {
+		tb_fail_why(e, TB_EFAIL, "program-missing", "the launcher tb323fu-mesa is neither next to tb323fu-ctl nor in "
+			TB_PREFIX "/bin; reinstall tb323fu-mesa");
+		return NULL;
+	}
+	size_t n = 0;
+	while (cmd[n])
+		n++;
+	char **argv = xcalloc(n + 8, sizeof *argv);
+	size_t i = 0;
+	argv[i++] = launcher;
+	argv[i++] = xstrdup("--store");
+	argv[i++] = xstrdup(s->root);
+	argv[i++] = xstrdup(side == SIDE_STORE ? "run" : "distro");
+	argv[i++] = xstrdup("--version");
+	argv[i++] = xstrdup(version);
+	if (side == SIDE_DISTRO)
+		argv[i++] = xstrdup("--");
+	for (size_t k = 0; k < n; k++)
+		argv[i++] = xstrdup(cmd[k]);
+	return argv;
+}
+
 char **side_argv(const struct store *s, const char *version, enum side side,
 		 const char *rusticl_enable, char *const env[], char *const cmd[],
 		 struct tb_error *e)
@@ -173,28 +200,7 @@ char **side_argv(const struct store *s, const char *version, enum side side,
 		inner[i++] = xstrdup(env[k]);
 	for (size_t k = 0; k < n_cmd; k++)
 		inner[i++] = xstrdup(cmd[k]);
-	char **argv = NULL;
-	if (side == SIDE_STORE) {
-		argv = smoke_launch_argv(s, version, inner, e);
-	} else {
-		char *launcher = find_launcher_program();
-		if (!launcher) {
-			tb_fail_why(e, TB_EFAIL, "program-missing", "the launcher tb323fu-mesa is neither next to tb323fu-ctl nor in "
-				TB_PREFIX "/bin; reinstall tb323fu-mesa");
-		} else {
-			argv = xcalloc(i + 8, sizeof *argv);
-			size_t j = 0;
-			argv[j++] = launcher;
-			argv[j++] = xstrdup("--store");
-			argv[j++] = xstrdup(s->root);
-			argv[j++] = xstrdup("distro");
-			argv[j++] = xstrdup("--version");
-			argv[j++] = xstrdup(version);
-			argv[j++] = xstrdup("--");
-			for (size_t k = 0; k < i; k++)
-				argv[j++] = xstrdup(inner[k]);
-		}
-	}
+	char **argv = side_launch_argv(s, version, side, inner, e);
 	smoke_free_argv(inner);
 	return argv;
 }

@@ -17,6 +17,13 @@ char *vulkan_icd_library(const char *file);
 
 const char *side_name(enum side side);
 
+/* The launcher's command line that runs cmd on one side, the one builder of it:
+ * `tb323fu-mesa --store ROOT run --version V cmd…` for the store's,
+ * `tb323fu-mesa --store ROOT distro --version V -- cmd…` for the distribution's;
+ * NULL-terminated, free with smoke_free_argv. */
+char **side_launch_argv(const struct store *s, const char *version, enum side side,
+			char *const cmd[], struct tb_error *e);
+
 /* The command line that runs cmd on one side, with the variables in env ("KEY=VALUE", NULL
  * terminated, may be NULL) set for cmd: `tb323fu-mesa run --version V` for the store's,
  * `tb323fu-mesa distro --version V` for the distribution's, which also decides the driver

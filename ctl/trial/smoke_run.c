@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "trial/child.h"
+#include "trial/side.h"
 #include "store/jsonfile.h"
 #include "store/manifest.h"
 #include "base/programs.h"
@@ -43,31 +44,6 @@ int smoke_timeout_seconds(void)
 }
 
 /* ---- children ---- */
-
-char **smoke_launch_argv(const struct store *s, const char *version, char *const cmd[],
-			 struct tb_error *e)
-{
-	char *launcher = find_launcher_program();
-	if (!launcher) {
-		tb_fail_why(e, TB_EFAIL, "program-missing", "the launcher tb323fu-mesa is neither next to tb323fu-ctl nor in "
-			TB_PREFIX "/bin; reinstall tb323fu-mesa");
-		return NULL;
-	}
-	size_t n = 0;
-	while (cmd[n])
-		n++;
-	char **argv = xcalloc(n + 7, sizeof *argv);
-	size_t i = 0;
-	argv[i++] = launcher;
-	argv[i++] = xstrdup("--store");
-	argv[i++] = xstrdup(s->root);
-	argv[i++] = xstrdup("run");
-	argv[i++] = xstrdup("--version");
-	argv[i++] = xstrdup(version);
-	for (size_t j = 0; j < n; j++)
-		argv[i++] = xstrdup(cmd[j]);
-	return argv;
-}
 
 void smoke_free_argv(char **argv)
 {
@@ -426,7 +402,7 @@ int smoke_run_tests(struct store *s, const char *version, const char *tests,
 	for (int i = 0; i < N_TESTS; i++)
 		r->tests[i].status = "fail";
 	int timeout = smoke_timeout_seconds();
-	char **argv = smoke_launch_argv(s, version, cmd, e);
+	char **argv = side_launch_argv(s, version, SIDE_STORE, cmd, e);
 	struct child child;
 	rc = argv ? child_start(&child, argv, NULL, e) : TB_EFAIL;
 	if (!rc) {

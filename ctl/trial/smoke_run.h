@@ -44,10 +44,7 @@ int smoke_record_set(struct store *s, const char *version, const char *key, cons
  * $TB323FU_MESA_SMOKE_TIMEOUT, else 60. */
 int smoke_timeout_seconds(void);
 
-/* The command line that runs cmd under the environment of `tb323fu-mesa run --version V`
- * (launcher --store ROOT run --version V cmd…), NULL-terminated; free with smoke_free_argv. */
-char **smoke_launch_argv(const struct store *s, const char *version, char *const cmd[],
-			 struct tb_error *e);
+/* Frees a NULL-terminated argv of allocated strings (side_launch_argv's, side_argv's). */
 void smoke_free_argv(char **argv);
 
 

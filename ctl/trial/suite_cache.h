@@ -8,7 +8,7 @@
 
 #include "base/progress.h"
 #include "store/store.h"
-#include "trial/suite_piglit.h"
+#include "trial/suite.h"
 
 struct json_object;
 struct manifest;

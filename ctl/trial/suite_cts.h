@@ -5,7 +5,7 @@
 
 #include "base/progress.h"
 #include "store/store.h"
-#include "trial/suite_piglit.h"
+#include "trial/suite.h"
 
 struct json_object;
 
@@ -44,14 +44,9 @@ char *cts_tests_invalid(const char *tests);
  * "subtests", "budget", "jobs", "cut" and "duplicates" (of the binaries' --list: names past
  * the bound, names listed again), "not_run" (the binaries the budget left out), "flaky" (sub-tests whose
  * result changed when run again, where the second result stands) and
- * "distribution_cached". TB_OK when the sides ran: look at out->regressions. */
+ * "distribution_cached". TB_OK when the sides ran: look at out->regressions. The registry's
+ * entry is opencl_cts_suite (trial/suite.h). */
 int suite_cts_run(struct store *s, const char *version, const struct cts_request *r,
 		  struct suite_outcome *out, struct json_object **result, struct tb_error *e);
-
-/* suite_after_install for smoke_suite = opencl-cts: cts_dir, cts_tests, cts_budget and
- * smoke_suite_filter (the sub-tests) of mesa.conf. */
-struct config;
-int suite_cts_after_install(struct store *s, const char *version, const struct config *cfg,
-			    const struct tb_progress *p, struct tb_error *e);
 
 #endif

@@ -5,11 +5,11 @@
 
 #include "base/progress.h"
 #include "store/store.h"
-#include "trial/suite_piglit.h"
+#include "trial/qpa.h"
+#include "trial/suite.h"
 #include "base/error.h"
 
 struct json_object;
-struct config;
 
 /* The suite's name: the key in smoke/<v>.json's suites, in mesa.conf's smoke_suite and in
  * progress events. */
@@ -42,13 +42,15 @@ char *deqp_default_path(void);
  * When the budget runs out the running processes stop; batches that did not finish on both
  * sides are left out and counted in "not_run". The comparison goes to smoke/<v>.json's
  * suites."dEQP-VK" and *result (json_object_put it; may be NULL). TB_OK when it ran: look at
- * out->regressions. */
+ * out->regressions. The registry's entry is deqp_vk_suite (trial/suite.h). */
 int suite_deqp_run(struct store *s, const char *version, const struct deqp_suite_request *r,
 		   struct suite_outcome *out, struct json_object **result, struct tb_error *e);
 
-/* suite_after_install for smoke_suite = dEQP-VK: deqp_dir, deqp_groups, deqp_fraction,
- * deqp_budget and suite_jobs of mesa.conf. */
-int suite_deqp_after_install(struct store *s, const char *version, const struct config *cfg,
-			     const struct tb_progress *p, struct tb_error *e);
+/* smoke --deqp PATH --caselist FILE: the case list on the store's side alone (no comparison),
+ * its logs in a temporary folder, each case within the smoke tests' time limit, its cases into q
+ * (qpa_parser_init'd by the caller). TB_OK when dEQP ran. */
+int suite_deqp_store_side(struct store *s, const char *version, const char *deqp,
+			  const char *caselist, const struct tb_progress *p, struct qpa_parser *q,
+			  struct tb_error *e);
 
 #endif

@@ -19,9 +19,6 @@
 #include "trial/side.h"
 #include "trial/smoke_run.h"
 #include "trial/suite_cache.h"
-#include "trial/suite_compare.h"
-#include "trial/suite_cts.h"
-#include "trial/suite_deqp.h"
 #include "base/error.h"
 #include "base/alloc.h"
 #include "base/fs.h"
@@ -194,41 +191,23 @@ int suite_piglit_run(struct store *s, const char *version, const struct suite_re
 	return rc;
 }
 
-int suite_after_install(struct store *s, const char *version, const struct config *cfg,
-			const struct tb_progress *p, struct tb_error *e)
+/* smoke --suite piglit-cl takes only its own --profile and --filter; after an install,
+ * smoke_suite_profile and smoke_suite_filter. */
+static int run_entry(struct store *s, const char *version, const struct suite_options *o,
+		     const struct config *cfg, const struct tb_progress *p, struct suite_outcome *out,
+		     json_object **result, struct tb_error *e)
 {
-	if (!cfg->smoke_suite || !*cfg->smoke_suite || !strcmp(cfg->smoke_suite, "none"))
-		return TB_OK;
-	if (!strcmp(cfg->smoke_suite, "opencl-cts"))
-		return suite_cts_after_install(s, version, cfg, p, e);
-	if (!strcmp(cfg->smoke_suite, DEQP_SUITE))
-		return suite_deqp_after_install(s, version, cfg, p, e);
 	struct suite_request r = {
-		.profile = cfg->smoke_suite_profile,
-		.filter = cfg->smoke_suite_filter,
+		.profile = o ? o->profile : cfg->smoke_suite_profile,
+		.filter = o ? o->filter : cfg->smoke_suite_filter,
 		.progress = p,
 	};
-	struct suite_outcome out;
-	int rc = suite_piglit_run(s, version, &r, &out, NULL, e);
-	if (!rc && out.regressions)
-		rc = tb_fail_why(e, TB_ESMOKE, "suite-regression",
-				 "%d of %d piglit-cl tests pass with the distribution's Mesa and not with Mesa %s: %s",
-				 out.regressions, out.tests, version, out.names);
-	return rc;
+	return suite_piglit_run(s, version, &r, out, result, e);
 }
 
-const char *suite_last_result(const struct store *s, const char *version)
-{
-	json_object *o = smoke_read_result(s, version), *suites;
-	const char *verdict = "none";
-	if (o && json_object_object_get_ex(o, "suites", &suites) &&
-	    json_object_is_type(suites, json_type_object)) {
-		json_object_object_foreach(suites, name, res) {
-			(void)name;
-			if (strcmp(verdict, "regressions"))
-				verdict = suite_regressions(res, NULL, 0) ? "regressions" : "pass";
-		}
-	}
-	json_object_put(o);
-	return verdict;
-}
+const struct suite piglit_cl_suite = {
+	.name = SUITE_NAME,
+	.units = "piglit-cl tests",
+	.options = SUITE_OPT_PIGLIT,
+	.run = run_entry,
+};

@@ -1,0 +1,77 @@
+/* The registry of suites (trial/suite.h): each suite is found by its name and alias, the
+ * choices of `smoke --suite` are exactly those names, mesa.conf's smoke_suite takes each name
+ * and finds the same suite, and a name of none is refused. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/alloc.h"
+#include "base/config.h"
+#include "base/error.h"
+#include "trial/suite.h"
+
+static void test_names_and_aliases(void **state)
+{
+	(void)state;
+	assert_ptr_equal(suite_find("piglit-cl"), &piglit_cl_suite);
+	assert_ptr_equal(suite_find("opencl-cts"), &opencl_cts_suite);
+	assert_ptr_equal(suite_find("dEQP-VK"), &deqp_vk_suite);
+	assert_ptr_equal(suite_find("deqp-vk"), &deqp_vk_suite);
+	assert_null(suite_find("piglit"));
+	assert_null(suite_find(""));
+	assert_null(suite_find("none"));
+}
+
+/* SUITE_CHOICES, split at '|', is every suite's name and alias, once. */
+static void test_choices_are_the_registry(void **state)
+{
+	(void)state;
+	char *choices = xstrdup(SUITE_CHOICES);
+	size_t words = 0, names = 0, i = 0;
+	for (char *save = NULL, *w = strtok_r(choices, "|", &save); w; w = strtok_r(NULL, "|", &save)) {
+		if (!suite_find(w))
+			fail_msg("SUITE_CHOICES names %s, which no suite is", w);
+		words++;
+	}
+	for (const struct suite *su; (su = suite_next(&i));) {
+		names += 1 + (su->alias != NULL);
+		assert_non_null(su->run);
+		assert_non_null(su->units);
+		assert_true(su->options != 0);
+	}
+	assert_int_equal(words, names);
+	assert_int_equal(i, 3);
+	free(choices);
+}
+
+/* Every suite's name is a value of smoke_suite, and the value finds that suite. */
+static void test_config_takes_each_name(void **state)
+{
+	(void)state;
+	size_t i = 0;
+	for (const struct suite *su; (su = suite_next(&i));) {
+		struct config c;
+		struct tb_error e = {0};
+		char *line = xasprintf("smoke_suite = %s\n", su->name);
+		config_defaults(&c);
+		if (config_parse(&c, line, "mesa.conf", &e) != TB_OK)
+			fail_msg("%s: %s", line, e.msg);
+		assert_ptr_equal(suite_find(c.smoke_suite), su);
+		config_free(&c);
+		free(line);
+	}
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_names_and_aliases),
+		cmocka_unit_test(test_choices_are_the_registry),
+		cmocka_unit_test(test_config_takes_each_name),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
