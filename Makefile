@@ -33,6 +33,8 @@ PKG_CONFIG ?= pkg-config
 GLSLANG ?= glslangValidator
 
 CTL_PKGS := libcurl libarchive libcrypto libelf json-c libxml-2.0 glib-2.0
+# crash evidence (docs/design.md §18): the journal is read with libsystemd's sd-journal
+CTL_PKGS += libsystemd
 SMOKE_PKGS := vulkan OpenCL json-c
 
 WARN := -Wall -Wextra -Werror -Wshadow -Wno-unused-parameter

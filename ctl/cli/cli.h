@@ -118,6 +118,19 @@ COMMAND(app_unset);
 COMMAND(app_list);
 COMMAND(app_refresh);
 COMMAND(app_clear);
+/* --- crash evidence (docs/design.md §18), ctl/cmd/cmd_crashes.c --- */
+struct strbuf;
+COMMAND(crashes);
+/* boot-tick and auto-check: the journal read from the last cursor, crash_policy applied; what
+ * it did is added to o (its sentences, JSON "crashes"). A failure is said, never the command's. */
+void crashes_after(struct cli *c, struct store *s, struct outcome *o, int boot_tick);
+/* status and doctor: the record's events and automatic pins (lines for people; obj, when not
+ * NULL, gets "events", "auto_pins", "rolled_back"). */
+void crashes_summary(const struct store *s, json_object *obj, struct strbuf *lines);
+/* doctor: the desktop's applications the loaders will not switch (AT_SECURE), each with the
+ * way that works for it. */
+void secure_programs_summary(const struct store *s, json_object *arr, struct strbuf *lines);
+/* --- end of crash evidence --- */
 /* Every application rule (the system's, then the caller's own) for list, status and doctor:
  * arr gets one object a rule, lines one line each, gone a sentence a line for each rule whose
  * pinned version is no longer installed (or whose file is damaged). */

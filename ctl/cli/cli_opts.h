@@ -61,6 +61,13 @@ struct opts_app {
 	int dry_run; /* app set: say which entry would be written, change nothing */
 };
 
+/* --- crash evidence (docs/design.md §18): crashes --- */
+struct opts_crashes {
+	const char *since; /* --since TIME: @SECONDS, a UTC date and time, or -N[smhd] */
+	int apply;         /* --apply: read what is new and apply crash_policy (a writer) */
+};
+/* --- end of crash evidence --- */
+
 /* Room for any command's options; each member starts at the union's start, so a table
  * offset into one struct is an offset into the union. */
 union cli_opts {
@@ -72,6 +79,7 @@ union cli_opts {
 	struct opts_bench bench;
 	struct opts_pack pack;
 	struct opts_app app;
+	struct opts_crashes crashes; /* crash evidence (docs/design.md §18) */
 };
 
 #endif

@@ -126,6 +126,16 @@ static const struct cli_option pack_options[] = {
 	END,
 };
 
+/* --- crash evidence (docs/design.md §18): crashes' options --- */
+static const struct cli_option crashes_options[] = {
+	STRING("--since", "TIME", struct opts_crashes, since,
+	       "only events since TIME: @SECONDS, 2026-10-06, \"2026-10-06 18:30\" (UTC), or -2h, -3d"),
+	{"--apply", NULL, "read what is new since the last read and apply crash_policy of mesa.conf (the watcher unit runs it)",
+	 OPT_FLAG, offsetof(struct opts_crashes, apply), 0, 0, NULL, 1},
+	END,
+};
+/* --- end of crash evidence --- */
+
 /* How the body gets the store, where its operand goes, and whether it must be there. */
 #define READS OPEN_READER, 0, 0, NULL, NULL, 0, 0
 #define WRITES OPEN_WRITER, 0, 0, NULL, NULL, 0, 0
@@ -245,6 +255,12 @@ const struct cli_command cli_commands[] = {
 	 "give one desktop application its own Mesa, kept in its desktop entry",
 	 "tb323fu-ctl mesa app set org.darktable.darktable distro", 0, OPERAND_NONE, no_options,
 	 GROUP(app_commands)},
+	/* --- crash evidence (docs/design.md §18) --- */
+	{"crashes", cmd_crashes, "[--since TIME] [--apply]",
+	 "crashes and GPU faults of programs on the store's driver, from the journal, per version",
+	 "tb323fu-ctl mesa crashes --since -1d", 0, OPERAND_NONE, crashes_options,
+	 READS},
+	/* --- end of crash evidence --- */
 	{"pack", cmd_pack, "--stage DIR --version V [OPTIONS] OUTDIR",
 	 "make a release (tarball and SHA256SUMS) from a release tree",
 	 "tb323fu-ctl mesa pack --stage stage --version 2026.10.06 out", 0, OPERAND_DIR,
