@@ -291,7 +291,9 @@ install: all install-doc
 		echo "$(UNITDIR)/tb323fu-mesa-check.service or .timer belongs to another program and is left as it is; ours are $$check.service and $$check.timer"; \
 	fi; \
 	for u in tb323fu-mesa-boot-tick.service:tb323fu-mesa-boot-tick.service \
-		tb323fu-mesa-check.service:$$check.service tb323fu-mesa-check.timer:$$check.timer; do \
+		tb323fu-mesa-check.service:$$check.service tb323fu-mesa-check.timer:$$check.timer \
+		tb323fu-mesa-crashes.service:tb323fu-mesa-crashes.service \
+		tb323fu-mesa-crashes.path:tb323fu-mesa-crashes.path; do \
 		src=$${u%%:*}; at=$${u#*:}; \
 		sed 's|@LIBEXECDIR@|$(LIBEXECDIR)|g' dist/systemd/$$src.in > $(BUILD)/$$src.$$$$ && \
 		$(BESIDE) -m 0644 $(BUILD)/$$src.$$$$ $(DESTDIR)$(UNITDIR)/$$at $(DESTDIR)$(UNITDIR)/$${at%.*}-ctl.$${at##*.} || \

@@ -238,7 +238,7 @@ void secure_programs_summary(const struct store *s, json_object *arr, struct str
 	struct desktop_programs d;
 	desktop_programs_scan(&sc, &d);
 	for (size_t i = 0; i < d.n; i++) {
-		int why = d.v[i].program ? secure_exec_file(d.v[i].program) : 0;
+		int why = d.v[i].program ? secure_exec_file(d.v[i].program, 0) : 0;
 		if (!why)
 			continue;
 		const char *way = (why & SECURE_CAPS)

@@ -458,6 +458,25 @@ static void report_app_rules(struct doctor *d, const struct store *s)
 	sb_free(&gone);
 }
 
+/* --- crash evidence (docs/design.md §18): the record's events and automatic pins, and the
+ * desktop's applications the loaders will not switch (AT_SECURE) --- */
+static void report_crashes(struct doctor *d, const struct store *s)
+{
+	json_object *crashes = json_object_new_object(), *secure = json_object_new_array();
+	struct strbuf lines = {0}, progs = {0};
+	crashes_summary(s, crashes, &lines);
+	secure_programs_summary(s, secure, &progs);
+	json_object_object_add(d->fields, "crashes", crashes);
+	json_object_object_add(d->fields, "not_switchable", secure);
+	if (lines.len)
+		line(d, "crash evidence:\n%.*s", (int)lines.len - 1, lines.buf);
+	if (progs.len)
+		line(d, "applications the loaders will not switch (AT_SECURE):\n%.*s", (int)progs.len - 1, progs.buf);
+	sb_free(&lines);
+	sb_free(&progs);
+}
+/* --- end of crash evidence --- */
+
 COMMAND(doctor)
 {
 	(void)c;
@@ -481,6 +500,7 @@ COMMAND(doctor)
 	report_icds(&d, s, &h, current);
 	report_elf(&d, s, &h, current);
 	report_app_rules(&d, s);
+	report_crashes(&d, s); /* crash evidence (docs/design.md §18) */
 	if (d.n_problems)
 		line(&d, "%d problem%s found", d.n_problems, d.n_problems == 1 ? "" : "s");
 	else

@@ -265,6 +265,9 @@ COMMAND(auto_check)
 {
 	(void)opts;
 	int rc = check_and_say(c, s, o);
+	/* --- crash evidence (docs/design.md §18): read from the last cursor, the policy applied --- */
+	crashes_after(c, s, o, 0);
+	/* --- end of crash evidence --- */
 	json_object *newer = NULL;
 	if (rc || !c->cfg.auto_download || !o->fields ||
 	    !json_object_object_get_ex(o->fields, "newer", &newer) || !json_object_get_boolean(newer))

@@ -151,6 +151,13 @@ static void status_app_rules(const struct store *s, struct strbuf *sb)
 		sb_appendf(sb, "\napplication rules:\n%s", lines.buf);
 	if (gone.len)
 		sb_appendf(sb, "\n%.*s", (int)gone.len - 1, gone.buf);
+	/* --- crash evidence (docs/design.md §18): what the record says --- */
+	struct strbuf crashes = {0};
+	crashes_summary(s, NULL, &crashes);
+	if (crashes.len)
+		sb_appendf(sb, "\n%.*s", (int)crashes.len - 1, crashes.buf);
+	sb_free(&crashes);
+	/* --- end of crash evidence --- */
 	sb_free(&lines);
 	sb_free(&gone);
 	json_object_put(arr);
@@ -520,6 +527,9 @@ COMMAND(boot_tick)
 		outcome_say(o, "no Mesa version is on trial");
 	}
 	say_repaired(o, &r);
+	/* --- crash evidence (docs/design.md §18): read from the last cursor, the policy applied --- */
+	crashes_after(c, s, o, r.counted);
+	/* --- end of crash evidence --- */
 	return TB_OK;
 }
 

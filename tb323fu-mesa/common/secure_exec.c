@@ -14,18 +14,18 @@
 #define AT_SECURE 23
 #endif
 
-int secure_exec_file(const char *path)
+int secure_exec_file(const char *path, int for_caller)
 {
 	struct stat st;
 	if (stat(path, &st) || !S_ISREG(st.st_mode))
 		return 0;
 	int why = 0;
-	if (st.st_mode & S_ISUID)
+	if ((st.st_mode & S_ISUID) && (!for_caller || st.st_uid != geteuid()))
 		why |= SECURE_SETUID;
 	/* set-group-ID without group execution is mandatory locking, not a set-id program */
-	if ((st.st_mode & S_ISGID) && (st.st_mode & S_IXGRP))
+	if ((st.st_mode & S_ISGID) && (st.st_mode & S_IXGRP) && (!for_caller || st.st_gid != getegid()))
 		why |= SECURE_SETGID;
-	if (getxattr(path, "security.capability", NULL, 0) > 0)
+	if ((!for_caller || geteuid() != 0) && getxattr(path, "security.capability", NULL, 0) > 0)
 		why |= SECURE_CAPS;
 	return why;
 }

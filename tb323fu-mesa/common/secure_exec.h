@@ -15,9 +15,11 @@ enum {
 	SECURE_CAPS = 4, /* file capabilities */
 };
 
-/* Why the program file at path would start with AT_SECURE (SECURE_* bits), 0 when it would
- * not (or it cannot be looked at). */
-int secure_exec_file(const char *path);
+/* Why the program file at path would start with AT_SECURE (SECURE_* bits) for a user of the
+ * desktop, 0 when it would not (or it cannot be looked at). for_caller: for this process's
+ * own user, as the kernel decides (root gains no capability from a file, a set-user-ID file
+ * of one's own changes nothing). */
+int secure_exec_file(const char *path, int for_caller);
 /* The words for people of those bits ("file capabilities", "the set-user-ID bit", …). */
 const char *secure_exec_words(int why);
 /* The program execvp would start for name (a path when name has a '/', else the first
