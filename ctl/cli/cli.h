@@ -121,9 +121,13 @@ COMMAND(app_clear);
 /* --- crash evidence (docs/design.md §18), ctl/cmd/cmd_crashes.c --- */
 struct strbuf;
 COMMAND(crashes);
-/* boot-tick and auto-check: the journal read from the last cursor, crash_policy applied; what
- * it did is added to o (its sentences, JSON "crashes"). A failure is said, never the command's. */
-void crashes_after(struct cli *c, struct store *s, struct outcome *o, int boot_tick);
+/* boot-tick (before it counts the start) and auto-check: the journal read from the last
+ * cursor, crash_policy applied; JSON "crashes" added to o, its sentences to said (which
+ * crashes_said appends to o's message once the command said its own). A failure is said,
+ * never the command's. */
+void crashes_after(struct cli *c, struct store *s, struct outcome *o, int boot_tick,
+		   struct strbuf *said);
+void crashes_said(struct outcome *o, struct strbuf *said);
 /* status and doctor: the record's events and automatic pins (lines for people; obj, when not
  * NULL, gets "events", "auto_pins", "rolled_back"). */
 void crashes_summary(const struct store *s, json_object *obj, struct strbuf *lines);

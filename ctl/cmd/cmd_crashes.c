@@ -163,27 +163,35 @@ COMMAND(crashes)
 	return TB_OK;
 }
 
-void crashes_after(struct cli *c, struct store *s, struct outcome *o, int boot_tick)
+void crashes_after(struct cli *c, struct store *s, struct outcome *o, int boot_tick,
+		   struct strbuf *said)
 {
 	struct lc_ctx x = {.s = s, .cfg = &c->cfg, .progress = c->progress};
 	struct crash_apply_result r;
 	struct tb_error e = {0};
 	json_object *j = json_object_new_object();
 	if (crash_apply(&x, boot_tick, &r, &e)) {
-		/* the command's own work is done; the evidence waits for the next run */
+		/* the command's own work goes on; the evidence waits for the next run */
 		json_object_object_add(j, "error", json_object_new_string(e.msg));
-		outcome_say(o, "%s\ncrash evidence was not read: %s", o->message ? o->message : "", e.msg);
-		tb_error_clear(&e);
+		sb_appendf(said, "crash evidence was not read: %s\n", e.msg);
 	} else {
 		json_object_object_add(j, "events", json_object_get(r.events));
 		json_object_object_add(j, "pins", json_object_get(r.pins));
 		json_object_object_add(j, "rolled_back", json_object_new_string(r.rolled_back));
 		json_object_object_add(j, "kept", json_object_new_string(r.kept));
 		if (r.said.len)
-			outcome_say(o, "%s\n%.*s", o->message ? o->message : "", (int)r.said.len - 1, r.said.buf);
+			sb_append(said, r.said.buf);
 	}
 	crash_apply_result_free(&r);
 	outcome_json(o, "crashes", j);
+}
+
+void crashes_said(struct outcome *o, struct strbuf *said)
+{
+	if (said->len)
+		outcome_say(o, "%s%s%.*s", o->message ? o->message : "", o->message ? "\n" : "",
+			    (int)said->len - 1, said->buf);
+	sb_free(said);
 }
 
 void crashes_summary(const struct store *s, json_object *obj, struct strbuf *lines)

@@ -266,7 +266,9 @@ COMMAND(auto_check)
 	(void)opts;
 	int rc = check_and_say(c, s, o);
 	/* --- crash evidence (docs/design.md §18): read from the last cursor, the policy applied --- */
-	crashes_after(c, s, o, 0);
+	struct strbuf crash_said = {0};
+	crashes_after(c, s, o, 0, &crash_said);
+	crashes_said(o, &crash_said);
 	/* --- end of crash evidence --- */
 	json_object *newer = NULL;
 	if (rc || !c->cfg.auto_download || !o->fields ||

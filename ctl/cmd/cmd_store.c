@@ -504,8 +504,15 @@ COMMAND(boot_tick)
 {
 	(void)opts;
 	struct lc_result r;
-	if (transition(c, boot_tick_now, &r, s, o))
+	/* --- crash evidence (docs/design.md §18): read from the last cursor, the policy applied
+	 * (and keep_after_clean_boots) before the start is counted --- */
+	struct strbuf crash_said = {0};
+	crashes_after(c, s, o, 1, &crash_said);
+	/* --- end of crash evidence --- */
+	if (transition(c, boot_tick_now, &r, s, o)) {
+		crashes_said(o, &crash_said);
 		return o->code;
+	}
 	if (r.switched_off && r.current_gone == 2) {
 		outcome_bool(o, "switched_off", 1);
 		outcome_say(o, "the store's link current points at %s, outside versions/; the session was switched to the distribution's Mesa (see `tb323fu-ctl mesa status`)",
@@ -527,9 +534,7 @@ COMMAND(boot_tick)
 		outcome_say(o, "no Mesa version is on trial");
 	}
 	say_repaired(o, &r);
-	/* --- crash evidence (docs/design.md §18): read from the last cursor, the policy applied --- */
-	crashes_after(c, s, o, r.counted);
-	/* --- end of crash evidence --- */
+	crashes_said(o, &crash_said); /* crash evidence (docs/design.md §18) */
 	return TB_OK;
 }
 

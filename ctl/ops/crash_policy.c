@@ -183,13 +183,18 @@ static int keep_clean(const struct lc_ctx *c, json_object *rec, struct crash_app
 	struct lc_view v;
 	lc_read(c->s, &v);
 	int rc = 0;
-	if (n > 0 && v.st.enabled && v.st.trial && v.st.tries >= n &&
+	/* the start about to be counted is the N-th: kept before boot-tick counts it (or would
+	 * end the trial when N is max_tries) */
+	char *boot = lc_boot_id();
+	int new_start = boot && (!v.st.boot || strcmp(v.st.boot, boot));
+	free(boot);
+	if (n > 0 && new_start && v.st.enabled && v.st.trial && v.st.tries + 1 >= n &&
 	    json_object_array_length(trial_apps(rec, v.st.trial)) == 0) {
 		struct lc_result lr;
 		if (!(rc = lc_keep(c, &lr, e))) {
 			snprintf(r->kept, sizeof r->kept, "%s", v.st.trial);
-			sb_appendf(&r->said, "Mesa %s ran %d starts without a crash of its own: it is kept (keep_after_clean_boots = %d)\n",
-				  v.st.trial, v.st.tries, n);
+			sb_appendf(&r->said, "Mesa %s ran %d starts without a crash of its own: it is kept (keep_after_clean_boots = %d in mesa.conf)\n",
+				  v.st.trial, v.st.tries + 1, n);
 		}
 	}
 	lc_view_free(&v);

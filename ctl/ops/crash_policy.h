@@ -25,8 +25,9 @@ struct crash_apply_result {
 };
 void crash_apply_result_free(struct crash_apply_result *r);
 
-/* Reads what is new and applies the policy; boot_tick says a start was just counted (for
- * keep_after_clean_boots). -1 with e set when the journal cannot be read or the store not
+/* Reads what is new and applies the policy; boot_tick says a start is about to be counted:
+ * with keep_after_clean_boots = N, a trial whose N-th start this is, with no attributed crash
+ * of its version, is kept (before boot-tick counts it). -1 with e set when the journal cannot be read or the store not
  * written; the store is then as it was, but for pins already made (each said in r). */
 int crash_apply(const struct lc_ctx *c, int boot_tick, struct crash_apply_result *r,
 		struct tb_error *e);
