@@ -4,6 +4,7 @@
 #include "base/crash_fields.h"
 #include "store/apprules.h"
 #include "store/manifest.h"
+#include "common/envvars.h"
 #include "common/storelayout.h"
 #include "common/version_name.h"
 
@@ -57,10 +58,19 @@ void crash_ctx_open(struct crash_ctx *x, const struct store *s)
 		manifest_free(&m);
 	}
 	store_free_list(versions, n);
-	struct app_scope sc;
-	app_scope_system(&sc, s);
-	desktop_programs_scan(&sc, &x->apps);
-	app_scope_free(&sc);
+	x->apps = xcalloc(1, sizeof *x->apps);
+}
+
+static const struct desktop_programs *apps_of(const struct crash_ctx *x)
+{
+	if (!x->apps->scanned) {
+		struct app_scope sc;
+		app_scope_system(&sc, x->s);
+		desktop_programs_scan(&sc, &x->apps->d);
+		app_scope_free(&sc);
+		x->apps->scanned = 1;
+	}
+	return &x->apps->d;
 }
 
 void crash_ctx_close(struct crash_ctx *x)
@@ -69,7 +79,9 @@ void crash_ctx_close(struct crash_ctx *x)
 	for (size_t i = 0; i < x->n_driver_names; i++)
 		free(x->driver_names[i]);
 	free(x->driver_names);
-	desktop_programs_free(&x->apps);
+	if (x->apps)
+		desktop_programs_free(&x->apps->d);
+	free(x->apps);
 }
 
 static void copy_field(char *out, size_t n, const char *v, size_t len)
@@ -153,7 +165,7 @@ static enum crash_verdict coredump(const struct crash_ctx *x, const struct journ
 	}
 	if (other)
 		return CRASH_NOT_OURS; /* on a driver of the system's, whatever its variables said */
-	static const char *vars[] = {"VK_DRIVER_FILES", "VK_ICD_FILENAMES", "OCL_ICD_VENDORS", "LD_LIBRARY_PATH"};
+	static const char *vars[] = {ENV_VK_DRIVER_FILES, ENV_VK_ICD_FILENAMES, ENV_OCL_ICD_VENDORS, ENV_LD_LIBRARY_PATH};
 	int seen = 0;
 	for (size_t i = 0; je->environ && i < sizeof vars / sizeof *vars; i++) {
 		char value[4096];
@@ -212,7 +224,7 @@ static void name_app(const struct crash_ctx *x, const struct journal_entry *je, 
 		;
 	else {
 		ev->app[0] = '\0';
-		const struct desktop_program *p = desktop_program_of(&x->apps, ev->exe[0] ? ev->exe : NULL, ev->comm);
+		const struct desktop_program *p = desktop_program_of(apps_of(x), ev->exe[0] ? ev->exe : NULL, ev->comm);
 		if (p)
 			snprintf(ev->app, sizeof ev->app, "%s", p->id);
 	}

@@ -45,7 +45,11 @@ struct crash_ctx {
 	uint64_t switched_usec;    /* when env.conf or current last changed (their mtimes) */
 	char **driver_names;       /* file names of the versions' vulkan_lib and opencl_lib */
 	size_t n_driver_names;
-	struct desktop_programs apps;
+	struct crash_apps *apps;   /* the desktop's entries, read when an event first needs them */
+};
+struct crash_apps {
+	int scanned;
+	struct desktop_programs d;
 };
 void crash_ctx_open(struct crash_ctx *x, const struct store *s);
 void crash_ctx_close(struct crash_ctx *x);
