@@ -123,6 +123,35 @@ export TB323FU_MESA_JOURNAL="$T/kernel2.journal"
 expect_exit 0 "crashes with the kernel's line alone, the session off" ctl --json mesa crashes
 check "…unattributed, never guessed" test "$(field 'len(d["events"]), [e["version"] for e in d["unattributed"]]')" = "(0, [''])"
 
+# --- a GPU hang the msm driver names a task of: the session decides
+fresh
+journal "$T/gpu.journal" "$FIX/msm-gpu-hang.kernel.txt" || not_ok "a journal of a GPU hang"
+export TB323FU_MESA_JOURNAL="$T/gpu.journal"
+expect_exit 0 "crashes with an msm GPU hang, the session on $V2" ctl --json mesa crashes
+check "…a gpu-hang of /usr/bin/crasher on $V2" test "$(field '[(e["version"], e["kind"], e["executable"]) for e in d["events"]]')" = "[('$V2', 'gpu-hang', '/usr/bin/crasher')]"
+
+# --- --since
+export TB323FU_MESA_JOURNAL="$T/one.journal"
+expect_exit 0 "crashes --since -1d" ctl --json mesa crashes --since -1d
+check "…has the crash" test "$(field 'len(d["events"])')" = 1
+expect_exit 0 "crashes --since a time after it" ctl --json mesa crashes --since "@$(($(date +%s) + 3600))"
+check "…has none" test "$(field 'len(d["events"])')" = 0
+
+# --- outside a trial: recorded, nothing pinned, unless crash_policy = pin-always
+ctl mesa keep >/dev/null
+expect_exit 0 "crashes --apply outside a trial" ctl --json mesa crashes --apply
+check "…reads the crash and pins nothing" test "$(field 'len(d["events"]), len(d["pins"])')" = "(1, 0)"
+fresh
+ctl mesa keep >/dev/null
+echo 'crash_policy = pin-always' >"$TB323FU_MESA_CONFIG"
+expect_exit 0 "crashes --apply outside a trial with crash_policy = pin-always" ctl --json mesa crashes --apply
+check "…pins it" test "$(field '[p["app"] for p in d["pins"]]')" = "['org.example.Crasher.desktop']"
+echo 'crash_policy = report' >"$TB323FU_MESA_CONFIG"
+fresh
+expect_exit 0 "crashes --apply on trial with crash_policy = report" ctl --json mesa crashes --apply
+check "…pins nothing" test "$(field 'len(d["events"]), len(d["pins"])')" = "(1, 0)"
+: >"$TB323FU_MESA_CONFIG"
+
 # --- keep_after_clean_boots: never by default, kept when set
 fresh
 journal "$T/empty.journal" "$FIX/distro-lvp.coredump.export" || not_ok "a journal with nothing of ours"
