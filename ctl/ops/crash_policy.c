@@ -228,6 +228,8 @@ int crash_apply(const struct lc_ctx *c, int boot_tick, struct crash_apply_result
 		act_on(c, &v, rec, ev, r);
 	}
 	r->read = g.read;
+	/* nothing new read: the store is left as it was */
+	int changed = g.n > 0 || (last[0] && strcmp(last, crash_record_str(rec, "cursor")));
 	if (!rc && last[0])
 		json_object_object_add(rec, "cursor", json_object_new_string(last));
 	if (!rc)
@@ -235,7 +237,7 @@ int crash_apply(const struct lc_ctx *c, int boot_tick, struct crash_apply_result
 	lc_view_free(&v);
 	if (!rc && boot_tick)
 		rc = keep_clean(c, rec, r, e);
-	if (!rc)
+	if (!rc && (changed || r->rolled_back[0] || r->kept[0]))
 		rc = crash_record_save(c->s, rec, e);
 	crash_events_free(&g);
 	crash_ctx_close(&x);
