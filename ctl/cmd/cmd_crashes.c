@@ -66,9 +66,11 @@ static void say_event(struct strbuf *sb, json_object *ev)
 	const char *obj = crash_record_str(ev, "object"), *v = crash_record_str(ev, "version");
 	const char *comm = crash_record_str(ev, "comm");
 	char *who = term_text(*app ? app : *exe ? exe : *comm ? comm : "a program", 0);
-	sb_appendf(sb, "%s %s: %s %s%s%s%s (%s)\n", crash_record_str(ev, "time"),
-		   *v ? v : "unattributed", who, crash_record_str(ev, "kind"), *obj ? " in " : "", obj,
-		   "", crash_record_str(ev, "source"));
+	char *in = term_text(obj, 0);
+	sb_appendf(sb, "%s %s: %s %s%s%s (%s)\n", crash_record_str(ev, "time"),
+		   *v ? v : "unattributed", who, crash_record_str(ev, "kind"), *in ? " in " : "", in,
+		   crash_record_str(ev, "source"));
+	free(in);
 	free(who);
 }
 

@@ -31,7 +31,7 @@ static int journal_open(sd_journal **j, struct tb_error *e)
 {
 	char **files = journal_files();
 	int r = files ? sd_journal_open_files(j, (const char **)files, 0)
-		      : sd_journal_open(j, SD_JOURNAL_LOCAL_ONLY | SD_JOURNAL_SYSTEM);
+		      : sd_journal_open(j, SD_JOURNAL_LOCAL_ONLY); /* the system's and the users' */
 	if (files) {
 		free(files[0]);
 		free(files);
