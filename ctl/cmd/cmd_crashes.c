@@ -115,6 +115,7 @@ static int crashes_apply(struct cli *c, struct store *s, struct outcome *o)
 	outcome_json(o, "events", json_object_get(r.events));
 	outcome_json(o, "pins", json_object_get(r.pins));
 	outcome_str(o, "rolled_back", r.rolled_back);
+	outcome_str(o, "rolled_back_reason", r.rolled_back[0] ? CRASH_ROLLBACK_REASON : "");
 	add_record(o, s);
 	sb_free(&sb);
 	crash_apply_result_free(&r);
@@ -180,6 +181,8 @@ void crashes_after(struct cli *c, struct store *s, struct outcome *o, int boot_t
 		json_object_object_add(j, "events", json_object_get(r.events));
 		json_object_object_add(j, "pins", json_object_get(r.pins));
 		json_object_object_add(j, "rolled_back", json_object_new_string(r.rolled_back));
+		json_object_object_add(j, "rolled_back_reason",
+				       json_object_new_string(r.rolled_back[0] ? CRASH_ROLLBACK_REASON : ""));
 		json_object_object_add(j, "kept", json_object_new_string(r.kept));
 		if (r.said.len)
 			sb_append(said, r.said.buf);

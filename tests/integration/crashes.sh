@@ -98,7 +98,7 @@ journal "$T/two.journal" "$CRASH" "$FIX/store-lvp.coredump.export,COREDUMP_EXE=$
 	not_ok "a journal of two crashes"
 export TB323FU_MESA_JOURNAL="$T/two.journal"
 expect_exit 0 "crashes --apply with two applications crashed on $V2" ctl --json mesa crashes --apply
-check "…the trial ended by the life cycle's rollback" test "$(field 'd["rolled_back"]')" = "$V2"
+check "…the trial ended by the life cycle's rollback" test "$(field 'd["rolled_back"], d["rolled_back_reason"]')" = "('$V2', 'trial-crashed')"
 ctl --json mesa status >"$T/out"
 check "…$V1 is current again, $V2 previous" test "$(field 'd["installed"], d["previous"]')" = "('$V1', '$V2')"
 
