@@ -33,16 +33,19 @@ PKG_CONFIG ?= pkg-config
 GLSLANG ?= glslangValidator
 
 CTL_PKGS := libcurl libarchive libcrypto libelf json-c libxml-2.0 glib-2.0
+# The journal is read with libsystemd's sd-journal (docs/design.md §18).
+CTL_PKGS += libsystemd
 # Loaded by tb323fu-ctl on their first call, not at its start (ctl/base/lazylib.h): the
 # program does not link them; tests and fuzzers do (the symbols are then found in the process).
-LAZY_PKGS := libcurl libarchive libcrypto libxml-2.0
+LAZY_PKGS := libcurl libarchive libcrypto libxml-2.0 libsystemd
 # Each one's soname as the build's own library says it (the ABI its headers describe).
 soname = $(or $(shell readelf -d $$($(CC) -print-file-name=lib$(1).so) 2>/dev/null | \
 	sed -n 's/.*Library soname: \[\(.*\)\]/\1/p'),$(2))
 LAZY_SONAMES := -DTB_SONAME_CURL='"$(call soname,curl,libcurl.so.4)"' \
 	-DTB_SONAME_ARCHIVE='"$(call soname,archive,libarchive.so.13)"' \
 	-DTB_SONAME_CRYPTO='"$(call soname,crypto,libcrypto.so.3)"' \
-	-DTB_SONAME_XML2='"$(call soname,xml2,libxml2.so.2)"'
+	-DTB_SONAME_XML2='"$(call soname,xml2,libxml2.so.2)"' \
+	-DTB_SONAME_SYSTEMD='"$(call soname,systemd,libsystemd.so.0)"'
 SMOKE_PKGS := vulkan OpenCL json-c
 
 WARN := -Wall -Wextra -Werror -Wshadow -Wno-unused-parameter
@@ -301,7 +304,9 @@ install: all install-doc
 		echo "$(UNITDIR)/tb323fu-mesa-check.service or .timer belongs to another program and is left as it is; ours are $$check.service and $$check.timer"; \
 	fi; \
 	for u in tb323fu-mesa-boot-tick.service:tb323fu-mesa-boot-tick.service \
-		tb323fu-mesa-check.service:$$check.service tb323fu-mesa-check.timer:$$check.timer; do \
+		tb323fu-mesa-check.service:$$check.service tb323fu-mesa-check.timer:$$check.timer \
+		tb323fu-mesa-crashes.service:tb323fu-mesa-crashes.service \
+		tb323fu-mesa-crashes.path:tb323fu-mesa-crashes.path; do \
 		src=$${u%%:*}; at=$${u#*:}; \
 		sed 's|@LIBEXECDIR@|$(LIBEXECDIR)|g' dist/systemd/$$src.in > $(BUILD)/$$src.$$$$ && \
 		$(BESIDE) -m 0644 $(BUILD)/$$src.$$$$ $(DESTDIR)$(UNITDIR)/$$at $(DESTDIR)$(UNITDIR)/$${at%.*}-ctl.$${at##*.} || \

@@ -40,6 +40,7 @@ static const char *const channel_words[] = {"stable", "testing", NULL};
  * spelled again here; tests/unit/test_suite.c checks that each registered name is one of them. */
 static const char *const suite_words[] = {"", "none", "piglit-cl", "opencl-cts", "dEQP-VK", NULL};
 static const char *const profile_words[] = {"quick", "full", NULL};
+static const char *const crash_policy_words[] = {"pin", "report", "pin-always", NULL};
 
 #define AT(field) offsetof(struct config, field)
 
@@ -94,6 +95,11 @@ static const struct config_key config_keys[] = {
 	 .min = 1, .max = 3600, .default_number = 30},
 	{.key = "stall_speed", .kind = KEY_LONG, .offset = AT(stall_speed),
 	 .min = 1, .max = LONG_MAX, .default_number = 1024},
+	/* crash evidence (docs/design.md §18) */
+	{.key = "crash_policy", .kind = KEY_WORD, .offset = AT(crash_policy),
+	 .words = crash_policy_words, .default_text = "pin"},
+	{.key = "keep_after_clean_boots", .kind = KEY_INT, .offset = AT(keep_after_clean_boots),
+	 .min = 0, .max = 100, .default_number = 0},
 };
 
 #define N_CONFIG_KEYS (sizeof config_keys / sizeof config_keys[0])

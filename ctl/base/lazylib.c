@@ -11,6 +11,7 @@ struct lazylib lazy_libcurl = {TB_SONAME_CURL, NULL};
 struct lazylib lazy_libarchive = {TB_SONAME_ARCHIVE, NULL};
 struct lazylib lazy_libcrypto = {TB_SONAME_CRYPTO, NULL};
 struct lazylib lazy_libxml2 = {TB_SONAME_XML2, NULL};
+struct lazylib lazy_libsystemd = {TB_SONAME_SYSTEMD, NULL};
 
 void *lazylib_symbol(struct lazylib *lib, const char *fn)
 {

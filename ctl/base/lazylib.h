@@ -1,5 +1,5 @@
-/* Libraries only some commands need (libcurl, libarchive, libcrypto, libxml2) are loaded the
- * first time one of their functions is called, not at every start: status, list and the
+/* Libraries only some commands need (libcurl, libarchive, libcrypto, libxml2, libsystemd)
+ * are loaded the first time one of their functions is called, not at every start: status, list and the
  * shell's completion, which the helper's backend polls, map none of them (docs/design.md §2,
  * tests/bench/startup). A file that calls such a library includes its header, then
  * base/lazy_LIB.h, which names each function it uses as LAZY_CALL(lib, fn): the call goes
@@ -28,6 +28,6 @@ void *lazylib_symbol(struct lazylib *lib, const char *fn);
 		(__typeof__(&fn))lazy_at_;                                             \
 	}))
 
-extern struct lazylib lazy_libcurl, lazy_libarchive, lazy_libcrypto, lazy_libxml2;
+extern struct lazylib lazy_libcurl, lazy_libarchive, lazy_libcrypto, lazy_libxml2, lazy_libsystemd;
 
 #endif

@@ -25,6 +25,7 @@
 #include "cli/command.h"
 #include "cmd/commands.h"
 #include "cmd/app_scope.h"
+#include "cmd/crashes.h"
 
 /* Where the Vulkan loader looks for ICD files when no variable overrides it (besides
  * $XDG_DATA_DIRS, read below). */
@@ -459,6 +460,25 @@ static void report_app_rules(struct doctor *d, const struct store *s)
 	sb_free(&gone);
 }
 
+/* --- crash evidence (docs/design.md §18): the record's events and automatic pins, and the
+ * desktop's applications the loaders will not switch (AT_SECURE) --- */
+static void report_crashes(struct doctor *d, const struct store *s)
+{
+	json_object *crashes = json_object_new_object(), *secure = json_object_new_array();
+	struct strbuf lines = {0}, progs = {0};
+	crashes_summary(s, crashes, &lines);
+	secure_programs_summary(s, secure, &progs);
+	json_object_object_add(d->fields, "crashes", crashes);
+	json_object_object_add(d->fields, "not_switchable", secure);
+	if (lines.len)
+		line(d, "crash evidence:\n%.*s", (int)lines.len - 1, lines.buf);
+	if (progs.len)
+		line(d, "applications the loaders will not switch (AT_SECURE):\n%.*s", (int)progs.len - 1, progs.buf);
+	sb_free(&lines);
+	sb_free(&progs);
+}
+/* --- end of crash evidence --- */
+
 static int cmd_doctor(struct cli *c, const void *opts, struct store *s, struct outcome *o)
 {
 	(void)c;
@@ -482,6 +502,7 @@ static int cmd_doctor(struct cli *c, const void *opts, struct store *s, struct o
 	report_icds(&d, s, &h, current);
 	report_elf(&d, s, &h, current);
 	report_app_rules(&d, s);
+	report_crashes(&d, s); /* crash evidence (docs/design.md §18) */
 	if (d.n_problems)
 		line(&d, "%d problem%s found", d.n_problems, d.n_problems == 1 ? "" : "s");
 	else

@@ -4,6 +4,7 @@
 #include "cli/command.h"
 #include "cmd/commands.h"
 #include "cmd/app_scope.h"
+#include "cmd/crashes.h"
 #include "ops/lifecycle.h"
 #include "ops/takeover.h"
 #include "release/feed.h"
@@ -119,6 +120,12 @@ static void status_app_rules(const struct store *s, struct strbuf *sb)
 		sb_appendf(sb, "\napplication rules:\n%s", lines.buf);
 	if (gone.len)
 		sb_appendf(sb, "\n%.*s", (int)gone.len - 1, gone.buf);
+	/* what the crash record says (docs/design.md §18) */
+	struct strbuf crashes = {0};
+	crashes_summary(s, NULL, &crashes);
+	if (crashes.len)
+		sb_appendf(sb, "\n%.*s", (int)crashes.len - 1, crashes.buf);
+	sb_free(&crashes);
 	sb_free(&lines);
 	sb_free(&gone);
 	json_object_put(arr);

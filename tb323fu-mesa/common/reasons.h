@@ -51,6 +51,8 @@ enum tb_reason {
 	TB_R_APP_NOT_FOUND,
 	TB_R_APP_AMBIGUOUS,
 	TB_R_RULES_CORRUPT,
+	TB_R_CRASH_PINNED,
+	TB_R_TRIAL_CRASHED,
 	TB_REASON_COUNT
 };
 
@@ -67,7 +69,8 @@ enum tb_reason_class {
 
 struct tb_reason_def {
 	const char *id;   /* "hash-mismatch" */
-	int code;         /* the exit code it carries */
+	int code;         /* the exit code it carries (TB_OK: the reason of an action, not of a
+			   * failure: an automatic pin, a trial the crash evidence ended) */
 	int also;         /* another exit code it may carry (0: none): damaged is 4 for a
 			   * version's files, 1 for the store's own parts */
 	enum tb_reason_class cls;

@@ -48,6 +48,8 @@
 
 /* The system's per-application rules (docs/design.md §16). */
 #define STORE_APP_RULES "app-rules"
+/* What was read of the journal's crash evidence, and the pins it made (docs/design.md §18). */
+#define STORE_CRASH_RECORD "crash-record"
 
 /* The writers' lock, the commit journal, and the running operation. */
 #define STORE_LOCK ".lock"

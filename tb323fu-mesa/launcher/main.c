@@ -7,6 +7,8 @@
 #include "launcher/launcher.h"
 #include "launcher/message.h"
 #include "common/vendorfile.h"
+#include "common/secure_exec.h"
+#include "common/termtext.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -99,6 +101,22 @@ static int version_and_command(int argc, char **argv, const char *cmd, const cha
 
 static struct launch_env selected;
 
+/* A program that starts with AT_SECURE ignores the variables run sets (docs/design.md §18):
+ * said before it starts, and it still starts (an application rule's launch must not break). */
+static void warn_secure(const char *name)
+{
+	static char prog[PATH_MAX], shown[4 * PATH_MAX];
+	int why = secure_exec_lookup(name, prog, sizeof prog) == 0 ? secure_exec_file(prog, 1) : 0;
+	if (!why)
+		return;
+	term_escape(shown, sizeof shown, prog, 0);
+	say_error("warning: ", shown, " has ", secure_exec_words(why),
+		  ", so it starts with AT_SECURE: the dynamic linker and the Vulkan loader ignore the "
+		  "store's variables in it and it gets the distribution's Mesa; start what it runs "
+		  "through `tb323fu-mesa run` instead (gamescope -- tb323fu-mesa run GAME), or take the "
+		  "capability away (setcap -r) for it to be switched", NULL);
+}
+
 static int cmd_run(const char *store, int argc, char **argv)
 {
 	const char *version = NULL;
@@ -111,6 +129,7 @@ static int cmd_run(const char *store, int argc, char **argv)
 		return rc;
 	if (launch_env_clean(root, NULL) != 0 || launch_env_apply(&selected.list) != 0)
 		return fail(TB_EFAIL, "cannot set the environment: out of memory", NULL);
+	warn_secure(argv[start]);
 	return exec_command(argv + start);
 }
 

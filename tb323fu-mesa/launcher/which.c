@@ -1,5 +1,6 @@
 /* `tb323fu-mesa which`: what a run would load (from the env file and the files it names), or
  * with --pid what a running process has really loaded (from /proc/PID/maps). */
+#include "common/secure_exec.h"
 #include "launcher/jsonout.h"
 #include "launcher/help.h"
 #include "launcher/launcher.h"
@@ -315,9 +316,15 @@ static int which_pid(const char *root, int number, int json, int several, const 
 	char real[PATH_MAX];
 	const char *realroot = realpath(root, real) ? real : root;
 
+	/* AT_SECURE: the loaders ignore the store's variables there (docs/design.md §18) */
+	int secure = secure_exec_pid(number);
 	fputs(lead, stdout);
+	if (!json && secure == 1)
+		printf("process %s (%s) is not switchable: it started with AT_SECURE (file capabilities or set-id bits), where the loaders ignore the store's variables\n",
+		       pid, comm_shown);
 	if (json) {
-		printf("{\"pid\":%s,\"command\":", pid);
+		printf("{\"pid\":%s,\"switchable\":%s,\"command\":", pid,
+		       secure == 1 ? "false" : secure == 0 ? "true" : "null");
 		json_string(stdout, comm);
 		fputs(",\"store\":", stdout);
 		json_string(stdout, realroot);

@@ -8,7 +8,7 @@
 
 printf 'smoke = off\n' >"$TB323FU_MESA_CONFIG"
 R=$(tiny_release 2026.10.01 "$T/r") || { not_ok "tiny release"; done_testing; exit 1; }
-LAZY='libcurl\.so|libarchive\.so|libcrypto\.so|libxml2\.so'
+LAZY='libcurl\.so|libarchive\.so|libcrypto\.so|libxml2\.so|libsystemd\.so'
 # inits CMD…: the shared objects the command initialised, one a line.
 inits() { LD_DEBUG=files "$@" 2>&1 >/dev/null | sed -n 's/.*calling init: //p'; }
 
@@ -21,7 +21,7 @@ check "  … and did load them" sh -c "grep -q 'libarchive\.so' '$T/inits' && gr
 for c in "--json mesa status" "mesa list" "mesa help" "mesa app list"; do
 	# shellcheck disable=SC2086
 	inits "$CTL" --store "$STORE" $c >"$T/inits"
-	check "$c initialises none of libcurl, libarchive, libcrypto, libxml2" sh -c "! grep -Eq '$LAZY' '$T/inits'"
+	check "$c initialises none of libcurl, libarchive, libcrypto, libxml2, libsystemd" sh -c "! grep -Eq '$LAZY' '$T/inits'"
 done
 inits "$CTL" __complete mesa remove "" >"$T/inits"
 check "the completion initialises none of them" sh -c "! grep -Eq '$LAZY' '$T/inits'"

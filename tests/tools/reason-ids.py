@@ -8,8 +8,8 @@ import os
 import re
 import sys
 
-CODES = {"TB_EFAIL": 1, "TB_EUSAGE": 2, "TB_EBUSY": 3, "TB_EVERIFY": 4, "TB_ENET": 5, "TB_ESMOKE": 6}
-ROW = re.compile(r'R\(TB_R_\w+, "([a-z-]+)", (TB_E\w+), (TB_E\w+|0), TB_RC_\w+\)')
+CODES = {"TB_OK": 0, "TB_EFAIL": 1, "TB_EUSAGE": 2, "TB_EBUSY": 3, "TB_EVERIFY": 4, "TB_ENET": 5, "TB_ESMOKE": 6}
+ROW = re.compile(r'R\(TB_R_\w+, "([a-z-]+)", (TB_\w+), (TB_E\w+|0), TB_RC_\w+\)')
 # A failure recorded with an id: tb_fail_why(e, CODE, "id", …), tb_fail_errno_why alike.
 WHY = re.compile(r'\btb_fail(?:_errno)?_why\(\s*[^,()]+,\s*(TB_E\w+),\s*"([^"]*)"')
 # Ids handed on otherwise: release.c's refuse(e, u, "id", …), state_set_failed(…, "id", …),
@@ -22,7 +22,7 @@ DERIVED = re.compile(r'(?:tb_error_reason\(const struct tb_error \*e\)|reason_of
 
 def table(top):
     with open(os.path.join(top, "tb323fu-mesa/common/reasons.c"), encoding="utf-8") as f:
-        return {m.group(1): {CODES[m.group(2)], CODES.get(m.group(3), 0)} - {0} for m in ROW.finditer(f.read())}
+        return {m.group(1): {CODES[m.group(2)], CODES.get(m.group(3), CODES[m.group(2)])} for m in ROW.finditer(f.read())}
 
 
 def documented(top):

@@ -1,0 +1,246 @@
+/* The crash policy: reading the journal from the record's cursor, pins and rollbacks. */
+#include "ops/crash_policy.h"
+#include "ops/desktop_override.h"
+#include "store/apprules.h"
+#include "store/crash_record.h"
+#include "base/alloc.h"
+#include "base/programs.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+
+json_object *crash_event_json(const struct crash_event *ev)
+{
+	json_object *o = json_object_new_object();
+	char when[40];
+	time_t t = (time_t)(ev->usec / 1000000u);
+	struct tm tm;
+	gmtime_r(&t, &tm);
+	strftime(when, sizeof when, "%Y-%m-%dT%H:%M:%SZ", &tm);
+	json_object_object_add(o, "version", json_object_new_string(ev->version));
+	json_object_object_add(o, "attributed", json_object_new_boolean(ev->verdict == CRASH_ATTRIBUTED));
+	json_object_object_add(o, "executable", json_object_new_string(ev->exe));
+	json_object_object_add(o, "app", json_object_new_string(ev->app));
+	json_object_object_add(o, "kind", json_object_new_string(ev->kind));
+	json_object_object_add(o, "source", json_object_new_string(ev->source));
+	json_object_object_add(o, "how", json_object_new_string(ev->how));
+	json_object_object_add(o, "object", json_object_new_string(ev->object));
+	json_object_object_add(o, "pid", json_object_new_int64(ev->pid));
+	json_object_object_add(o, "comm", json_object_new_string(ev->comm));
+	json_object_object_add(o, "time", json_object_new_string(when));
+	json_object_object_add(o, "usec", json_object_new_int64((int64_t)ev->usec));
+	json_object_object_add(o, "cursor", json_object_new_string(ev->cursor));
+	return o;
+}
+
+void crash_apply_result_free(struct crash_apply_result *r)
+{
+	json_object_put(r->events);
+	json_object_put(r->pins);
+	sb_free(&r->said);
+}
+
+static int array_has(json_object *arr, const char *key, const char *value)
+{
+	for (size_t i = 0; i < json_object_array_length(arr); i++) {
+		json_object *it = json_object_array_get_idx(arr, i);
+		if (json_object_is_type(it, json_type_string) ? !strcmp(json_object_get_string(it), value)
+		    : !strcmp(crash_record_str(it, key), value))
+			return 1;
+	}
+	return 0;
+}
+
+/* Pins app to choice with a system rule (its entry first, then the rule, as app set does).
+ * An application that has a rule already keeps it: 0 and nothing done. */
+static int pin(const struct lc_ctx *c, const char *app, const char *choice, struct tb_error *e)
+{
+	struct app_scope sc;
+	app_scope_system(&sc, c->s);
+	struct app_rules r = {0};
+	int rc = apprules_load(&sc, &r, e) ? -1 : 0;
+	char *orig = NULL, *launcher = NULL;
+	if (!rc && apprules_find(&r, app))
+		rc = 1;
+	if (!rc && !(orig = desktop_original(&sc, app)))
+		rc = tb_fail_why(e, TB_EFAIL, "app-not-found", "no desktop entry %s is installed", app);
+	if (!rc && !(launcher = find_launcher_program()))
+		rc = tb_fail_why(e, TB_EFAIL, "program-missing", "the launcher tb323fu-mesa is not installed beside tb323fu-ctl; reinstall tb323fu-mesa");
+	if (!rc) {
+		struct override_spec spec = {
+			.launcher = launcher,
+			.store = strcmp(c->s->root, STORE_DEFAULT_ROOT) ? c->s->root : NULL,
+			.choice = choice,
+		};
+		rc = override_write(&sc, app, orig, &spec, e);
+		if (!rc) {
+			apprules_set(&r, app, choice);
+			if ((rc = apprules_save(&sc, &r, e))) {
+				struct tb_error ignored = {0};
+				override_remove(&sc, app, &ignored);
+			}
+		}
+	}
+	free(orig);
+	free(launcher);
+	apprules_free(&r);
+	app_scope_free(&sc);
+	return rc;
+}
+
+/* What the record says the trial of version has seen: its list of applications, reset when
+ * another version went on trial. */
+static json_object *trial_apps(json_object *rec, const char *version)
+{
+	json_object *t = crash_record_member(rec, "trial", json_type_object);
+	if (strcmp(crash_record_str(t, "version"), version)) {
+		json_object_object_add(t, "version", json_object_new_string(version));
+		json_object_object_add(t, "apps", json_object_new_array());
+	}
+	return crash_record_member(t, "apps", json_type_array);
+}
+
+static void act_on(const struct lc_ctx *c, const struct lc_view *v, json_object *rec,
+		   const struct crash_event *ev, struct crash_apply_result *r)
+{
+	const char *policy = c->cfg->crash_policy ? c->cfg->crash_policy : "pin";
+	int on_trial = v->st.enabled && v->st.trial && !strcmp(v->st.trial, ev->version);
+	if (on_trial && ev->key[0]) {
+		json_object *apps = trial_apps(rec, ev->version);
+		if (!array_has(apps, NULL, ev->key))
+			json_object_array_add(apps, json_object_new_string(ev->key));
+	}
+	int may_pin = !strcmp(policy, "pin-always") ? v->current && !strcmp(v->current, ev->version)
+		      : !strcmp(policy, "pin") && on_trial;
+	json_object *pins = crash_record_member(rec, "auto_pins", json_type_array);
+	if (!may_pin || !ev->app[0] || array_has(pins, "cursor", ev->cursor))
+		return;
+	const char *choice = v->previous && strcmp(v->previous, ev->version) && !v->previous_gone ? v->previous : "distro";
+	struct tb_error e = {0};
+	int rc = pin(c, ev->app, choice, &e);
+	if (rc < 0) {
+		sb_appendf(&r->said, "%s crashed on Mesa %s, but it could not be pinned: %s\n", ev->app, ev->version, e.msg);
+		tb_error_clear(&e);
+		return;
+	}
+	if (rc > 0)
+		return; /* a rule of its own already decides */
+	json_object *p = json_object_new_object();
+	json_object_object_add(p, "app", json_object_new_string(ev->app));
+	json_object_object_add(p, "choice", json_object_new_string(choice));
+	json_object_object_add(p, "version", json_object_new_string(ev->version));
+	json_object_object_add(p, "cursor", json_object_new_string(ev->cursor));
+	json_object_object_add(p, "usec", json_object_new_int64((int64_t)ev->usec));
+	json_object_object_add(p, "reason", json_object_new_string(CRASH_PIN_REASON));
+	json_object_array_add(pins, json_object_get(p));
+	json_object_array_add(r->pins, p);
+	if (!strcmp(choice, "distro"))
+		sb_appendf(&r->said, "%s crashed on Mesa %s (%s): it starts with the distribution's Mesa from now on (`tb323fu-ctl mesa app unset %s` undoes it)\n",
+			  ev->app, ev->version, ev->kind, ev->app);
+	else
+		sb_appendf(&r->said, "%s crashed on Mesa %s (%s): it starts with Mesa %s from now on (`tb323fu-ctl mesa app unset %s` undoes it)\n",
+			  ev->app, ev->version, ev->kind, choice, ev->app);
+}
+
+/* Two applications or more crashed on the version on trial: the trial ends as a rollback. */
+static int end_trial(const struct lc_ctx *c, const struct lc_view *v, json_object *rec,
+		     struct crash_apply_result *r, struct tb_error *e)
+{
+	if (!v->st.enabled || !v->st.trial || strcmp(c->cfg->crash_policy ? c->cfg->crash_policy : "pin", "report") == 0)
+		return 0;
+	json_object *apps = trial_apps(rec, v->st.trial);
+	if (json_object_array_length(apps) < 2)
+		return 0;
+	struct lc_result lr;
+	int back = v->previous && !v->previous_gone;
+	int rc = back ? lc_rollback(c, &lr, e) : lc_off(c, &lr, e);
+	if (rc)
+		return rc;
+	snprintf(r->rolled_back, sizeof r->rolled_back, "%s", v->st.trial);
+	json_object_object_add(rec, "rolled_back", json_object_new_string(v->st.trial));
+	size_t n_apps = json_object_array_length(apps);
+	/* a later trial of the same version starts with no crash counted */
+	json_object *t = crash_record_member(rec, "trial", json_type_object);
+	json_object_object_add(t, "version", json_object_new_string(""));
+	json_object_object_add(t, "apps", json_object_new_array());
+	if (back)
+		sb_appendf(&r->said, "%zu applications crashed on Mesa %s on trial: Mesa %s is current again\n",
+			  n_apps, v->st.trial, lr.version);
+	else
+		sb_appendf(&r->said, "%zu applications crashed on Mesa %s on trial: the session uses the distribution's Mesa again\n",
+			  n_apps, v->st.trial);
+	return 0;
+}
+
+/* keep_after_clean_boots = N: a trial whose N starts saw no attributed crash is kept. */
+static int keep_clean(const struct lc_ctx *c, json_object *rec, struct crash_apply_result *r,
+		      struct tb_error *e)
+{
+	int n = c->cfg->keep_after_clean_boots;
+	struct lc_view v;
+	lc_read(c->s, &v);
+	int rc = 0;
+	/* the start about to be counted is the N-th: kept before boot-tick counts it (or would
+	 * end the trial when N is max_tries) */
+	char *boot = lc_boot_id();
+	int new_start = boot && (!v.st.boot || strcmp(v.st.boot, boot));
+	free(boot);
+	if (n > 0 && new_start && v.st.enabled && v.st.trial && v.st.tries + 1 >= n &&
+	    json_object_array_length(trial_apps(rec, v.st.trial)) == 0) {
+		struct lc_result lr;
+		if (!(rc = lc_keep(c, &lr, e))) {
+			snprintf(r->kept, sizeof r->kept, "%s", v.st.trial);
+			sb_appendf(&r->said, "Mesa %s ran %d starts without a crash of its own: it is kept (keep_after_clean_boots = %d in mesa.conf)\n",
+				  v.st.trial, v.st.tries + 1, n);
+		}
+	}
+	lc_view_free(&v);
+	return rc;
+}
+
+int crash_apply(const struct lc_ctx *c, int boot_tick, struct crash_apply_result *r,
+		struct tb_error *e)
+{
+	memset(r, 0, sizeof *r);
+	r->events = json_object_new_array();
+	r->pins = json_object_new_array();
+	json_object *rec = crash_record_load(c->s, NULL);
+	struct crash_ctx x;
+	crash_ctx_open(&x, c->s);
+	struct crash_events g;
+	char last[JOURNAL_CURSOR_MAX];
+	int rc = crash_collect(&x, crash_record_str(rec, "cursor"), 0, &g, last, e);
+	struct lc_view v;
+	lc_read(c->s, &v);
+	json_object *events = crash_record_member(rec, "events", json_type_array);
+	for (size_t i = 0; !rc && i < g.n; i++) {
+		const struct crash_event *ev = &g.v[i];
+		json_object_array_add(r->events, crash_event_json(ev));
+		if (ev->verdict != CRASH_ATTRIBUTED) {
+			r->unattributed++;
+			continue;
+		}
+		r->attributed++;
+		json_object_array_add(events, crash_event_json(ev));
+		act_on(c, &v, rec, ev, r);
+	}
+	r->read = g.read;
+	/* nothing new read: the store is left as it was */
+	int changed = g.n > 0 || (last[0] && strcmp(last, crash_record_str(rec, "cursor")));
+	if (!rc && last[0])
+		json_object_object_add(rec, "cursor", json_object_new_string(last));
+	if (!rc)
+		rc = end_trial(c, &v, rec, r, e);
+	lc_view_free(&v);
+	if (!rc && boot_tick)
+		rc = keep_clean(c, rec, r, e);
+	if (!rc && (changed || r->rolled_back[0] || r->kept[0]))
+		rc = crash_record_save(c->s, rec, e);
+	crash_events_free(&g);
+	crash_ctx_close(&x);
+	json_object_put(rec);
+	return rc;
+}

@@ -1,0 +1,67 @@
+/* <store>/crash-record: the journal cursor read up to, the events and the pins made. */
+#include "store/crash_record.h"
+#include "base/jsontext.h"
+#include "base/fs.h"
+#include "common/storelayout.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+json_object *crash_record_load(const struct store *s, int *damaged)
+{
+	char *path = store_path(s, "%s", STORE_CRASH_RECORD);
+	/* never through a link planted there (docs/design.md §3) */
+	size_t len;
+	char *text = read_small_file_nofollow(path, CRASH_RECORD_MAX, &len);
+	json_object *o = text ? json_tokener_parse(text) : NULL;
+	free(text);
+	if (o && !json_object_is_type(o, json_type_object)) {
+		json_object_put(o);
+		o = NULL;
+	}
+	if (damaged)
+		*damaged = !o && path_exists(path);
+	free(path);
+	return o ? o : json_object_new_object();
+}
+
+json_object *crash_record_member(json_object *rec, const char *key, json_type t)
+{
+	json_object *m;
+	if (json_object_object_get_ex(rec, key, &m) && json_object_is_type(m, t))
+		return m;
+	m = t == json_type_array ? json_object_new_array()
+	    : t == json_type_object ? json_object_new_object() : json_object_new_string("");
+	json_object_object_add(rec, key, m);
+	return m;
+}
+
+const char *crash_record_str(json_object *o, const char *key)
+{
+	json_object *m;
+	return o && json_object_object_get_ex(o, key, &m) && json_object_is_type(m, json_type_string)
+		       ? json_object_get_string(m) : "";
+}
+
+int crash_record_save(struct store *s, json_object *rec, struct tb_error *e)
+{
+	json_object *ev = crash_record_member(rec, "events", json_type_array);
+	size_t n = json_object_array_length(ev);
+	if (n > CRASH_RECORD_EVENTS)
+		json_object_array_del_idx(ev, 0, n - CRASH_RECORD_EVENTS);
+	const char *text = json_out(rec, JSON_C_TO_STRING_PLAIN);
+	/* events are cut by sd-journal's field threshold only; drop the oldest until it fits */
+	while (strlen(text) + 1 > CRASH_RECORD_MAX && json_object_array_length(ev) > 0) {
+		json_object_array_del_idx(ev, 0, 1);
+		text = json_out(rec, JSON_C_TO_STRING_PLAIN);
+	}
+	char *path = store_path(s, "%s", STORE_CRASH_RECORD);
+	size_t len = strlen(text);
+	char *data = malloc(len + 2);
+	memcpy(data, text, len);
+	data[len] = '\n';
+	int rc = atomic_write_file(path, data, len + 1, 0644, e);
+	free(data);
+	free(path);
+	return rc;
+}

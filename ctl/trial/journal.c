@@ -1,0 +1,155 @@
+/* Reading crash evidence from the journal with sd-journal. */
+#include "trial/journal.h"
+#include "base/alloc.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <systemd/sd-journal.h>
+
+#include "base/lazy_systemd.h"
+
+/* The journal files of $TB323FU_MESA_JOURNAL, NULL-terminated (free the list and its first
+ * element), or NULL when it is not set. */
+static char **journal_files(void)
+{
+	const char *v = getenv(JOURNAL_ENV_VAR);
+	if (!v || !*v)
+		return NULL;
+	char *copy = xstrdup(v);
+	size_t n = 2;
+	for (const char *p = copy; *p; p++)
+		n += *p == ':';
+	char **list = xcalloc(n, sizeof *list), *save = NULL;
+	size_t i = 0;
+	for (char *f = strtok_r(copy, ":", &save); f; f = strtok_r(NULL, ":", &save))
+		list[i++] = f;
+	if (!i)
+		list[0] = copy; /* "::" names no file: sd_journal_open_files gets an empty name */
+	return list;
+}
+
+static int journal_open(sd_journal **j, struct tb_error *e)
+{
+	char **files = journal_files();
+	int r = files ? sd_journal_open_files(j, (const char **)files, 0)
+		      : sd_journal_open(j, SD_JOURNAL_LOCAL_ONLY); /* the system's and the users' */
+	if (files) {
+		free(files[0]);
+		free(files);
+	}
+	if (r < 0) {
+		errno = -r;
+		return tb_fail_errno(e, TB_EFAIL, "cannot open the journal%s%s", files ? " files of $" : "",
+				     files ? JOURNAL_ENV_VAR : "");
+	}
+	sd_journal_set_data_threshold(*j, JOURNAL_FIELD_MAX);
+	if (sd_journal_add_match(*j, "MESSAGE_ID=" COREDUMP_MESSAGE_ID, 0) < 0 ||
+	    sd_journal_add_disjunction(*j) < 0 || sd_journal_add_match(*j, "_TRANSPORT=kernel", 0) < 0) {
+		sd_journal_close(*j);
+		return tb_fail(e, TB_EFAIL, "cannot read the journal (sd-journal refused a match)");
+	}
+	return 0;
+}
+
+/* A field's value (after "NAME="), or NULL. */
+static const char *field(sd_journal *j, const char *name, size_t *len)
+{
+	const void *d;
+	size_t n, k = strlen(name);
+	*len = 0;
+	if (sd_journal_get_data(j, name, &d, &n) < 0 || n <= k || ((const char *)d)[k] != '=')
+		return NULL;
+	*len = n - k - 1;
+	return (const char *)d + k + 1;
+}
+
+static long number(sd_journal *j, const char *name)
+{
+	size_t n;
+	const char *v = field(j, name, &n);
+	long x = 0;
+	for (size_t i = 0; v && i < n && i < 10 && v[i] >= '0' && v[i] <= '9'; i++)
+		x = x * 10 + (v[i] - '0');
+	return x;
+}
+
+/* Fills je from the entry j stands at. sd-journal keeps one field's data valid until the next
+ * call, so each is copied. */
+static void entry_of(sd_journal *j, struct journal_entry *je, char **copies)
+{
+	memset(je, 0, sizeof *je);
+	size_t n;
+	const char *v = field(j, "MESSAGE_ID", &n);
+	je->coredump = v && n == 32 && !memcmp(v, COREDUMP_MESSAGE_ID, 32);
+	sd_journal_get_realtime_usec(j, &je->usec);
+	struct {
+		const char *name;
+		const char **dst;
+		size_t *len;
+	} f[] = {
+		{"MESSAGE", &je->message, &je->message_len},   {"COREDUMP_EXE", &je->exe, &je->exe_len},
+		{"COREDUMP_COMM", &je->comm, &je->comm_len},  {"COREDUMP_CGROUP", &je->cgroup, &je->cgroup_len},
+		{"COREDUMP_ENVIRON", &je->environ, &je->environ_len},
+		{"COREDUMP_PROC_MAPS", &je->maps, &je->maps_len},
+	};
+	for (size_t i = 0; i < sizeof f / sizeof *f; i++) {
+		if (!je->coredump && i > 0)
+			break;
+		v = field(j, f[i].name, &n);
+		if (!v)
+			continue;
+		copies[i] = xmalloc(n + 1);
+		memcpy(copies[i], v, n);
+		copies[i][n] = '\0';
+		*f[i].dst = copies[i];
+		*f[i].len = n;
+	}
+	if (je->coredump) {
+		je->signal = (int)number(j, "COREDUMP_SIGNAL");
+		je->pid = number(j, "COREDUMP_PID");
+	}
+}
+
+static int seek(sd_journal *j, const char *cursor, uint64_t since)
+{
+	if (cursor && *cursor) {
+		if (sd_journal_seek_cursor(j, cursor) < 0)
+			return sd_journal_seek_head(j);
+		/* the entry at the cursor was read before */
+		if (sd_journal_next(j) > 0 && sd_journal_test_cursor(j, cursor) <= 0)
+			sd_journal_previous(j);
+		return 0;
+	}
+	return since ? sd_journal_seek_realtime_usec(j, since) : sd_journal_seek_head(j);
+}
+
+int journal_read(const char *cursor, uint64_t since_usec, journal_entry_fn fn, void *ud,
+		 char *last, struct tb_error *e)
+{
+	sd_journal *j;
+	if (last)
+		*last = '\0';
+	if (journal_open(&j, e))
+		return -1;
+	int rc = 0;
+	seek(j, cursor, since_usec);
+	for (size_t count = 0; !rc && count < JOURNAL_MAX_ENTRIES && sd_journal_next(j) > 0; count++) {
+		char *c = NULL;
+		if (sd_journal_get_cursor(j, &c) < 0)
+			continue;
+		if (last && strlen(c) < JOURNAL_CURSOR_MAX)
+			strcpy(last, c);
+		char *copies[6] = {0};
+		struct journal_entry je;
+		entry_of(j, &je, copies);
+		je.cursor = c;
+		if (!since_usec || je.usec >= since_usec)
+			rc = fn(&je, ud);
+		for (size_t i = 0; i < 6; i++)
+			free(copies[i]);
+		free(c);
+	}
+	sd_journal_close(j);
+	return rc;
+}
