@@ -2,6 +2,7 @@
 #include "cmd/app_scope.h"
 #include "ops/desktop_override.h"
 #include "base/alloc.h"
+#include "store/crash_record.h"
 #include "base/fs.h"
 #include "base/strbuf.h"
 #include "common/storelayout.h"
@@ -94,6 +95,20 @@ char *rule_text(const char *id, const char *choice)
 	return w ? xasprintf("%s starts with %s", id, w) : xasprintf("%s starts with Mesa %s (pinned)", id, choice);
 }
 
+/* Whether the crash evidence made rule (an automatic pin, docs/design.md §18): the record's
+ * auto_pins name it with the same choice. */
+static int rule_automatic(json_object *pins, const struct app_rule *rule)
+{
+	size_t n = pins ? json_object_array_length(pins) : 0;
+	for (size_t i = 0; i < n; i++) {
+		json_object *p = json_object_array_get_idx(pins, i);
+		if (!strcmp(crash_record_str(p, "app"), rule->id) &&
+		    !strcmp(crash_record_str(p, "choice"), rule->choice))
+			return 1;
+	}
+	return 0;
+}
+
 /* One scope's rules for list, status and doctor: JSON items and lines for people; gone
  * lists the rules whose version is no longer installed (a sentence each). */
 static void describe_scope(struct app_ctx *x, const char *scope, json_object *arr,
@@ -103,6 +118,9 @@ static void describe_scope(struct app_ctx *x, const char *scope, json_object *ar
 	int repaired, damaged = 0;
 	struct tb_error e = {0};
 	damaged = rules_open(x, &r, 0, &repaired, &e) == 1;
+	/* the policy writes system rules only */
+	json_object *rec = x->sc.user ? NULL : crash_record_load(x->s, NULL);
+	json_object *pins = rec ? crash_record_member(rec, "auto_pins", json_type_array) : NULL;
 	if (damaged)
 		sb_appendf(gone, "%sthe %s rule file %s is damaged (rules-corrupt); the next app command rebuilds it from the entries\n",
 			   "", scope, x->sc.rules_file);
@@ -120,9 +138,12 @@ static void describe_scope(struct app_ctx *x, const char *scope, json_object *ar
 		json_object_object_add(it, "version_gone", json_object_new_boolean(is_gone));
 		json_object_object_add(it, "original", json_object_new_string(orig ? orig : ""));
 		json_object_object_add(it, "entry", json_object_new_string(entry));
+		int automatic = rule_automatic(pins, rule);
+		json_object_object_add(it, "automatic", json_object_new_boolean(automatic));
 		json_object_array_add(arr, it);
 		char *text = rule_text(rule->id, rule->choice);
-		sb_appendf(lines, "%s%s (%s rule%s%s)", lines->len ? "\n" : "", text, scope,
+		sb_appendf(lines, "%s%s (%s rule%s%s%s)", lines->len ? "\n" : "", text, scope,
+			   automatic ? ", made after a crash on the build on trial; app unset undoes it" : "",
 			   orig ? "" : "; its application is not installed",
 			   owner == 1 ? "" : owner == 2 ? "; the entry there is not ours" : "; its entry is missing: app refresh");
 		free(text);
@@ -131,6 +152,7 @@ static void describe_scope(struct app_ctx *x, const char *scope, json_object *ar
 				   scope, rule->id, rule->choice, x->sc.user ? " --user" : "", rule->id);
 		free(orig);
 	}
+	json_object_put(rec);
 	apprules_free(&r);
 }
 

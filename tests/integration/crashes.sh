@@ -73,6 +73,10 @@ ctl --json mesa status >"$T/out"
 check "status --json keeps exactly its keys" field 'sorted(d) == sorted(["installed","previous","available","downloaded","ready","enabled","session","trial","tries","max_tries","failed","failed_reason","failed_reason_id","drivers","base","mesa_version","state","store","op","progress","message","takeover_needed"])'
 ctl --json mesa doctor >"$T/out" 2>/dev/null
 check "doctor's JSON has the automatic pin" test "$(field '[p["app"] for p in d["crashes"]["auto_pins"]]')" = "['org.example.Crasher.desktop']"
+ctl mesa app list >"$T/list" 2>&1
+check "app list says the rule was made after a crash" grep -q "org.example.Crasher.desktop starts with Mesa $V1 (pinned) (system rule, made after a crash on the build on trial; app unset undoes it" "$T/list"
+ctl --json mesa app list >"$T/out"
+check "…and its JSON marks it automatic" test "$(field '[r["automatic"] for r in d["rules"]]')" = "[True]"
 
 if command -v gio >/dev/null; then
 	rm -f "$T/launched.crasher"
