@@ -118,6 +118,10 @@ COMMAND(app_unset);
 COMMAND(app_list);
 COMMAND(app_refresh);
 COMMAND(app_clear);
+/* flatpak export|list|unexport (docs/design.md §17, ctl/cmd/cmd_flatpak.c) */
+COMMAND(flatpak_export);
+COMMAND(flatpak_list);
+COMMAND(flatpak_unexport);
 /* Every application rule (the system's, then the caller's own) for list, status and doctor:
  * arr gets one object a rule, lines one line each, gone a sentence a line for each rule whose
  * pinned version is no longer installed (or whose file is damaged). */

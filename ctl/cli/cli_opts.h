@@ -61,6 +61,14 @@ struct opts_app {
 	int dry_run; /* app set: say which entry would be written, change nothing */
 };
 
+/* --- flatpak export|list|unexport (docs/design.md §17) --- */
+struct opts_flatpak {
+	const char *version; /* VERSION or current (NULL: current), checked by the body */
+	const char *branch;  /* --branch: one runtime branch (NULL: every installed one) */
+	int user;            /* --user: the user's Flatpak installation, no root needed */
+};
+/* --- end flatpak --- */
+
 /* Room for any command's options; each member starts at the union's start, so a table
  * offset into one struct is an offset into the union. */
 union cli_opts {
@@ -72,6 +80,7 @@ union cli_opts {
 	struct opts_bench bench;
 	struct opts_pack pack;
 	struct opts_app app;
+	struct opts_flatpak flatpak; /* flatpak (§17) */
 };
 
 #endif

@@ -166,6 +166,38 @@ static const struct cli_command app_commands[] = {
 	{.name = NULL},
 };
 
+/* --- `flatpak …`: a version as a Flatpak GL extension (docs/design.md §17,
+ * ctl/cmd/cmd_flatpak.c). The operand is a free word (VERSION or current) the body checks;
+ * the store is only read, the extension goes into a Flatpak installation. --- */
+#define FLATPAK_USER \
+	{"--user", NULL, "your own Flatpak installation (~/.local/share/flatpak, $FLATPAK_USER_DIR), no root needed", \
+	 OPT_FLAG, offsetof(struct opts_flatpak, user), 0, 0, NULL, 0}
+#define FLATPAK_BRANCH \
+	STRING("--branch", "B", struct opts_flatpak, branch, \
+	       "one branch of org.freedesktop.Platform (24.08; default every installed one)")
+static const struct cli_option flatpak_options[] = {FLATPAK_BRANCH, FLATPAK_USER, END};
+static const struct cli_option flatpak_list_options[] = {FLATPAK_USER, END};
+static const struct cli_command flatpak_commands[] = {
+	{"flatpak export", cmd_flatpak_export, "[VERSION|current] [--branch B] [--user]",
+	 "write a version (default current) as the Flatpak extension org.freedesktop.Platform.GL.tb323fu-mesa-V, ABI-checked against each runtime branch",
+	 "tb323fu-ctl mesa flatpak export --user", 0, OPERAND_APP, flatpak_options,
+	 OPERAND(OPEN_READER, struct opts_flatpak, version, 0, NULL)},
+	{"flatpak list", cmd_flatpak_list, "[--user]",
+	 "the store's versions exported to Flatpak, the user's installation and the system's (--user: yours)",
+	 "tb323fu-ctl mesa flatpak list --json", 0, OPERAND_NONE, flatpak_list_options,
+	 READS},
+	{"flatpak unexport", cmd_flatpak_unexport, "[VERSION|current] [--branch B] [--user]",
+	 "remove a version's Flatpak extension (default every one of this store)",
+	 "tb323fu-ctl mesa flatpak unexport 2026.10.06 --user", 0, OPERAND_APP, flatpak_options,
+	 OPERAND(OPEN_READER, struct opts_flatpak, version, 0, NULL)},
+	{.name = NULL},
+};
+#define FLATPAK_GROUP_ENTRY \
+	{"flatpak", NULL, "export|list|unexport [ARGS] [--user]", \
+	 "give Flatpak applications the store's Mesa: each version a GL extension", \
+	 "tb323fu-ctl mesa flatpak export", 0, OPERAND_NONE, no_options, GROUP(flatpak_commands)},
+/* --- end flatpak --- */
+
 /* Keep in the order of docs/design.md §5: help lists them as they are here. */
 const struct cli_command cli_commands[] = {
 	{"status", cmd_status, "", "what is installed and switched on (the default command)",
@@ -245,6 +277,7 @@ const struct cli_command cli_commands[] = {
 	 "give one desktop application its own Mesa, kept in its desktop entry",
 	 "tb323fu-ctl mesa app set org.darktable.darktable distro", 0, OPERAND_NONE, no_options,
 	 GROUP(app_commands)},
+	FLATPAK_GROUP_ENTRY /* docs/design.md §17 */
 	{"pack", cmd_pack, "--stage DIR --version V [OPTIONS] OUTDIR",
 	 "make a release (tarball and SHA256SUMS) from a release tree",
 	 "tb323fu-ctl mesa pack --stage stage --version 2026.10.06 out", 0, OPERAND_DIR,
