@@ -34,6 +34,12 @@
 #define FLATPAK_TRIPLET "arm-linux-gnueabihf"
 #else
 #define FLATPAK_TRIPLET "unknown-linux-gnu"
+/* What a driver mapped inside a Flatpak sandbox is, by its path
+ * (/usr/lib/<triplet>/GL/<name>/…): 1, a store's version's extension (out: the version, its
+ * '_' read as '.'); 2, another GL extension (out: its name, "default" for the runtime's own);
+ * 0, neither. */
+int flatpak_path_extension(const char *path, char *out, size_t n);
+
 #endif
 
 /* The export's name of a version (the last part of its extension's ID):
@@ -41,5 +47,11 @@
  * versions never share a name). 0 when the version has a '+' (no Flatpak name can carry it)
  * or the name does not fit n; 1 when written. */
 int flatpak_export_name(const char *version, char *out, size_t n);
+
+/* What a driver mapped inside a Flatpak sandbox is, by its path
+ * (/usr/lib/<triplet>/GL/<name>/…): 1, a store's version's extension (out: the version, its
+ * '_' read as '.'); 2, another GL extension (out: its name, "default" for the runtime's own);
+ * 0, neither. */
+int flatpak_path_extension(const char *path, char *out, size_t n);
 
 #endif

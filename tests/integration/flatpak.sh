@@ -125,9 +125,29 @@ build_all() {
 	flatpak build-init "$A" "$APP" org.freedesktop.Platform org.freedesktop.Platform 24.08 || return 1
 	mkdir -p "$A/files/bin" "$A/files/share/applications"
 	printf '#!/bin/sh\nexec "$@"\n' >"$A/files/bin/probe" && chmod 755 "$A/files/bin/probe"
+	# hold: a Vulkan instance with its devices, kept until stdin ends (for which --pid)
+	cat >"$T/hold.c" <<'END'
+#include <stdio.h>
+#include <vulkan/vulkan.h>
+int main(void)
+{
+	VkInstanceCreateInfo ci = {.sType = VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO};
+	VkInstance inst;
+	uint32_t n = 0;
+	if (vkCreateInstance(&ci, NULL, &inst) != VK_SUCCESS || vkEnumeratePhysicalDevices(inst, &n, NULL) != VK_SUCCESS)
+		return 1;
+	printf("ready %u\n", n);
+	fflush(stdout);
+	while (getchar() != EOF)
+		;
+	vkDestroyInstance(inst, NULL);
+	return 0;
+}
+END
+	cc -O -o "$A/files/bin/hold" "$T/hold.c" -lvulkan || return 1
 	# build-finish exports it as the installation's entry, its Exec a flatpak run
 	printf '[Desktop Entry]\nType=Application\nName=Probe\nExec=probe\n' >"$A/files/share/applications/$APP.desktop"
-	flatpak build-finish "$A" --command=probe --device=dri &&
+	flatpak build-finish "$A" --command=probe --device=dri "--filesystem=$T" &&
 		flatpak build-export "$REPO" "$A" stable &&
 		flatpak install -y --user --noninteractive tbtest "$APP"
 } >"$T/build.log" 2>&1
@@ -201,6 +221,28 @@ check "run flatpak run: clinfo maps the store's rusticl from the extension, and 
 	test "$(mapped "$T/run-cl")" = "$OURS/libRusticlOpenCL.so.1"
 check "…and reports rusticl's device" grep -q "Device Name *llvmpipe" "$T/run-cl"
 echo "# run: $(grep -m1 deviceName "$T/run-vk" | sed 's/^[[:space:]]*//'); mapped $(mapped "$T/run-vk") $(mapped "$T/run-cl")"
+# which --pid of a sandboxed process: its maps name the extension's files
+mkfifo "$T/hold.in"
+mesa run flatpak run --user "$APP" hold <"$T/hold.in" >"$T/hold.out" 2>"$T/hold.err" &
+hold_job=$!
+exec 7>"$T/hold.in"
+TB_KILL_ON_EXIT="${TB_KILL_ON_EXIT:-} $hold_job"
+if wait_until 60 grep -q '^ready' "$T/hold.out"; then
+	# flatpak ps names the sandbox's first process (bwrap); the application runs below it
+	child=$(flatpak ps --columns=application,child-pid | awk -v a="$APP" '$1 == a { print $2; exit }')
+	while below=$(ps -o pid= --ppid "$child" | head -n 1 | tr -d ' ') && [ -n "$below" ]; do child=$below; done
+	expect_exit 0 "which --pid of the sandboxed process" mesa which --pid "$child"
+	check "…says the store's Mesa from its Flatpak extension" \
+		grep -q "Vulkan driver $OURS/libvulkan_lvp.so: the store's Mesa $V (its Flatpak extension)" "$T/out"
+	echo "# which --pid: $(cat "$T/out")"
+	expect_exit 0 "which --json --pid" mesa which --json --pid "$child"
+	check "…origin store, version $V" test "$(json_strict "$T/out" 'd["drivers"][0]["origin"] + " " + d["drivers"][0]["version"]')" = "store $V"
+else
+	not_ok "the sandboxed process is ready" "$(cat "$T/hold.out" "$T/hold.err")"
+fi
+exec 7>&-
+wait "$hold_job"
+
 inside distro-vk mesa distro flatpak run --user "$APP" vulkaninfo --summary
 check "distro flatpak run: the runtime's own lavapipe" test "$(mapped "$T/distro-vk")" = "$THEIRS/libvulkan_lvp.so"
 
