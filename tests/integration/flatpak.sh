@@ -228,9 +228,13 @@ hold_job=$!
 exec 7>"$T/hold.in"
 TB_KILL_ON_EXIT="${TB_KILL_ON_EXIT:-} $hold_job"
 if wait_until 60 grep -q '^ready' "$T/hold.out"; then
-	# flatpak ps names the sandbox's first process (bwrap); the application runs below it
-	child=$(flatpak ps --columns=application,child-pid | awk -v a="$APP" '$1 == a { print $2; exit }')
-	while below=$(ps -o pid= --ppid "$child" | head -n 1 | tr -d ' ') && [ -n "$below" ]; do child=$below; done
+	# flatpak ps names the sandbox's first processes (bwrap); hold runs somewhere below them
+	tops=$(flatpak ps --columns=application,child-pid | awk -v a="$APP" '$1 == a { print $2 }')
+	child=
+	while [ -n "$tops" ] && [ -z "$child" ]; do
+		for p in $tops; do [ "$(cat "/proc/$p/comm" 2>/dev/null)" = hold ] && child=$p; done
+		tops=$(for p in $tops; do ps -o pid= --ppid "$p"; done)
+	done
 	expect_exit 0 "which --pid of the sandboxed process" mesa which --pid "$child"
 	check "…says the store's Mesa from its Flatpak extension" \
 		grep -q "Vulkan driver $OURS/libvulkan_lvp.so: the store's Mesa $V (its Flatpak extension)" "$T/out"
