@@ -119,9 +119,14 @@ COMMAND(app_list);
 COMMAND(app_refresh);
 COMMAND(app_clear);
 /* flatpak export|list|unexport (docs/design.md §17, ctl/cmd/cmd_flatpak.c) */
+struct strbuf;
 COMMAND(flatpak_export);
 COMMAND(flatpak_list);
 COMMAND(flatpak_unexport);
+/* The store's Flatpak exports for status and doctor: arr (may be NULL) one object each,
+ * lines one line each, gone a sentence a line for each whose version left the store. */
+void flatpak_summary(const struct store *s, json_object *arr, struct strbuf *lines,
+		     struct strbuf *gone);
 /* Every application rule (the system's, then the caller's own) for list, status and doctor:
  * arr gets one object a rule, lines one line each, gone a sentence a line for each rule whose
  * pinned version is no longer installed (or whose file is damaged). */

@@ -458,6 +458,23 @@ static void report_app_rules(struct doctor *d, const struct store *s)
 	sb_free(&gone);
 }
 
+/* The store's Flatpak exports, and each whose version is gone as a problem (§17). */
+static void report_flatpak(struct doctor *d, const struct store *s)
+{
+	json_object *arr = json_object_new_array();
+	struct strbuf lines = {0}, gone = {0};
+	flatpak_summary(s, arr, &lines, &gone);
+	json_object_object_add(d->fields, "flatpak_exports", arr);
+	if (lines.len)
+		line(d, "Flatpak extensions of this store (app set, or tb323fu-mesa run flatpak run, gives them to an application):\n%s", lines.buf);
+	char *cursor = gone.buf, *one;
+	while (cursor && (one = next_line(&cursor)))
+		if (*one)
+			problem(d, "%s", one);
+	sb_free(&lines);
+	sb_free(&gone);
+}
+
 COMMAND(doctor)
 {
 	(void)c;
@@ -481,6 +498,7 @@ COMMAND(doctor)
 	report_icds(&d, s, &h, current);
 	report_elf(&d, s, &h, current);
 	report_app_rules(&d, s);
+	report_flatpak(&d, s); /* §17 */
 	if (d.n_problems)
 		line(&d, "%d problem%s found", d.n_problems, d.n_problems == 1 ? "" : "s");
 	else

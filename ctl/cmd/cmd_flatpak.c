@@ -136,3 +136,22 @@ COMMAND(flatpak_unexport)
 	free(v);
 	return rc;
 }
+
+void flatpak_summary(const struct store *s, json_object *arr, struct strbuf *lines,
+		     struct strbuf *gone)
+{
+	size_t n;
+	struct flatpak_export *v = flatpak_exports_list(s->root, 0, &n);
+	for (size_t i = 0; i < n; i++) {
+		if (arr)
+			json_object_array_add(arr, export_json(&v[i]));
+		const char *scope = v[i].user ? "user" : "system";
+		sb_appendf(lines, "%sMesa %s as %s.%s for %s//%s (%s)", lines->len ? "\n" : "", v[i].version,
+			   FLATPAK_GL_POINT, v[i].name, FLATPAK_RUNTIME, v[i].branch, scope);
+		if (!store_has_version(s, v[i].version))
+			sb_appendf(gone, "the Flatpak extension %s.%s (%s) is of Mesa %s, which is no longer installed: tb323fu-ctl mesa flatpak unexport %s%s\n",
+				   FLATPAK_GL_POINT, v[i].name, scope, v[i].version, v[i].version,
+				   v[i].user ? " --user" : "");
+	}
+	flatpak_exports_free(v, n);
+}

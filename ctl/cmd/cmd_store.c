@@ -199,6 +199,14 @@ COMMAND(status)
 	struct strbuf sb = {0};
 	status_sentence(&sb, s, &v, have_m ? &m : NULL, avail, incomplete, &ri);
 	status_app_rules(s, &sb);
+	{ /* Flatpak applications (docs/design.md §17); the JSON keeps its keys */
+		struct strbuf fl = {0}, fg = {0};
+		flatpak_summary(s, NULL, &fl, &fg);
+		if (fl.len)
+			sb_appendf(&sb, "\nFlatpak applications can use (app set, or tb323fu-mesa run flatpak run):\n%s", fl.buf);
+		sb_free(&fl);
+		sb_free(&fg);
+	}
 	outcome_say(o, "%s", sb.buf);
 	sb_free(&sb);
 	running_info_free(&ri);

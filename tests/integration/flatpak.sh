@@ -210,6 +210,18 @@ echo "# export: $(((t1 - t0) / 1000000)) ms, $bytes bytes of files, $linked hard
 expect_exit 0 "flatpak list --json" ctl --json mesa flatpak list
 check "…lists it with its name, branch and scope" test "$(json_strict "$T/out" '" ".join(x["name"] + "/" + x["branch"] + "/" + x["scope"] for x in d["exports"])')" = "$NAME/24.08/user"
 expect_exit 0 "exporting again replaces our own export" ctl mesa flatpak export --user --branch 24.08
+expect_exit 0 "status" ctl mesa status
+check "…says what Flatpak applications can use" grep -q "^Mesa $V as org.freedesktop.Platform.GL.$NAME for org.freedesktop.Platform//24.08 (user)" "$T/out"
+ctl --json mesa doctor >"$T/out" 2>"$T/err"
+check "doctor's JSON lists the export" test "$(json_strict "$T/out" '" ".join(x["name"] + "/" + x["scope"] for x in d["flatpak_exports"])')" = "$NAME/user"
+# an export of ours whose version left the store by other means is a doctor problem
+STALE=$FLATPAK_USER_DIR/extension/org.freedesktop.Platform.GL.tb323fu-mesa-2026_09_01/$ARCH/24.08
+mkdir -p "$STALE"
+sed 's/^Version=.*/Version=2026.09.01/' "$EXT/tb323fu-mesa.export" >"$STALE/tb323fu-mesa.export"
+expect_exit 1 "doctor names an export whose version is gone" ctl mesa doctor
+check "…with the command that removes it" grep -q "problem: the Flatpak extension .*tb323fu-mesa-2026_09_01 (user) is of Mesa 2026.09.01, which is no longer installed: tb323fu-ctl mesa flatpak unexport 2026.09.01 --user" "$T/out"
+expect_exit 0 "flatpak unexport of a version the store no longer has" ctl mesa flatpak unexport 2026.09.01 --user
+check "…removed it and the folders above it" test ! -e "$FLATPAK_USER_DIR/extension/org.freedesktop.Platform.GL.tb323fu-mesa-2026_09_01"
 
 # --- one start with the store's build: tb323fu-mesa run flatpak run ---
 inside run-vk mesa run flatpak run --user "$APP" vulkaninfo --summary
