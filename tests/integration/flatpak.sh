@@ -103,6 +103,16 @@ build_all() {
 		-o "$O/usr/lib/$ML/libc.so.6" "$T/oldc.c" || return 1
 	metadata old >"$O/metadata"
 
+	# A branch with this system's glibc whose libstdc++.so.6 defines nothing after GLIBCXX_3.4.
+	X=$T/rt-cxx
+	mkdir -p "$X/files" "$X/usr/lib/$ML/GL" || return 1
+	copy_closure "$X" /bin/sh && cp -L "$SYS/libm.so.6" "$SYS/libgcc_s.so.1" "$X/usr/lib/$ML/" || return 1
+	printf 'int tb_cxx_a(void) { return 1; }\n' >"$T/oldcxx.c"
+	printf 'GLIBCXX_3.4 { global: tb_cxx_a; local: *; };\n' >"$T/oldcxx.map"
+	cc -shared -fPIC -nostdlib -Wl,-soname,libstdc++.so.6 -Wl,--version-script="$T/oldcxx.map" \
+		-o "$X/usr/lib/$ML/libstdc++.so.6" "$T/oldcxx.c" || return 1
+	metadata cxx >"$X/metadata"
+
 	D=$T/gl-default
 	# an extension's tree is files/ (a runtime's is usr/)
 	mkdir -p "$D/files/lib" "$D/files/vulkan/icd.d" "$D/files/OpenCL/vendors" || return 1
@@ -116,10 +126,12 @@ build_all() {
 	REPO=$T/repo
 	flatpak build-export "$REPO" "$R" 24.08 &&
 		flatpak build-export "$REPO" "$O" old &&
+		flatpak build-export "$REPO" "$X" cxx &&
 		flatpak build-export "$REPO" "$D" 24.08 &&
 		flatpak remote-add --user --no-gpg-verify tbtest "file://$REPO" &&
 		flatpak install -y --user --noninteractive tbtest org.freedesktop.Platform//24.08 \
-			org.freedesktop.Platform//old org.freedesktop.Platform.GL.default//24.08 || return 1
+			org.freedesktop.Platform//old org.freedesktop.Platform//cxx \
+			org.freedesktop.Platform.GL.default//24.08 || return 1
 
 	A=$T/app
 	flatpak build-init "$A" "$APP" org.freedesktop.Platform org.freedesktop.Platform 24.08 || return 1
@@ -178,15 +190,43 @@ check "before: vulkaninfo in the sandbox maps the runtime's lavapipe" \
 	test "$(mapped "$T/before-vk")" = "$THEIRS/libvulkan_lvp.so"
 echo "# before: $(grep -m1 deviceName "$T/before-vk" | sed 's/^[[:space:]]*//'); mapped $(mapped "$T/before-vk")"
 
-# --- the ABI check: a branch with an older glibc refuses the whole export ---
-expect_exit 4 "export to every branch is refused when one has too old a glibc" \
+# --- the ABI check: a branch that cannot take the version refuses the whole export ---
+expect_exit 4 "export to every branch is refused when one cannot take the version" \
 	ctl --json mesa flatpak export --user
+check "nothing was written into any installation" \
+	sh -c "! find '$FLATPAK_USER_DIR' '$FLATPAK_SYSTEM_DIR' -path '*/extension/*' | grep -q ."
+expect_exit 4 "export to a branch whose glibc is older than the release needs is refused" \
+	ctl --json mesa flatpak export --user --branch old
 reason_is glibc-too-old
 json_strict "$T/out" 'd["message"]' >"$T/msg"
 check "one sentence names the branch, the library, the glibc it needs and the branch's" grep -q "^Mesa $V cannot be exported for org.freedesktop.Platform//old: lib/libRusticlOpenCL.so.* needs glibc 2\.[0-9]* (GLIBC_2\.[0-9.]*), org.freedesktop.Platform//old has 2.17" "$T/msg"
-check "nothing was written into any installation" \
-	sh -c "! find '$FLATPAK_USER_DIR' '$FLATPAK_SYSTEM_DIR' -path '*/extension/*' | grep -q ."
-expect_exit 4 "export --branch old alone is refused too" ctl mesa flatpak export --user --branch old
+echo "# refused: $(cat "$T/msg")"
+
+# A version whose driver is C++ (it needs GLIBCXX_3.4.21 and newer of libstdc++.so.6): the
+# cxx branch's libstdc++ lacks them.
+CXXS=$T/cxx-stage
+mkdir -p "$CXXS/lib"
+cat >"$T/cxxdrv.cpp" <<'END'
+#include <string>
+std::string tb_name(const char *s) { return std::string(s) + "!"; }
+extern "C" void *vk_icdGetInstanceProcAddr(void *i, const char *n) { (void)i; return tb_name(n).size() ? nullptr : nullptr; }
+extern "C" int clIcdGetPlatformIDsKHR(unsigned n, void *p, unsigned *np) { (void)n; (void)p; (void)np; return 0; }
+END
+g++ -shared -fPIC -o "$CXXS/lib/libcxxdrv.so" "$T/cxxdrv.cpp" && chmod 644 "$CXXS/lib/libcxxdrv.so" &&
+	"$CTL" mesa pack --stage "$CXXS" --version 2026.11.01 --drivers vulkan --vulkan-lib lib/libcxxdrv.so \
+		"$T/cxx-rel" >/dev/null &&
+	ctl mesa install-local "$T/cxx-rel"/tb323fu-mesa-2026.11.01-*.tar.* --no-smoke >/dev/null
+check "a version whose driver is C++ installs" test -d "$STORE/versions/2026.11.01"
+expect_exit 4 "its export to a branch whose libstdc++ is too old is refused" \
+	ctl --json mesa flatpak export 2026.11.01 --user --branch cxx
+reason_is abi-mismatch
+json_strict "$T/out" 'd["message"]' >"$T/msg"
+check "one sentence names the branch, the library and the symbol version it lacks" \
+	grep -q "^Mesa 2026.11.01 cannot be exported for org.freedesktop.Platform//cxx: lib/libcxxdrv.so needs \(GLIBCXX\|CXXABI\)_[0-9.]* of libstdc++.so.6, which org.freedesktop.Platform//cxx's libstdc++.so.6 does not define" "$T/msg"
+echo "# refused: $(cat "$T/msg")"
+expect_exit 0 "the same version exports to 24.08" ctl mesa flatpak export 2026.11.01 --user --branch 24.08
+expect_exit 0 "…and is unexported again" ctl mesa flatpak unexport 2026.11.01 --user
+expect_exit 0 "rollback makes Mesa $V current again" ctl mesa rollback
 expect_exit 1 "a branch that is not installed is named" ctl --json mesa flatpak export --user --branch 23.08
 reason_is no-runtime
 
