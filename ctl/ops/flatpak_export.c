@@ -318,6 +318,10 @@ int flatpak_export(const struct store *s, const char *version, const char *branc
 	char *inst = rc ? NULL : flatpak_installation_dir(user);
 	if (!rc && !inst)
 		rc = tb_fail(e, TB_EFAIL, "there is no home directory for the user's Flatpak installation (set HOME)");
+	if (!rc && !user && access(inst, W_OK) != 0 && errno != ENOENT)
+		rc = tb_fail_why(e, TB_EFAIL, "permission",
+				 "the system's Flatpak installation %s needs root to write: run it with sudo, or export into your own with --user; nothing was exported",
+				 inst);
 	for (size_t i = 0; !rc && i < nr; i++) {
 		if (only >= 0 && (size_t)only != i)
 			continue;
