@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 int launch_is_flatpak_run(char **argv)
 {
@@ -24,6 +25,31 @@ int launch_is_flatpak_run(char **argv)
  * has), the Vulkan loader told to load only ours and ocl-icd only our vendor file, both by
  * the paths the sandbox mounts them at; RUSTICL_ENABLE as the env file says. What the env
  * file sets for this system (its paths, LD_LIBRARY_PATH) would mean nothing inside. */
+/* Whether name's extension is in the user's or the system's installation (as flatpak finds
+ * them: $FLATPAK_USER_DIR, else ~/.local/share/flatpak; $FLATPAK_SYSTEM_DIR, else
+ * /var/lib/flatpak). */
+static int exported(const char *name)
+{
+	const char *user = getenv("FLATPAK_USER_DIR"), *sys = getenv("FLATPAK_SYSTEM_DIR");
+	const char *data = getenv("XDG_DATA_HOME"), *home = getenv("HOME");
+	char dirs[2][1024], path[1400];
+	int n = 0;
+	if (user && *user)
+		snprintf(dirs[n++], sizeof dirs[0], "%s", user);
+	else if (data && data[0] == '/')
+		snprintf(dirs[n++], sizeof dirs[0], "%s/flatpak", data);
+	else if (home && home[0] == '/')
+		snprintf(dirs[n++], sizeof dirs[0], "%s/.local/share/flatpak", home);
+	snprintf(dirs[n++], sizeof dirs[0], "%s", sys && *sys ? sys : "/var/lib/flatpak");
+	for (int i = 0; i < n; i++) {
+		struct stat st;
+		int k = snprintf(path, sizeof path, "%s/extension/%s.%s", dirs[i], FLATPAK_GL_POINT, name);
+		if (k > 0 && (size_t)k < sizeof path && stat(path, &st) == 0 && S_ISDIR(st.st_mode))
+			return 1;
+	}
+	return 0;
+}
+
 int launch_flatpak_env(const char *root, const struct launch_env *e)
 {
 	char current[80], name[128];
@@ -31,6 +57,16 @@ int launch_flatpak_env(const char *root, const struct launch_env *e)
 	if (!v || !flatpak_export_name(v, name, sizeof name))
 		return fail(TB_EFAIL, "the current Mesa version cannot be named as a Flatpak extension; "
 			    "tb323fu-ctl mesa flatpak list shows the exports", NULL);
+	if (!exported(name)) {
+		/* flatpak would skip the missing extension without a word, and the loaders told
+		 * to load ours alone would find nothing: the runtime's own Mesa, said */
+		say_error("Mesa ", v, " is not exported to Flatpak (tb323fu-ctl mesa flatpak export ", v,
+			  "); the application runs on its runtime's Mesa", NULL);
+		if (launch_env_clean(root, &e->list) != 0)
+			return fail(TB_EFAIL, "cannot set the environment: out of memory", NULL);
+		launch_flatpak_distro();
+		return 0;
+	}
 	int vulkan = env_list_find(&e->list, ENV_VK_DRIVER_FILES) != NULL;
 	int opencl = env_list_find(&e->list, ENV_OCL_ICD_VENDORS) != NULL;
 	const struct env_var *rusticl = env_list_find(&e->list, ENV_RUSTICL_ENABLE);

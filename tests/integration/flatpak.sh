@@ -189,6 +189,11 @@ inside before-vk flatpak run --user "$APP" vulkaninfo --summary
 check "before: vulkaninfo in the sandbox maps the runtime's lavapipe" \
 	test "$(mapped "$T/before-vk")" = "$THEIRS/libvulkan_lvp.so"
 echo "# before: $(grep -m1 deviceName "$T/before-vk" | sed 's/^[[:space:]]*//'); mapped $(mapped "$T/before-vk")"
+inside unexported-vk mesa run flatpak run --user "$APP" vulkaninfo --summary
+check "run flatpak run of a version not exported says so" grep -q \
+	"^tb323fu-mesa: Mesa $V is not exported to Flatpak (tb323fu-ctl mesa flatpak export $V); the application runs on its runtime's Mesa" \
+	"$T/unexported-vk"
+check "…and the application gets the runtime's own Mesa" test "$(mapped "$T/unexported-vk")" = "$THEIRS/libvulkan_lvp.so"
 
 # --- the ABI check: a branch that cannot take the version refuses the whole export ---
 expect_exit 4 "export to every branch is refused when one cannot take the version" \
