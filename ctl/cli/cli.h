@@ -127,6 +127,10 @@ COMMAND(flatpak_unexport);
  * lines one line each, gone a sentence a line for each whose version left the store. */
 void flatpak_summary(const struct store *s, json_object *arr, struct strbuf *lines,
 		     struct strbuf *gone);
+/* app set of a Flatpak application (its original under an installation's exports) whose
+ * version (choice: current or a version) has no export: the words to add to its sentence
+ * (allocated), else NULL. */
+char *flatpak_app_note(const struct store *s, const char *original, const char *choice, int user);
 /* Every application rule (the system's, then the caller's own) for list, status and doctor:
  * arr gets one object a rule, lines one line each, gone a sentence a line for each rule whose
  * pinned version is no longer installed (or whose file is damaged). */

@@ -220,8 +220,10 @@ COMMAND(app_set)
 	free(before);
 	if (!e.code) {
 		char *text = rule_text(id, choice);
-		outcome_say(o, "%s%s: %s/%s, made from %s", repaired ? "the damaged rules were rebuilt from the entries; " : "",
-			    text, x.sc.apps_dir, id, orig);
+		char *fp = flatpak_app_note(s, orig, choice, user); /* docs/design.md §17 */
+		outcome_say(o, "%s%s: %s/%s, made from %s%s", repaired ? "the damaged rules were rebuilt from the entries; " : "",
+			    text, x.sc.apps_dir, id, orig, fp ? fp : "");
+		free(fp);
 		free(text);
 		outcome_str(o, "app", id);
 		outcome_str(o, "choice", choice);

@@ -155,3 +155,23 @@ void flatpak_summary(const struct store *s, json_object *arr, struct strbuf *lin
 	}
 	flatpak_exports_free(v, n);
 }
+
+char *flatpak_app_note(const struct store *s, const char *original, const char *choice, int user)
+{
+	if (!original || !strstr(original, "/exports/share/applications/") || !strcmp(choice, "distro"))
+		return NULL;
+	char *v = strcmp(choice, "current") ? xstrdup(choice) : store_current(s);
+	if (!v)
+		return NULL;
+	size_t n;
+	struct flatpak_export *x = flatpak_exports_list(s->root, 0, &n);
+	int found = 0;
+	for (size_t i = 0; i < n && !found; i++)
+		found = !strcmp(x[i].version, v);
+	flatpak_exports_free(x, n);
+	char *note = found ? NULL
+			   : xasprintf("; it is a Flatpak application: export Mesa %s for it first (tb323fu-ctl mesa flatpak export %s%s), until then it starts on its runtime's Mesa",
+				       v, v, user ? " --user" : "");
+	free(v);
+	return note;
+}

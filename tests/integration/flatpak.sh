@@ -363,6 +363,9 @@ reason_is not-ours
 rmdir -p "$FLATPAK_USER_DIR/extension/org.freedesktop.Platform.GL.tb323fu-mesa-2026_10_08/$ARCH/24.08" 2>/dev/null
 expect_exit 0 "flatpak unexport" ctl --json mesa flatpak unexport
 check "…removed one" test "$(json_strict "$T/out" 'd["removed"]')" = 1
+expect_exit 0 "app set of a Flatpak application whose version is not exported" ctl mesa app set --user "$APP" current
+check "…says to export it first" grep -q "it is a Flatpak application: export Mesa 2026.10.09 for it first (tb323fu-ctl mesa flatpak export 2026.10.09 --user)" "$T/out"
+expect_exit 0 "…and its rule goes again" ctl mesa app unset --user "$APP"
 check "no export of ours is left in any installation" \
 	sh -c "! find '$FLATPAK_USER_DIR' '$FLATPAK_SYSTEM_DIR' -path '*/extension/*' | grep -q ."
 check "the machine's own installations were not touched" \
