@@ -26,11 +26,11 @@ fi
 REAL_HOME=${HOME:-/root}
 real_before=$(ls -la /var/lib/flatpak/extension "$REAL_HOME/.local/share/flatpak/extension" 2>&1)
 export FLATPAK_USER_DIR="$T/fp-user" FLATPAK_SYSTEM_DIR="$T/fp-system" HOME="$T/home"
-export XDG_DATA_HOME="$T/home/.local/share" XDG_CONFIG_HOME="$T/home/.config"
+export XDG_DATA_HOME="$T/home/.local/share" XDG_CONFIG_HOME="$T/home/.config" XDG_RUNTIME_DIR="$T/run"
 export XDG_DATA_DIRS="$FLATPAK_USER_DIR/exports/share:/usr/share"
 export TB323FU_MESA_APPS_DIR="$T/apps"
 unset FLATPAK_GL_DRIVERS VK_LOADER_DRIVERS_SELECT LD_DEBUG
-mkdir -p "$HOME" "$FLATPAK_SYSTEM_DIR"
+mkdir -p "$HOME" "$FLATPAK_SYSTEM_DIR" && mkdir -m 700 "$XDG_RUNTIME_DIR"
 
 ML=$(gcc -print-multiarch 2>/dev/null || dpkg-architecture -qDEB_HOST_MULTIARCH)
 SYS=/usr/lib/$ML
