@@ -23,7 +23,7 @@ fi
 
 # The machine's own installations are never touched: every flatpak command and ours find
 # theirs under $T.
-REAL_HOME=${HOME:-/root}
+REAL_HOME=${HOME:-$(getent passwd "$(id -u)" | cut -d: -f6)}
 real_before=$(ls -la /var/lib/flatpak/extension "$REAL_HOME/.local/share/flatpak/extension" 2>&1)
 export FLATPAK_USER_DIR="$T/fp-user" FLATPAK_SYSTEM_DIR="$T/fp-system" HOME="$T/home"
 export XDG_DATA_HOME="$T/home/.local/share" XDG_CONFIG_HOME="$T/home/.config" XDG_RUNTIME_DIR="$T/run"
