@@ -357,6 +357,8 @@ check "…and its export" test ! -e "$FLATPAK_USER_DIR/extension/org.freedesktop
 # --- the system's installation, and unexport ---
 expect_exit 0 "export of current to the system's installation" ctl mesa flatpak export --branch 24.08
 check "…under FLATPAK_SYSTEM_DIR" test -f "$FLATPAK_SYSTEM_DIR/extension/org.freedesktop.Platform.GL.tb323fu-mesa-2026_10_09/$ARCH/24.08/tb323fu-mesa.export"
+mesa run flatpak run --user "$APP" cat "/usr/lib/$ML/GL/tb323fu-mesa-2026_10_09/tb323fu-mesa.export" >"$T/out" 2>"$T/err"
+check "…which the sandbox of an application of the user's installation mounts" grep -q "^Version=2026.10.09" "$T/out"
 mkdir -p "$FLATPAK_USER_DIR/extension/org.freedesktop.Platform.GL.tb323fu-mesa-2026_10_08/$ARCH/24.08"
 expect_exit 1 "an extension folder we did not write is not replaced" ctl --json mesa flatpak export 2026.10.08 --user --branch 24.08
 reason_is not-ours
