@@ -141,8 +141,7 @@ static int put_files(const char *tree, const struct manifest *m, const char *tmp
 		rc = parent_dirs(to, e);
 		if (!rc && link(from, to) == 0) {
 			x->linked++;
-		} else if (!rc) {
-			rc = copy_file(from, to, f->mode, e);
+		} else if (!rc && !(rc = copy_file(from, to, f->mode, e))) {
 			x->copied++;
 		}
 		x->bytes += f->size;
@@ -238,6 +237,10 @@ static int write_one(const struct store *s, const char *version, const struct ma
 		rc = tb_fail_why(e, TB_EFAIL, "not-ours",
 				 "%s is there and was not written by this tool; nothing was changed there (move it away to export)",
 				 x->path);
+	else if (exists && strcmp(old.store, s->root))
+		rc = tb_fail_why(e, TB_EFAIL, "not-ours",
+				 "%s is the export of the store %s; nothing was changed there (tb323fu-ctl --store %s mesa flatpak unexport %s removes it)",
+				 x->path, old.store, old.store, version);
 	export_clear(&old);
 	if (!rc) {
 		remove_tree(tmp);

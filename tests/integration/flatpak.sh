@@ -255,6 +255,11 @@ echo "# export: $(((t1 - t0) / 1000000)) ms, $bytes bytes of files, $linked hard
 expect_exit 0 "flatpak list --json" ctl --json mesa flatpak list
 check "…lists it with its name, branch and scope" test "$(json_strict "$T/out" '" ".join(x["name"] + "/" + x["branch"] + "/" + x["scope"] for x in d["exports"])')" = "$NAME/24.08/user"
 expect_exit 0 "exporting again replaces our own export" ctl mesa flatpak export --user --branch 24.08
+"$CTL" --store "$T/store2" mesa install-local "$REL" --no-smoke >/dev/null
+expect_exit 1 "another store's export of the same version is not replaced" \
+	"$CTL" --store "$T/store2" --json mesa flatpak export --user --branch 24.08
+reason_is not-ours
+check "…the sentence names the store it belongs to" grep -q "is the export of the store $(cd "$STORE" && pwd -P)" "$T/err"
 expect_exit 0 "status" ctl mesa status
 check "…says what Flatpak applications can use" grep -q "^Mesa $V as org.freedesktop.Platform.GL.$NAME for org.freedesktop.Platform//24.08 (user)" "$T/out"
 ctl --json mesa doctor >"$T/out" 2>"$T/err"
