@@ -61,6 +61,7 @@ enum cli_operand {
 	OPERAND_DIR,
 	OPERAND_APP,        /* an application (its desktop file ID or name): not completed */
 	OPERAND_APP_CHOICE, /* an application, then current|previous|VERSION|distro */
+	OPERAND_WORD,       /* a word the body checks (flatpak's VERSION or current): not completed */
 };
 
 /* How the command body gets the store: opened before it runs, closed after. */

@@ -4,6 +4,7 @@
 #include "cli/command.h"
 #include "cmd/commands.h"
 #include "cmd/app_scope.h"
+#include "cmd/flatpak_scope.h"
 #include "ops/desktop_override.h"
 #include "store/apprules.h"
 #include "base/alloc.h"
@@ -132,8 +133,10 @@ static int cmd_app_set(struct cli *c, const void *opts, struct store *s, struct 
 	free(before);
 	if (!e.code) {
 		char *text = rule_text(id, choice);
-		outcome_say(o, "%s%s: %s/%s, made from %s", repaired ? "the damaged rules were rebuilt from the entries; " : "",
-			    text, x.sc.apps_dir, id, orig);
+		char *fp = flatpak_app_note(s, orig, choice, user); /* docs/design.md §17 */
+		outcome_say(o, "%s%s: %s/%s, made from %s%s", repaired ? "the damaged rules were rebuilt from the entries; " : "",
+			    text, x.sc.apps_dir, id, orig, fp ? fp : "");
+		free(fp);
 		free(text);
 		outcome_str(o, "app", id);
 		outcome_str(o, "choice", choice);

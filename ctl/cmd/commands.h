@@ -13,5 +13,7 @@ extern const struct cli_command status_command, list_command, check_command, dow
 	auto_check_command, crashes_command, pack_command;
 extern const struct cli_command app_command, app_set_command, app_unset_command,
 	app_list_command, app_refresh_command, app_clear_command;
+extern const struct cli_command flatpak_command, flatpak_export_command, flatpak_list_command,
+	flatpak_unexport_command;
 
 #endif

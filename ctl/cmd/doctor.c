@@ -26,6 +26,7 @@
 #include "cmd/commands.h"
 #include "cmd/app_scope.h"
 #include "cmd/crashes.h"
+#include "cmd/flatpak_scope.h"
 
 /* Where the Vulkan loader looks for ICD files when no variable overrides it (besides
  * $XDG_DATA_DIRS, read below). */
@@ -460,8 +461,8 @@ static void report_app_rules(struct doctor *d, const struct store *s)
 	sb_free(&gone);
 }
 
-/* --- crash evidence (docs/design.md §18): the record's events and automatic pins, and the
- * desktop's applications the loaders will not switch (AT_SECURE) --- */
+/* The crash record's events and automatic pins, and the desktop's applications the loaders
+ * will not switch (AT_SECURE) (docs/design.md §18). */
 static void report_crashes(struct doctor *d, const struct store *s)
 {
 	json_object *crashes = json_object_new_object(), *secure = json_object_new_array();
@@ -477,7 +478,24 @@ static void report_crashes(struct doctor *d, const struct store *s)
 	sb_free(&lines);
 	sb_free(&progs);
 }
-/* --- end of crash evidence --- */
+
+/* The store's Flatpak exports, and each whose version is gone as a problem (§17). */
+static void report_flatpak(struct doctor *d, const struct store *s)
+{
+	json_object *arr = json_object_new_array();
+	struct strbuf lines = {0}, gone = {0};
+	flatpak_summary(s, arr, &lines, &gone);
+	json_object_object_add(d->fields, "flatpak_exports", arr);
+	if (lines.len)
+		line(d, "Flatpak extensions of this store (app set, or tb323fu-mesa run flatpak run, gives them to an application):\n%s", lines.buf);
+	char *cursor = gone.buf, *one;
+	while (cursor && (one = next_line(&cursor)))
+		if (*one)
+			problem(d, "%s", one);
+	sb_free(&lines);
+	sb_free(&gone);
+}
+
 
 static int cmd_doctor(struct cli *c, const void *opts, struct store *s, struct outcome *o)
 {
@@ -502,7 +520,8 @@ static int cmd_doctor(struct cli *c, const void *opts, struct store *s, struct o
 	report_icds(&d, s, &h, current);
 	report_elf(&d, s, &h, current);
 	report_app_rules(&d, s);
-	report_crashes(&d, s); /* crash evidence (docs/design.md §18) */
+	report_flatpak(&d, s);
+	report_crashes(&d, s);
 	if (d.n_problems)
 		line(&d, "%d problem%s found", d.n_problems, d.n_problems == 1 ? "" : "s");
 	else

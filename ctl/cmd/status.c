@@ -5,6 +5,7 @@
 #include "cmd/commands.h"
 #include "cmd/app_scope.h"
 #include "cmd/crashes.h"
+#include "cmd/flatpak_scope.h"
 #include "ops/lifecycle.h"
 #include "ops/takeover.h"
 #include "release/feed.h"
@@ -131,6 +132,17 @@ static void status_app_rules(const struct store *s, struct strbuf *sb)
 	json_object_put(arr);
 }
 
+/* What Flatpak applications can use (docs/design.md §17); the JSON keeps its keys. */
+static void status_flatpak(const struct store *s, struct strbuf *sb)
+{
+	struct strbuf lines = {0}, gone = {0};
+	flatpak_summary(s, NULL, &lines, &gone);
+	if (lines.len)
+		sb_appendf(sb, "\nFlatpak applications can use (app set, or tb323fu-mesa run flatpak run):\n%s", lines.buf);
+	sb_free(&lines);
+	sb_free(&gone);
+}
+
 static int cmd_status(struct cli *c, const void *opts, struct store *s, struct outcome *o)
 {
 	(void)opts;
@@ -174,6 +186,7 @@ static int cmd_status(struct cli *c, const void *opts, struct store *s, struct o
 	struct strbuf sb = {0};
 	status_sentence(&sb, s, &v, have_m ? &m : NULL, avail, incomplete, &ri);
 	status_app_rules(s, &sb);
+	status_flatpak(s, &sb);
 	outcome_say(o, "%s", sb.buf);
 	sb_free(&sb);
 	running_info_free(&ri);

@@ -1,5 +1,6 @@
 /* Override desktop entries (ctl/ops/desktop_override.h, docs/design.md §16). */
 #include "ops/desktop_override.h"
+#include "ops/flatpak_runtime.h"
 #include "base/alloc.h"
 #include "base/fs.h"
 #include "base/hash.h"
@@ -102,6 +103,22 @@ static void search_dirs(const struct app_scope *sc, struct dirlist *d)
 		p += n;
 		p += *p == ':';
 	}
+	/* --- Flatpak applications (docs/design.md §17): the entries the installations export,
+	 * the user's (user rules only) and the system's, where a session's XDG_DATA_DIRS has
+	 * them already; the launcher gives `flatpak run` the version's GL extension --- */
+	for (int user = sc->user; user >= 0; user--) {
+		char *inst = flatpak_installation_dir(user);
+		char *apps = inst ? xasprintf("%s/exports/share/applications", inst) : NULL;
+		int listed = 0;
+		for (size_t i = 0; apps && i < d->n && !listed; i++)
+			listed = !strcmp(d->v[i], apps);
+		if (apps && !listed)
+			dirlist_add(d, apps);
+		else
+			free(apps);
+		free(inst);
+	}
+	/* --- end Flatpak --- */
 }
 
 /* The paths an ID can have in one directory: ID itself, or one level of subdirectory for

@@ -2,6 +2,7 @@
  * decides the new links and state, and commits them with the files of current. */
 #include "ops/lifecycle.h"
 #include "ops/desktop_override.h"
+#include "ops/flatpak_export.h"
 #include "release/release.h"
 #include "store/envfiles.h"
 #include "store/manifest.h"
@@ -373,6 +374,9 @@ int release_remove(struct store *s, const char *version, struct tb_error *e)
 		unlink(smoke);
 		remove_tree(icd);
 		unlink(env);
+		/* its Flatpak extensions go with it (docs/design.md §17); a pinned version is never
+		 * removed, so its exports stay */
+		flatpak_unexport_gone(s, version);
 	}
 	free(env);
 	free(icd);

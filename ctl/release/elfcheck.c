@@ -307,9 +307,10 @@ static int check_file(struct tree_check *c, const char *rel, const char *path,
 	if (f.glibc_floor[0]) {
 		if (h->glibc[0] && glibc_version_compare(f.glibc_floor, h->glibc) > 0) {
 			rc = tb_fail_why(e, TB_EVERIFY, "glibc-too-old",
-				     "%s needs glibc %s (%s), this system has %s; use a release built "
-				     "for this system's glibc",
-				     rel, f.glibc_floor, f.glibc_floor_name, h->glibc);
+				     "%s needs glibc %s (%s), %s has %s; use a release built "
+				     "for %s glibc",
+				     rel, f.glibc_floor, f.glibc_floor_name, h->who ? h->who : "this system",
+				     h->glibc, h->who ? "that" : "this system's");
 			goto out;
 		}
 		if (!c->r->glibc_floor[0] ||
@@ -336,9 +337,9 @@ static int check_file(struct tree_check *c, const char *rel, const char *path,
 				break;
 			case FOUND_NOWHERE:
 				rc = tb_fail_why(e, TB_EVERIFY, "library-unresolved",
-					     "%s needs %s, which this system does not have; install it "
+					     "%s needs %s, which %s does not have; install it "
 					     "or use a release that ships it in lib/",
-					     rel, f.needed[i]);
+					     rel, f.needed[i], h->who ? h->who : "this system");
 				break;
 			}
 		}

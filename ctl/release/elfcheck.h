@@ -30,6 +30,8 @@ struct elf_host {
 	char glibc[32];     /* the running glibc, e.g. "2.41" */
 	char **lib_dirs;    /* the system's library directories, in search order */
 	size_t n_lib_dirs;
+	const char *who;    /* the system in sentences ("org.freedesktop.Platform//24.08");
+			     * NULL: this system */
 };
 /* This machine: uname -m, gnu_get_libc_version(), /etc/ld.so.conf and the default dirs. */
 int elf_host_detect(struct elf_host *h, struct tb_error *e);

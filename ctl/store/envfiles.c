@@ -23,7 +23,7 @@ struct rendered {
 	struct strbuf env;
 };
 
-static char *icd_json_text(const char *lib, const char *api)
+char *envfiles_icd_json(const char *lib, const char *api)
 {
 	json_object *root = json_object_new_object();
 	json_object *icd = json_object_new_object();
@@ -44,7 +44,7 @@ static void render(const struct manifest *m, const char *lib_base, const char *i
 	memset(r, 0, sizeof *r);
 	if (m->has_vulkan) {
 		char *lib = path_join(lib_base, m->vulkan_lib);
-		r->icd_json = icd_json_text(lib, m->vulkan_api);
+		r->icd_json = envfiles_icd_json(lib, m->vulkan_api);
 		free(lib);
 		sb_appendf(&r->env, "%s=%s/%s\n", ENV_VK_DRIVER_FILES, icd_dir, STORE_VULKAN_ICD_NAME);
 		sb_appendf(&r->env, "%s=%s/%s\n", ENV_VK_ICD_FILENAMES, icd_dir, STORE_VULKAN_ICD_NAME);

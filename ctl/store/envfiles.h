@@ -19,4 +19,7 @@ int envfiles_write_version(struct store *s, const struct manifest *m, int ld_lib
 int envfiles_stage_current(struct store *s, const char *version, int enabled, struct txn *t,
 			   struct tb_error *e);
 
+/* A Vulkan ICD manifest naming lib (an absolute path) with api_version api, allocated. */
+char *envfiles_icd_json(const char *lib, const char *api);
+
 #endif

@@ -26,6 +26,13 @@ int launch_env_clean(const char *root, const struct env_list *extra);
 /* Sets the variables of the list over the current environment. Returns 0 or -1. */
 int launch_env_apply(const struct env_list *list);
 
+/* `flatpak run …` (launcher/flatpakrun.c, docs/design.md §17): 1 when argv starts so; the
+ * variables that give the sandbox the version of e (its GL extension), 0 or the exit code
+ * said; and distro's: the runtime's own Mesa. */
+int launch_is_flatpak_run(char **argv);
+int launch_flatpak_env(const char *root, const struct launch_env *e);
+void launch_flatpak_distro(void);
+
 int cmd_env(const char *root, int argc, char **argv);
 int cmd_which(const char *root, int argc, char **argv);
 

@@ -127,6 +127,10 @@ static int cmd_run(const char *store, int argc, char **argv)
 	int rc = launch_env_load(&selected, root, version);
 	if (rc != 0)
 		return rc;
+	if (launch_is_flatpak_run(argv + start)) { /* a sandbox: its GL extension (§17) */
+		rc = launch_flatpak_env(root, &selected);
+		return rc ? rc : exec_command(argv + start);
+	}
 	if (launch_env_clean(root, NULL) != 0 || launch_env_apply(&selected.list) != 0)
 		return fail(TB_EFAIL, "cannot set the environment: out of memory", NULL);
 	warn_secure(argv[start]);
@@ -196,6 +200,8 @@ static int cmd_distro(const char *store, int argc, char **argv)
 	    distro_opencl(release) != 0)
 		return fail(TB_EFAIL, "cannot set the environment: out of memory", NULL);
 	free(user);
+	if (launch_is_flatpak_run(argv + start)) /* the runtime's own Mesa (§17) */
+		launch_flatpak_distro();
 	return exec_command(argv + start);
 }
 

@@ -4,6 +4,7 @@
 #include "launcher/jsonout.h"
 #include "launcher/help.h"
 #include "launcher/launcher.h"
+#include "common/flatpakname.h"
 #include "common/termtext.h"
 #include "launcher/message.h"
 #include "launcher/procmaps.h"
@@ -338,6 +339,11 @@ static int which_pid(const char *root, int number, int json, int several, const 
 		const struct mapped_driver *d = &found.d[i];
 		char version[80];
 		const char *v = store_version_of(d->path, realroot, version, sizeof version);
+		/* a sandboxed process maps its GL extension's files (docs/design.md §17) */
+		char ext[80];
+		int sandbox = v ? 0 : flatpak_path_extension(d->path, ext, sizeof ext);
+		if (sandbox == 1)
+			v = strcpy(version, ext);
 		int in_store = v || path_within(d->path, realroot) || path_within(d->path, root);
 		if (json) {
 			printf("%s{\"api\":\"%s\",\"path\":", i ? "," : "", gpu_api_name(d->api));
@@ -348,10 +354,12 @@ static int which_pid(const char *root, int number, int json, int several, const 
 		} else {
 			static char path_shown[4 * PATH_MAX];
 			term_escape(path_shown, sizeof path_shown, d->path, 0);
-			printf("%s%s driver %s: %s%s%s%s\n", several ? "  " : "",
+			printf("%s%s driver %s: %s%s%s%s%s%s\n", several ? "  " : "",
 			       d->api == GPU_API_VULKAN ? "Vulkan" : "OpenCL", path_shown,
-			       in_store ? "the store's Mesa" : "the distribution's Mesa", v ? " " : "",
-			       v ? v : "",
+			       in_store ? "the store's Mesa" : sandbox ? "the Flatpak runtime's Mesa" : "the distribution's Mesa",
+			       v ? " " : "", v ? v : "",
+			       sandbox == 1 ? " (its Flatpak extension)" : "",
+			       sandbox == 2 ? (strcmp(ext, FLATPAK_GL_DEFAULT) ? " (a GL extension of its own)" : " (its GL extension default)") : "",
 			       d->deleted ? " (its file was removed or replaced since it was loaded)"
 					  : "");
 		}

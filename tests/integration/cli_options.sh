@@ -38,6 +38,7 @@ operand() {
 	VERSION*) echo 2026.10.06 ;;
 	FILE*) echo "$T/release.tar.gz" ;;
 	*OUTDIR) echo "--stage $T/stage --version 2026.10.06 $T/out" ;;
+	[a-z]*) echo "${usage%% *}" ;; # a group (app, flatpak): its first command takes the options
 	esac
 }
 # with_option FORM OPT VALUE ARGS…: runs ARGS, the word @ in them replaced by `OPT VALUE`

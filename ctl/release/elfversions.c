@@ -1,0 +1,170 @@
+/* Symbol versions defined and needed by one ELF file (release/elfversions.h), with libelf's
+ * gelf API. */
+#include "release/elfversions.h"
+
+#include <fcntl.h>
+#include <gelf.h>
+#include <libelf.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "base/alloc.h"
+
+/* Bounds against hostile chains: no real library defines or needs this many versions. */
+#define VERSIONS_MAX 65536
+
+static int damaged(const char *name, struct tb_error *e)
+{
+	int err = elf_errno();
+	return tb_fail_why(e, TB_EVERIFY, "damaged",
+			   "%s is a damaged ELF file (%s); rebuild the release or download it again",
+			   name, err ? elf_errmsg(err) : "its version tables are cut short");
+}
+
+static void add_def(struct elf_versions *v, const char *name)
+{
+	if (v->n_defs >= VERSIONS_MAX)
+		return;
+	v->defs = xrealloc(v->defs, (v->n_defs + 1) * sizeof *v->defs);
+	v->defs[v->n_defs++] = xstrdup(name);
+}
+
+static void add_need(struct elf_versions *v, const char *file, const char *name)
+{
+	if (v->n_needs >= VERSIONS_MAX)
+		return;
+	v->needs = xrealloc(v->needs, (v->n_needs + 1) * sizeof *v->needs);
+	v->needs[v->n_needs].file = xstrdup(file);
+	v->needs[v->n_needs].name = xstrdup(name);
+	v->n_needs++;
+}
+
+static int read_verdef(Elf *elf, Elf_Scn *scn, const GElf_Shdr *sh, struct elf_versions *v,
+		       const char *name, struct tb_error *e)
+{
+	Elf_Data *d = elf_getdata(scn, NULL);
+	if (!d)
+		return damaged(name, e);
+	size_t off = 0;
+	for (size_t i = 0; i < sh->sh_info && i < VERSIONS_MAX; i++) {
+		GElf_Verdef vd;
+		GElf_Verdaux va;
+		if (off > INT_MAX || !gelf_getverdef(d, (int)off, &vd))
+			return damaged(name, e);
+		size_t aux = off + vd.vd_aux;
+		if (vd.vd_cnt > 0) {
+			if (aux > INT_MAX || !gelf_getverdaux(d, (int)aux, &va))
+				return damaged(name, e);
+			const char *vname = elf_strptr(elf, sh->sh_link, va.vda_name);
+			if (vname && !(vd.vd_flags & VER_FLG_BASE))
+				add_def(v, vname);
+		}
+		if (vd.vd_next == 0)
+			break;
+		off += vd.vd_next;
+	}
+	return TB_OK;
+}
+
+static int read_verneed(Elf *elf, Elf_Scn *scn, const GElf_Shdr *sh, struct elf_versions *v,
+			const char *name, struct tb_error *e)
+{
+	Elf_Data *d = elf_getdata(scn, NULL);
+	if (!d)
+		return damaged(name, e);
+	size_t off = 0;
+	for (size_t i = 0; i < sh->sh_info && i < VERSIONS_MAX; i++) {
+		GElf_Verneed vn;
+		if (off > INT_MAX || !gelf_getverneed(d, (int)off, &vn))
+			return damaged(name, e);
+		const char *file = elf_strptr(elf, sh->sh_link, vn.vn_file);
+		size_t aux = off + vn.vn_aux;
+		for (size_t j = 0; j < vn.vn_cnt && j < VERSIONS_MAX; j++) {
+			GElf_Vernaux va;
+			if (aux > INT_MAX || !gelf_getvernaux(d, (int)aux, &va))
+				return damaged(name, e);
+			const char *vname = elf_strptr(elf, sh->sh_link, va.vna_name);
+			if (file && vname)
+				add_need(v, file, vname);
+			if (va.vna_next == 0)
+				break;
+			aux += va.vna_next;
+		}
+		if (vn.vn_next == 0)
+			break;
+		off += vn.vn_next;
+	}
+	return TB_OK;
+}
+
+static int read_elf(Elf *elf, const char *name, struct elf_versions *v, struct tb_error *e)
+{
+	memset(v, 0, sizeof *v);
+	if (!elf || elf_kind(elf) != ELF_K_ELF)
+		return TB_OK;
+	GElf_Ehdr eh;
+	if (!gelf_getehdr(elf, &eh))
+		return damaged(name, e);
+	v->is_elf = 1;
+	int rc = TB_OK;
+	for (Elf_Scn *scn = elf_nextscn(elf, NULL); scn && !rc; scn = elf_nextscn(elf, scn)) {
+		GElf_Shdr sh;
+		if (!gelf_getshdr(scn, &sh))
+			return damaged(name, e);
+		if (sh.sh_type == SHT_GNU_verdef)
+			rc = read_verdef(elf, scn, &sh, v, name, e);
+		else if (sh.sh_type == SHT_GNU_verneed)
+			rc = read_verneed(elf, scn, &sh, v, name, e);
+	}
+	return rc;
+}
+
+int elf_read_versions_memory(const char *name, const void *data, size_t len,
+			     struct elf_versions *v, struct tb_error *e)
+{
+	elf_version(EV_CURRENT);
+	Elf *elf = elf_memory((char *)data, len);
+	int rc = read_elf(elf, name, v, e);
+	if (elf)
+		elf_end(elf);
+	return rc;
+}
+
+int elf_read_versions_file(const char *name, const char *path, struct elf_versions *v,
+			   struct tb_error *e)
+{
+	memset(v, 0, sizeof *v);
+	elf_version(EV_CURRENT);
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return tb_fail_errno(e, TB_EFAIL, "cannot read %s", name);
+	Elf *elf = elf_begin(fd, ELF_C_READ, NULL);
+	int rc = read_elf(elf, name, v, e);
+	if (elf)
+		elf_end(elf);
+	close(fd);
+	return rc;
+}
+
+void elf_versions_free(struct elf_versions *v)
+{
+	for (size_t i = 0; i < v->n_defs; i++)
+		free(v->defs[i]);
+	for (size_t i = 0; i < v->n_needs; i++) {
+		free(v->needs[i].file);
+		free(v->needs[i].name);
+	}
+	free(v->defs);
+	free(v->needs);
+	memset(v, 0, sizeof *v);
+}
+
+int elf_versions_defines(const struct elf_versions *v, const char *name)
+{
+	for (size_t i = 0; i < v->n_defs; i++)
+		if (!strcmp(v->defs[i], name))
+			return 1;
+	return 0;
+}

@@ -1,0 +1,93 @@
+/* `run` and `distro` of `flatpak run …` (docs/design.md §17): a sandbox does not see the
+ * store, and flatpak clears VK_DRIVER_FILES, so the store's build reaches the application as
+ * its version's GL extension, chosen for this start by FLATPAK_GL_DRIVERS, which the flatpak
+ * command itself reads. */
+#include "launcher/launcher.h"
+#include "launcher/message.h"
+#include "common/flatpakname.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+int launch_is_flatpak_run(char **argv)
+{
+	if (!argv[0] || !argv[1])
+		return 0;
+	const char *slash = strrchr(argv[0], '/');
+	const char *base = slash ? slash + 1 : argv[0];
+	return !strcmp(base, "flatpak") && !strcmp(argv[1], "run");
+}
+
+/* The variables for the store's build inside the sandbox: the version's extension beside
+ * the runtime's own (`default`, which carries OpenGL, EGL and VA-API, none of which a release
+ * has), the Vulkan loader told to load only ours and ocl-icd only our vendor file, both by
+ * the paths the sandbox mounts them at; RUSTICL_ENABLE as the env file says. What the env
+ * file sets for this system (its paths, LD_LIBRARY_PATH) would mean nothing inside. */
+/* Whether name's extension is in the user's or the system's installation (as flatpak finds
+ * them: $FLATPAK_USER_DIR, else ~/.local/share/flatpak; $FLATPAK_SYSTEM_DIR, else
+ * /var/lib/flatpak). */
+static int exported(const char *name)
+{
+	const char *user = getenv("FLATPAK_USER_DIR"), *sys = getenv("FLATPAK_SYSTEM_DIR");
+	const char *data = getenv("XDG_DATA_HOME"), *home = getenv("HOME");
+	char dirs[2][1024], path[1400];
+	int n = 0;
+	if (user && *user)
+		snprintf(dirs[n++], sizeof dirs[0], "%s", user);
+	else if (data && data[0] == '/')
+		snprintf(dirs[n++], sizeof dirs[0], "%s/flatpak", data);
+	else if (home && home[0] == '/')
+		snprintf(dirs[n++], sizeof dirs[0], "%s/.local/share/flatpak", home);
+	snprintf(dirs[n++], sizeof dirs[0], "%s", sys && *sys ? sys : "/var/lib/flatpak");
+	for (int i = 0; i < n; i++) {
+		struct stat st;
+		int k = snprintf(path, sizeof path, "%s/extension/%s.%s", dirs[i], FLATPAK_GL_POINT, name);
+		if (k > 0 && (size_t)k < sizeof path && stat(path, &st) == 0 && S_ISDIR(st.st_mode))
+			return 1;
+	}
+	return 0;
+}
+
+int launch_flatpak_env(const char *root, const struct launch_env *e)
+{
+	char current[80], name[128];
+	const char *v = e->version ? e->version : store_current_version(root, current, sizeof current);
+	if (!v || !flatpak_export_name(v, name, sizeof name))
+		return fail(TB_EFAIL, "the current Mesa version cannot be named as a Flatpak extension; "
+			    "tb323fu-ctl mesa flatpak list shows the exports", NULL);
+	if (!exported(name)) {
+		/* flatpak would skip the missing extension without a word, and the loaders told
+		 * to load ours alone would find nothing: the runtime's own Mesa, said */
+		say_error("Mesa ", v, " is not exported to Flatpak (tb323fu-ctl mesa flatpak export ", v,
+			  "); the application runs on its runtime's Mesa", NULL);
+		if (launch_env_clean(root, &e->list) != 0)
+			return fail(TB_EFAIL, "cannot set the environment: out of memory", NULL);
+		launch_flatpak_distro();
+		return 0;
+	}
+	int vulkan = env_list_find(&e->list, ENV_VK_DRIVER_FILES) != NULL;
+	int opencl = env_list_find(&e->list, ENV_OCL_ICD_VENDORS) != NULL;
+	const struct env_var *rusticl = env_list_find(&e->list, ENV_RUSTICL_ENABLE);
+	char drivers[160], select[160], vendor[320];
+	snprintf(drivers, sizeof drivers, "%s:%s", name, FLATPAK_GL_DEFAULT);
+	snprintf(select, sizeof select, "%s.json", name);
+	snprintf(vendor, sizeof vendor, "/usr/lib/%s/GL/%s/%s/%s.icd", FLATPAK_TRIPLET, name,
+		 FLATPAK_OPENCL_DIR, name);
+	if (launch_env_clean(root, &e->list) != 0 || setenv(FLATPAK_GL_DRIVERS_VAR, drivers, 1) != 0 ||
+	    (vulkan && setenv(FLATPAK_VK_SELECT_VAR, select, 1) != 0) ||
+	    (opencl && setenv(ENV_OCL_ICD_VENDORS, vendor, 1) != 0) ||
+	    (rusticl && setenv(ENV_RUSTICL_ENABLE, rusticl->value, 1) != 0))
+		return fail(TB_EFAIL, "cannot set the environment: out of memory", NULL);
+	return 0;
+}
+
+/* distro: the runtime's own Mesa, as flatpak chooses it by itself; nothing of ours, and no
+ * vendor file of this system (its path would mean nothing inside). */
+void launch_flatpak_distro(void)
+{
+	unsetenv(FLATPAK_GL_DRIVERS_VAR);
+	unsetenv(FLATPAK_VK_SELECT_VAR);
+	unsetenv(ENV_OCL_ICD_VENDORS);
+}

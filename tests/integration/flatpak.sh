@@ -1,0 +1,382 @@
+#!/bin/sh
+# tests/run: slow
+# Flatpak applications get the store's Mesa (docs/design.md §17), with the real flatpak and
+# bwrap: a minimal org.freedesktop.Platform runtime made here from this system's files (its
+# glibc, the Vulkan loader, ocl-icd, vulkaninfo, clinfo) declaring the GL extension point as
+# the freedesktop runtime does, its own Mesa as org.freedesktop.Platform.GL.default (the
+# host's lavapipe and rusticl), a tiny application on it, all exported to a local repository
+# and installed from a file:// remote into private installations under $T. Inside the sandbox
+# vulkaninfo and clinfo run on the store's build after `flatpak export` and `app set`, and on
+# the runtime's own after `app set … distro` and `unset`, each shown by the library the
+# dynamic linker mapped (LD_DEBUG=files). An export for a branch whose glibc is older than
+# the release needs is refused. Skipped where flatpak cannot make its namespaces.
+. "$TB_TOP/tests/lib.sh"
+
+for p in flatpak bwrap vulkaninfo clinfo ldd cc; do
+	command -v "$p" >/dev/null || { skip "Flatpak applications" "$p is not installed (ci/packages.txt)"; done_testing; exit 0; }
+done
+if ! bwrap --unshare-all --ro-bind / / --dev /dev --proc /proc true 2>/dev/null; then
+	skip "Flatpak applications" "this machine forbids the namespaces bwrap needs"
+	done_testing
+	exit 0
+fi
+
+# The machine's own installations are never touched: every flatpak command and ours find
+# theirs under $T.
+REAL_HOME=${HOME:-$(getent passwd "$(id -u)" | cut -d: -f6)}
+real_before=$(ls -la /var/lib/flatpak/extension "$REAL_HOME/.local/share/flatpak/extension" 2>&1)
+export FLATPAK_USER_DIR="$T/fp-user" FLATPAK_SYSTEM_DIR="$T/fp-system" HOME="$T/home"
+export XDG_DATA_HOME="$T/home/.local/share" XDG_CONFIG_HOME="$T/home/.config" XDG_RUNTIME_DIR="$T/run"
+export XDG_DATA_DIRS="$FLATPAK_USER_DIR/exports/share:/usr/share"
+export TB323FU_MESA_APPS_DIR="$T/apps"
+unset FLATPAK_GL_DRIVERS VK_LOADER_DRIVERS_SELECT LD_DEBUG
+mkdir -p "$HOME" "$FLATPAK_SYSTEM_DIR" && mkdir -m 700 "$XDG_RUNTIME_DIR"
+
+ML=$(gcc -print-multiarch 2>/dev/null || dpkg-architecture -qDEB_HOST_MULTIARCH)
+SYS=/usr/lib/$ML
+ARCH=$(flatpak --default-arch)
+APP=org.tb323fu.Probe
+V=2026.10.06
+NAME=tb323fu-mesa-2026_10_06
+EXT=$FLATPAK_USER_DIR/extension/org.freedesktop.Platform.GL.$NAME/$ARCH/24.08
+
+REL=$(standin "$V") || { not_ok "a stand-in release"; done_testing; exit 1; }
+expect_exit 0 "the stand-in release installs" ctl mesa install-local "$REL" --no-smoke
+
+# --- the runtime, its GL.default (the runtime's own Mesa), the application ---
+# copy_closure DEST FILE…: FILE and every library it needs (ldd) into DEST/usr.
+copy_closure() {
+	_dest=$1
+	shift
+	ldd "$@" 2>/dev/null | awk '/=> \// { print $3 } /^\t\// { print $1 }' | sort -u |
+		while read -r l; do
+			case $l in
+			/lib64/* | /lib/ld-*) mkdir -p "$_dest/usr$(dirname "$l")" && cp -L "$l" "$_dest/usr$l" ;;
+			*) cp -L "$l" "$_dest/usr/lib/$ML/" ;;
+			esac
+		done
+}
+# metadata BRANCH: a runtime's metadata with the GL extension point of the freedesktop runtime.
+metadata() {
+	cat <<EOF
+[Runtime]
+name=org.freedesktop.Platform
+runtime=org.freedesktop.Platform/$ARCH/$1
+sdk=org.freedesktop.Platform/$ARCH/$1
+
+[Extension org.freedesktop.Platform.GL]
+version=1.4
+versions=$1;1.4
+directory=lib/$ML/GL
+subdirectories=true
+no-autodownload=true
+autodelete=false
+add-ld-path=lib
+merge-dirs=vulkan/icd.d;glvnd/egl_vendor.d;OpenCL/vendors;lib/dri;lib/d3d;vulkan/explicit_layer.d;vulkan/implicit_layer.d
+download-if=active-gl-driver
+enable-if=active-gl-driver
+autoprune-unless=active-gl-driver
+EOF
+}
+build_all() {
+	R=$T/rt
+	mkdir -p "$R/files" "$R/usr/bin" "$R/usr/lib/$ML/GL" "$R/usr/lib/clc" "$R/usr/share/vulkan" \
+		"$R/usr/etc/OpenCL" || return 1
+	for b in vulkaninfo clinfo sh env cat ldconfig; do
+		cp -L "$(command -v "$b" || echo "/sbin/$b")" "$R/usr/bin/" || return 1
+	done
+	copy_closure "$R" /usr/bin/vulkaninfo /usr/bin/clinfo /bin/sh "$SYS/libvulkan.so.1" \
+		"$SYS/libOpenCL.so.1" "$SYS/libvulkan_lvp.so" "$SYS/libRusticlOpenCL.so.1" || return 1
+	cp -L "$SYS/libvulkan.so.1" "$SYS/libOpenCL.so.1" "$R/usr/lib/$ML/" || return 1
+	cp /usr/lib/clc/spirv*-mesa3d-.spv "$R/usr/lib/clc/" 2>/dev/null
+	# the loaders look where flatpak merges the active GL extensions' files
+	ln -s "/usr/lib/$ML/GL/vulkan/icd.d" "$R/usr/share/vulkan/icd.d"
+	ln -s "/usr/lib/$ML/GL/OpenCL/vendors" "$R/usr/etc/OpenCL/vendors"
+	metadata 24.08 >"$R/metadata"
+
+	# An older branch whose glibc stops at 2.17: a libc.so.6 that defines nothing newer.
+	O=$T/rt-old
+	mkdir -p "$O/files" "$O/usr/lib/$ML/GL" || return 1
+	printf 'int tb_old_a(void) { return 1; }\nint tb_old_b(void) { return 2; }\n' >"$T/oldc.c"
+	printf 'GLIBC_2.2.5 { global: tb_old_a; local: *; };\nGLIBC_2.17 { global: tb_old_b; } GLIBC_2.2.5;\n' >"$T/oldc.map"
+	cc -shared -fPIC -nostdlib -Wl,-soname,libc.so.6 -Wl,--version-script="$T/oldc.map" \
+		-o "$O/usr/lib/$ML/libc.so.6" "$T/oldc.c" || return 1
+	metadata old >"$O/metadata"
+
+	# A branch with this system's glibc whose libstdc++.so.6 defines nothing after GLIBCXX_3.4.
+	X=$T/rt-cxx
+	mkdir -p "$X/files" "$X/usr/lib/$ML/GL" || return 1
+	copy_closure "$X" /bin/sh && cp -L "$SYS/libm.so.6" "$SYS/libgcc_s.so.1" "$X/usr/lib/$ML/" || return 1
+	printf 'int tb_cxx_a(void) { return 1; }\n' >"$T/oldcxx.c"
+	printf 'GLIBCXX_3.4 { global: tb_cxx_a; local: *; };\n' >"$T/oldcxx.map"
+	cc -shared -fPIC -nostdlib -Wl,-soname,libstdc++.so.6 -Wl,--version-script="$T/oldcxx.map" \
+		-o "$X/usr/lib/$ML/libstdc++.so.6" "$T/oldcxx.c" || return 1
+	metadata cxx >"$X/metadata"
+
+	D=$T/gl-default
+	# an extension's tree is files/ (a runtime's is usr/)
+	mkdir -p "$D/files/lib" "$D/files/vulkan/icd.d" "$D/files/OpenCL/vendors" || return 1
+	cp -L "$SYS/libvulkan_lvp.so" "$SYS/libRusticlOpenCL.so.1" "$D/files/lib/" || return 1
+	printf '{"file_format_version":"1.0.0","ICD":{"library_path":"/usr/lib/%s/GL/default/lib/libvulkan_lvp.so","api_version":"1.3.0"}}\n' \
+		"$ML" >"$D/files/vulkan/icd.d/lvp_icd.json"
+	echo "/usr/lib/$ML/GL/default/lib/libRusticlOpenCL.so.1" >"$D/files/OpenCL/vendors/rusticl.icd"
+	printf '[Runtime]\nname=org.freedesktop.Platform.GL.default\n\n[ExtensionOf]\nref=runtime/org.freedesktop.Platform/%s/24.08\n' \
+		"$ARCH" >"$D/metadata"
+
+	REPO=$T/repo
+	flatpak build-export "$REPO" "$R" 24.08 &&
+		flatpak build-export "$REPO" "$O" old &&
+		flatpak build-export "$REPO" "$X" cxx &&
+		flatpak build-export "$REPO" "$D" 24.08 &&
+		flatpak remote-add --user --no-gpg-verify tbtest "file://$REPO" &&
+		flatpak install -y --user --noninteractive tbtest org.freedesktop.Platform//24.08 \
+			org.freedesktop.Platform//old org.freedesktop.Platform//cxx \
+			org.freedesktop.Platform.GL.default//24.08 || return 1
+
+	A=$T/app
+	flatpak build-init "$A" "$APP" org.freedesktop.Platform org.freedesktop.Platform 24.08 || return 1
+	mkdir -p "$A/files/bin" "$A/files/share/applications"
+	printf '#!/bin/sh\nexec "$@"\n' >"$A/files/bin/probe" && chmod 755 "$A/files/bin/probe"
+	# hold: a Vulkan instance with its devices, kept until stdin ends (for which --pid)
+	cat >"$T/hold.c" <<'END'
+#include <stdio.h>
+#include <vulkan/vulkan.h>
+int main(void)
+{
+	VkInstanceCreateInfo ci = {.sType = VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO};
+	VkInstance inst;
+	uint32_t n = 0;
+	if (vkCreateInstance(&ci, NULL, &inst) != VK_SUCCESS || vkEnumeratePhysicalDevices(inst, &n, NULL) != VK_SUCCESS)
+		return 1;
+	printf("ready %u\n", n);
+	fflush(stdout);
+	while (getchar() != EOF)
+		;
+	vkDestroyInstance(inst, NULL);
+	return 0;
+}
+END
+	cc -O -o "$A/files/bin/hold" "$T/hold.c" -lvulkan || return 1
+	# build-finish exports it as the installation's entry, its Exec a flatpak run
+	printf '[Desktop Entry]\nType=Application\nName=Probe\nExec=probe\n' >"$A/files/share/applications/$APP.desktop"
+	flatpak build-finish "$A" --command=probe --device=dri "--filesystem=$T" &&
+		flatpak build-export "$REPO" "$A" stable &&
+		flatpak install -y --user --noninteractive tbtest "$APP"
+} >"$T/build.log" 2>&1
+if ! build_all; then
+	not_ok "the runtime, its GL.default and the application build and install" "$(tail -n 20 "$T/build.log")"
+	done_testing
+	exit 1
+fi
+ok "the runtime, its GL.default and the application build and install"
+
+# mapped LOG: the Vulkan and OpenCL drivers the dynamic linker mapped in the sandbox
+# (LD_DEBUG=files lines), one path a line.
+mapped() {
+	sed -n 's#.*file=\(/[^ ]*\(vulkan_lvp\|Rusticl\)[^ ]*\) .*generating link map.*#\1#p' "$1" | sort -u
+}
+# inside LOG CMD…: CMD with LD_DEBUG=files, all of its output in LOG.
+inside() {
+	_log=$1
+	shift
+	LD_DEBUG=files "$@" >"$T/$_log" 2>&1
+}
+OURS="/usr/lib/$ML/GL/$NAME/lib"
+THEIRS="/usr/lib/$ML/GL/default/lib"
+
+# --- before: the runtime's own Mesa ---
+inside before-vk flatpak run --user "$APP" vulkaninfo --summary
+check "before: vulkaninfo in the sandbox maps the runtime's lavapipe" \
+	test "$(mapped "$T/before-vk")" = "$THEIRS/libvulkan_lvp.so"
+echo "# before: $(grep -m1 deviceName "$T/before-vk" | sed 's/^[[:space:]]*//'); mapped $(mapped "$T/before-vk")"
+inside unexported-vk mesa run flatpak run --user "$APP" vulkaninfo --summary
+check "run flatpak run of a version not exported says so" grep -q \
+	"^tb323fu-mesa: Mesa $V is not exported to Flatpak (tb323fu-ctl mesa flatpak export $V); the application runs on its runtime's Mesa" \
+	"$T/unexported-vk"
+check "…and the application gets the runtime's own Mesa" test "$(mapped "$T/unexported-vk")" = "$THEIRS/libvulkan_lvp.so"
+
+# --- the ABI check: a branch that cannot take the version refuses the whole export ---
+expect_exit 4 "export to every branch is refused when one cannot take the version" \
+	ctl --json mesa flatpak export --user
+check "nothing was written into any installation" \
+	sh -c "! find '$FLATPAK_USER_DIR' '$FLATPAK_SYSTEM_DIR' -path '*/extension/*' | grep -q ."
+expect_exit 4 "export to a branch whose glibc is older than the release needs is refused" \
+	ctl --json mesa flatpak export --user --branch old
+reason_is glibc-too-old
+json_strict "$T/out" 'd["message"]' >"$T/msg"
+check "one sentence names the branch, the library, the glibc it needs and the branch's" grep -q "^Mesa $V cannot be exported for org.freedesktop.Platform//old: lib/libRusticlOpenCL.so.* needs glibc 2\.[0-9]* (GLIBC_2\.[0-9.]*), org.freedesktop.Platform//old has 2.17" "$T/msg"
+echo "# refused: $(cat "$T/msg")"
+
+# A version whose driver is C++ (it needs GLIBCXX_3.4.21 and newer of libstdc++.so.6): the
+# cxx branch's libstdc++ lacks them.
+CXXS=$T/cxx-stage
+mkdir -p "$CXXS/lib"
+cat >"$T/cxxdrv.cpp" <<'END'
+#include <string>
+std::string tb_name(const char *s) { return std::string(s) + "!"; }
+extern "C" void *vk_icdGetInstanceProcAddr(void *i, const char *n) { (void)i; return tb_name(n).size() ? nullptr : nullptr; }
+extern "C" int clIcdGetPlatformIDsKHR(unsigned n, void *p, unsigned *np) { (void)n; (void)p; (void)np; return 0; }
+END
+g++ -shared -fPIC -o "$CXXS/lib/libcxxdrv.so" "$T/cxxdrv.cpp" && chmod 644 "$CXXS/lib/libcxxdrv.so" &&
+	"$CTL" mesa pack --stage "$CXXS" --version 2026.11.01 --drivers vulkan --vulkan-lib lib/libcxxdrv.so \
+		"$T/cxx-rel" >/dev/null &&
+	ctl mesa install-local "$T/cxx-rel"/tb323fu-mesa-2026.11.01-*.tar.* --no-smoke >/dev/null
+check "a version whose driver is C++ installs" test -d "$STORE/versions/2026.11.01"
+expect_exit 4 "its export to a branch whose libstdc++ is too old is refused" \
+	ctl --json mesa flatpak export 2026.11.01 --user --branch cxx
+reason_is abi-mismatch
+json_strict "$T/out" 'd["message"]' >"$T/msg"
+check "one sentence names the branch, the library and the symbol version it lacks" \
+	grep -q "^Mesa 2026.11.01 cannot be exported for org.freedesktop.Platform//cxx: lib/libcxxdrv.so needs \(GLIBCXX\|CXXABI\)_[0-9.]* of libstdc++.so.6, which org.freedesktop.Platform//cxx's libstdc++.so.6 does not define" "$T/msg"
+echo "# refused: $(cat "$T/msg")"
+expect_exit 0 "the same version exports to 24.08" ctl mesa flatpak export 2026.11.01 --user --branch 24.08
+expect_exit 0 "…and is unexported again" ctl mesa flatpak unexport 2026.11.01 --user
+expect_exit 0 "rollback makes Mesa $V current again" ctl mesa rollback
+expect_exit 1 "a branch that is not installed is named" ctl --json mesa flatpak export --user --branch 23.08
+reason_is no-runtime
+
+# --- export for 24.08 ---
+store_before=$(store_digest)
+t0=$(date +%s%N)
+expect_exit 0 "flatpak export --user --branch 24.08" ctl --json mesa flatpak export --user --branch 24.08
+t1=$(date +%s%N)
+cp "$T/out" "$T/export.json"
+check "the export is where flatpak looks for an unmanaged extension" test -f "$EXT/tb323fu-mesa.export"
+check "…with our marker" grep -q "Mark=tb323fu-mesa-toolchain-program" "$EXT/tb323fu-mesa.export"
+check "its ICD file names the library where the sandbox mounts it" \
+	grep -q "\"library_path\": *\"$OURS/libvulkan_lvp.so\"" "$EXT/vulkan/icd.d/$NAME.json"
+check "its OpenCL vendor file too" grep -qx "$OURS/libRusticlOpenCL.so.1" "$EXT/OpenCL/vendors/$NAME.icd"
+check "the store is as it was" test "$(store_digest)" = "$store_before"
+linked=$(json_strict "$T/export.json" 'd["linked"]')
+copied=$(json_strict "$T/export.json" 'd["copied"]')
+bytes=$(json_strict "$T/export.json" 'd["bytes"]')
+check "the files are hard links into the store's tree (same file system)" test "$linked" -gt 0 -a "$copied" -eq 0
+echo "# export: $(((t1 - t0) / 1000000)) ms, $bytes bytes of files, $linked hard links, $copied copies; du of the export: $(du -sb "$EXT" | cut -f1) bytes (-l: $(du -sbl "$EXT" | cut -f1))"
+expect_exit 0 "flatpak list --json" ctl --json mesa flatpak list
+check "…lists it with its name, branch and scope" test "$(json_strict "$T/out" '" ".join(x["name"] + "/" + x["branch"] + "/" + x["scope"] for x in d["exports"])')" = "$NAME/24.08/user"
+expect_exit 0 "exporting again replaces our own export" ctl mesa flatpak export --user --branch 24.08
+"$CTL" --store "$T/store2" mesa install-local "$REL" --no-smoke >/dev/null
+expect_exit 1 "another store's export of the same version is not replaced" \
+	"$CTL" --store "$T/store2" --json mesa flatpak export --user --branch 24.08
+reason_is not-ours
+check "…the sentence names the store it belongs to" grep -q "is the export of the store $(cd "$STORE" && pwd -P)" "$T/err"
+expect_exit 0 "status" ctl mesa status
+check "…says what Flatpak applications can use" grep -q "^Mesa $V as org.freedesktop.Platform.GL.$NAME for org.freedesktop.Platform//24.08 (user)" "$T/out"
+ctl --json mesa doctor >"$T/out" 2>"$T/err"
+check "doctor's JSON lists the export" test "$(json_strict "$T/out" '" ".join(x["name"] + "/" + x["scope"] for x in d["flatpak_exports"])')" = "$NAME/user"
+# an export of ours whose version left the store by other means is a doctor problem
+STALE=$FLATPAK_USER_DIR/extension/org.freedesktop.Platform.GL.tb323fu-mesa-2026_09_01/$ARCH/24.08
+mkdir -p "$STALE"
+sed 's/^Version=.*/Version=2026.09.01/' "$EXT/tb323fu-mesa.export" >"$STALE/tb323fu-mesa.export"
+expect_exit 1 "doctor names an export whose version is gone" ctl mesa doctor
+check "…with the command that removes it" grep -q "problem: the Flatpak extension .*tb323fu-mesa-2026_09_01 (user) is of Mesa 2026.09.01, which is no longer installed: tb323fu-ctl mesa flatpak unexport 2026.09.01 --user" "$T/out"
+expect_exit 0 "flatpak unexport of a version the store no longer has" ctl mesa flatpak unexport 2026.09.01 --user
+check "…removed it and the folders above it" test ! -e "$FLATPAK_USER_DIR/extension/org.freedesktop.Platform.GL.tb323fu-mesa-2026_09_01"
+
+# --- one start with the store's build: tb323fu-mesa run flatpak run ---
+inside run-vk mesa run flatpak run --user "$APP" vulkaninfo --summary
+check "run flatpak run: vulkaninfo maps the store's lavapipe from the extension, and no other" \
+	test "$(mapped "$T/run-vk")" = "$OURS/libvulkan_lvp.so"
+check "…and reports its device" grep -q "deviceName *= llvmpipe" "$T/run-vk"
+inside run-cl mesa run flatpak run --user "$APP" clinfo
+check "run flatpak run: clinfo maps the store's rusticl from the extension, and no other" \
+	test "$(mapped "$T/run-cl")" = "$OURS/libRusticlOpenCL.so.1"
+check "…and reports rusticl's device" grep -q "Device Name *llvmpipe" "$T/run-cl"
+echo "# run: $(grep -m1 deviceName "$T/run-vk" | sed 's/^[[:space:]]*//'); mapped $(mapped "$T/run-vk") $(mapped "$T/run-cl")"
+# which --pid of a sandboxed process: its maps name the extension's files
+mkfifo "$T/hold.in"
+mesa run flatpak run --user "$APP" hold <"$T/hold.in" >"$T/hold.out" 2>"$T/hold.err" &
+hold_job=$!
+exec 7>"$T/hold.in"
+TB_KILL_ON_EXIT="${TB_KILL_ON_EXIT:-} $hold_job"
+if wait_until 60 grep -q '^ready' "$T/hold.out"; then
+	# flatpak ps names the sandbox's first processes (bwrap); hold runs somewhere below them
+	tops=$(flatpak ps --columns=application,child-pid | awk -v a="$APP" '$1 == a { print $2 }')
+	child=
+	while [ -n "$tops" ] && [ -z "$child" ]; do
+		for p in $tops; do [ "$(cat "/proc/$p/comm" 2>/dev/null)" = hold ] && child=$p; done
+		tops=$(for p in $tops; do ps -o pid= --ppid "$p"; done)
+	done
+	expect_exit 0 "which --pid of the sandboxed process" mesa which --pid "$child"
+	check "…says the store's Mesa from its Flatpak extension" \
+		grep -q "Vulkan driver $OURS/libvulkan_lvp.so: the store's Mesa $V (its Flatpak extension)" "$T/out"
+	echo "# which --pid: $(cat "$T/out")"
+	expect_exit 0 "which --json --pid" mesa which --json --pid "$child"
+	check "…origin store, version $V" test "$(json_strict "$T/out" 'd["drivers"][0]["origin"] + " " + d["drivers"][0]["version"]')" = "store $V"
+else
+	not_ok "the sandboxed process is ready" "$(cat "$T/hold.out" "$T/hold.err")"
+fi
+exec 7>&-
+wait "$hold_job"
+
+inside distro-vk mesa distro flatpak run --user "$APP" vulkaninfo --summary
+check "distro flatpak run: the runtime's own lavapipe" test "$(mapped "$T/distro-vk")" = "$THEIRS/libvulkan_lvp.so"
+
+# --- app set on the Flatpak application ---
+# start_entry FILE LOG ARGS…: the entry's Exec (no field codes here) with ARGS, as the desktop starts it.
+start_entry() {
+	_exec=$(sed -n 's/^Exec=//p' "$1" | head -n 1)
+	_log=$2
+	shift 2
+	# shellcheck disable=SC2086
+	LD_DEBUG=files sh -c "exec $_exec \"\$@\"" sh "$@" >"$T/$_log" 2>&1
+}
+ENTRY=$XDG_DATA_HOME/applications/$APP.desktop
+expect_exit 0 "app set --user on the Flatpak application (its exported entry)" \
+	ctl --json mesa app set --user "$APP" "$V"
+check "…the original is the installation's exported entry" \
+	test "$(json_strict "$T/out" 'd["original"]')" = "$FLATPAK_USER_DIR/exports/share/applications/$APP.desktop"
+check "…its Exec starts flatpak run through the launcher" grep -q "^Exec=.*tb323fu-mesa .*run --version $V -- .*flatpak run " "$ENTRY"
+start_entry "$ENTRY" set-vk vulkaninfo --summary
+check "app set VERSION: vulkaninfo maps the store's lavapipe" test "$(mapped "$T/set-vk")" = "$OURS/libvulkan_lvp.so"
+start_entry "$ENTRY" set-cl clinfo
+check "app set VERSION: clinfo maps the store's rusticl" test "$(mapped "$T/set-cl")" = "$OURS/libRusticlOpenCL.so.1"
+expect_exit 1 "remove of the pinned version is refused" ctl --json mesa remove "$V"
+expect_exit 0 "app set --user … distro" ctl mesa app set --user "$APP" distro
+start_entry "$ENTRY" distro-set-vk vulkaninfo --summary
+check "app set distro: the runtime's own lavapipe" test "$(mapped "$T/distro-set-vk")" = "$THEIRS/libvulkan_lvp.so"
+start_entry "$ENTRY" distro-set-cl clinfo
+check "app set distro: the runtime's own rusticl" test "$(mapped "$T/distro-set-cl")" = "$THEIRS/libRusticlOpenCL.so.1"
+expect_exit 0 "app set --user … current" ctl mesa app set --user "$APP" current
+start_entry "$ENTRY" current-vk vulkaninfo --summary
+check "app set current: the store's lavapipe" test "$(mapped "$T/current-vk")" = "$OURS/libvulkan_lvp.so"
+expect_exit 0 "app unset --user" ctl mesa app unset --user "$APP"
+check "…our entry is gone" test ! -e "$ENTRY"
+start_entry "$FLATPAK_USER_DIR/exports/share/applications/$APP.desktop" unset-vk vulkaninfo --summary
+check "after unset: the runtime's own lavapipe" test "$(mapped "$T/unset-vk")" = "$THEIRS/libvulkan_lvp.so"
+
+# --- a removed version takes its export with it: remove, and the pruning after an install ---
+echo "keep_versions = 5" >"$TB323FU_MESA_CONFIG"
+T2=$(tiny_release 2026.10.07 "$T/tiny7") && T3=$(tiny_release 2026.10.08 "$T/tiny8") &&
+	T4=$(tiny_release 2026.10.09 "$T/tiny9")
+ctl mesa install-local "$T2" --no-smoke >/dev/null && ctl mesa install-local "$T3" --no-smoke >/dev/null
+check "two newer versions installed" test "$(readlink "$STORE/current")" = versions/2026.10.08
+expect_exit 0 "remove of the exported version, its rule gone" ctl mesa remove "$V"
+check "…removed its export" test ! -e "$FLATPAK_USER_DIR/extension/org.freedesktop.Platform.GL.$NAME"
+expect_exit 0 "export of a tiny version" ctl mesa flatpak export 2026.10.07 --user --branch 24.08
+: >"$TB323FU_MESA_CONFIG"
+expect_exit 0 "an install whose pruning removes that version" ctl --json mesa install-local "$T4" --no-smoke
+check "…pruned it" test "$(json_strict "$T/out" '" ".join(d["removed"])')" = 2026.10.07
+check "…and its export" test ! -e "$FLATPAK_USER_DIR/extension/org.freedesktop.Platform.GL.tb323fu-mesa-2026_10_07"
+
+# --- the system's installation, and unexport ---
+expect_exit 0 "export of current to the system's installation" ctl mesa flatpak export --branch 24.08
+check "…under FLATPAK_SYSTEM_DIR" test -f "$FLATPAK_SYSTEM_DIR/extension/org.freedesktop.Platform.GL.tb323fu-mesa-2026_10_09/$ARCH/24.08/tb323fu-mesa.export"
+mesa run flatpak run --user "$APP" cat "/usr/lib/$ML/GL/tb323fu-mesa-2026_10_09/tb323fu-mesa.export" >"$T/out" 2>"$T/err"
+check "…which the sandbox of an application of the user's installation mounts" grep -q "^Version=2026.10.09" "$T/out"
+mkdir -p "$FLATPAK_USER_DIR/extension/org.freedesktop.Platform.GL.tb323fu-mesa-2026_10_08/$ARCH/24.08"
+expect_exit 1 "an extension folder we did not write is not replaced" ctl --json mesa flatpak export 2026.10.08 --user --branch 24.08
+reason_is not-ours
+rmdir -p "$FLATPAK_USER_DIR/extension/org.freedesktop.Platform.GL.tb323fu-mesa-2026_10_08/$ARCH/24.08" 2>/dev/null
+expect_exit 0 "flatpak unexport" ctl --json mesa flatpak unexport
+check "…removed one" test "$(json_strict "$T/out" 'd["removed"]')" = 1
+expect_exit 0 "app set of a Flatpak application whose version is not exported" ctl mesa app set --user "$APP" current
+check "…says to export it first" grep -q "it is a Flatpak application: export Mesa 2026.10.09 for it first (tb323fu-ctl mesa flatpak export 2026.10.09 --user)" "$T/out"
+expect_exit 0 "…and its rule goes again" ctl mesa app unset --user "$APP"
+check "no export of ours is left in any installation" \
+	sh -c "! find '$FLATPAK_USER_DIR' '$FLATPAK_SYSTEM_DIR' -path '*/extension/*' | grep -q ."
+check "the machine's own installations were not touched" \
+	test "$(ls -la /var/lib/flatpak/extension "$REAL_HOME/.local/share/flatpak/extension" 2>&1)" = "$real_before"
+
+flatpak uninstall -y --user --noninteractive --all >/dev/null 2>&1
+done_testing

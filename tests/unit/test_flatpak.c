@@ -1,0 +1,106 @@
+/* The Flatpak parts that read text or make names (docs/design.md §17): a version's
+ * extension name, a path inside a sandbox read back, a runtime's metadata and our marker. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/flatpakname.h"
+#include "ops/flatpak_export.h"
+#include "ops/flatpak_runtime.h"
+#include "base/error.h"
+
+static void test_names(void **state)
+{
+	(void)state;
+	char n[64];
+	assert_true(flatpak_export_name("2026.10.06", n, sizeof n));
+	assert_string_equal(n, "tb323fu-mesa-2026_10_06");
+	assert_true(flatpak_export_name("2026.10.06-rc1", n, sizeof n));
+	assert_string_equal(n, "tb323fu-mesa-2026_10_06-rc1");
+	assert_false(flatpak_export_name("2026.10.06+local", n, sizeof n)); /* no '+' in a name */
+	assert_false(flatpak_export_name("", n, sizeof n));
+	assert_false(flatpak_export_name("2026.10.06", n, 16)); /* does not fit */
+}
+
+static void test_paths(void **state)
+{
+	(void)state;
+	char v[64];
+	assert_int_equal(flatpak_path_extension("/usr/lib/x86_64-linux-gnu/GL/tb323fu-mesa-2026_10_06/lib/libvulkan_lvp.so", v, sizeof v), 1);
+	assert_string_equal(v, "2026.10.06");
+	assert_int_equal(flatpak_path_extension("/usr/lib/aarch64-linux-gnu/GL/default/lib/libvulkan_freedreno.so", v, sizeof v), 2);
+	assert_string_equal(v, "default");
+	assert_int_equal(flatpak_path_extension("/usr/lib/x86_64-linux-gnu/libvulkan_lvp.so", v, sizeof v), 0);
+	assert_int_equal(flatpak_path_extension("/usr/lib/x86_64-linux-gnu/GL/", v, sizeof v), 0);
+	assert_int_equal(flatpak_path_extension("/var/lib/tb323fu/mesa/versions/1/lib/x.so", v, sizeof v), 0);
+}
+
+static int meta(const char *text, struct flatpak_runtime *r, struct tb_error *e)
+{
+	memset(r, 0, sizeof *r);
+	r->branch = "24.08";
+	memset(e, 0, sizeof *e);
+	return flatpak_metadata_read("metadata", text, strlen(text), r, e);
+}
+
+static void test_metadata(void **state)
+{
+	(void)state;
+	struct flatpak_runtime r;
+	struct tb_error e;
+	assert_int_equal(meta("[Extension org.freedesktop.Platform.GL]\nversions= 24.08 ;1.4\n"
+			      "directory=lib/aarch64-linux-gnu/GL\nsubdirectories=true\n", &r, &e), TB_OK);
+	assert_string_equal(r.gl_dir, "lib/aarch64-linux-gnu/GL");
+	assert_string_equal(r.gl_version, "24.08");
+	free(r.gl_dir);
+	free(r.gl_version);
+	/* version= alone, and none at all: the branch */
+	assert_int_equal(meta("[Extension org.freedesktop.Platform.GL]\nversion=1.4\ndirectory=lib/GL\nsubdirectories=true\n", &r, &e), TB_OK);
+	assert_string_equal(r.gl_version, "1.4");
+	free(r.gl_dir);
+	free(r.gl_version);
+	/* refused: no point, no subdirectories, a directory that climbs out, binary, not a key file */
+	assert_int_not_equal(meta("[Runtime]\nname=x\n", &r, &e), TB_OK);
+	assert_non_null(strstr(e.msg, "declares no org.freedesktop.Platform.GL extension point"));
+	assert_int_not_equal(meta("[Extension org.freedesktop.Platform.GL]\ndirectory=lib/GL\n", &r, &e), TB_OK);
+	assert_int_not_equal(meta("[Extension org.freedesktop.Platform.GL]\ndirectory=../../etc\nsubdirectories=true\n", &r, &e), TB_OK);
+	assert_int_not_equal(meta("[Extension org.freedesktop.Platform.GL]\ndirectory=/etc\nsubdirectories=true\n", &r, &e), TB_OK);
+	assert_int_not_equal(meta("no group at all\n", &r, &e), TB_OK);
+	assert_int_not_equal(flatpak_metadata_read("metadata", "[a]\0b", 5, &r, &e), TB_OK);
+	assert_null(r.gl_dir);
+}
+
+static void test_marker(void **state)
+{
+	(void)state;
+	const char *ours = "[TB323FU Mesa Export]\nMark=tb323fu-mesa-toolchain-program\nVersion=2026.10.06\nBranch=24.08\nStore=/s\n";
+	struct flatpak_export x = {0};
+	assert_true(flatpak_marker_read(ours, strlen(ours), &x));
+	assert_string_equal(x.version, "2026.10.06");
+	assert_string_equal(x.branch, "24.08");
+	assert_string_equal(x.store, "/s");
+	free(x.version);
+	free(x.branch);
+	free(x.store);
+	memset(&x, 0, sizeof x);
+	const char *other = "[TB323FU Mesa Export]\nMark=someone-else\nVersion=1\nBranch=2\nStore=/s\n";
+	assert_false(flatpak_marker_read(other, strlen(other), &x));
+	const char *half = "[TB323FU Mesa Export]\nMark=tb323fu-mesa-toolchain-program\nVersion=1\n";
+	assert_false(flatpak_marker_read(half, strlen(half), &x));
+	assert_null(x.version);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_names),
+		cmocka_unit_test(test_paths),
+		cmocka_unit_test(test_metadata),
+		cmocka_unit_test(test_marker),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
