@@ -4,7 +4,7 @@
 #include "cli/command.h"
 #include "cmd/commands.h"
 #include "cmd/app_scope.h"
-#include "ops/desktop_override.h"
+#include "ops/override_files.h"
 #include "store/apprules.h"
 #include "base/alloc.h"
 #include "base/error.h"

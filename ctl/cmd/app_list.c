@@ -3,7 +3,6 @@
 #include "cli/command.h"
 #include "cmd/commands.h"
 #include "cmd/app_scope.h"
-#include "ops/desktop_override.h"
 #include "store/apprules.h"
 #include "base/alloc.h"
 #include "base/error.h"

@@ -1,6 +1,7 @@
 /* One owner's application rules, open for an app command (ctl/cmd/app_scope.h). */
 #include "cmd/app_scope.h"
-#include "ops/desktop_override.h"
+#include "ops/desktop_find.h"
+#include "ops/override_files.h"
 #include "base/alloc.h"
 #include "store/crash_record.h"
 #include "base/fs.h"

@@ -5,7 +5,7 @@
 #define TB_CMD_APP_SCOPE_H
 
 #include "cli/cli.h"
-#include "ops/desktop_override.h"
+#include "ops/override_entry.h"
 #include "store/apprules.h"
 
 /* --user, the caller's own rules: the store is only read (its versions), whoever may write it. */

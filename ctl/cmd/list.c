@@ -4,7 +4,7 @@
 #include "cli/command.h"
 #include "cmd/commands.h"
 #include "ops/lifecycle.h"
-#include "ops/desktop_override.h"
+#include "ops/app_pinning.h"
 #include "store/manifest.h"
 #include "store/state.h"
 #include "trial/bench.h"

@@ -1,6 +1,7 @@
 /* The crash policy: reading the journal from the record's cursor, pins and rollbacks. */
 #include "ops/crash_policy.h"
-#include "ops/desktop_override.h"
+#include "ops/desktop_find.h"
+#include "ops/override_files.h"
 #include "store/apprules.h"
 #include "store/crash_record.h"
 #include "base/alloc.h"

@@ -1,6 +1,6 @@
 /* The programs of the desktop's application entries. */
 #include "ops/desktop_programs.h"
-#include "ops/desktop_override.h"
+#include "ops/desktop_entry.h"
 #include "base/alloc.h"
 #include "base/fs.h"
 

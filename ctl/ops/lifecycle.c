@@ -1,7 +1,7 @@
 /* The life cycle's one owner: every transition of docs/design.md §12 reads the store once,
  * decides the new links and state, and commits them with the files of current. */
 #include "ops/lifecycle.h"
-#include "ops/desktop_override.h"
+#include "ops/app_pinning.h"
 #include "ops/flatpak_export.h"
 #include "release/release.h"
 #include "store/envfiles.h"

@@ -10,7 +10,8 @@
 #include <string.h>
 
 #include "store/apprules.h"
-#include "ops/desktop_override.h"
+#include "ops/desktop_entry.h"
+#include "ops/override_entry.h"
 
 static int parses(const char *text)
 {

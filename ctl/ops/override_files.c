@@ -1,0 +1,120 @@
+/* Our entries on disk: whose entry is there, writing ours, removing ours, the rules they
+ * carry (ctl/ops/override_files.h, docs/design.md §16). */
+#include "ops/override_files.h"
+#include "ops/desktop_entry.h"
+#include "ops/override_entry.h"
+#include "base/alloc.h"
+#include "base/fs.h"
+#include "base/hash.h"
+#include "base/strbuf.h"
+#include "base/text.h"
+
+#include <glib.h>
+#include <stdlib.h>
+#include <string.h>
+#include <dirent.h>
+#include <errno.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+int override_owner(const struct app_scope *sc, const char *id, char **orig_path,
+		   char **orig_sha, char **choice)
+{
+	char *path = path_join(sc->apps_dir, id);
+	struct stat st;
+	if (lstat(path, &st) != 0 && errno == ENOENT) {
+		free(path);
+		return 0;
+	}
+	GKeyFile *kf = read_entry(path, 1, OVERRIDE_MAX_BYTES);
+	free(path);
+	if (!kf)
+		return 2;
+	int ours = is_ours(kf);
+	if (ours && orig_path)
+		*orig_path = group_value(kf, KEY_ORIGINAL, 1);
+	if (ours && orig_sha)
+		*orig_sha = group_value(kf, KEY_ORIGINAL_SHA, 0);
+	if (ours && choice)
+		*choice = group_value(kf, KEY_RULE, 0);
+	g_key_file_free(kf);
+	return ours ? 1 : 2;
+}
+
+static int refuse_foreign(const struct app_scope *sc, const char *id, struct tb_error *e)
+{
+	return tb_fail_why(e, TB_EFAIL, "not-ours",
+			   "%s/%s is not an entry tb323fu-ctl wrote; it is left as it is (move it away to give %s a rule here)",
+			   sc->apps_dir, id, id);
+}
+
+int override_plan(const struct app_scope *sc, const char *id, const char *orig_path,
+		  const struct override_spec *spec, char **data, size_t *n, struct tb_error *e)
+{
+	*data = NULL;
+	*n = 0;
+	if (override_owner(sc, id, NULL, NULL, NULL) == 2)
+		return refuse_foreign(sc, id, e);
+	size_t len = 0;
+	char *text = read_small_file(orig_path, DESKTOP_MAX_BYTES, &len);
+	if (!text) {
+		if (errno == E2BIG)
+			return tb_fail_why(e, TB_EFAIL, "failed", "the desktop entry %s is over 1 MiB; no rule was set", orig_path);
+		return tb_fail_errno(e, TB_EFAIL, "cannot read the desktop entry %s", orig_path);
+	}
+	char hex[SHA256_HEX_LEN + 1];
+	struct sha256_stream *h = sha256_begin();
+	sha256_add(h, text, len);
+	sha256_end(h, hex);
+	int rc = override_build(text, len, orig_path, hex, id, spec, data, n, e);
+	free(text);
+	return rc;
+}
+
+int override_write(const struct app_scope *sc, const char *id, const char *orig_path,
+		   const struct override_spec *spec, struct tb_error *e)
+{
+	char *data = NULL;
+	size_t n = 0;
+	int rc = override_plan(sc, id, orig_path, spec, &data, &n, e);
+	if (!rc)
+		rc = mkdir_p(sc->apps_dir, 0755, e);
+	if (!rc) {
+		char *path = path_join(sc->apps_dir, id);
+		rc = atomic_write_file(path, data, n, 0644, e);
+		free(path);
+	}
+	free(data);
+	return rc;
+}
+
+int override_remove(const struct app_scope *sc, const char *id, struct tb_error *e)
+{
+	int owner = override_owner(sc, id, NULL, NULL, NULL);
+	if (owner == 2)
+		return refuse_foreign(sc, id, e);
+	if (owner == 0)
+		return 0;
+	char *path = path_join(sc->apps_dir, id);
+	int rc = unlink(path) != 0 && errno != ENOENT
+			 ? tb_fail_errno(e, TB_EFAIL, "cannot remove %s", path) : 0;
+	free(path);
+	return rc;
+}
+
+void override_recover_rules(const char *apps_dir, struct app_rules *r)
+{
+	DIR *dh = opendir(apps_dir);
+	if (!dh)
+		return;
+	struct app_scope sc = {.apps_dir = (char *)apps_dir};
+	struct dirent *de;
+	while ((de = readdir(dh)) && r->n < APPRULES_MAX_RULES) {
+		char *choice = NULL;
+		if (app_id_ok(de->d_name) && override_owner(&sc, de->d_name, NULL, NULL, &choice) == 1 &&
+		    choice && app_choice_ok(choice) && !apprules_find(r, de->d_name))
+			apprules_set(r, de->d_name, choice);
+		free(choice);
+	}
+	closedir(dh);
+}
