@@ -2,6 +2,7 @@
  * takeover (auto-check, what the daily timer runs, is with check and download). */
 #include "cli/cli.h"
 #include "release/feed.h"
+#include "release/buildrecord.h"
 #include "store/manifest.h"
 #include "ops/session.h"
 #include "ops/lifecycle.h"
@@ -9,6 +10,8 @@
 #include "base/strbuf.h"
 #include "base/error.h"
 #include "base/host.h"
+#include "base/fs.h"
+#include "store/store.h"
 
 #include <stdint.h>
 #include <stdlib.h>
@@ -36,9 +39,30 @@ COMMAND(notes)
 			outcome_str(o, "url", r->notes_url);
 			outcome_str(o, "published_at", r->published_at);
 			outcome_int(o, "size", (int64_t)r->tarball.size);
+			/* --- the release's build record (docs/design.md §19) --- */
+			struct strbuf rec = {0};
+			char *tree = store_version_dir(s, r->version);
+			if (is_directory(tree)) {
+				char *sums = store_path(s, "%s/%s/SHA256SUMS", STORE_CACHE_DIR, r->tag);
+				char *sig = store_path(s, "%s/%s/SHA256SUMS.minisig", STORE_CACHE_DIR, r->tag);
+				struct record_view v;
+				record_view_read(&c->cfg, tree, sums, sig, r->version, &v);
+				record_view_say(&v, r->version, &rec);
+				if (!o->fields)
+					o->fields = json_object_new_object();
+				json_object_object_add(o->fields, "build_record", record_view_json(&v));
+				record_view_free(&v);
+				free(sums);
+				free(sig);
+			} else {
+				sb_appendf(&rec, "build record: Mesa %s is not installed here; its build record comes inside the release", r->version);
+			}
+			free(tree);
+			/* --- end of the build record --- */
 			/* people get the text itself, or where to read it */
-			outcome_say(o, "%s", *r->notes ? r->notes : *r->notes_url ? r->notes_url
-							: "this release has no notes");
+			outcome_say(o, "%s\n%s", *r->notes ? r->notes : *r->notes_url ? r->notes_url
+							: "this release has no notes", rec.buf);
+			sb_free(&rec);
 		}
 		feed_free(&f);
 	}

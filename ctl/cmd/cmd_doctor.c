@@ -5,6 +5,7 @@
 #include "release/elfcheck.h"
 #include "store/manifest.h"
 #include "release/release.h"
+#include "release/buildrecord.h"
 #include "trial/side.h"
 #include "trial/smoke_run.h"
 #include "ops/lifecycle.h"
@@ -441,6 +442,34 @@ static void report_elf(struct doctor *d, const struct store *s, const struct elf
 			       json_object_new_boolean(r.needs_ld_library_path));
 }
 
+/* --- the current release's build record and what its kept signature says of it (§19) --- */
+static void report_build_record(struct doctor *d, const struct store *s, const struct config *cfg,
+				const char *current)
+{
+	if (!current)
+		return;
+	char *tree = store_version_dir(s, current);
+	char *sums = store_path(s, "%s/mesa-%s/SHA256SUMS", STORE_CACHE_DIR, current);
+	char *sig = store_path(s, "%s/mesa-%s/SHA256SUMS.minisig", STORE_CACHE_DIR, current);
+	struct record_view v;
+	record_view_read(cfg, tree, sums, sig, current, &v);
+	struct strbuf text = {0};
+	record_view_say(&v, current, &text);
+	line(d, "%s", text.buf);
+	if (v.sig == RECORD_SIG_DIFFERS)
+		problem(d, "Mesa %s is not the build its signature names (the trusted comment names build record %.16s…, the tree has %.16s…); install it again from its release",
+			current, v.t.record_sha256, v.r.sha256);
+	else if (*v.why && !v.have)
+		problem(d, "Mesa %s: %s", current, v.why);
+	json_object_object_add(d->fields, "build_record", record_view_json(&v));
+	sb_free(&text);
+	record_view_free(&v);
+	free(tree);
+	free(sums);
+	free(sig);
+}
+/* --- end of the build record --- */
+
 /* Every application rule, and each whose pinned version is gone as a problem (§16). */
 static void report_app_rules(struct doctor *d, const struct store *s)
 {
@@ -460,7 +489,6 @@ static void report_app_rules(struct doctor *d, const struct store *s)
 
 COMMAND(doctor)
 {
-	(void)c;
 	(void)opts;
 	struct tb_error e = {0};
 	struct elf_host h;
@@ -480,6 +508,7 @@ COMMAND(doctor)
 		      "opencl_loader");
 	report_icds(&d, s, &h, current);
 	report_elf(&d, s, &h, current);
+	report_build_record(&d, s, &c->cfg, current); /* §19 */
 	report_app_rules(&d, s);
 	if (d.n_problems)
 		line(&d, "%d problem%s found", d.n_problems, d.n_problems == 1 ? "" : "s");
