@@ -230,7 +230,7 @@ const struct cli_command cli_commands[] = {
 	 "tb323fu-ctl mesa doctor", 0, OPERAND_NONE, no_options,
 	 READS},
 	{"notes", cmd_notes, "[VERSION]",
-	 "the release notes of a version (default the channel's newest), from the cached release list",
+	 "the release notes of a version (default the channel's newest), from the cached release list, and its build record when installed",
 	 "tb323fu-ctl mesa notes", 0, OPERAND_RELEASE, no_options,
 	 OPERAND(OPEN_READER, struct opts_version, version, 0, NULL)},
 	{"takeover", cmd_takeover, "",
