@@ -457,8 +457,8 @@ static void report_build_record(struct doctor *d, const struct store *s, const s
 	record_view_say(&v, current, &text);
 	line(d, "%s", text.buf);
 	if (v.sig == RECORD_SIG_DIFFERS)
-		problem(d, "Mesa %s is not the build its signature names (the trusted comment names build record %.16s…, the tree has %.16s…); install it again from its release",
-			current, v.t.record_sha256, v.r.sha256);
+		problem(d, "Mesa %s is not the build its signature names (the trusted comment names build record %.16s…, the tree has %s%.16s%s); install it again from its release",
+			current, v.t.record_sha256, v.have ? "" : "none", v.r.sha256, v.have ? "…" : "");
 	else if (*v.why && !v.have)
 		problem(d, "Mesa %s: %s", current, v.why);
 	json_object_object_add(d->fields, "build_record", record_view_json(&v));

@@ -282,6 +282,9 @@ void record_view_say(const struct record_view *v, const char *version, struct st
 {
 	if (!v->have) {
 		sb_appendf(out, "build record: %s", *v->why ? v->why : "none (the release was built before build records, or not by the recipes)");
+		if (v->sig == RECORD_SIG_DIFFERS)
+			sb_appendf(out, "\n  signed: the signature's trusted comment names a build record (sha256 %s) this release does not have",
+				   v->t.record_sha256);
 		return;
 	}
 	const struct build_record *r = &v->r;
