@@ -104,7 +104,7 @@ FUZZ_HARNESS_OBJ := $(FUZZ_SRC:tests/fuzz/%.c=$(BUILD)/fuzzobj/tests/%.o)
 
 BINS := $(BUILD)/bin/tb323fu-ctl $(BUILD)/bin/tb323fu-mesa $(BUILD)/bin/tb323fu-mesa-smoke
 
-.PHONY: all check check-full check-cts check-deqp check-recipes check-root check-tablet demo install fuzz clean unit-tests
+.PHONY: all check check-full check-cts check-deqp check-recipes check-root check-tablet demo install fuzz clean unit-tests release check-repro
 all: $(BINS)
 
 # Quiet by default, one line a step (CC ctl/store/store.o); V=1 prints the commands.
@@ -272,6 +272,18 @@ check-tablet:
 
 demo: all
 	sh tests/demo
+
+# Release builds (docs/design.md §19). `make release` is the workflow's build here (ci/release:
+# natively on aarch64 Debian 13, else in the builder root, which needs root): DRIVERS=vulkan
+# for Turnip alone. `make check-repro` (opt-in, slow, root) builds Turnip twice from the same
+# inputs in other directories and compares the tarballs (diffoscope where they differ);
+# REPRO_DRIVERS=vulkan,opencl for the full set.
+DRIVERS ?= vulkan,opencl
+release:
+	sh ci/release --drivers $(DRIVERS)
+REPRO_DRIVERS ?= vulkan
+check-repro:
+	sh tests/check-repro --drivers $(REPRO_DRIVERS)
 
 # Beside the Open Device Helper (docs/design.md §13): the backend calls
 # libexec/tb323fu-mesa/tb323fu-ctl-mesa, which is always ours; bin/ and /etc files are replaced

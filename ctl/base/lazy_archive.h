@@ -16,12 +16,14 @@
 #define archive_entry_pathname LAZY_CALL(lazy_libarchive, archive_entry_pathname)
 #define archive_entry_perm LAZY_CALL(lazy_libarchive, archive_entry_perm)
 #define archive_entry_set_filetype LAZY_CALL(lazy_libarchive, archive_entry_set_filetype)
+#define archive_entry_set_gid LAZY_CALL(lazy_libarchive, archive_entry_set_gid)
 #define archive_entry_set_gname LAZY_CALL(lazy_libarchive, archive_entry_set_gname)
 #define archive_entry_set_mtime LAZY_CALL(lazy_libarchive, archive_entry_set_mtime)
 #define archive_entry_set_pathname LAZY_CALL(lazy_libarchive, archive_entry_set_pathname)
 #define archive_entry_set_perm LAZY_CALL(lazy_libarchive, archive_entry_set_perm)
 #define archive_entry_set_size LAZY_CALL(lazy_libarchive, archive_entry_set_size)
 #define archive_entry_set_symlink LAZY_CALL(lazy_libarchive, archive_entry_set_symlink)
+#define archive_entry_set_uid LAZY_CALL(lazy_libarchive, archive_entry_set_uid)
 #define archive_entry_set_uname LAZY_CALL(lazy_libarchive, archive_entry_set_uname)
 #define archive_entry_symlink LAZY_CALL(lazy_libarchive, archive_entry_symlink)
 #define archive_errno LAZY_CALL(lazy_libarchive, archive_errno)
@@ -47,6 +49,7 @@
 #define archive_write_new LAZY_CALL(lazy_libarchive, archive_write_new)
 #define archive_write_open LAZY_CALL(lazy_libarchive, archive_write_open)
 #define archive_write_set_bytes_in_last_block LAZY_CALL(lazy_libarchive, archive_write_set_bytes_in_last_block)
+#define archive_write_set_filter_option LAZY_CALL(lazy_libarchive, archive_write_set_filter_option)
 #define archive_write_set_format_pax_restricted LAZY_CALL(lazy_libarchive, archive_write_set_format_pax_restricted)
 
 #endif

@@ -3,7 +3,8 @@
  * shell's completion, which the helper's backend polls, map none of them (docs/design.md §2,
  * tests/bench/startup). A file that calls such a library includes its header, then
  * base/lazy_LIB.h, which names each function it uses as LAZY_CALL(lib, fn): the call goes
- * through a pointer resolved once (dlsym), with the declaration's own type. */
+ * through a pointer resolved once (dlsym), with the declaration's own type. The program does
+ * not link these libraries, so a call of a function not named there fails its link. */
 #ifndef TB_LAZYLIB_H
 #define TB_LAZYLIB_H
 

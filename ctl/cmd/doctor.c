@@ -5,6 +5,7 @@
 #include "release/elfcheck.h"
 #include "store/manifest.h"
 #include "release/release.h"
+#include "release/buildrecord.h"
 #include "trial/side.h"
 #include "trial/smoke_run.h"
 #include "ops/lifecycle.h"
@@ -444,6 +445,34 @@ static void report_elf(struct doctor *d, const struct store *s, const struct elf
 			       json_object_new_boolean(r.needs_ld_library_path));
 }
 
+/* --- the current release's build record and what its kept signature says of it (§19) --- */
+static void report_build_record(struct doctor *d, const struct store *s, const struct config *cfg,
+				const char *current)
+{
+	if (!current)
+		return;
+	char *tree = store_version_dir(s, current);
+	char *sums = store_path(s, "%s/mesa-%s/SHA256SUMS", STORE_CACHE_DIR, current);
+	char *sig = store_path(s, "%s/mesa-%s/SHA256SUMS.minisig", STORE_CACHE_DIR, current);
+	struct record_view v;
+	record_view_read(cfg, tree, sums, sig, current, &v);
+	struct strbuf text = {0};
+	record_view_say(&v, current, &text);
+	line(d, "%s", text.buf);
+	if (v.sig == RECORD_SIG_DIFFERS)
+		problem(d, "Mesa %s is not the build its signature names (the trusted comment names build record %.16s…, the tree has %s%.16s%s); install it again from its release",
+			current, v.t.record_sha256, v.have ? "" : "none", v.r.sha256, v.have ? "…" : "");
+	else if (*v.why && !v.have)
+		problem(d, "Mesa %s: %s", current, v.why);
+	json_object_object_add(d->fields, "build_record", record_view_json(&v));
+	sb_free(&text);
+	record_view_free(&v);
+	free(tree);
+	free(sums);
+	free(sig);
+}
+/* --- end of the build record --- */
+
 /* Every application rule, and each whose pinned version is gone as a problem (§16). */
 static void report_app_rules(struct doctor *d, const struct store *s)
 {
@@ -499,7 +528,6 @@ static void report_flatpak(struct doctor *d, const struct store *s)
 
 static int cmd_doctor(struct cli *c, const void *opts, struct store *s, struct outcome *o)
 {
-	(void)c;
 	(void)opts;
 	struct tb_error e = {0};
 	struct elf_host h;
@@ -519,6 +547,7 @@ static int cmd_doctor(struct cli *c, const void *opts, struct store *s, struct o
 		      "opencl_loader");
 	report_icds(&d, s, &h, current);
 	report_elf(&d, s, &h, current);
+	report_build_record(&d, s, &c->cfg, current); /* §19 */
 	report_app_rules(&d, s);
 	report_flatpak(&d, s);
 	report_crashes(&d, s);

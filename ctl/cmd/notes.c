@@ -4,6 +4,8 @@
 #include "cli/command.h"
 #include "cmd/commands.h"
 #include "release/feed.h"
+#include "release/buildrecord.h"
+#include "base/fs.h"
 #include "store/manifest.h"
 #include "ops/lifecycle.h"
 #include "base/strbuf.h"
@@ -40,9 +42,29 @@ static int cmd_notes(struct cli *c, const void *opts, struct store *s, struct ou
 			outcome_str(o, "url", r->notes_url);
 			outcome_str(o, "published_at", r->published_at);
 			outcome_int(o, "size", (int64_t)r->tarball.size);
+			/* the release's build record, when it is installed here (docs/design.md §19) */
+			struct strbuf rec = {0};
+			char *tree = store_version_dir(s, r->version);
+			if (is_directory(tree)) {
+				char *sums = store_path(s, "%s/%s/SHA256SUMS", STORE_CACHE_DIR, r->tag);
+				char *sig = store_path(s, "%s/%s/SHA256SUMS.minisig", STORE_CACHE_DIR, r->tag);
+				struct record_view v;
+				record_view_read(&c->cfg, tree, sums, sig, r->version, &v);
+				record_view_say(&v, r->version, &rec);
+				if (!o->fields)
+					o->fields = json_object_new_object();
+				json_object_object_add(o->fields, "build_record", record_view_json(&v));
+				record_view_free(&v);
+				free(sums);
+				free(sig);
+			} else {
+				sb_appendf(&rec, "build record: Mesa %s is not installed here; its build record comes inside the release", r->version);
+			}
+			free(tree);
 			/* people get the text itself, or where to read it */
-			outcome_say(o, "%s", *r->notes ? r->notes : *r->notes_url ? r->notes_url
-							: "this release has no notes");
+			outcome_say(o, "%s\n%s", *r->notes ? r->notes : *r->notes_url ? r->notes_url
+							: "this release has no notes", rec.buf);
+			sb_free(&rec);
 		}
 		feed_free(&f);
 	}
@@ -52,7 +74,7 @@ static int cmd_notes(struct cli *c, const void *opts, struct store *s, struct ou
 const struct cli_command notes_command = {
 	.name = "notes",
 	.args = "[VERSION]",
-	.summary = "the release notes of a version (default the channel's newest), from the cached release list",
+	.summary = "the release notes of a version (default the channel's newest), from the cached release list, and its build record when installed",
 	.example = "tb323fu-ctl mesa notes",
 	.opts_size = sizeof(struct notes_opts),
 	.operand = OPERAND_RELEASE,

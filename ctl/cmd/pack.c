@@ -1,5 +1,6 @@
 /* `pack`: a release (tarball with MANIFEST and tree/, and SHA256SUMS) from a staged tree; the
- * tarball is written by ctl/release/packwriter.c. */
+ * tarball is written by ctl/release/packwriter.c, the same bytes from the same tree and
+ * SOURCE_DATE_EPOCH (docs/design.md §19). */
 #include "cli/cli.h"
 #include "release/packwriter.h"
 #include "store/manifest.h"
@@ -70,6 +71,19 @@ static const char *key_value(const struct pack_opts *a, size_t k)
 	return v || strcmp(manifest_keys[k].key, "drivers") ? v : "vulkan,opencl";
 }
 
+/* SOURCE_DATE_EPOCH (reproducible-builds.org): the time every entry of the tarball carries;
+ * unset or empty is 0. Only decimal seconds up to the year 9999 are taken; -1 otherwise. */
+static int64_t source_date_epoch(void)
+{
+	const char *v = getenv("SOURCE_DATE_EPOCH");
+	if (!v || !*v)
+		return 0;
+	if (strlen(v) > 12 || strspn(v, "0123456789") != strlen(v))
+		return -1;
+	int64_t t = (int64_t)strtoll(v, NULL, 10);
+	return t <= INT64_C(253402300799) ? t : -1;
+}
+
 static int cmd_pack_check(const void *opts, struct outcome *o)
 {
 	const struct pack_opts *a = opts;
@@ -78,6 +92,9 @@ static int cmd_pack_check(const void *opts, struct outcome *o)
 	for (size_t k = 0; k < sizeof manifest_keys / sizeof *manifest_keys; k++)
 		if (key_value(a, k) && strchr(key_value(a, k), '\n'))
 			return cli_usage(o, "%s must be one line", manifest_keys[k].option);
+	if (source_date_epoch() < 0)
+		return cli_usage(o, "SOURCE_DATE_EPOCH must be seconds since 1970 (digits only, before the year 10000), not \"%.40s\"",
+				 getenv("SOURCE_DATE_EPOCH"));
 	return TB_OK;
 }
 
@@ -132,7 +149,7 @@ static int write_release(const struct pack_opts *a, const struct pack_tree *st,
 			       a->arch ? a->arch : host_arch(), compress);
 	char *tarball = path_join(a->outdir, name);
 	char hex[65];
-	rc = pack_write_tarball(st, a->stage, text->buf, tarball, compress, hex, e);
+	rc = pack_write_tarball(st, a->stage, text->buf, tarball, compress, source_date_epoch(), hex, e);
 	if (!rc) {
 		char *sums = path_join(a->outdir, "SHA256SUMS");
 		char *line = xasprintf("%s  %s\n", hex, name);

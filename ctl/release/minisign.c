@@ -269,11 +269,30 @@ int minisign_verify_file(const struct config *cfg, const char *data_path, const 
 	return minisign_verify_file_tag(cfg, data_path, sig_path, version, NULL, e);
 }
 
+static int verify_file(const struct config *cfg, const char *data_path, const char *sig_path,
+		       const char *version, char **signed_version, char **trusted_out,
+		       struct tb_error *e);
+
 int minisign_verify_file_tag(const struct config *cfg, const char *data_path, const char *sig_path,
 			     const char *version, char **signed_version, struct tb_error *e)
 {
+	return verify_file(cfg, data_path, sig_path, version, signed_version, NULL, e);
+}
+
+int minisign_verified_comment(const struct config *cfg, const char *data_path, const char *sig_path,
+			      const char *version, char **trusted, struct tb_error *e)
+{
+	return verify_file(cfg, data_path, sig_path, version, NULL, trusted, e);
+}
+
+static int verify_file(const struct config *cfg, const char *data_path, const char *sig_path,
+		       const char *version, char **signed_version, char **trusted_out,
+		       struct tb_error *e)
+{
 	if (signed_version)
 		*signed_version = NULL;
+	if (trusted_out)
+		*trusted_out = NULL;
 	const char *name = strrchr(data_path, '/') ? strrchr(data_path, '/') + 1 : data_path;
 	struct pubkey *keys = xcalloc(MAX_KEYS + CONFIG_MAX_KEYS, sizeof *keys);
 	size_t n_keys = 0;
@@ -342,6 +361,10 @@ int minisign_verify_file_tag(const struct config *cfg, const char *data_path, co
 		rc = tb_fail_why(e, TB_EVERIFY, "tag-mismatch",
 				 "the signature of %s names no release (its trusted comment \"%.100s\" has no tag:mesa-<version>); refusing it",
 				 name, sig.trusted);
+	if (!rc && trusted_out) {
+		*trusted_out = sig.trusted;
+		sig.trusted = NULL;
+	}
 out:
 	free(sig.trusted);
 	free(text);

@@ -19,4 +19,10 @@ int minisign_verify_file(const struct config *cfg, const char *data_path, const 
 int minisign_verify_file_tag(const struct config *cfg, const char *data_path, const char *sig_path,
 			     const char *version, char **signed_version, struct tb_error *e);
 
+/* The same check; when a signature was checked, *trusted gets its trusted comment (verified
+ * by the global signature; the caller frees it). NULL when nothing was checked (no keys
+ * configured and none required). */
+int minisign_verified_comment(const struct config *cfg, const char *data_path, const char *sig_path,
+			      const char *version, char **trusted, struct tb_error *e);
+
 #endif

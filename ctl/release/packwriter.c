@@ -141,14 +141,17 @@ static la_ssize_t sink_write(struct archive *a, void *data, const void *buf, siz
 }
 
 static int add_entry(struct archive *a, const char *name, mode_t type, unsigned mode, uint64_t size,
-		     const char *link_target, const char *file, struct tb_error *e)
+		     const char *link_target, const char *file, int64_t mtime, struct tb_error *e)
 {
 	struct archive_entry *ent = archive_entry_new();
 	archive_entry_set_pathname(ent, name);
 	archive_entry_set_filetype(ent, type);
 	archive_entry_set_perm(ent, mode);
 	archive_entry_set_size(ent, (la_int64_t)size);
-	archive_entry_set_mtime(ent, 0, 0); /* reproducible */
+	/* reproducible: the same time, owner and group on every entry, whoever packs it when */
+	archive_entry_set_mtime(ent, (time_t)mtime, 0);
+	archive_entry_set_uid(ent, 0);
+	archive_entry_set_gid(ent, 0);
 	archive_entry_set_uname(ent, "root");
 	archive_entry_set_gname(ent, "root");
 	if (link_target)
@@ -177,10 +180,44 @@ static int by_string(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
+static int file_by_path(const void *a, const void *b)
+{
+	return strcmp(((const struct manifest_file *)a)->path, ((const struct manifest_file *)b)->path);
+}
+
+static int link_by_path(const void *a, const void *b)
+{
+	return strcmp(((const struct manifest_link *)a)->path, ((const struct manifest_link *)b)->path);
+}
+
+/* readdir's order is the file system's: sorted by path (bytes), the MANIFEST and the tarball
+ * list the same tree in the same order on every machine. */
 void pack_tree_sort(struct pack_tree *st)
 {
 	if (st->n_dirs)
 		qsort(st->dirs, st->n_dirs, sizeof *st->dirs, by_string);
+	if (st->m.n_files)
+		qsort(st->m.files, st->m.n_files, sizeof *st->m.files, file_by_path);
+	if (st->m.n_links)
+		qsort(st->m.links, st->m.n_links, sizeof *st->m.links, link_by_path);
+}
+
+/* The compression filter with every setting that changes its bytes fixed: the level, one
+ * thread (xz's and zstd's multi-threaded output differs from single-threaded), and for gzip no
+ * time or name in its header. */
+static int add_filter(struct archive *a, const char *compress)
+{
+	if (!strcmp(compress, "zst"))
+		return archive_write_add_filter_zstd(a) != ARCHIVE_OK ||
+		       archive_write_set_filter_option(a, "zstd", "compression-level", "19") != ARCHIVE_OK ||
+		       archive_write_set_filter_option(a, "zstd", "threads", "1") != ARCHIVE_OK;
+	if (!strcmp(compress, "xz"))
+		return archive_write_add_filter_xz(a) != ARCHIVE_OK ||
+		       archive_write_set_filter_option(a, "xz", "compression-level", "6") != ARCHIVE_OK ||
+		       archive_write_set_filter_option(a, "xz", "threads", "1") != ARCHIVE_OK;
+	return archive_write_add_filter_gzip(a) != ARCHIVE_OK ||
+	       archive_write_set_filter_option(a, "gzip", "compression-level", "9") != ARCHIVE_OK ||
+	       archive_write_set_filter_option(a, "gzip", "timestamp", NULL) != ARCHIVE_OK;
 }
 
 void pack_tree_free(struct pack_tree *st)
@@ -193,7 +230,8 @@ void pack_tree_free(struct pack_tree *st)
 }
 
 int pack_write_tarball(const struct pack_tree *st, const char *stage, const char *text,
-			 const char *path, const char *compress, char hex[65], struct tb_error *e)
+		       const char *path, const char *compress, int64_t mtime, char hex[65],
+		       struct tb_error *e)
 {
 	char *tmp = xasprintf("%s.tmp", path);
 	struct sink sink = {open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644), sha256_begin()};
@@ -205,37 +243,33 @@ int pack_write_tarball(const struct pack_tree *st, const char *stage, const char
 	}
 	struct archive *a = archive_write_new();
 	archive_write_set_format_pax_restricted(a);
-	if (!strcmp(compress, "zst"))
-		archive_write_add_filter_zstd(a);
-	else if (!strcmp(compress, "xz"))
-		archive_write_add_filter_xz(a);
-	else
-		archive_write_add_filter_gzip(a);
 	archive_write_set_bytes_in_last_block(a, 1);
 	int rc = TB_OK;
-	if (archive_write_open(a, &sink, NULL, sink_write, NULL) != ARCHIVE_OK)
+	if (add_filter(a, compress))
+		rc = tb_fail(e, TB_EFAIL, "cannot write %s: %s compression: %s", path, compress, archive_error_string(a));
+	if (!rc && archive_write_open(a, &sink, NULL, sink_write, NULL) != ARCHIVE_OK)
 		rc = tb_fail(e, TB_EFAIL, "cannot write %s: %s", path, archive_error_string(a));
 	/* MANIFEST first, so a reader knows the release before its files. */
 	if (!rc)
-		rc = add_entry(a, "MANIFEST", AE_IFREG, 0644, strlen(text), NULL, NULL, e);
+		rc = add_entry(a, "MANIFEST", AE_IFREG, 0644, strlen(text), NULL, NULL, mtime, e);
 	if (!rc && archive_write_data(a, text, strlen(text)) != (la_ssize_t)strlen(text))
 		rc = tb_fail(e, TB_EFAIL, "cannot write %s", path);
 	for (size_t i = 0; !rc && i < st->n_dirs; i++) {
 		char *name = xasprintf("tree/%s/", st->dirs[i]);
-		rc = add_entry(a, name, AE_IFDIR, 0755, 0, NULL, NULL, e);
+		rc = add_entry(a, name, AE_IFDIR, 0755, 0, NULL, NULL, mtime, e);
 		free(name);
 	}
 	for (size_t i = 0; !rc && i < st->m.n_files; i++) {
 		const struct manifest_file *f = &st->m.files[i];
 		char *name = xasprintf("tree/%s", f->path);
 		char *full = path_join(stage, f->path);
-		rc = add_entry(a, name, AE_IFREG, f->mode, f->size, NULL, full, e);
+		rc = add_entry(a, name, AE_IFREG, f->mode, f->size, NULL, full, mtime, e);
 		free(name);
 		free(full);
 	}
 	for (size_t i = 0; !rc && i < st->m.n_links; i++) {
 		char *name = xasprintf("tree/%s", st->m.links[i].path);
-		rc = add_entry(a, name, AE_IFLNK, 0777, 0, st->m.links[i].target, NULL, e);
+		rc = add_entry(a, name, AE_IFLNK, 0777, 0, st->m.links[i].target, NULL, mtime, e);
 		free(name);
 	}
 	if (archive_write_close(a) != ARCHIVE_OK && !rc)
