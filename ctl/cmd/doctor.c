@@ -445,7 +445,7 @@ static void report_elf(struct doctor *d, const struct store *s, const struct elf
 			       json_object_new_boolean(r.needs_ld_library_path));
 }
 
-/* --- the current release's build record and what its kept signature says of it (§19) --- */
+/* The current release's build record and what its kept signature says of it (§19). */
 static void report_build_record(struct doctor *d, const struct store *s, const struct config *cfg,
 				const char *current)
 {
@@ -471,7 +471,15 @@ static void report_build_record(struct doctor *d, const struct store *s, const s
 	free(sums);
 	free(sig);
 }
-/* --- end of the build record --- */
+
+/* Each line of text (a summary's "gone" sentences) a problem of its own. */
+static void problem_lines(struct doctor *d, char *text)
+{
+	char *cursor = text, *one;
+	while (cursor && (one = next_line(&cursor)))
+		if (*one)
+			problem(d, "%s", one);
+}
 
 /* Every application rule, and each whose pinned version is gone as a problem (§16). */
 static void report_app_rules(struct doctor *d, const struct store *s)
@@ -482,10 +490,7 @@ static void report_app_rules(struct doctor *d, const struct store *s)
 	json_object_object_add(d->fields, "app_rules", arr);
 	if (lines.len)
 		line(d, "application rules:\n%s", lines.buf);
-	char *cursor = gone.buf, *one;
-	while (cursor && (one = next_line(&cursor)))
-		if (*one)
-			problem(d, "%s", one);
+	problem_lines(d, gone.buf);
 	sb_free(&lines);
 	sb_free(&gone);
 }
@@ -517,14 +522,10 @@ static void report_flatpak(struct doctor *d, const struct store *s)
 	json_object_object_add(d->fields, "flatpak_exports", arr);
 	if (lines.len)
 		line(d, "Flatpak extensions of this store (app set, or tb323fu-mesa run flatpak run, gives them to an application):\n%s", lines.buf);
-	char *cursor = gone.buf, *one;
-	while (cursor && (one = next_line(&cursor)))
-		if (*one)
-			problem(d, "%s", one);
+	problem_lines(d, gone.buf);
 	sb_free(&lines);
 	sb_free(&gone);
 }
-
 
 static int cmd_doctor(struct cli *c, const void *opts, struct store *s, struct outcome *o)
 {

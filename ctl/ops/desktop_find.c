@@ -57,22 +57,16 @@ static void search_dirs(const struct app_scope *sc, struct dirlist *d)
 		p += n;
 		p += *p == ':';
 	}
-	/* --- Flatpak applications (docs/design.md §17): the entries the installations export,
-	 * the user's (user rules only) and the system's, where a session's XDG_DATA_DIRS has
-	 * them already; the launcher gives `flatpak run` the version's GL extension --- */
+	/* Flatpak applications (docs/design.md §17): the entries the installations export, the
+	 * user's (user rules only) and the system's, unless XDG_DATA_DIRS has them already; the
+	 * launcher gives `flatpak run` the version's GL extension */
 	for (int user = sc->user; user >= 0; user--) {
 		char *inst = flatpak_installation_dir(user);
 		char *apps = inst ? xasprintf("%s/exports/share/applications", inst) : NULL;
-		int listed = 0;
-		for (size_t i = 0; apps && i < d->n && !listed; i++)
-			listed = !strcmp(d->v[i], apps);
-		if (apps && !listed)
-			dirlist_add(d, apps);
-		else
-			free(apps);
+		if (apps)
+			dirlist_add(d, apps); /* once: dirlist_add drops one already listed */
 		free(inst);
 	}
-	/* --- end Flatpak --- */
 }
 
 /* The paths an ID can have in one directory: ID itself, or one level of subdirectory for
@@ -162,8 +156,9 @@ static void consider(struct candidates *c, GHashTable *seen, const char *path, c
 	g_key_file_free(kf);
 }
 
-static void scan_dir(const char *dir, const char *prefix, int depth, GHashTable *seen,
-		     struct candidates *c, const char *name)
+/* Each entry of dir (and, at depth 0, of its subdirectories, whose names join the ID with
+ * '-' as the specification says) with a valid ID, handed to fn. */
+static void walk_dir(const char *dir, const char *prefix, int depth, desktop_entry_fn fn, void *ctx)
 {
 	DIR *dh = opendir(dir);
 	if (!dh)
@@ -178,15 +173,37 @@ static void scan_dir(const char *dir, const char *prefix, int depth, GHashTable 
 		int there = stat(path, &st) == 0;
 		if (there && S_ISDIR(st.st_mode) && depth == 0) {
 			char *sub = xasprintf("%s-", id);
-			scan_dir(path, sub, 1, seen, c, name);
+			walk_dir(path, sub, 1, fn, ctx);
 			free(sub);
 		} else if (there && S_ISREG(st.st_mode) && app_id_ok(id)) {
-			consider(c, seen, path, id, name);
+			fn(ctx, path, id);
 		}
 		free(id);
 		free(path);
 	}
 	closedir(dh);
+}
+
+void desktop_each_entry(const struct app_scope *sc, desktop_entry_fn fn, void *ctx)
+{
+	struct dirlist d;
+	search_dirs(sc, &d);
+	for (size_t i = 0; i < d.n; i++)
+		walk_dir(d.v[i], "", 0, fn, ctx);
+	dirlist_free(&d);
+}
+
+/* desktop_resolve's walk: the entries that bear the name asked for. */
+struct resolving {
+	struct candidates c;
+	GHashTable *seen;
+	const char *name;
+};
+
+static void resolve_one(void *ctx, const char *path, const char *id)
+{
+	struct resolving *r = ctx;
+	consider(&r->c, r->seen, path, id, r->name);
 }
 
 int desktop_resolve(const struct app_scope *sc, const char *app, char **id_out, struct tb_error *e)
@@ -200,15 +217,12 @@ int desktop_resolve(const struct app_scope *sc, const char *app, char **id_out, 
 		return 0;
 	}
 	free(id);
-	struct dirlist d;
-	search_dirs(sc, &d);
-	struct candidates c = {0};
-	sb_append(&c.list, "");
-	GHashTable *seen = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
-	for (size_t i = 0; i < d.n; i++)
-		scan_dir(d.v[i], "", 0, seen, &c, app);
-	g_hash_table_destroy(seen);
-	dirlist_free(&d);
+	struct resolving r = {.seen = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL),
+			      .name = app};
+	sb_append(&r.c.list, "");
+	desktop_each_entry(sc, resolve_one, &r);
+	g_hash_table_destroy(r.seen);
+	struct candidates c = r.c;
 	int rc = 0;
 	char *asked = term_text(app, 0);
 	if (c.n == 1)

@@ -13,4 +13,9 @@ int desktop_resolve(const struct app_scope *sc, const char *app, char **id_out, 
  * or NULL. */
 char *desktop_original(const struct app_scope *sc, const char *id);
 
+/* Every application entry where the desktop finds them, in its order (the same ID may come
+ * again from a later directory, which the desktop would not show): fn gets its path and ID. */
+typedef void (*desktop_entry_fn)(void *ctx, const char *path, const char *id);
+void desktop_each_entry(const struct app_scope *sc, desktop_entry_fn fn, void *ctx);
+
 #endif

@@ -1,6 +1,7 @@
 /* The programs of the desktop's application entries. */
 #include "ops/desktop_programs.h"
 #include "ops/desktop_entry.h"
+#include "ops/desktop_find.h"
 #include "base/alloc.h"
 #include "base/fs.h"
 
@@ -46,15 +47,11 @@ static int known(const struct desktop_programs *d, const char *id)
 
 static void consider(struct desktop_programs *d, const char *path, const char *id)
 {
-	struct stat st;
-	if (d->n >= DESKTOP_PROGRAMS_MAX || known(d, id) || stat(path, &st) || !S_ISREG(st.st_mode) ||
-	    st.st_size > DESKTOP_MAX_BYTES)
+	if (d->n >= DESKTOP_PROGRAMS_MAX || known(d, id))
 		return;
-	GKeyFile *kf = g_key_file_new();
-	if (!g_key_file_load_from_file(kf, path, G_KEY_FILE_NONE, NULL)) {
-		g_key_file_free(kf);
+	GKeyFile *kf = read_entry(path, 0, DESKTOP_MAX_BYTES);
+	if (!kf)
 		return;
-	}
 	gchar *type = g_key_file_get_string(kf, G_KEY_FILE_DESKTOP_GROUP, "Type", NULL);
 	gchar *mark = g_key_file_get_string(kf, G_KEY_FILE_DESKTOP_GROUP, "X-TB323FU-Mesa-Override", NULL);
 	gchar *exec = g_key_file_get_string(kf, G_KEY_FILE_DESKTOP_GROUP, "Exec", NULL);
@@ -74,48 +71,15 @@ static void consider(struct desktop_programs *d, const char *path, const char *i
 	g_key_file_free(kf);
 }
 
-static void scan_dir(struct desktop_programs *d, const char *dir, const char *prefix, int depth)
+static void consider_one(void *ctx, const char *path, const char *id)
 {
-	DIR *dh = opendir(dir);
-	if (!dh)
-		return;
-	struct dirent *de;
-	while ((de = readdir(dh))) {
-		if (de->d_name[0] == '.')
-			continue;
-		char *path = path_join(dir, de->d_name);
-		size_t n = strlen(de->d_name);
-		if (n > 8 && !strcmp(de->d_name + n - 8, ".desktop")) {
-			char *id = xasprintf("%s%s", prefix, de->d_name);
-			consider(d, path, id);
-			free(id);
-		} else if (depth > 0 && is_directory(path)) {
-			char *sub = xasprintf("%s%s-", prefix, de->d_name);
-			scan_dir(d, path, sub, depth - 1);
-			free(sub);
-		}
-		free(path);
-	}
-	closedir(dh);
+	consider(ctx, path, id);
 }
 
 void desktop_programs_scan(const struct app_scope *sc, struct desktop_programs *d)
 {
 	memset(d, 0, sizeof *d);
-	(void)sc;
-	const char *dirs = getenv("XDG_DATA_DIRS");
-	if (!dirs || !*dirs)
-		dirs = "/usr/local/share:/usr/share";
-	for (const char *p = dirs; *p;) {
-		size_t n = strcspn(p, ":");
-		if (n && p[0] == '/') {
-			char *dir = xasprintf("%.*s/applications", (int)n, p);
-			scan_dir(d, dir, "", 1);
-			free(dir);
-		}
-		p += n;
-		p += *p == ':';
-	}
+	desktop_each_entry(sc, consider_one, d);
 }
 
 void desktop_programs_free(struct desktop_programs *d)

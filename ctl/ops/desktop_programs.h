@@ -22,7 +22,8 @@ struct desktop_programs {
 	size_t n;
 };
 
-/* Every application entry of the system's directories ($XDG_DATA_DIRS/applications, one
+/* Every application entry where the desktop finds them (desktop_each_entry: the scope's own
+ * directory for a user, $XDG_DATA_DIRS/applications, the Flatpak installations' exports; one
  * subdirectory deep; at most 4096 entries, each at most 1 MiB), the first of each ID. */
 void desktop_programs_scan(const struct app_scope *sc, struct desktop_programs *d);
 void desktop_programs_free(struct desktop_programs *d);
