@@ -112,7 +112,7 @@ static void note_version_need(struct elf_facts *f, const char *name)
 		  sizeof f->glibc_floor_name, v, name);
 }
 
-static int damaged(const char *name, struct tb_error *e)
+int elf_damaged(const char *name, struct tb_error *e)
 {
 	int err = elf_errno();
 	return tb_fail_why(e, TB_EVERIFY, "damaged",
@@ -120,25 +120,26 @@ static int damaged(const char *name, struct tb_error *e)
 		       name, err ? elf_errmsg(err) : "its section table is cut short");
 }
 
-static int read_version_needs(Elf *elf, Elf_Scn *scn, const GElf_Shdr *sh, struct elf_facts *f,
-			      const char *name, struct tb_error *e)
+int elf_each_version_need(Elf *elf, Elf_Scn *scn, const GElf_Shdr *sh, elf_version_need_fn fn,
+			  void *ctx, const char *name, struct tb_error *e)
 {
 	Elf_Data *d = elf_getdata(scn, NULL);
 	if (!d)
-		return damaged(name, e);
+		return elf_damaged(name, e);
 	size_t off = 0;
 	for (size_t i = 0; i < sh->sh_info && i < ELF_MAX_ENTRIES; i++) {
 		GElf_Verneed vn;
 		if (off > INT_MAX || !gelf_getverneed(d, (int)off, &vn))
-			return damaged(name, e);
+			return elf_damaged(name, e);
+		const char *file = elf_strptr(elf, sh->sh_link, vn.vn_file);
 		size_t aux = off + vn.vn_aux;
 		for (size_t j = 0; j < vn.vn_cnt; j++) {
 			GElf_Vernaux va;
 			if (aux > INT_MAX || !gelf_getvernaux(d, (int)aux, &va))
-				return damaged(name, e);
+				return elf_damaged(name, e);
 			const char *vname = elf_strptr(elf, sh->sh_link, va.vna_name);
 			if (vname)
-				note_version_need(f, vname);
+				fn(ctx, file, vname);
 			if (va.vna_next == 0)
 				break;
 			aux += va.vna_next;
@@ -150,25 +151,31 @@ static int read_version_needs(Elf *elf, Elf_Scn *scn, const GElf_Shdr *sh, struc
 	return TB_OK;
 }
 
+static void note_need(void *ctx, const char *file, const char *version)
+{
+	(void)file;
+	note_version_need(ctx, version);
+}
+
 static int read_dynamic(Elf *elf, Elf_Scn *scn, const GElf_Shdr *sh, struct elf_facts *f,
 			const char *name, struct tb_error *e)
 {
 	Elf_Data *d = elf_getdata(scn, NULL);
 	if (!d)
-		return damaged(name, e);
+		return elf_damaged(name, e);
 	size_t entsize = gelf_fsize(elf, ELF_T_DYN, 1, EV_CURRENT);
 	size_t count = entsize ? d->d_size / entsize : 0;
 	for (size_t i = 0; i < count && i < ELF_MAX_ENTRIES; i++) {
 		GElf_Dyn dyn;
 		if (!gelf_getdyn(d, (int)i, &dyn))
-			return damaged(name, e);
+			return elf_damaged(name, e);
 		if (dyn.d_tag == DT_NULL)
 			break;
 		if (dyn.d_tag != DT_NEEDED && dyn.d_tag != DT_RUNPATH && dyn.d_tag != DT_RPATH)
 			continue;
 		const char *s = elf_strptr(elf, sh->sh_link, dyn.d_un.d_val);
 		if (!s)
-			return damaged(name, e);
+			return elf_damaged(name, e);
 		if (dyn.d_tag == DT_NEEDED) {
 			f->needed = xrealloc(f->needed, (f->n_needed + 1) * sizeof *f->needed);
 			f->needed[f->n_needed++] = xstrdup(s);
@@ -186,13 +193,13 @@ static int read_dynamic_symbols(Elf *elf, Elf_Scn *scn, const GElf_Shdr *sh,
 {
 	Elf_Data *d = elf_getdata(scn, NULL);
 	if (!d)
-		return damaged(name, e);
+		return elf_damaged(name, e);
 	size_t entsize = gelf_fsize(elf, ELF_T_SYM, 1, EV_CURRENT);
 	size_t count = entsize ? d->d_size / entsize : 0;
 	for (size_t i = 1; i < count && i < ELF_MAX_ENTRIES * 8; i++) {
 		GElf_Sym sym;
 		if (!gelf_getsym(d, (int)i, &sym))
-			return damaged(name, e);
+			return elf_damaged(name, e);
 		if (sym.st_shndx == SHN_UNDEF || sym.st_name == 0)
 			continue;
 		int bind = GELF_ST_BIND(sym.st_info);
@@ -230,14 +237,14 @@ static int read_facts(Elf *elf, const char *name, struct elf_facts *f, struct tb
 	f->is_elf = 1;
 	GElf_Ehdr eh;
 	if (!gelf_getehdr(elf, &eh))
-		return damaged(name, e);
+		return elf_damaged(name, e);
 	f->elf_class = gelf_getclass(elf);
 	f->machine = eh.e_machine;
 	f->type = eh.e_type;
 
 	size_t shstrndx;
 	if (elf_getshdrstrndx(elf, &shstrndx) != 0)
-		return damaged(name, e);
+		return elf_damaged(name, e);
 	int has_dynamic = 0;
 	size_t seen = 0;
 	Elf_Scn *scn = NULL;
@@ -245,10 +252,10 @@ static int read_facts(Elf *elf, const char *name, struct elf_facts *f, struct tb
 		seen++;
 		GElf_Shdr sh;
 		if (!gelf_getshdr(scn, &sh))
-			return damaged(name, e);
+			return elf_damaged(name, e);
 		int rc = TB_OK;
 		if (sh.sh_type == SHT_GNU_verneed) {
-			rc = read_version_needs(elf, scn, &sh, f, name, e);
+			rc = elf_each_version_need(elf, scn, &sh, note_need, f, name, e);
 		} else if (sh.sh_type == SHT_DYNAMIC && !has_dynamic) {
 			has_dynamic = 1;
 			rc = read_dynamic(elf, scn, &sh, f, name, e);
@@ -262,7 +269,7 @@ static int read_facts(Elf *elf, const char *name, struct elf_facts *f, struct tb
 	size_t shnum;
 	if (elf_getshdrnum(elf, &shnum) != 0 || (shnum > 1 && seen < shnum - 1) ||
 	    (eh.e_shoff != 0 && eh.e_shnum > 1 && seen == 0))
-		return damaged(name, e);
+		return elf_damaged(name, e);
 	if (!has_dynamic && has_dynamic_segment(elf))
 		return tb_fail_why(e, TB_EVERIFY, "damaged",
 			       "%s has a dynamic segment but no section table, so the libraries it "

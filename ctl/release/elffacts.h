@@ -4,6 +4,7 @@
 #define TB_ELFFACTS_H
 
 #include <elf.h>
+#include <gelf.h>
 #include <stddef.h>
 
 #include "base/error.h"
@@ -47,5 +48,14 @@ const char *elf_machine_name(int machine, int elf_class, char *buf, size_t size)
 /* A file the dynamic linker would take for a library of this class and machine: a regular
  * ELF file whose header says so. Only the header is read. */
 int elf_file_matches(const char *path, int elf_class, int machine);
+
+/* The readers' shared steps over libelf's handles (elfversions.c reads with them too): a
+ * damaged file's refusal (TB_EVERIFY, "damaged", naming name), and each version an
+ * SHT_GNU_verneed section needs, fn(ctx, library it is needed of or NULL, version name), the
+ * chains' counts and offsets checked. */
+int elf_damaged(const char *name, struct tb_error *e);
+typedef void (*elf_version_need_fn)(void *ctx, const char *file, const char *version);
+int elf_each_version_need(Elf *elf, Elf_Scn *scn, const GElf_Shdr *sh, elf_version_need_fn fn,
+			  void *ctx, const char *name, struct tb_error *e);
 
 #endif

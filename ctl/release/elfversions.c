@@ -1,6 +1,7 @@
 /* Symbol versions defined and needed by one ELF file (release/elfversions.h), with libelf's
  * gelf API. */
 #include "release/elfversions.h"
+#include "release/elffacts.h"
 
 #include <fcntl.h>
 #include <gelf.h>
@@ -14,14 +15,6 @@
 
 /* Bounds against hostile chains: no real library defines or needs this many versions. */
 #define VERSIONS_MAX 65536
-
-static int damaged(const char *name, struct tb_error *e)
-{
-	int err = elf_errno();
-	return tb_fail_why(e, TB_EVERIFY, "damaged",
-			   "%s is a damaged ELF file (%s); rebuild the release or download it again",
-			   name, err ? elf_errmsg(err) : "its version tables are cut short");
-}
 
 static void add_def(struct elf_versions *v, const char *name)
 {
@@ -46,17 +39,17 @@ static int read_verdef(Elf *elf, Elf_Scn *scn, const GElf_Shdr *sh, struct elf_v
 {
 	Elf_Data *d = elf_getdata(scn, NULL);
 	if (!d)
-		return damaged(name, e);
+		return elf_damaged(name, e);
 	size_t off = 0;
 	for (size_t i = 0; i < sh->sh_info && i < VERSIONS_MAX; i++) {
 		GElf_Verdef vd;
 		GElf_Verdaux va;
 		if (off > INT_MAX || !gelf_getverdef(d, (int)off, &vd))
-			return damaged(name, e);
+			return elf_damaged(name, e);
 		size_t aux = off + vd.vd_aux;
 		if (vd.vd_cnt > 0) {
 			if (aux > INT_MAX || !gelf_getverdaux(d, (int)aux, &va))
-				return damaged(name, e);
+				return elf_damaged(name, e);
 			const char *vname = elf_strptr(elf, sh->sh_link, va.vda_name);
 			if (vname && !(vd.vd_flags & VER_FLG_BASE))
 				add_def(v, vname);
@@ -68,35 +61,10 @@ static int read_verdef(Elf *elf, Elf_Scn *scn, const GElf_Shdr *sh, struct elf_v
 	return TB_OK;
 }
 
-static int read_verneed(Elf *elf, Elf_Scn *scn, const GElf_Shdr *sh, struct elf_versions *v,
-			const char *name, struct tb_error *e)
+static void need_of(void *ctx, const char *file, const char *version)
 {
-	Elf_Data *d = elf_getdata(scn, NULL);
-	if (!d)
-		return damaged(name, e);
-	size_t off = 0;
-	for (size_t i = 0; i < sh->sh_info && i < VERSIONS_MAX; i++) {
-		GElf_Verneed vn;
-		if (off > INT_MAX || !gelf_getverneed(d, (int)off, &vn))
-			return damaged(name, e);
-		const char *file = elf_strptr(elf, sh->sh_link, vn.vn_file);
-		size_t aux = off + vn.vn_aux;
-		for (size_t j = 0; j < vn.vn_cnt && j < VERSIONS_MAX; j++) {
-			GElf_Vernaux va;
-			if (aux > INT_MAX || !gelf_getvernaux(d, (int)aux, &va))
-				return damaged(name, e);
-			const char *vname = elf_strptr(elf, sh->sh_link, va.vna_name);
-			if (file && vname)
-				add_need(v, file, vname);
-			if (va.vna_next == 0)
-				break;
-			aux += va.vna_next;
-		}
-		if (vn.vn_next == 0)
-			break;
-		off += vn.vn_next;
-	}
-	return TB_OK;
+	if (file)
+		add_need(ctx, file, version);
 }
 
 static int read_elf(Elf *elf, const char *name, struct elf_versions *v, struct tb_error *e)
@@ -106,17 +74,17 @@ static int read_elf(Elf *elf, const char *name, struct elf_versions *v, struct t
 		return TB_OK;
 	GElf_Ehdr eh;
 	if (!gelf_getehdr(elf, &eh))
-		return damaged(name, e);
+		return elf_damaged(name, e);
 	v->is_elf = 1;
 	int rc = TB_OK;
 	for (Elf_Scn *scn = elf_nextscn(elf, NULL); scn && !rc; scn = elf_nextscn(elf, scn)) {
 		GElf_Shdr sh;
 		if (!gelf_getshdr(scn, &sh))
-			return damaged(name, e);
+			return elf_damaged(name, e);
 		if (sh.sh_type == SHT_GNU_verdef)
 			rc = read_verdef(elf, scn, &sh, v, name, e);
 		else if (sh.sh_type == SHT_GNU_verneed)
-			rc = read_verneed(elf, scn, &sh, v, name, e);
+			rc = elf_each_version_need(elf, scn, &sh, need_of, v, name, e);
 	}
 	return rc;
 }
