@@ -27,6 +27,7 @@
 #include "cmd/app_scope.h"
 #include "cmd/crashes.h"
 #include "cmd/flatpak_scope.h"
+#include "ops/flatpak_session.h"
 
 /* Where the Vulkan loader looks for ICD files when no variable overrides it (besides
  * $XDG_DATA_DIRS, read below). */
@@ -488,6 +489,20 @@ static void report_flatpak(struct doctor *d, const struct store *s)
 	json_object_object_add(d->fields, "flatpak_exports", arr);
 	if (lines.len)
 		line(d, "Flatpak extensions of this store (app set, or tb323fu-mesa run flatpak run, gives them to an application):\n%s", lines.buf);
+	/* what a Flatpak start from the session gets (§17, "From the session") */
+	struct strbuf said = {0};
+	int ours;
+	flatpak_session_summary(s, &said, &ours);
+	json_object_object_add(d->fields, "flatpak_session", json_object_new_string(ours ? "store" : "runtime"));
+	if (lines.len)
+		line(d, "%s", said.buf);
+	for (int user = 1; user >= 0; user--)
+		if (flatpak_session_override_state(user) < 0) {
+			char *p = flatpak_override_path(user);
+			line(d, "%s sets OCL_ICD_VENDORS itself (not ours): a Flatpak application gets that value, whatever the session gives", p);
+			free(p);
+		}
+	sb_free(&said);
 	char *cursor = gone.buf, *one;
 	while (cursor && (one = next_line(&cursor)))
 		if (*one)
