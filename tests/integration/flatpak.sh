@@ -339,6 +339,17 @@ check "env.conf still carries only the five variables" only_five "$STORE/env.con
 check "the user's global override unsets OCL_ICD_VENDORS inside, marked ours" ours_in "$OVR"
 check "…and keeps what was there" kept_in "$OVR"
 check "the system's installation's too" ours_in "$SOVR"
+GEN=/usr/lib/systemd/user-environment-generators/30-systemd-environment-d-generator
+if [ -x "$GEN" ]; then
+	mkdir -p "$T/envd/environment.d"
+	ln -s "$STORE/env.conf" "$T/envd/environment.d/60-tb323fu-mesa.conf"
+	ln -s "$STORE/flatpak.conf" "$T/envd/environment.d/61-tb323fu-mesa-flatpak.conf"
+	env -i PATH=/usr/bin:/bin HOME="$HOME" XDG_CONFIG_HOME="$T/envd" "$GEN" >"$T/gen"
+	check "systemd's environment.d generator gives the session FLATPAK_GL_DRIVERS from the 61- link" \
+		grep -qx "FLATPAK_GL_DRIVERS=$NAME:default" "$T/gen"
+else
+	skip "environment.d reads flatpak.conf" "systemd's environment.d generator is not installed"
+fi
 flatpak override --user --show >"$T/ovr-show" 2>&1
 check "flatpak reads the override" grep -q '^OCL_ICD_VENDORS=$' "$T/ovr-show"
 session on-vk flatpak run --user "$APP" vulkaninfo --summary
