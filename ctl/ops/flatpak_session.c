@@ -52,24 +52,26 @@ char *flatpak_override_path(int user)
 	return p;
 }
 
-/* The override loaded (an empty one when there is none); NULL when it cannot be read. */
-static GKeyFile *load(const char *path)
+/* text (len bytes, NULL: no file) as a GKeyFile; NULL when it is not one. */
+static GKeyFile *parse(const char *text, size_t len)
 {
 	GKeyFile *kf = g_key_file_new();
-	size_t len = 0;
-	errno = 0;
-	char *text = read_small_file_nofollow(path, OVERRIDE_MAX, &len);
-	if (!text && errno != ENOENT) {
+	if (text && (memchr(text, 0, len) ||
+		     !g_key_file_load_from_data(kf, text, len, G_KEY_FILE_KEEP_COMMENTS | G_KEY_FILE_KEEP_TRANSLATIONS, NULL))) {
 		g_key_file_free(kf);
 		return NULL;
 	}
-	if (text && !g_key_file_load_from_data(kf, text, len, G_KEY_FILE_KEEP_COMMENTS | G_KEY_FILE_KEEP_TRANSLATIONS, NULL)) {
-		free(text);
-		g_key_file_free(kf);
-		return NULL;
-	}
-	free(text);
 	return kf;
+}
+
+/* The override file's text, *missing 1 when there is none; NULL when it cannot be read
+ * (too big, a link, unreadable). */
+static char *load(const char *path, size_t *len, int *missing)
+{
+	errno = 0;
+	char *text = read_small_file_nofollow(path, OVERRIDE_MAX, len);
+	*missing = !text && errno == ENOENT;
+	return text;
 }
 
 static int state_of(GKeyFile *kf)
@@ -85,10 +87,15 @@ static int state_of(GKeyFile *kf)
 int flatpak_session_override_state(int user)
 {
 	char *path = flatpak_override_path(user);
-	GKeyFile *kf = path ? load(path) : NULL;
-	int st = kf ? state_of(kf) : 0;
-	if (kf)
+	size_t len = 0;
+	int missing = 0, st = 0;
+	char *text = path ? load(path, &len, &missing) : NULL;
+	GKeyFile *kf = text ? parse(text, len) : NULL;
+	if (kf) {
+		st = state_of(kf);
 		g_key_file_free(kf);
+	}
+	free(text);
 	free(path);
 	return st;
 }
@@ -125,6 +132,34 @@ static void unset_list(GKeyFile *kf, int on)
 	g_strfreev(old);
 }
 
+char *flatpak_override_edit(const char *text, size_t len, int on, size_t *out_len)
+{
+	GKeyFile *kf = parse(text, len);
+	int st = kf ? state_of(kf) : -1;
+	if (on ? st != 0 : st != 1) {
+		if (kf)
+			g_key_file_free(kf);
+		return NULL;
+	}
+	if (on) {
+		g_key_file_set_string(kf, OVERRIDE_GROUP, ENV_OCL_ICD_VENDORS, "");
+		g_key_file_set_comment(kf, OVERRIDE_GROUP, ENV_OCL_ICD_VENDORS, OVERRIDE_COMMENT, NULL);
+		unset_list(kf, 1);
+	} else {
+		g_key_file_remove_comment(kf, OVERRIDE_GROUP, ENV_OCL_ICD_VENDORS, NULL);
+		g_key_file_remove_key(kf, OVERRIDE_GROUP, ENV_OCL_ICD_VENDORS, NULL);
+		drop_if_empty(kf, OVERRIDE_GROUP);
+		unset_list(kf, 0);
+	}
+	gsize n = 0;
+	char *data = g_key_file_to_data(kf, &n, NULL);
+	g_key_file_free(kf);
+	char *out = data ? xstrdup(data) : NULL;
+	g_free(data);
+	*out_len = out ? strlen(out) : 0;
+	return out;
+}
+
 static void edit(int user, int on)
 {
 	char *inst = flatpak_installation_dir(user);
@@ -133,29 +168,16 @@ static void edit(int user, int on)
 		return;
 	}
 	char *dir = xasprintf("%s/overrides", inst), *path = xasprintf("%s/global", dir);
-	GKeyFile *kf = load(path);
-	int st = kf ? state_of(kf) : -1;
-	int change = on ? st == 0 : st == 1;
-	if (change && on) {
-		g_key_file_set_string(kf, OVERRIDE_GROUP, ENV_OCL_ICD_VENDORS, "");
-		g_key_file_set_comment(kf, OVERRIDE_GROUP, ENV_OCL_ICD_VENDORS, OVERRIDE_COMMENT, NULL);
-		unset_list(kf, 1);
-	} else if (change) {
-		g_key_file_remove_comment(kf, OVERRIDE_GROUP, ENV_OCL_ICD_VENDORS, NULL);
-		g_key_file_remove_key(kf, OVERRIDE_GROUP, ENV_OCL_ICD_VENDORS, NULL);
-		drop_if_empty(kf, OVERRIDE_GROUP);
-		unset_list(kf, 0);
-	}
-	if (change) {
-		gsize len = 0;
-		char *data = g_key_file_to_data(kf, &len, NULL);
+	size_t len = 0, out_len = 0;
+	int missing = 0;
+	char *text = load(path, &len, &missing);
+	char *out = text || missing ? flatpak_override_edit(text, len, on, &out_len) : NULL;
+	if (out && (is_directory(dir) || mkdir(dir, 0755) == 0)) {
 		struct tb_error e = {0};
-		if (data && (is_directory(dir) || mkdir(dir, 0755) == 0))
-			atomic_write_file(path, data, len, 0644, &e);
-		g_free(data);
+		atomic_write_file(path, out, out_len, 0644, &e);
 	}
-	if (kf)
-		g_key_file_free(kf);
+	free(out);
+	free(text);
 	free(inst);
 	free(dir);
 	free(path);

@@ -16,6 +16,10 @@ char *flatpak_session_drivers(const struct store *s, const char *version);
  * marked as ours; off, ours removed (a key someone else wrote is left alone). Best effort:
  * the override is right in either state, so a failure changes nothing else. */
 void flatpak_session_override(int on);
+/* The override's text (len bytes; NULL: there is none) with our key put in (on) or taken
+ * out: the new text (allocated, *out_len its length), or NULL when nothing changes (ours is
+ * there already, or is not; someone else's OCL_ICD_VENDORS; not a key file). */
+char *flatpak_override_edit(const char *text, size_t len, int on, size_t *out_len);
 /* Whether the installation's global override holds our key: 1 ours, 0 none, -1 someone
  * else's OCL_ICD_VENDORS. */
 int flatpak_session_override_state(int user);
