@@ -28,6 +28,7 @@
 #include "cmd/crashes.h"
 #include "cmd/flatpak_scope.h"
 #include "ops/flatpak_session.h"
+#include "ops/flatpak_runtime.h"
 
 /* Where the Vulkan loader looks for ICD files when no variable overrides it (besides
  * $XDG_DATA_DIRS, read below). */
@@ -502,6 +503,20 @@ static void report_flatpak(struct doctor *d, const struct store *s)
 			line(d, "%s sets OCL_ICD_VENDORS itself (not ours): a Flatpak application gets that value, whatever the session gives", p);
 			free(p);
 		}
+	/* an installation's override reaches its own applications only (§17): the user's
+	 * applications of a session switched on by root's `on` get the session's path */
+	char *inst = flatpak_installation_dir(1);
+	char *apps = inst ? xasprintf("%s/app", inst) : NULL;
+	char *conf = store_path(s, STORE_ENV_CONF);
+	char *env = read_small_file_nofollow(conf, 64 * 1024, NULL);
+	int on = env && *env;
+	free(env);
+	free(conf);
+	if (apps && on && is_directory(apps) && flatpak_session_override_state(1) == 0)
+		problem(d, "the applications of your Flatpak installation (%s) get the session's OCL_ICD_VENDORS, a path of this system, and no OpenCL inside (tb323fu-ctl mesa on gave the override to the installations it may write): flatpak override --user --unset-env=OCL_ICD_VENDORS",
+			inst);
+	free(apps);
+	free(inst);
 	sb_free(&said);
 	char *cursor = gone.buf, *one;
 	while (cursor && (one = next_line(&cursor)))

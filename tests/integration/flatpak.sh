@@ -362,6 +362,18 @@ echo "# session on: Vulkan mapped $(mapped "$T/on-vk" | tr '\n' ' '); OpenCL map
 session on-env flatpak run --user --command=sh "$APP" -c 'echo "OCL_ICD_VENDORS=${OCL_ICD_VENDORS-unset}"'
 check "…the session's OCL_ICD_VENDORS (a path of this system) does not reach the sandbox" \
 	grep -qx "OCL_ICD_VENDORS=unset" "$T/on-env"
+# a root-owned store's `on` writes the system's installation's override alone (the user's
+# installation being root's): flatpak applies an installation's override to its own
+# applications only
+cp "$OVR" "$T/ovr-ours"
+printf '[Context]\nshared=network;\n\n[Environment]\nTB_OTHER=kept\n' >"$OVR"
+session on-env-sys flatpak run --user --command=sh "$APP" -c 'echo "OCL_ICD_VENDORS=${OCL_ICD_VENDORS-unset}"'
+check "…but not to an application of the user's installation, which gets the session's path" \
+	grep -qx "OCL_ICD_VENDORS=$(cd "$STORE" && pwd -P)/icd/opencl" "$T/on-env-sys"
+expect_exit 1 "doctor names it" ctl mesa doctor
+check "…with the command that gives the user's installation the override" \
+	grep -q "problem: the applications of your Flatpak installation ($FLATPAK_USER_DIR) get the session's OCL_ICD_VENDORS, .*: flatpak override --user --unset-env=OCL_ICD_VENDORS" "$T/out"
+cp "$T/ovr-ours" "$OVR"
 inside on-run-cl mesa run flatpak run --user "$APP" clinfo
 check "run flatpak run while on: the store's rusticl alone (its --env is above the override)" \
 	test "$(mapped "$T/on-run-cl")" = "$OURS/libRusticlOpenCL.so.1"
