@@ -304,6 +304,7 @@ install: all install-doc
 		"ours is $(LIBEXECDIR)/tb323fu-mesa; both run programs on the store's current version"
 	@$(BESIDE) -l $(STORE_DIR)/env.conf $(DESTDIR)$(SYSCONFDIR)/environment.d/60-tb323fu-mesa.conf \
 		$(DESTDIR)$(SYSCONFDIR)/environment.d/61-tb323fu-mesa-ctl.conf
+	@$(BESIDE) -l $(STORE_DIR)/flatpak.conf $(DESTDIR)$(SYSCONFDIR)/environment.d/61-tb323fu-mesa-flatpak.conf ""
 	@$(BESIDE) -m 0644 dist/profile.d/tb323fu-mesa.sh $(DESTDIR)$(SYSCONFDIR)/profile.d/tb323fu-mesa.sh \
 		$(DESTDIR)$(SYSCONFDIR)/profile.d/tb323fu-mesa-ctl.sh
 	test -e $(DESTDIR)$(SYSCONFDIR)/tb323fu/mesa.conf || \

@@ -28,6 +28,8 @@
 #include "cmd/app_scope.h"
 #include "cmd/crashes.h"
 #include "cmd/flatpak_scope.h"
+#include "ops/flatpak_session.h"
+#include "ops/flatpak_runtime.h"
 
 /* Where the Vulkan loader looks for ICD files when no variable overrides it (besides
  * $XDG_DATA_DIRS, read below). */
@@ -513,6 +515,39 @@ static void report_crashes(struct doctor *d, const struct store *s)
 	sb_free(&progs);
 }
 
+/* What a Flatpak start from the session gets (§17, "From the session"), and the overrides
+ * that decide its OpenCL. */
+static void report_flatpak_session(struct doctor *d, const struct store *s, int exported)
+{
+	struct strbuf said = {0};
+	int ours;
+	flatpak_session_summary(s, &said, &ours);
+	json_object_object_add(d->fields, "flatpak_session", json_object_new_string(ours ? "store" : "runtime"));
+	if (exported)
+		line(d, "%s", said.buf);
+	for (int user = 1; user >= 0; user--)
+		if (flatpak_session_override_state(user) < 0) {
+			char *p = flatpak_override_path(user);
+			line(d, "%s sets OCL_ICD_VENDORS itself (not ours): a Flatpak application gets that value, whatever the session gives", p);
+			free(p);
+		}
+	/* an installation's override reaches its own applications only (§17): the user's
+	 * applications of a session switched on by root's `on` get the session's path */
+	char *inst = flatpak_installation_dir(1);
+	char *apps = inst ? xasprintf("%s/app", inst) : NULL;
+	char *conf = store_path(s, STORE_ENV_CONF);
+	char *env = read_small_file_nofollow(conf, 64 * 1024, NULL);
+	int on = env && *env;
+	free(env);
+	free(conf);
+	if (apps && on && is_directory(apps) && flatpak_session_override_state(1) == 0)
+		problem(d, "the applications of your Flatpak installation (%s) get the session's OCL_ICD_VENDORS, a path of this system, and no OpenCL inside (tb323fu-ctl mesa on gave the override to the installations it may write): flatpak override --user --unset-env=OCL_ICD_VENDORS",
+			inst);
+	free(apps);
+	free(inst);
+	sb_free(&said);
+}
+
 /* The store's Flatpak exports, and each whose version is gone as a problem (§17). */
 static void report_flatpak(struct doctor *d, const struct store *s)
 {
@@ -523,8 +558,10 @@ static void report_flatpak(struct doctor *d, const struct store *s)
 	if (lines.len)
 		line(d, "Flatpak extensions of this store (app set, or tb323fu-mesa run flatpak run, gives them to an application):\n%s", lines.buf);
 	problem_lines(d, gone.buf);
+	int exported = lines.len > 0;
 	sb_free(&lines);
 	sb_free(&gone);
+	report_flatpak_session(d, s, exported);
 }
 
 static int cmd_doctor(struct cli *c, const void *opts, struct store *s, struct outcome *o)

@@ -4,6 +4,10 @@
 #include "base/strbuf.h"
 #include "common/flatpakname.h"
 #include "common/version_name.h"
+#include "common/storelayout.h"
+#include "common/envvars.h"
+#include "base/fs.h"
+#include "ops/flatpak_session.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -69,4 +73,35 @@ char *flatpak_app_note(const struct store *s, const char *original, const char *
 				       v, v, user ? " --user" : "");
 	free(v);
 	return note;
+}
+
+void flatpak_session_summary(const struct store *s, struct strbuf *sb, int *ours)
+{
+	*ours = 0;
+	char *conf = store_path(s, STORE_ENV_CONF), *fconf = store_path(s, STORE_FLATPAK_CONF);
+	char *env = read_small_file_nofollow(conf, 64 * 1024, NULL);
+	char *fp = read_small_file_nofollow(fconf, 64 * 1024, NULL);
+	char *cur = store_current(s);
+	char name[128];
+	int on = env && *env;
+	int named = cur && flatpak_export_name(cur, name, sizeof name);
+	char *want = named ? xasprintf("%s=%s:%s\n", FLATPAK_GL_DRIVERS_VAR, name, FLATPAK_GL_DEFAULT) : NULL;
+	sb_append(sb, "Flatpak applications started from the session: ");
+	if (on && want && fp && !strcmp(fp, want)) {
+		*ours = 1;
+		sb_appendf(sb, "Mesa %s's extension (%s) beside their runtime's own (%s/%s gives %s; "
+			       "the installation's override keeps %s out of the sandbox)",
+			   cur, name, s->root, STORE_FLATPAK_CONF, FLATPAK_GL_DRIVERS_VAR, ENV_OCL_ICD_VENDORS);
+	} else if (on && cur) {
+		sb_appendf(sb, "their runtime's Mesa: Mesa %s is not exported to Flatpak (tb323fu-ctl mesa flatpak export, then tb323fu-ctl mesa on)",
+			   cur);
+	} else {
+		sb_append(sb, "their runtime's Mesa (the session is off)");
+	}
+	free(want);
+	free(cur);
+	free(env);
+	free(fp);
+	free(conf);
+	free(fconf);
 }

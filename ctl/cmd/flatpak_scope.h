@@ -33,6 +33,10 @@ struct strbuf;
  * lines one line each, gone a sentence a line for each whose version left the store. */
 void flatpak_summary(const struct store *s, json_object *arr, struct strbuf *lines,
 		     struct strbuf *gone);
+/* What a Flatpak application started from the session gets (§17, "From the session"), for
+ * status and doctor: one sentence (no newline) into sb; *ours 1 when it is current's
+ * extension. */
+void flatpak_session_summary(const struct store *s, struct strbuf *sb, int *ours);
 /* app set of a Flatpak application (its original under an installation's exports) whose
  * version (choice: current or a version) has no export: the words to add to its sentence
  * (allocated), else NULL. */

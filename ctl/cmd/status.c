@@ -139,6 +139,13 @@ static void status_flatpak(const struct store *s, struct strbuf *sb)
 	flatpak_summary(s, NULL, &lines, &gone);
 	if (lines.len)
 		sb_appendf(sb, "\nFlatpak applications can use (app set, or tb323fu-mesa run flatpak run):\n%s", lines.buf);
+	if (lines.len) { /* only where there is an export: what the session's starts get */
+		struct strbuf one = {0};
+		int ours;
+		flatpak_session_summary(s, &one, &ours);
+		sb_appendf(sb, "\n%s", one.buf);
+		sb_free(&one);
+	}
 	sb_free(&lines);
 	sb_free(&gone);
 }

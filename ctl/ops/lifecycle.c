@@ -3,6 +3,7 @@
 #include "ops/lifecycle.h"
 #include "ops/app_pinning.h"
 #include "ops/flatpak_export.h"
+#include "ops/flatpak_session.h"
 #include "release/release.h"
 #include "store/envfiles.h"
 #include "store/manifest.h"
@@ -14,6 +15,7 @@
 #include "base/strbuf.h"
 #include "base/fs.h"
 #include "common/suggest.h"
+#include "common/flatpakname.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -165,6 +167,22 @@ int lc_is_on(const struct store *s, const struct lc_view *v)
 	       env_conf_empty(s) == 0;
 }
 
+/* Whether flatpak.conf says what current's exports make it say while on (§17): an export
+ * made or removed since the last commit makes `on` commit again. */
+static int flatpak_conf_agrees(const struct store *s, const char *current)
+{
+	char *drivers = flatpak_session_drivers(s, current);
+	char *want = drivers ? xasprintf("%s=%s\n", FLATPAK_GL_DRIVERS_VAR, drivers) : xstrdup("");
+	char *p = store_path(s, STORE_FLATPAK_CONF);
+	char *text = read_small_file_nofollow(p, 64 * 1024, NULL);
+	int yes = text && !strcmp(text, want);
+	free(text);
+	free(p);
+	free(want);
+	free(drivers);
+	return yes;
+}
+
 int lc_is_current(const struct lc_view *v, const char *version)
 {
 	return settled(v) && same(version, v->current) && !same(v->st.failed, version);
@@ -249,9 +267,12 @@ static int stage_all(const struct lc_ctx *c, const char *cur, const char *prev,
 	if (!rc)
 		rc = txn_put_file(t, STORE_STATE, sb.buf, sb.len, e);
 	/* a tree that is gone has no files to select: the ICD and env files of current go */
+	/* flatpak.conf names current's extension while on and exported (§17) */
+	const char *sel = store_version_gone(c->s, cur) ? NULL : cur;
+	char *drivers = sel && st->enabled ? flatpak_session_drivers(c->s, sel) : NULL;
 	if (!rc)
-		rc = envfiles_stage_current(c->s, store_version_gone(c->s, cur) ? NULL : cur,
-					    st->enabled, t, e);
+		rc = envfiles_stage_current(c->s, sel, st->enabled, drivers, t, e);
+	free(drivers);
 	sb_free(&sb);
 	free(cl);
 	free(pl);
@@ -279,10 +300,17 @@ static int commit(const struct lc_ctx *c, const char *cur, const char *prev,
 		char *planted = store_planted_links(c->s);
 		int keep_current = !cur && foreign_kept(c->s);
 		int rc = stage_all(c, cur, prev, st, keep_current, &t, &err);
+		/* The Flatpak override is right on and off alike (§17): set before a commit
+		 * that leaves the session on, taken away after one that leaves it off, so a
+		 * kill between leaves it where either state is served. */
+		if (!rc && st->enabled)
+			flatpak_session_override(1);
 		if (rc)
 			txn_abort(&t);
 		else
 			rc = txn_commit(&t, &err);
+		if (!rc && !st->enabled)
+			flatpak_session_override(0);
 		if (!rc && planted) /* the renames put our files where the links were */
 			snprintf(r->replaced, sizeof r->replaced, "%s", planted);
 		free(planted);
@@ -562,7 +590,8 @@ int lc_on(const struct lc_ctx *c, struct lc_result *r, struct tb_error *e)
 	int rc = lc_on_refusal(c->s, &v, e);
 	if (rc) {
 		; /* nothing was changed */
-	} else if (lc_is_on(c->s, &v)) {
+	} else if (lc_is_on(c->s, &v) && flatpak_conf_agrees(c->s, v.current)) {
+		flatpak_session_override(1);
 		name(r->version, sizeof r->version, v.current);
 		r->unchanged = 1;
 		r->enabled = 1;

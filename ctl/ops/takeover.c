@@ -1,5 +1,6 @@
 /* Completing a store made by the Open Device Helper (docs/design.md §13). */
 #include "ops/takeover.h"
+#include "ops/flatpak_session.h"
 #include "store/envfiles.h"
 #include "release/elfcheck.h"
 #include "ops/lifecycle.h"
@@ -71,7 +72,9 @@ static int stage_current(struct store *s, const struct lc_view *v, struct tb_err
 {
 	struct txn t;
 	txn_init(&t, s);
-	int rc = envfiles_stage_current(s, v->current, v->st.enabled, &t, e);
+	char *drivers = v->st.enabled ? flatpak_session_drivers(s, v->current) : NULL;
+	int rc = envfiles_stage_current(s, v->current, v->st.enabled, drivers, &t, e);
+	free(drivers);
 	if (rc)
 		txn_abort(&t);
 	else

@@ -8,6 +8,7 @@
 #include "base/fs.h"
 #include "common/envfile.h"
 #include "common/envvars.h"
+#include "common/flatpakname.h"
 
 #include <errno.h>
 #include <json-c/json.h>
@@ -126,8 +127,8 @@ static int stage(struct txn *t, const char *rel, const char *text, struct tb_err
 	return txn_put_file(t, rel, text, strlen(text), e);
 }
 
-int envfiles_stage_current(struct store *s, const char *version, int enabled, struct txn *t,
-			   struct tb_error *e)
+int envfiles_stage_current(struct store *s, const char *version, int enabled,
+			   const char *flatpak_drivers, struct txn *t, struct tb_error *e)
 {
 	struct rendered r = {0};
 	int rc = TB_OK;
@@ -153,6 +154,13 @@ int envfiles_stage_current(struct store *s, const char *version, int enabled, st
 		rc = stage(t, STORE_CURRENT_ENV, version ? r.env.buf : NULL, e);
 	if (!rc)
 		rc = stage(t, STORE_ENV_CONF, version && enabled ? r.env.buf : "", e);
+	if (!rc) {
+		char *fp = version && enabled && flatpak_drivers
+				   ? xasprintf("%s=%s\n", FLATPAK_GL_DRIVERS_VAR, flatpak_drivers)
+				   : xstrdup("");
+		rc = stage(t, STORE_FLATPAK_CONF, fp, e);
+		free(fp);
+	}
 	rendered_free(&r);
 	return rc;
 }

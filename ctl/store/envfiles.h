@@ -15,9 +15,11 @@ int envfiles_write_version(struct store *s, const struct manifest *m, int ld_lib
 			   struct tb_error *e);
 /* Prepares in t icd/turnip.json, icd/opencl/rusticl.icd and env/current.env for version as
  * current (through current/; their removal when version is NULL) and env.conf (a copy of
- * env/current.env when enabled, else empty). */
-int envfiles_stage_current(struct store *s, const char *version, int enabled, struct txn *t,
-			   struct tb_error *e);
+ * env/current.env when enabled, else empty), and flatpak.conf: FLATPAK_GL_DRIVERS=<drivers>
+ * when enabled and flatpak_drivers is not NULL (the ops layer decides it: current's export),
+ * else empty. */
+int envfiles_stage_current(struct store *s, const char *version, int enabled,
+			   const char *flatpak_drivers, struct txn *t, struct tb_error *e);
 
 /* A Vulkan ICD manifest naming lib (an absolute path) with api_version api, allocated. */
 char *envfiles_icd_json(const char *lib, const char *api);

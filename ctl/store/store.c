@@ -153,6 +153,7 @@ static int store_check_parts(const struct store *s, struct tb_error *e)
 		/* the files every commit replaces by rename: a link planted there goes then, its
 		 * target untouched (store_planted_links) */
 		{STORE_ENV_CONF, PART_FILE | PART_LINK},
+		{STORE_FLATPAK_CONF, PART_FILE | PART_LINK},
 		{STORE_STATE, PART_FILE | PART_LINK},
 		{STORE_CURRENT_VULKAN_ICD, PART_FILE | PART_LINK},
 		{STORE_CURRENT_OPENCL_ICD, PART_FILE | PART_LINK},
@@ -488,7 +489,7 @@ int store_version_gone(const struct store *s, const char *version)
 
 char *store_planted_links(const struct store *s)
 {
-	static const char *const rewritten[] = {STORE_ENV_CONF, STORE_STATE, STORE_CURRENT_VULKAN_ICD,
+	static const char *const rewritten[] = {STORE_ENV_CONF, STORE_FLATPAK_CONF, STORE_STATE, STORE_CURRENT_VULKAN_ICD,
 						STORE_CURRENT_OPENCL_ICD, STORE_CURRENT_ENV};
 	struct strbuf sb = {0};
 	for (size_t i = 0; i < sizeof rewritten / sizeof *rewritten; i++) {

@@ -1,12 +1,14 @@
 # /etc/profile.d/tb323fu-mesa.sh: login shells get the Mesa build that `tb323fu-ctl mesa on`
 # switched on, with the same variables systemd's environment.d gives the session: both read the
-# store's env.conf, which is empty while switched off.
+# store's env.conf, which is empty while switched off, and its flatpak.conf (the Flatpak
+# extension the flatpak command mounts for the session's applications, empty while off).
 #
 # The file is read line by line rather than sourced: a login must not run whatever a store file
 # holds, and a shell that already got the library directory from the session keeps it once.
 # tb323fu-mesa-toolchain-program: ours (make install replaces only files with this mark)
-_tb323fu_conf=${TB323FU_MESA_DIR:-/var/lib/tb323fu/mesa}/env.conf
-if [ -r "$_tb323fu_conf" ]; then
+_tb323fu_store=${TB323FU_MESA_DIR:-/var/lib/tb323fu/mesa}
+for _tb323fu_conf in "$_tb323fu_store/env.conf" "$_tb323fu_store/flatpak.conf"; do
+	[ -r "$_tb323fu_conf" ] || continue
 	while IFS= read -r _tb323fu_line || [ -n "$_tb323fu_line" ]; do
 		case $_tb323fu_line in
 		'' | '#'*) ;;
@@ -19,11 +21,12 @@ if [ -r "$_tb323fu_conf" ]; then
 			esac
 			export LD_LIBRARY_PATH
 			;;
-		VK_DRIVER_FILES=* | VK_ICD_FILENAMES=* | OCL_ICD_VENDORS=* | RUSTICL_ENABLE=*)
-			# only the variables a release selects: never LD_PRELOAD, PATH or the like
+		VK_DRIVER_FILES=* | VK_ICD_FILENAMES=* | OCL_ICD_VENDORS=* | RUSTICL_ENABLE=* | FLATPAK_GL_DRIVERS=*)
+			# only the variables a release selects and flatpak's choice of GL extension: never
+			# LD_PRELOAD, PATH or the like
 			export "$_tb323fu_line"
 			;;
 		esac
 	done <"$_tb323fu_conf"
-fi
-unset _tb323fu_conf _tb323fu_line _tb323fu_dir
+done
+unset _tb323fu_store _tb323fu_conf _tb323fu_line _tb323fu_dir

@@ -21,6 +21,9 @@
 /* The life-cycle state (key=value lines) and the session's env file (empty when off). */
 #define STORE_STATE "state"
 #define STORE_ENV_CONF "env.conf"
+/* The session's Flatpak file (docs/design.md §17): FLATPAK_GL_DRIVERS naming current's
+ * extension while on and exported, else empty. */
+#define STORE_FLATPAK_CONF "flatpak.conf"
 /* env/<v>.env for each version, env/current.env for current. */
 #define STORE_ENV_DIR "env"
 #define STORE_ENV_SUFFIX ".env"

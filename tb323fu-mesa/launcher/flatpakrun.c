@@ -50,6 +50,11 @@ static int exported(const char *name)
 	return 0;
 }
 
+/* The sandbox's OCL_ICD_VENDORS of this start, also given on flatpak's command line: while
+ * the session is on, the installation's global override unsets the variable inside (the
+ * session's value is a path of this system), and only the command line is above that. */
+static char sandbox_vendor[320];
+
 int launch_flatpak_env(const char *root, const struct launch_env *e)
 {
 	char current[80], name[128];
@@ -80,7 +85,29 @@ int launch_flatpak_env(const char *root, const struct launch_env *e)
 	    (opencl && setenv(ENV_OCL_ICD_VENDORS, vendor, 1) != 0) ||
 	    (rusticl && setenv(ENV_RUSTICL_ENABLE, rusticl->value, 1) != 0))
 		return fail(TB_EFAIL, "cannot set the environment: out of memory", NULL);
+	if (opencl)
+		snprintf(sandbox_vendor, sizeof sandbox_vendor, "%s", vendor);
 	return 0;
+}
+
+char **launch_flatpak_argv(char **argv)
+{
+	if (!sandbox_vendor[0])
+		return argv;
+	size_t n = 0;
+	while (argv[n])
+		n++;
+	static char option[sizeof sandbox_vendor + 64];
+	snprintf(option, sizeof option, "--env=%s=%s", ENV_OCL_ICD_VENDORS, sandbox_vendor);
+	char **args = malloc((n + 2) * sizeof *args);
+	if (!args)
+		return NULL;
+	args[0] = argv[0];
+	args[1] = argv[1]; /* run */
+	args[2] = option;
+	for (size_t i = 2; i <= n; i++)
+		args[i + 1] = argv[i];
+	return args;
 }
 
 /* distro: the runtime's own Mesa, as flatpak chooses it by itself; nothing of ours, and no

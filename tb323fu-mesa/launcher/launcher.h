@@ -32,6 +32,10 @@ int launch_env_apply(const struct env_list *list);
 int launch_is_flatpak_run(char **argv);
 int launch_flatpak_env(const char *root, const struct launch_env *e);
 void launch_flatpak_distro(void);
+/* argv with the sandbox's OCL_ICD_VENDORS of launch_flatpak_env as flatpak's --env= after
+ * `run` (the command line is above the installation's override), or argv itself when there
+ * is none; NULL when out of memory. */
+char **launch_flatpak_argv(char **argv);
 
 int cmd_env(const char *root, int argc, char **argv);
 int cmd_which(const char *root, int argc, char **argv);

@@ -129,7 +129,10 @@ static int cmd_run(const char *store, int argc, char **argv)
 		return rc;
 	if (launch_is_flatpak_run(argv + start)) { /* a sandbox: its GL extension (§17) */
 		rc = launch_flatpak_env(root, &selected);
-		return rc ? rc : exec_command(argv + start);
+		if (rc)
+			return rc;
+		char **args = launch_flatpak_argv(argv + start);
+		return args ? exec_command(args) : fail(TB_EFAIL, "cannot set the environment: out of memory", NULL);
 	}
 	if (launch_env_clean(root, NULL) != 0 || launch_env_apply(&selected.list) != 0)
 		return fail(TB_EFAIL, "cannot set the environment: out of memory", NULL);

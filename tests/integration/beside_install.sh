@@ -77,6 +77,8 @@ check "bin/tb323fu-ctl is ours and reaches the backend's program" \
 check "bin/tb323fu-mesa is ours" cmp -s "$E$P/bin/tb323fu-mesa" "$TB_BUILD/bin/tb323fu-mesa"
 check "the environment.d link and profile.d file are ours" sh -c \
 	"test \"\$(readlink '$E/etc/environment.d/60-tb323fu-mesa.conf')\" = /var/lib/tb323fu/mesa/env.conf && cmp -s '$TB_TOP/dist/profile.d/tb323fu-mesa.sh' '$E/etc/profile.d/tb323fu-mesa.sh'"
+check "…and the environment.d link to flatpak.conf" \
+	test "$(readlink "$E/etc/environment.d/61-tb323fu-mesa-flatpak.conf")" = /var/lib/tb323fu/mesa/flatpak.conf
 check "mesa.conf has auto_download" grep -q '^#auto_download = off' "$E/etc/tb323fu/mesa.conf"
 expect_exit 0 "bin/tb323fu-ctl mesa status works" "$E$P/bin/tb323fu-ctl" --store "$STORE" mesa status
 if minstall "$E"; then ok "installing again over our own files"; else not_ok "installing again over our own files" "$(cat "$T/install.err")"; fi

@@ -312,6 +312,90 @@ wait "$hold_job"
 inside distro-vk mesa distro flatpak run --user "$APP" vulkaninfo --summary
 check "distro flatpak run: the runtime's own lavapipe" test "$(mapped "$T/distro-vk")" = "$THEIRS/libvulkan_lvp.so"
 
+# --- the session: on and off decide what a Flatpak start from it gets ---
+# session LOG CMD…: CMD with the session's variables as a login gives them (the profile.d
+# script reads env.conf and flatpak.conf as environment.d does), LD_DEBUG=files.
+session() {
+	_log=$1
+	shift
+	env -u FLATPAK_GL_DRIVERS -u OCL_ICD_VENDORS -u RUSTICL_ENABLE -u VK_DRIVER_FILES -u VK_ICD_FILENAMES \
+		TB323FU_MESA_DIR="$STORE" sh -c '. "$0" && LD_DEBUG=files exec "$@"' \
+		"$TB_TOP/dist/profile.d/tb323fu-mesa.sh" "$@" >"$T/$_log" 2>&1
+}
+# maps LOG LIB: LIB is among the drivers mapped in the sandbox
+maps() { mapped "$1" | grep -qx "$2"; }
+only_five() { ! grep -v '^\(VK_DRIVER_FILES\|VK_ICD_FILENAMES\|OCL_ICD_VENDORS\|RUSTICL_ENABLE\|LD_LIBRARY_PATH\)=' "$1"; }
+ours_in() { grep -qx 'OCL_ICD_VENDORS=' "$1" && grep -qx 'unset-environment=OCL_ICD_VENDORS;' "$1" && grep -q 'tb323fu-mesa-toolchain-program' "$1"; }
+none_in() { ! grep -qs 'OCL_ICD_VENDORS' "$1" && ! grep -qs tb323fu-mesa "$1"; }
+kept_in() { grep -qx 'TB_OTHER=kept' "$1" && grep -qx 'shared=network;' "$1"; }
+OVR=$FLATPAK_USER_DIR/overrides/global
+SOVR=$FLATPAK_SYSTEM_DIR/overrides/global
+mkdir -p "$FLATPAK_USER_DIR/overrides"
+printf '[Context]\nshared=network;\n\n[Environment]\nTB_OTHER=kept\n' >"$OVR"
+expect_exit 0 "on, current exported" ctl mesa on
+check "flatpak.conf names current's extension beside the runtime's own" \
+	test "$(cat "$STORE/flatpak.conf")" = "FLATPAK_GL_DRIVERS=$NAME:default"
+check "env.conf still carries only the five variables" only_five "$STORE/env.conf"
+check "the user's global override unsets OCL_ICD_VENDORS inside, marked ours" ours_in "$OVR"
+check "…and keeps what was there" kept_in "$OVR"
+check "the system's installation's too" ours_in "$SOVR"
+GEN=/usr/lib/systemd/user-environment-generators/30-systemd-environment-d-generator
+if [ -x "$GEN" ]; then
+	mkdir -p "$T/envd/environment.d"
+	ln -s "$STORE/env.conf" "$T/envd/environment.d/60-tb323fu-mesa.conf"
+	ln -s "$STORE/flatpak.conf" "$T/envd/environment.d/61-tb323fu-mesa-flatpak.conf"
+	env -i PATH=/usr/bin:/bin HOME="$HOME" XDG_CONFIG_HOME="$T/envd" "$GEN" >"$T/gen"
+	check "systemd's environment.d generator gives the session FLATPAK_GL_DRIVERS from the 61- link" \
+		grep -qx "FLATPAK_GL_DRIVERS=$NAME:default" "$T/gen"
+else
+	skip "environment.d reads flatpak.conf" "systemd's environment.d generator is not installed"
+fi
+flatpak override --user --show >"$T/ovr-show" 2>&1
+check "flatpak reads the override" grep -q '^OCL_ICD_VENDORS=$' "$T/ovr-show"
+session on-vk flatpak run --user "$APP" vulkaninfo --summary
+check "session on: vulkaninfo in the sandbox maps the store's lavapipe from the extension" \
+	maps "$T/on-vk" "$OURS/libvulkan_lvp.so"
+session on-cl flatpak run --user "$APP" clinfo
+check "session on: clinfo maps the store's rusticl from the extension" maps "$T/on-cl" "$OURS/libRusticlOpenCL.so.1"
+check "…and OpenCL works: rusticl's device" grep -q "Device Name *llvmpipe" "$T/on-cl"
+echo "# session on: Vulkan mapped $(mapped "$T/on-vk" | tr '\n' ' '); OpenCL mapped $(mapped "$T/on-cl" | tr '\n' ' '); $(grep -m1 'Number of platforms' "$T/on-cl" | tr -s ' ')"
+session on-env flatpak run --user --command=sh "$APP" -c 'echo "OCL_ICD_VENDORS=${OCL_ICD_VENDORS-unset}"'
+check "…the session's OCL_ICD_VENDORS (a path of this system) does not reach the sandbox" \
+	grep -qx "OCL_ICD_VENDORS=unset" "$T/on-env"
+# a root-owned store's `on` writes the system's installation's override alone (the user's
+# installation being root's): flatpak applies an installation's override to its own
+# applications only
+cp "$OVR" "$T/ovr-ours"
+printf '[Context]\nshared=network;\n\n[Environment]\nTB_OTHER=kept\n' >"$OVR"
+session on-env-sys flatpak run --user --command=sh "$APP" -c 'echo "OCL_ICD_VENDORS=${OCL_ICD_VENDORS-unset}"'
+check "…but not to an application of the user's installation, which gets the session's path" \
+	grep -qx "OCL_ICD_VENDORS=$(cd "$STORE" && pwd -P)/icd/opencl" "$T/on-env-sys"
+expect_exit 1 "doctor names it" ctl mesa doctor
+check "…with the command that gives the user's installation the override" \
+	grep -q "problem: the applications of your Flatpak installation ($FLATPAK_USER_DIR) get the session's OCL_ICD_VENDORS, .*: flatpak override --user --unset-env=OCL_ICD_VENDORS" "$T/out"
+cp "$T/ovr-ours" "$OVR"
+inside on-run-cl mesa run flatpak run --user "$APP" clinfo
+check "run flatpak run while on: the store's rusticl alone (its --env is above the override)" \
+	test "$(mapped "$T/on-run-cl")" = "$OURS/libRusticlOpenCL.so.1"
+expect_exit 0 "status while on" ctl mesa status
+check "…says what a Flatpak application started from the session gets" \
+	grep -q "^Flatpak applications started from the session: Mesa $V's extension ($NAME) beside their runtime's own" "$T/out"
+expect_exit 0 "off" ctl mesa off
+check "flatpak.conf is empty" test ! -s "$STORE/flatpak.conf"
+check "our key left the override" none_in "$OVR"
+check "…the rest stays" kept_in "$OVR"
+check "…and left the system's installation's" none_in "$SOVR"
+session off-vk flatpak run --user "$APP" vulkaninfo --summary
+check "session off: the runtime's own lavapipe" test "$(mapped "$T/off-vk")" = "$THEIRS/libvulkan_lvp.so"
+session off-cl flatpak run --user "$APP" clinfo
+check "session off: the runtime's own rusticl" test "$(mapped "$T/off-cl")" = "$THEIRS/libRusticlOpenCL.so.1"
+check "…whose platform ocl-icd finds (its devices are as RUSTICL_ENABLE, which the session no longer sets)" \
+	grep -q "Platform Name *rusticl" "$T/off-cl"
+expect_exit 0 "status while off" ctl mesa status
+check "…says the session's Flatpak starts get their runtime's Mesa" \
+	grep -q "^Flatpak applications started from the session: their runtime's Mesa" "$T/out"
+rm -f "$OVR"
+
 # --- app set on the Flatpak application ---
 # start_entry FILE LOG ARGS…: the entry's Exec (no field codes here) with ARGS, as the desktop starts it.
 start_entry() {

@@ -57,6 +57,8 @@ check "on: a login sh gets the same" test "$(login sh)" = "$(expected)"
 check "on: a login bash gets the same" test "$(login bash)" = "$(expected)"
 check "on: an inherited LD_LIBRARY_PATH is left as it was" \
 	test "$(generator LD_LIBRARY_PATH=/opt/x)" = "$(expected)"
+check "on, current not exported to Flatpak: flatpak.conf is empty (tests/integration/flatpak.sh fills it)" \
+	test -f "$STORE/flatpak.conf" -a ! -s "$STORE/flatpak.conf"
 
 # --- on, a release that asks for LD_LIBRARY_PATH ---
 ctl mesa install-local "$R2" --no-smoke >/dev/null || not_ok "install $V2"
@@ -108,6 +110,8 @@ else
 fi
 check "environment.d link to the store's env.conf" \
 	test "$(readlink "$DEST/etc/environment.d/60-tb323fu-mesa.conf")" = /var/lib/tb323fu/mesa/env.conf
+check "environment.d link to the store's flatpak.conf" \
+	test "$(readlink "$DEST/etc/environment.d/61-tb323fu-mesa-flatpak.conf")" = /var/lib/tb323fu/mesa/flatpak.conf
 check "profile.d snippet" cmp -s "$DEST/etc/profile.d/tb323fu-mesa.sh" "$SNIPPET"
 check "the launcher and the control tool in bin/" test -x "$DEST/usr/bin/tb323fu-mesa" -a -x "$DEST/usr/bin/tb323fu-ctl"
 check "the default configuration, every line a comment or blank" \

@@ -396,6 +396,13 @@ class History:
         conf = open(os.path.join(r, "env.conf")).read() if os.path.exists(os.path.join(r, "env.conf")) else ""
         if conf != (text if enabled and cur else ""):
             raise Failure("env.conf disagrees with enabled=%s: %r" % (enabled, conf[:200]))
+        # flatpak.conf (docs/design.md §17): written by the same commits; empty while off, and
+        # here always, as no version of the model's store is exported to Flatpak
+        fconf = os.path.join(r, "flatpak.conf")
+        if os.path.exists(os.path.join(r, "state")) and cur and not os.path.isfile(fconf):
+            raise Failure("flatpak.conf is missing after a commit")
+        if os.path.exists(fconf) and open(fconf).read() != "":
+            raise Failure("flatpak.conf names an extension that was never exported: %r" % open(fconf).read()[:200])
         icd = os.path.join(r, "icd", "turnip.json")
         if cur:
             lib = json.load(open(icd))["ICD"]["library_path"]

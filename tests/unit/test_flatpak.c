@@ -1,5 +1,6 @@
 /* The Flatpak parts that read text or make names (docs/design.md §17): a version's
- * extension name, a path inside a sandbox read back, a runtime's metadata and our marker. */
+ * extension name, a path inside a sandbox read back, a runtime's metadata, our marker and the
+ * global override the session's starts get. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -11,6 +12,7 @@
 #include "common/flatpakname.h"
 #include "ops/flatpak_export.h"
 #include "ops/flatpak_runtime.h"
+#include "ops/flatpak_session.h"
 #include "base/error.h"
 
 static void test_names(void **state)
@@ -94,6 +96,47 @@ static void test_marker(void **state)
 	assert_null(x.version);
 }
 
+static void test_override(void **state)
+{
+	(void)state;
+	size_t n = 0;
+	/* none there: ours alone */
+	char *on = flatpak_override_edit(NULL, 0, 1, &n);
+	assert_non_null(on);
+	assert_non_null(strstr(on, "\nOCL_ICD_VENDORS=\n"));
+	assert_non_null(strstr(on, "unset-environment=OCL_ICD_VENDORS;"));
+	assert_non_null(strstr(on, "tb323fu-mesa-toolchain-program"));
+	assert_null(flatpak_override_edit(on, strlen(on), 1, &n)); /* already there */
+	char *off = flatpak_override_edit(on, strlen(on), 0, &n);
+	assert_non_null(off);
+	assert_null(strstr(off, "OCL_ICD_VENDORS"));
+	assert_null(strstr(off, "tb323fu-mesa"));
+	free(on);
+	free(off);
+	/* someone else's groups, keys and unset names stay, in their order */
+	const char *theirs = "# mine\n[Context]\nshared=network;\nunset-environment=FOO;\n\n[Environment]\nBAR=1\n";
+	on = flatpak_override_edit(theirs, strlen(theirs), 1, &n);
+	assert_non_null(on);
+	assert_non_null(strstr(on, "# mine"));
+	assert_non_null(strstr(on, "shared=network;"));
+	assert_non_null(strstr(on, "unset-environment=FOO;OCL_ICD_VENDORS;"));
+	assert_non_null(strstr(on, "BAR=1"));
+	off = flatpak_override_edit(on, strlen(on), 0, &n);
+	assert_non_null(off);
+	assert_non_null(strstr(off, "unset-environment=FOO;\n"));
+	assert_non_null(strstr(off, "BAR=1"));
+	assert_null(strstr(off, "OCL_ICD_VENDORS"));
+	free(on);
+	free(off);
+	/* an OCL_ICD_VENDORS someone else set is theirs: never changed, never taken */
+	const char *set = "[Environment]\nOCL_ICD_VENDORS=/usr/lib/x/GL/y/OpenCL/vendors\n";
+	assert_null(flatpak_override_edit(set, strlen(set), 1, &n));
+	assert_null(flatpak_override_edit(set, strlen(set), 0, &n));
+	/* not a key file, or a NUL inside: left alone */
+	assert_null(flatpak_override_edit("not a key file", 14, 1, &n));
+	assert_null(flatpak_override_edit("[Environment]\nA=\0\n", 18, 1, &n));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -101,6 +144,7 @@ int main(void)
 		cmocka_unit_test(test_paths),
 		cmocka_unit_test(test_metadata),
 		cmocka_unit_test(test_marker),
+		cmocka_unit_test(test_override),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
