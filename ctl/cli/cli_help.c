@@ -51,8 +51,12 @@ static void help_group(FILE *f, const struct cli_command *group)
 		fprintf(f, "%s tb323fu-ctl [OPTIONS] mesa %s%s%s\n", sub == group->subs ? "usage:" : "      ",
 			(*sub)->name, *(*sub)->args ? " " : "", (*sub)->args);
 	fprintf(f, "\n%s\n\ncommands:\n", group->summary);
+	int width = 14; /* the longest name's, so that "flatpak unexport" keeps its column */
 	for (sub = group->subs; *sub; sub++)
-		fprintf(f, "  %-14s %s\n", (*sub)->name, (*sub)->summary);
+		if ((int)strlen((*sub)->name) > width)
+			width = (int)strlen((*sub)->name);
+	for (sub = group->subs; *sub; sub++)
+		fprintf(f, "  %-*s %s\n", width, (*sub)->name, (*sub)->summary);
 	fputs("\noptions:\n", f);
 	for (sub = group->subs; *sub; sub++)
 		for (const struct cli_option *opt = (*sub)->options; opt && opt->name; opt++) {
