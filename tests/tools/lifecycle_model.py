@@ -102,9 +102,9 @@ def reached_points(op, old, new, want):
         pts.append("downloaded")
     if acquires:
         pts += ["unpacking", "unpacked", "version-files", "placed"]
-    if kind == "install-local" and op.get("smoke"):
+    present = v in old.versions  # install-local repairs it, never switches to it (nor tests it)
+    if kind == "install-local" and op.get("smoke") and not present:
         pts.append("smoke-tested")
-    present = v in old.versions  # install-local repairs it, never switches to it
     commits = {"install-local": want in (0, 6) and not present, "install": want in (0, 6), "on": want == 0,
                "off": True, "rollback": want == 0, "newboot": new.boot != old.boot,
                "boot-tick": new.boot != old.boot}.get(kind, False) and not unchanged(op, old)
