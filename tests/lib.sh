@@ -13,6 +13,9 @@ export TB323FU_MESA_CONFIG="$T/mesa.conf"
 export TB323FU_CONFIG="$T/helper.toml"
 : >"$TB323FU_MESA_CONFIG"
 unset TB323FU_MESA_DIR VK_DRIVER_FILES VK_ICD_FILENAMES OCL_ICD_VENDORS RUSTICL_ENABLE
+# Flatpak installations of the test's own (none there unless a test makes them): `on` edits
+# the installations' overrides, and no test may touch the machine's (docs/design.md §17)
+export FLATPAK_SYSTEM_DIR="$T/flatpak-system" FLATPAK_USER_DIR="$T/flatpak-user"
 _tb_n=0
 # Everything the test made goes with it, also when it fails or is interrupted: the processes
 # it left running (TB_KILL_ON_EXIT), file systems mounted under $T, then $T itself (made

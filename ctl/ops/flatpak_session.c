@@ -172,7 +172,10 @@ static void edit(int user, int on)
 	int missing = 0;
 	char *text = load(path, &len, &missing);
 	char *out = text || missing ? flatpak_override_edit(text, len, on, &out_len) : NULL;
-	if (out && (is_directory(dir) || mkdir(dir, 0755) == 0)) {
+	if (out && !out_len && !missing) {
+		unlink(path); /* nothing but ours was there: flatpak's default again, no file left */
+		rmdir(dir);   /* and its folder, when that leaves it empty */
+	} else if (out && out_len && (is_directory(dir) || mkdir(dir, 0755) == 0)) {
 		struct tb_error e = {0};
 		atomic_write_file(path, out, out_len, 0644, &e);
 	}

@@ -51,7 +51,10 @@ check "off: a login sh gets none of them" test -z "$(login sh)"
 check "off: a login bash gets none of them" test -z "$(login bash)"
 
 # --- on, a release without LD_LIBRARY_PATH ---
+mkdir -p "$FLATPAK_SYSTEM_DIR" # a system installation (the test's own): on edits its override
 expect_exit 0 "on" ctl mesa on
+check "on: the Flatpak installation's override unsets OCL_ICD_VENDORS for its sandboxes" \
+	grep -q '^OCL_ICD_VENDORS=' "$FLATPAK_SYSTEM_DIR/overrides/global"
 check "on: the generator emits the four variables" test "$(generator)" = "$(expected)"
 check "on: a login sh gets the same" test "$(login sh)" = "$(expected)"
 check "on: a login bash gets the same" test "$(login bash)" = "$(expected)"
@@ -94,6 +97,7 @@ check "and loads the store's rusticl of $V2" test \
 
 # --- off again ---
 expect_exit 0 "off" ctl mesa off
+check "off: the override held only ours, so it is gone with its folder" test ! -e "$FLATPAK_SYSTEM_DIR/overrides"
 check "off: env.conf is empty" test ! -s "$STORE/env.conf"
 check "off: the generator emits none of the variables" test -z "$(generator)"
 check "off: an inherited LD_LIBRARY_PATH is left alone" test -z "$(generator LD_LIBRARY_PATH=/opt/x)"
