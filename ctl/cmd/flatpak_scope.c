@@ -62,13 +62,7 @@ char *flatpak_app_note(const struct store *s, const char *original, const char *
 	char *v = strcmp(choice, "current") ? xstrdup(choice) : store_current(s);
 	if (!v)
 		return NULL;
-	size_t n;
-	struct flatpak_export *x = flatpak_exports_list(s->root, 0, &n);
-	int found = 0;
-	for (size_t i = 0; i < n && !found; i++)
-		found = !strcmp(x[i].version, v);
-	flatpak_exports_free(x, n);
-	char *note = found ? NULL
+	char *note = flatpak_version_exported(s->root, v) ? NULL
 			   : xasprintf("; it is a Flatpak application: export Mesa %s for it first (tb323fu-ctl mesa flatpak export %s%s), until then it starts on its runtime's Mesa",
 				       v, v, user ? " --user" : "");
 	free(v);

@@ -200,6 +200,17 @@ static void export_clear(struct flatpak_export *x)
 	free(x->store);
 }
 
+int flatpak_version_exported(const char *store, const char *version)
+{
+	size_t n;
+	struct flatpak_export *v = flatpak_exports_list(store, 0, &n);
+	int found = 0;
+	for (size_t i = 0; i < n && !found; i++)
+		found = !strcmp(v[i].version, version);
+	flatpak_exports_free(v, n);
+	return found;
+}
+
 void flatpak_exports_free(struct flatpak_export *v, size_t n)
 {
 	for (size_t i = 0; i < n; i++)

@@ -37,6 +37,8 @@ int flatpak_export(const struct store *s, const char *version, const char *branc
 /* Our exports in the user's installation (user) or in both (the user's, then the system's);
  * store NULL: any store's. */
 struct flatpak_export *flatpak_exports_list(const char *store, int user_only, size_t *n);
+/* Whether the store has an export of version in either installation. */
+int flatpak_version_exported(const char *store, const char *version);
 void flatpak_exports_free(struct flatpak_export *v, size_t n);
 
 /* Removes s's exports of version (NULL: every version) for branch (NULL: every branch) from

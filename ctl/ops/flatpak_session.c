@@ -33,13 +33,8 @@ char *flatpak_session_drivers(const struct store *s, const char *version)
 	char name[128];
 	if (!version || !flatpak_export_name(version, name, sizeof name))
 		return NULL;
-	size_t n;
-	struct flatpak_export *v = flatpak_exports_list(s->root, 0, &n);
-	int found = 0;
-	for (size_t i = 0; i < n && !found; i++)
-		found = !strcmp(v[i].version, version);
-	flatpak_exports_free(v, n);
-	return found ? xasprintf("%s:%s", name, FLATPAK_GL_DEFAULT) : NULL;
+	return flatpak_version_exported(s->root, version) ? xasprintf("%s:%s", name, FLATPAK_GL_DEFAULT)
+							     : NULL;
 }
 
 char *flatpak_override_path(int user)
