@@ -39,7 +39,7 @@ CTL_PKGS += libsystemd
 # program does not link them; tests and fuzzers do (the symbols are then found in the process).
 LAZY_PKGS := libcurl libarchive libcrypto libxml-2.0 libsystemd
 # Each one's soname as the build's own library says it (the ABI its headers describe).
-soname = $(or $(shell readelf -d $$($(CC) -print-file-name=lib$(1).so) 2>/dev/null | \
+soname = $(or $(shell readelf -d $$($(CC) -print-file-name=lib$(1).so 2>/dev/null) 2>/dev/null | \
 	sed -n 's/.*Library soname: \[\(.*\)\]/\1/p'),$(2))
 LAZY_SONAMES := -DTB_SONAME_CURL='"$(call soname,curl,libcurl.so.4)"' \
 	-DTB_SONAME_ARCHIVE='"$(call soname,archive,libarchive.so.13)"' \
@@ -61,14 +61,16 @@ ALL_CFLAGS := $(BASE_CFLAGS) $(SAN_FLAGS) $(CPPFLAGS) $(CFLAGS)
 ALL_CXXFLAGS := -std=c++17 -O2 -g $(WARN) -D_GNU_SOURCE $(SAN_FLAGS) $(CPPFLAGS) $(CXXFLAGS)
 ALL_LDFLAGS := $(SAN_FLAGS) $(LDFLAGS)
 
-CTL_CFLAGS := $(shell $(PKG_CONFIG) --cflags $(CTL_PKGS))
-TOML_CFLAGS := $(shell $(PKG_CONFIG) --cflags tomlplusplus)
-TOML_LIBS := $(shell $(PKG_CONFIG) --libs tomlplusplus)
-CTL_LIBS := $(shell $(PKG_CONFIG) --libs $(CTL_PKGS)) -lm
-CTL_PROGRAM_LIBS := $(shell $(PKG_CONFIG) --libs $(filter-out $(LAZY_PKGS),$(CTL_PKGS))) -lm -ldl
-SMOKE_CFLAGS := $(shell $(PKG_CONFIG) --cflags $(SMOKE_PKGS))
-SMOKE_LIBS := $(shell $(PKG_CONFIG) --libs $(SMOKE_PKGS)) -ldl
-CMOCKA_LIBS := $(shell $(PKG_CONFIG) --libs cmocka)
+# Quiet when pkg-config or a library is missing: make demo and make check install them first
+# (ci/install-deps) and build in a make of their own, which asks again.
+CTL_CFLAGS := $(shell $(PKG_CONFIG) --cflags $(CTL_PKGS) 2>/dev/null)
+TOML_CFLAGS := $(shell $(PKG_CONFIG) --cflags tomlplusplus 2>/dev/null)
+TOML_LIBS := $(shell $(PKG_CONFIG) --libs tomlplusplus 2>/dev/null)
+CTL_LIBS := $(shell $(PKG_CONFIG) --libs $(CTL_PKGS) 2>/dev/null) -lm
+CTL_PROGRAM_LIBS := $(shell $(PKG_CONFIG) --libs $(filter-out $(LAZY_PKGS),$(CTL_PKGS)) 2>/dev/null) -lm -ldl
+SMOKE_CFLAGS := $(shell $(PKG_CONFIG) --cflags $(SMOKE_PKGS) 2>/dev/null)
+SMOKE_LIBS := $(shell $(PKG_CONFIG) --libs $(SMOKE_PKGS) 2>/dev/null) -ldl
+CMOCKA_LIBS := $(shell $(PKG_CONFIG) --libs cmocka 2>/dev/null)
 
 # The launcher is on every application's start: linked statically so the dynamic linker has
 # nothing to load for it, in two segments (fewer mappings for execve), no RELRO to protect
@@ -238,19 +240,30 @@ tsan-unit:
 # The quick tier, test programs run at once one a core (JOBS=N: N at once; JOBS=1: one after
 # another); check-full is the full tier (TB_TIER=full: the long forms, as CI runs them).
 JOBS ?=
-check: all unit-tests man
+# What a target needs from Debian's archive (ci/packages/LIST.txt) is installed first, as root,
+# saying which and why; a user is told the one sudo line (ci/install-deps --for).
+needs = @sh ci/install-deps --for "make $@" $(1)
+check:
+	$(call needs,check $(if $(filter full,$(TB_TIER)),full))
+	@$(MAKE) --no-print-directory all unit-tests man
 	@if command -v $(FUZZ_CC) >/dev/null; then $(MAKE) --no-print-directory fuzz; fi
 	@BUILD=$(BUILD) SANITIZE=$(SANITIZE) sh tests/run $(if $(JOBS),-j $(JOBS))
 check-full:
 	@$(MAKE) --no-print-directory check TB_TIER=full
 
 # piglit's whole quick_cl profile on a stand-in, both sides; prints the counts and the time.
-check-cts: all
+check-cts:
+	$(call needs,check cts recipes)
+	@$(MAKE) --no-print-directory all
 	BUILD=$(BUILD) sh tests/check-cts
-check-deqp: all
+check-deqp:
+	$(call needs,check recipes)
+	@$(MAKE) --no-print-directory all
 	BUILD=$(BUILD) sh tests/check-deqp
 
-check-recipes: all
+check-recipes:
+	$(call needs,check recipes)
+	@$(MAKE) --no-print-directory all
 	sh build-recipes/check-turnip-host
 
 # The README's set-up, make demo and make check in a fresh root of another Debian release
@@ -258,6 +271,7 @@ check-recipes: all
 # tier), from a clean clone of HEAD.
 SUITE ?= trixie
 check-root:
+	$(call needs,root)
 	SUITE=$(SUITE) SANITIZE=$(SANITIZE) TB_TIER=$(TB_TIER) sh tests/check-root
 
 # Opt-in and slow: the tablet's platform (aarch64 Debian 13 with trixie-backports' Mesa) under
@@ -268,9 +282,12 @@ FULL ?= 0
 FRESH ?= 0
 SPIRV_SOURCE ?= $(wildcard ../shared/third_party/SPIRV-LLVM-Translator-19.1.6.tar.gz)
 check-tablet:
+	$(call needs,check root recipes tablet)
 	TB_FULL=$(FULL) TB_FRESH=$(FRESH) TB_SPIRV_SOURCE=$(SPIRV_SOURCE) sh tests/tablet/run
 
-demo: all
+demo:
+	$(call needs,check)
+	@$(MAKE) --no-print-directory all
 	sh tests/demo
 
 # Release builds (docs/design.md §19). `make release` is the workflow's build here (ci/release:
@@ -280,9 +297,11 @@ demo: all
 # REPRO_DRIVERS=vulkan,opencl for the full set.
 DRIVERS ?= vulkan,opencl
 release:
+	$(call needs,recipes root)
 	sh ci/release --drivers $(DRIVERS)
 REPRO_DRIVERS ?= vulkan
 check-repro:
+	$(call needs,root recipes repro)
 	sh tests/check-repro --drivers $(REPRO_DRIVERS)
 
 # Beside the Open Device Helper (docs/design.md §13): the backend calls
@@ -355,7 +374,9 @@ $(BUILD)/man/%: docs/man/%.scd docs/man/tidy-man.awk VERSION
 # default, or trixie), installed with apt into a minimal root of it, used, removed and purged;
 # each step timed (tests/check-deb).
 DEB_SUITE ?= bookworm
-check-deb: all
+check-deb:
+	$(call needs,check root)
+	@$(MAKE) --no-print-directory all
 	BUILD=$(BUILD) SUITE=$(DEB_SUITE) sh tests/check-deb
 
 man: $(MAN_PAGES)

@@ -216,7 +216,11 @@ reason_is() {
 }
 
 # reachable_by USER: USER may pass $T and every directory above it (o+x where it could not,
-# undone by unreachable_again); 1 when runuser is missing or this is not root.
+# undone by unreachable_again: those are the run's own temporary directories), and may run
+# the programs under test: where the checkout is out of USER's reach (a clone in root's 0700
+# home), $CTL, $MESA and $SMOKE become copies in $T/programs, side by side as the build (and
+# make install's libexec) lays them out; the folders above the checkout keep their modes.
+# 1 when runuser is missing or this is not root.
 reachable_by() {
 	[ "$(id -u)" -eq 0 ] && command -v runuser >/dev/null || return 1
 	chmod 0755 "$T"
@@ -228,6 +232,11 @@ reachable_by() {
 		fi
 		_d=$(dirname "$_d")
 	done
+	if ! runuser -u "$1" -- test -x "$CTL" 2>/dev/null; then
+		mkdir -p "$T/programs" && chmod 0755 "$T/programs" &&
+			cp "$CTL" "$MESA" "$SMOKE" "$T/programs/" && chmod 0755 "$T/programs/"* || return 1
+		CTL="$T/programs/tb323fu-ctl" MESA="$T/programs/tb323fu-mesa" SMOKE="$T/programs/tb323fu-mesa-smoke"
+	fi
 }
 unreachable_again() { for _d in ${_opened:-}; do chmod o-x "$_d"; done; }
 

@@ -10,18 +10,9 @@ if [ "$(id -u)" -ne 0 ] || ! command -v runuser >/dev/null; then
 	done_testing
 	exit 0
 fi
-# nobody must reach the store: open the directories above it that it cannot pass (a private
-# temporary directory of the run), and close them again at the end.
-chmod 0755 "$T"
-OPENED=
-d=$(dirname "$T")
-while [ "$d" != / ]; do
-	if ! runuser -u nobody -- test -x "$d" 2>/dev/null; then
-		chmod o+x "$d" && OPENED="$OPENED $d"
-	fi
-	d=$(dirname "$d")
-done
-close_opened() { for d in $OPENED; do chmod o-x "$d"; done; }
+# nobody must reach the store and the programs (tests/lib.sh), and the directories opened for
+# it are closed again at the end.
+reachable_by nobody || { not_ok "nobody reaches the store and the programs"; done_testing; exit 1; }
 V1=2026.10.06
 V2=2026.10.09
 R1=$(standin $V1) && R2=$(standin $V2) || { not_ok "stand-in releases"; done_testing; exit 1; }
@@ -118,5 +109,5 @@ check "nobody: install of the current version says it is already current, not th
 nobody "$CTL" --store "$T/typo" mesa off
 check "nobody: off on a store that is not there says so, and makes none" \
 	sh -c "[ $rc -eq 0 ] && grep -q 'nothing to switch off: there is no store at $T/typo' '$T/out' && test ! -e '$T/typo'"
-close_opened
+unreachable_again
 done_testing
