@@ -13,7 +13,7 @@
 . "$TB_TOP/tests/lib.sh"
 
 for p in flatpak bwrap vulkaninfo clinfo ldd cc; do
-	command -v "$p" >/dev/null || { skip "Flatpak applications" "$p is not installed (ci/packages.txt)"; done_testing; exit 0; }
+	command -v "$p" >/dev/null || { skip "Flatpak applications" "$p is not installed (ci/packages/check.txt; make check installs it)"; done_testing; exit 0; }
 done
 if ! bwrap --unshare-all --ro-bind / / --dev /dev --proc /proc true 2>/dev/null; then
 	skip "Flatpak applications" "this machine forbids the namespaces bwrap needs"
