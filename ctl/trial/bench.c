@@ -664,7 +664,8 @@ static int bench_command(struct bench_ctx *b, const struct bench_request *r, con
 static int run_rounds(struct bench_ctx *b, const struct bench_request *r, int rounds,
 		      char *const vk[], struct tb_error *e)
 {
-	int rc = TB_OK;
+	int rc = TB_OK, runs = 0;
+	progress_count(r->progress, "bench", "bench", 0, 2 * (uint64_t)rounds);
 	for (int round = 1; round <= rounds && !rc; round++) {
 		for (int k = 0; k < 2 && !rc; k++) {
 			/* alternate which side goes first, so neither always runs on a warm machine */
@@ -676,7 +677,9 @@ static int run_rounds(struct bench_ctx *b, const struct bench_request *r, int ro
 			rc = run_benchmark(b, side, round, &failed, e);
 			if (!rc && vk[0])
 				rc = run_vulkan(b, side, round, vk, e);
-			progress_test(r->progress, label, rc || failed ? "fail" : "pass");
+			if (!rc)
+				progress_count(r->progress, "bench", "bench", (uint64_t)++runs, 2 * (uint64_t)rounds);
+			progress_test(r->progress, label, rc ? progress_outcome(rc) : failed ? "fail" : "pass");
 		}
 	}
 	return rc;
