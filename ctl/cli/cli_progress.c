@@ -69,7 +69,7 @@ static void print_counts_json(const char *op, const char *key, const char *what,
 	if (stalled_s >= 0)
 		json_object_object_add(o, "stalled_s", json_object_new_int(stalled_s));
 	json_object_object_add(o, "percent", json_object_new_int(running_percent()));
-	fprintf(stderr, "%s\n", json_out(o, JSON_C_TO_STRING_PLAIN));
+	fprintf(stderr, "%s\n", json_out(o, JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE));
 	json_object_put(o);
 }
 
@@ -144,7 +144,7 @@ static void on_test(void *ctx, const char *name, const char *status)
 		json_object_object_add(o, "test", json_object_new_string(name));
 		json_object_object_add(o, "status", json_object_new_string(status));
 		json_object_object_add(o, "percent", json_object_new_int(running_percent()));
-		fprintf(stderr, "%s\n", json_out(o, JSON_C_TO_STRING_PLAIN));
+		fprintf(stderr, "%s\n", json_out(o, JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE));
 		json_object_put(o);
 	} else if (strcmp(status, "run") && !is_counted_test(p, name)) {
 		/* a suite's own results are the command's table, not hundreds of lines here;

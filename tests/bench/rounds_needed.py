@@ -8,8 +8,8 @@ difference is noise), takes each round's whole log ratio (the mean over the figu
 every round, as bench does), and estimates its spread robustly (1.4826 * the median absolute
 deviation). Then, with that spread, it simulates bench's own procedure (Wilcoxon's signed-rank
 95 % interval, the 3 % noise floor; docs/design.md §10) on a true ratio of 1.10 for 6, 7, …
-rounds, 400 runs each from a fixed seed, and prints the fewest rounds that say "faster" in at
-least 80 % of them (and, for the same spread, how often a true 1.00 wrongly says anything else).
+rounds, 200 runs each from a fixed seed, and prints the fewest rounds that say "faster" in at
+least 80 % of them, and the largest spread for which the default 10 rounds do.
 """
 import json
 import math
@@ -20,7 +20,11 @@ FLOOR = math.log(1.03)
 
 
 def critical(n):
-    # exact null distribution of the signed-rank sum
+    # the exact null distribution of the signed-rank sum up to 60 pairs, the normal
+    # approximation beyond (as ctl/trial/bench_stats.c)
+    if n > 60:
+        c = math.floor(n * (n + 1) / 4 - 1.959963984540054 * math.sqrt(n * (n + 1) * (2 * n + 1) / 24) - 0.5)
+        return c if c >= 0 else -1
     m = n * (n + 1) // 2
     p = [1.0] + [0.0] * m
     for r in range(1, n + 1):
@@ -33,6 +37,13 @@ def critical(n):
             break
         c = s
     return c
+
+
+def power(n, sigma, runs, rng):
+    """How many of runs simulated benches of n rounds say faster for a true 1.10."""
+    c = critical(n)
+    return sum(verdict([math.log(1.10) + rng.gauss(0, sigma) for _ in range(n)], c) == "faster"
+               for _ in range(runs))
 
 
 def verdict(logs, c):
@@ -69,17 +80,28 @@ def main():
     print("rounds measured: %d; per-round whole ratios: %s" % (len(logs), " ".join("%.3f" % math.exp(x) for x in logs)))
     print("noise (robust sd of the per-round log ratio): %.3f" % sigma)
     rng = random.Random(43)
-    for n in range(6, 301):
-        c = critical(n)
-        hits = sum(verdict([math.log(1.10) + rng.gauss(0, sigma) for _ in range(n)], c) == "faster"
-                   for _ in range(400))
-        if hits >= 320:
-            false = sum(verdict([rng.gauss(0, sigma) for _ in range(n)], c) != "same" for _ in range(400))
-            print("rounds needed for a real 10 %% difference: %d (faster in %d of 400; with no difference, "
-                  "%d of 400 say otherwise)" % (n, hits, false))
+    runs = 200
+    # the fewest rounds: doubling, then halving the gap (power grows with the rounds)
+    lo, hi = 5, 6
+    while power(hi, sigma, runs, rng) < 0.8 * runs:
+        lo, hi = hi, hi * 2
+        if hi > 5000:
+            print("rounds needed for a real 10 % difference: more than 5000")
             return
-    print("rounds needed for a real 10 % difference: more than 300")
-
+    while hi - lo > 1:
+        mid = (lo + hi) // 2
+        if power(mid, sigma, runs, rng) >= 0.8 * runs:
+            hi = mid
+        else:
+            lo = mid
+    print("rounds needed for a real 10 %% difference (faster in 80 %% of %d simulated runs): about %d" % (runs, hi))
+    # and the noise the default of 10 rounds handles
+    top = 0.0
+    for k in range(1, 41):
+        sd = k * 0.005
+        if power(10, sd, runs, rng) >= 0.8 * runs:
+            top = sd
+    print("10 rounds tell a real 10 %% difference (80 %% of runs) while the noise stays at or below about %.3f" % top)
 
 if __name__ == "__main__":
     main()
