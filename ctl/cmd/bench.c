@@ -171,8 +171,8 @@ static const struct cli_option bench_options[] = {
 		 "only these of clpeak's tests (compute-sp,kernel-latency…)"),
 	CLI_INT("--rounds", "N", 1, 1000, struct bench_opts, rounds,
 		"rounds through run and distro alternately (default " BENCH_ROUNDS_TEXT ": enough for a 95 % interval "
-		"to tell a real 10 % difference while a round's ratio varies by up to about 7 %; a shared "
-		"2-core machine under load measured 60 %, which needs about 680; fewer than 6 give no interval)"),
+		"to tell a real 10 % difference while a round's ratio varies by up to about 6 %; a shared "
+		"2-core machine under load measured 60 %, which needs about 690; fewer than 6 give no interval)"),
 	CLI_END,
 };
 
@@ -180,7 +180,7 @@ const struct cli_command bench_command = {
 	.name = "bench",
 	.args = "[VERSION] [--command CMD | --tests LIST] [--rounds N]",
 	.summary = "run a benchmark through run and distro alternately: faster, slower or the same, with a 95 % interval",
-	.example = "tb323fu-ctl mesa bench --rounds 5",
+	.example = "tb323fu-ctl mesa bench --tests compute-sp --rounds 20",
 	.options = bench_options,
 	.opts_size = sizeof(struct bench_opts),
 	.operand = OPERAND_VERSION,

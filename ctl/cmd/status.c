@@ -58,6 +58,8 @@ static void say_bench(struct strbuf *sb, json_object *bench)
 	json_object *ratio = json_object_object_get(bench, "ratio"), *iv = json_object_object_get(bench, "interval");
 	json_object *verdict = json_object_object_get(bench, "verdict");
 	const char *command = json_object_get_string(json_object_object_get(bench, "command"));
+	if (!command)
+		command = "";
 	int rounds = json_object_get_int(json_object_object_get(bench, "rounds"));
 	if (!ratio || !verdict)
 		sb_appendf(sb, "\nits last benchmark (%s) gave no verdict; `tb323fu-ctl mesa bench` measures again", command);
