@@ -1,13 +1,19 @@
 #include "base/progress.h"
+#include "base/error.h"
 
 #include <stddef.h>
 #include <stdint.h>
 
 void progress_bytes(const struct tb_progress *p, const char *op, const char *file,
-		    uint64_t done, uint64_t total)
+		    uint64_t done, uint64_t total, unsigned stalled_s)
 {
 	if (p && p->bytes)
-		p->bytes(p->ctx, op, file, done, total);
+		p->bytes(p->ctx, op, file, done, total, stalled_s);
+}
+
+const char *progress_outcome(int rc)
+{
+	return !rc ? "pass" : tb_interrupted ? "interrupted" : "fail";
 }
 
 void progress_test(const struct tb_progress *p, const char *name, const char *status)

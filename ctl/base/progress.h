@@ -6,9 +6,13 @@
 #include <stdint.h>
 
 struct tb_progress {
-	/* op: "download", "unpack", "verify"; total 0 when unknown. */
-	void (*bytes)(void *ctx, const char *op, const char *file, uint64_t done, uint64_t total);
-	/* A smoke test finished (status pass/fail/skip) or started (status "run"). */
+	/* op: "download", "unpack", "verify"; total 0 when unknown. A running download reports at
+	 * least once a second, also while no byte arrives: stalled_s is then the whole seconds since
+	 * the last one (0 while bytes flow). */
+	void (*bytes)(void *ctx, const char *op, const char *file, uint64_t done, uint64_t total,
+		      unsigned stalled_s);
+	/* A smoke test finished (status pass/fail/skip, or interrupted by a signal) or started
+	 * (status "run"). */
 	void (*test)(void *ctx, const char *name, const char *status);
 	/* The operation on file is complete. */
 	void (*done)(void *ctx, const char *op, const char *file);
@@ -17,17 +21,21 @@ struct tb_progress {
 	 * "smoke-testing", …); percent is the whole command's. */
 	void (*step)(void *ctx, const char *step, int percent);
 	/* A long run of like items moved on: done of total (op "suite": a suite's tests on one
-	 * side, name "piglit-cl:store"); total 0 when unknown. */
+	 * side, name "piglit-cl:store"; op "bench": the benchmark's runs, both sides, name
+	 * "bench"); total 0 when unknown. */
 	void (*count)(void *ctx, const char *op, const char *name, uint64_t done, uint64_t total);
 };
 
 /* Null-safe calls, so engine code can pass a NULL progress. */
 void progress_bytes(const struct tb_progress *p, const char *op, const char *file,
-		    uint64_t done, uint64_t total);
+		    uint64_t done, uint64_t total, unsigned stalled_s);
 void progress_test(const struct tb_progress *p, const char *name, const char *status);
 void progress_done(const struct tb_progress *p, const char *op, const char *file);
 void progress_step(const struct tb_progress *p, const char *step);
 void progress_count(const struct tb_progress *p, const char *op, const char *name,
 		    uint64_t done, uint64_t total);
+/* The status a run of a program ended with: "pass" (rc 0), "interrupted" (a signal reached
+ * the tool), else "fail". */
+const char *progress_outcome(int rc);
 
 #endif

@@ -15,7 +15,7 @@
 struct printer {
 	int json;
 	double started, last;
-	uint64_t last_done;
+	uint64_t last_done, first_done; /* first_done: what the file held when its bar began */
 	char file[256];
 	int bar_shown;
 	char counted[64]; /* "piglit-cl:": the suite whose sides' tests were counted */
@@ -40,16 +40,18 @@ static void human_bytes(char *out, size_t n, double b)
 }
 
 /* Whether a count of what (a file, a suite's side) is worth printing now: at most ten updates
- * a second, always the last one, never the same twice; a new what starts afresh. */
-static int due(struct printer *p, const char *what, uint64_t done, uint64_t total, double t)
+ * a second, always the last one, never the same twice; a new what starts afresh. every: the
+ * engine paces these itself (a download's beats, which repeat the count while it stalls). */
+static int due(struct printer *p, const char *what, uint64_t done, uint64_t total, double t, int every)
 {
 	if (strcmp(p->file, what)) {
 		snprintf(p->file, sizeof p->file, "%s", what);
 		p->started = t;
 		p->last = 0;
 		p->last_done = UINT64_MAX;
+		p->first_done = done;
 	}
-	if (done == p->last_done || (t - p->last < 0.1 && !(total && done == total)))
+	if (!every && (done == p->last_done || (t - p->last < 0.1 && !(total && done == total))))
 		return 0;
 	p->last = t;
 	p->last_done = done;
@@ -57,35 +59,43 @@ static int due(struct printer *p, const char *what, uint64_t done, uint64_t tota
 }
 
 static void print_counts_json(const char *op, const char *key, const char *what, uint64_t done,
-			      uint64_t total)
+			      uint64_t total, int stalled_s)
 {
 	json_object *o = json_object_new_object();
 	json_object_object_add(o, "op", json_object_new_string(op));
 	json_object_object_add(o, key, json_object_new_string(what));
 	json_object_object_add(o, "done", json_object_new_int64((int64_t)done));
 	json_object_object_add(o, "total", json_object_new_int64((int64_t)total));
+	if (stalled_s >= 0)
+		json_object_object_add(o, "stalled_s", json_object_new_int(stalled_s));
 	json_object_object_add(o, "percent", json_object_new_int(running_percent()));
-	fprintf(stderr, "%s\n", json_out(o, JSON_C_TO_STRING_PLAIN));
+	fprintf(stderr, "%s\n", json_out(o, JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE));
 	json_object_put(o);
 }
 
-static void on_bytes(void *ctx, const char *op, const char *file, uint64_t done, uint64_t total)
+static void on_bytes(void *ctx, const char *op, const char *file, uint64_t done, uint64_t total,
+		     unsigned stalled_s)
 {
 	struct printer *p = ctx;
 	double t = now();
-	if (!due(p, file, done, total, t))
+	int download = !strcmp(op, "download");
+	if (!due(p, file, done, total, t, download))
 		return;
 	if (p->json) {
-		print_counts_json(op, "file", file, done, total);
+		print_counts_json(op, "file", file, done, total, download ? (int)stalled_s : -1);
 		return;
 	}
-	char d[32], tot[32], rate[32], left[32] = "";
+	/* the bytes really in the file; the rate over what came since the bar began (a resumed
+	 * download's earlier part is not this run's speed) */
+	char d[32], tot[32], rate[32], left[48] = "";
 	double elapsed = t - p->started;
-	double bps = elapsed > 0 ? (double)done / elapsed : 0;
+	double bps = elapsed > 0 && done > p->first_done ? (double)(done - p->first_done) / elapsed : 0;
 	human_bytes(d, sizeof d, (double)done);
 	human_bytes(tot, sizeof tot, (double)total);
 	human_bytes(rate, sizeof rate, bps);
-	if (total && bps > 0 && done < total) {
+	if (stalled_s)
+		snprintf(left, sizeof left, ", nothing received for %u s", stalled_s);
+	else if (total && bps > 0 && done < total) {
 		long s = (long)((double)(total - done) / bps);
 		snprintf(left, sizeof left, ", %ld:%02ld left", s / 60, s % 60);
 	}
@@ -128,12 +138,13 @@ static void on_test(void *ctx, const char *name, const char *status)
 		p->bar_shown = 0;
 	}
 	if (p->json) {
+		/* bench's runs are its step's own events, not smoke tests */
 		json_object *o = json_object_new_object();
-		json_object_object_add(o, "op", json_object_new_string("smoke"));
+		json_object_object_add(o, "op", json_object_new_string(strncmp(name, "bench:", 6) ? "smoke" : "bench"));
 		json_object_object_add(o, "test", json_object_new_string(name));
 		json_object_object_add(o, "status", json_object_new_string(status));
 		json_object_object_add(o, "percent", json_object_new_int(running_percent()));
-		fprintf(stderr, "%s\n", json_out(o, JSON_C_TO_STRING_PLAIN));
+		fprintf(stderr, "%s\n", json_out(o, JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE));
 		json_object_put(o);
 	} else if (strcmp(status, "run") && !is_counted_test(p, name)) {
 		/* a suite's own results are the command's table, not hundreds of lines here;
@@ -154,10 +165,10 @@ static void on_count(void *ctx, const char *op, const char *name, uint64_t done,
 	const char *colon = strchr(name, ':');
 	if (colon && (size_t)(colon - name) + 2 <= sizeof p->counted)
 		snprintf(p->counted, sizeof p->counted, "%.*s", (int)(colon - name + 1), name);
-	if (!due(p, name, done, total, t))
+	if (!due(p, name, done, total, t, 0))
 		return;
 	if (p->json) {
-		print_counts_json(op, "test", name, done, total);
+		print_counts_json(op, "test", name, done, total, -1);
 		return;
 	}
 	uint64_t shown_done = done > total ? total : done;
@@ -203,7 +214,8 @@ void cli_progress_finished(const char *operation, int code, const char *reason, 
 	json_object_object_add(o, "code", json_object_new_int(code));
 	json_object_object_add(o, "reason", json_object_new_string(code ? reason ? reason : "failed" : ""));
 	json_object_object_add(o, "message", json_object_new_string(message ? message : ""));
-	json_object_object_add(o, "percent", json_object_new_int(100));
+	/* 100 for a success; a failure keeps the percent it reached */
+	json_object_object_add(o, "percent", json_object_new_int(code ? running_percent() : 100));
 	print_json(o);
 }
 

@@ -50,6 +50,29 @@ static char *cached_available(const struct cli *c, const struct store *s)
 static const char damaged_state[] =
 	"the store's state file is damaged; it is read from the links and env.conf (the session stays as it is) and rebuilt by the next change";
 
+
+/* The last benchmark of current as its statistics allow: the verdict with its interval, never
+ * a bare ratio (docs/design.md §10). */
+static void say_bench(struct strbuf *sb, json_object *bench)
+{
+	json_object *ratio = json_object_object_get(bench, "ratio"), *iv = json_object_object_get(bench, "interval");
+	json_object *verdict = json_object_object_get(bench, "verdict");
+	const char *command = json_object_get_string(json_object_object_get(bench, "command"));
+	if (!command)
+		command = "";
+	int rounds = json_object_get_int(json_object_object_get(bench, "rounds"));
+	if (!ratio || !verdict)
+		sb_appendf(sb, "\nits last benchmark (%s) gave no verdict; `tb323fu-ctl mesa bench` measures again", command);
+	else if (!iv)
+		sb_appendf(sb, "\nits last benchmark: %.2fx the distribution's Mesa from %d round%s, too few to tell faster from slower (%s; `tb323fu-ctl mesa bench` measures again)",
+			   json_object_get_double(ratio), rounds, rounds == 1 ? "" : "s", command);
+	else
+		sb_appendf(sb, "\nits last benchmark: %s, %.2fx the distribution's Mesa (95 %% interval %.2fx-%.2fx; %s, %d rounds; `tb323fu-ctl mesa bench` measures again)",
+			   json_object_get_string(verdict), json_object_get_double(ratio),
+			   json_object_get_double(json_object_array_get_idx(iv, 0)),
+			   json_object_get_double(json_object_array_get_idx(iv, 1)), command, rounds);
+}
+
 static void status_sentence(struct strbuf *sb, const struct store *s, const struct lc_view *v,
 			    const struct manifest *m, const char *avail, int incomplete,
 			    const struct running_info *ri)
@@ -85,12 +108,8 @@ static void status_sentence(struct strbuf *sb, const struct store *s, const stru
 	if (!strcmp(lc_state_name(v), "trial"))
 		sb_appendf(sb, "\nit is on trial (%d of %d starts); confirm it with `tb323fu-ctl mesa keep`", v->st.tries, v->st.max);
 	json_object *bench = v->current ? bench_summary(s, v->current) : NULL;
-	json_object *ratio = bench ? json_object_object_get(bench, "ratio") : NULL;
-	if (ratio)
-		sb_appendf(sb, "\nits last benchmark: %.2fx the distribution's Mesa (%s, %d rounds; `tb323fu-ctl mesa bench` measures again)",
-			   json_object_get_double(ratio),
-			   json_object_get_string(json_object_object_get(bench, "command")),
-			   json_object_get_int(json_object_object_get(bench, "rounds")));
+	if (bench)
+		say_bench(sb, bench);
 	json_object_put(bench);
 	if (v->previous && v->previous_gone)
 		sb_appendf(sb, "\nMesa %s, the previous version, is gone from %s/versions", v->previous, s->root);
@@ -188,6 +207,7 @@ static int cmd_status(struct cli *c, const void *opts, struct store *s, struct o
 	outcome_bool(o, "takeover_needed", incomplete > 0);
 	outcome_str(o, "op", ri.command);
 	outcome_int(o, "progress", ri.command[0] ? ri.percent : 0);
+	outcome_int(o, "stalled_s", ri.command[0] ? ri.stalled_s : 0);
 	outcome_str(o, "message", ri.last_message);
 	o->fields_only = 1;
 	struct strbuf sb = {0};

@@ -22,8 +22,6 @@
 
 #define MAX_REDIRECTS 10
 #define GITHUB_JSON "application/vnd.github+json"
-/* Progress is reported at most once per this many bytes (and at the end). */
-#define PROGRESS_STEP (1u << 20)
 
 /* ---- hashing beside the transfer ----
  * The bytes of a download are hashed by a second thread while the first one receives and
@@ -152,6 +150,9 @@ struct transfer {
 	uint64_t received; /* bytes of the file written so far (offset included) */
 	uint64_t limit;
 	uint64_t last_report;
+	double reported_at; /* when the last progress event went out (monotonic seconds) */
+	double byte_at;	    /* when the last byte arrived, or the transfer began */
+	uint64_t byte_seen; /* received, as the last beat saw it */
 	int range_sent;
 	const struct tb_progress *progress;
 	const char *name;
@@ -311,9 +312,9 @@ static size_t on_body(char *data, size_t size, size_t n, void *ctx)
 	}
 	bg_hash_add(&t->hash, data, len);
 	t->received += len;
-	if (t->received - t->last_report >= PROGRESS_STEP || t->received == t->limit) {
+	if (t->received == t->limit) {
 		t->last_report = t->received;
-		progress_bytes(t->progress, "download", t->name, t->received, t->limit);
+		progress_bytes(t->progress, "download", t->name, t->received, t->limit, 0);
 	}
 	return len;
 }
@@ -380,12 +381,74 @@ static void describe_time(long long when, char *out, size_t n)
 		snprintf(out, n, "later");
 }
 
-/* Called by libcurl about once a second even while nothing arrives: a signal stops the
- * transfer there. */
+/* Called by libcurl on every turn of the transfer: a signal stops it there. */
 static int on_xferinfo(void *ctx, curl_off_t dltotal, curl_off_t dlnow, curl_off_t ultotal,
 		       curl_off_t ulnow)
 {
 	return tb_interrupted ? 1 : 0;
+}
+
+static double monotonic_now(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* A download's progress, on every turn of the transfer loop: the bytes really written, at most
+ * four times a second while they grow and twice a second while none arrives, with the seconds
+ * since the last one (docs/design.md §13). */
+static void beat(struct transfer *t)
+{
+	if (!t->to_file || !t->progress)
+		return;
+	double now = monotonic_now();
+	if (!t->byte_at || t->received != t->byte_seen) {
+		t->byte_seen = t->received;
+		t->byte_at = now;
+	}
+	double quiet = now - t->byte_at, since = now - t->reported_at;
+	if ((t->received != t->last_report && since >= 0.25) || since >= 0.5) {
+		t->last_report = t->received;
+		t->reported_at = now;
+		progress_bytes(t->progress, "download", t->name, t->received, t->limit,
+			       quiet >= 1 ? (unsigned)quiet : 0);
+	}
+}
+
+/* curl_easy_perform of the transfer's handle, waking at least four times a second (a multi
+ * handle of its own, polled with a time limit), so a download reports also while nothing
+ * arrives. */
+static CURLcode perform_beating(struct transfer *t)
+{
+	CURLM *m = curl_multi_init();
+	if (!m)
+		return CURLE_OUT_OF_MEMORY;
+	if (curl_multi_add_handle(m, t->curl) != CURLM_OK) {
+		curl_multi_cleanup(m);
+		return CURLE_FAILED_INIT;
+	}
+	CURLcode cr = CURLE_OK;
+	int running = 1;
+	while (running) {
+		CURLMcode mc = curl_multi_perform(m, &running);
+		if (mc == CURLM_OK && running)
+			mc = curl_multi_poll(m, NULL, 0, 250, NULL);
+		if (mc != CURLM_OK) {
+			snprintf(t->errbuf, sizeof t->errbuf, "%s", curl_multi_strerror(mc));
+			cr = CURLE_RECV_ERROR;
+			break;
+		}
+		beat(t);
+	}
+	CURLMsg *msg;
+	int left;
+	while ((msg = curl_multi_info_read(m, &left)))
+		if (msg->msg == CURLMSG_DONE)
+			cr = msg->data.result;
+	curl_multi_remove_handle(m, t->curl);
+	curl_multi_cleanup(m);
+	return cr;
 }
 
 static int curl_failure(struct transfer *t, CURLcode rc, const char *url, struct tb_error *e)
@@ -564,7 +627,7 @@ static int perform(struct transfer *t, struct tb_error *e)
 		curl_easy_setopt(c, CURLOPT_URL, url);
 		t->errbuf[0] = '\0';
 		reset_answer(t);
-		CURLcode cr = curl_easy_perform(c);
+		CURLcode cr = perform_beating(t);
 		curl_easy_setopt(c, CURLOPT_HTTPHEADER, NULL);
 		curl_slist_free_all(h);
 		t->status = answer_status(t);
@@ -692,7 +755,7 @@ int fetch_file(const struct config *cfg, const struct fetch_request *rq, const c
 		sha256_end(h, out->sha256);
 		out->size = out->resumed_from = have;
 		close(fd);
-		progress_bytes(p, "download", name, have, expect_size);
+		progress_bytes(p, "download", name, have, expect_size, 0);
 		progress_done(p, "download", name);
 		return TB_OK;
 	}
@@ -713,7 +776,7 @@ int fetch_file(const struct config *cfg, const struct fetch_request *rq, const c
 	t.range_sent = have > 0;
 	out->resumed_from = have;
 	if (have)
-		progress_bytes(p, "download", name, have, expect_size);
+		progress_bytes(p, "download", name, have, expect_size, 0);
 
 	int rc = perform(&t, e);
 	if (rc == TB_OK && t.status == 304)

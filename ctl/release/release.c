@@ -91,7 +91,7 @@ static ssize_t read_tar(struct archive *a, void *data, const void **out)
 		archive_set_error(a, errno, "%s", inflater_error(u->inflater));
 		return -1;
 	}
-	progress_bytes(u->req->progress, "unpack", u->name, u->read_bytes, u->tar_size);
+	progress_bytes(u->req->progress, "unpack", u->name, u->read_bytes, u->tar_size, 0);
 	*out = block;
 	return (ssize_t)len;
 }

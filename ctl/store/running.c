@@ -36,7 +36,7 @@ static const struct plan plans[] = {
 	{"install", {{"installing", 0, 10}, {"smoke-testing", 10, 100}}},
 	{"install-local", {{"verifying", 0, 55}, {"installing", 55, 60}, {"smoke-testing", 60, 100}}},
 	{"smoke", {{"smoke-testing", 0, 100}}},
-	{"bench", {{"smoke-testing", 0, 100}}},
+	{"bench", {{"benchmarking", 0, 100}}},
 	{"verify", {{"verifying", 0, 100}}},
 	{"on", {{"switching", 0, 100}}},
 	{"off", {{"switching", 0, 100}}},
@@ -56,12 +56,18 @@ static struct {
 	int step;    /* index into plan->steps, -1 before the first */
 	int percent; /* never decreasing */
 	int tests_done;
+	unsigned stalled_s; /* of the running download; 0 while bytes flow or none runs */
+	/* a run of counted items (a suite's sides, bench's runs) in the current step: the percent
+	 * it started from, and each side's done and total */
+	int count_step, count_from;
+	uint64_t count_done[2], count_total[2];
 	const struct tb_progress *inner;
 	char *root;
 	int lock_fd; /* a duplicate of the store's lock: held until last-operation is written */
 	double published_at;
 	int published_percent, published_step;
-} run = {.step = -1, .lock_fd = -1};
+	unsigned published_stalled;
+} run = {.step = -1, .lock_fd = -1, .count_step = -1};
 
 static double now(void)
 {
@@ -105,15 +111,18 @@ static void publish(int force)
 	if (!run.root || run.step < 0)
 		return;
 	double t = now();
-	if (!force && (run.percent == run.published_percent || t - run.published_at < 0.25))
+	int moved = run.percent != run.published_percent || run.stalled_s != run.published_stalled;
+	if (!force && (!moved || t - run.published_at < 0.25))
 		return;
 	run.published_at = t;
 	run.published_percent = run.percent;
 	run.published_step = run.step;
+	run.published_stalled = run.stalled_s;
 	json_object *o = json_object_new_object();
 	json_object_object_add(o, "command", json_object_new_string(run.command));
 	json_object_object_add(o, "step", json_object_new_string(run.plan->steps[run.step].step));
 	json_object_object_add(o, "percent", json_object_new_int(run.percent));
+	json_object_object_add(o, "stalled_s", json_object_new_int((int)run.stalled_s));
 	json_object_object_add(o, "pid", json_object_new_int((int)getpid()));
 	publish_json(o, STORE_RUNNING);
 }
@@ -157,17 +166,23 @@ static void within(double fraction)
 	publish(0);
 }
 
-static void on_bytes(void *ctx, const char *op, const char *file, uint64_t done, uint64_t total)
+static void on_bytes(void *ctx, const char *op, const char *file, uint64_t done, uint64_t total,
+		     unsigned stalled_s)
 {
 	const char *step = !strcmp(op, "download") ? "downloading" : "verifying";
+	run.stalled_s = stalled_s;
 	if (enter(step) && total)
 		within((double)done / (double)total);
-	progress_bytes(run.inner, op, file, done, total);
+	else
+		publish(0);
+	progress_bytes(run.inner, op, file, done, total, stalled_s);
 }
 
 static void on_test(void *ctx, const char *name, const char *status)
 {
-	if (enter("smoke-testing") && strcmp(status, "run")) {
+	/* the six smoke tests move the step; a suite's tests ("SUITE:TEST") and bench's runs
+	 * ("bench:…") are counted by on_count */
+	if (!strchr(name, ':') && enter("smoke-testing") && strcmp(status, "run")) {
 		run.tests_done++;
 		within((double)run.tests_done / (SMOKE_TESTS + 1));
 	}
@@ -184,9 +199,34 @@ static void on_step(void *ctx, const char *step, int percent)
 	enter(step);
 }
 
+/* A suite's sides ("SUITE:store", "SUITE:distribution") or bench's runs: done of total mapped
+ * into what is left of the current step from where the counting began. */
 static void on_count(void *ctx, const char *op, const char *name, uint64_t done, uint64_t total)
 {
-	progress_count(run.inner, op, name, done, total);
+	if (run.step >= 0) {
+		if (run.count_step != run.step) {
+			run.count_step = run.step;
+			run.count_from = run.percent;
+			memset(run.count_done, 0, sizeof run.count_done);
+			memset(run.count_total, 0, sizeof run.count_total);
+		}
+		const char *colon = strrchr(name, ':');
+		int k = colon && !strcmp(colon, ":distribution");
+		int sides = !strcmp(op, "suite") ? 2 : 1;
+		run.count_done[k] = done > total ? total : done;
+		run.count_total[k] = total;
+		uint64_t all = 0, finished = run.count_done[0] + run.count_done[1];
+		for (int i = 0; i < sides; i++)
+			all += run.count_total[i] ? run.count_total[i] : total;
+		if (all) {
+			int to = run.plan->steps[run.step].to;
+			set_percent(run.count_from + (int)((to - run.count_from) * ((double)finished / (double)all)));
+			publish(0);
+		}
+	}
+	/* bench's runs are shown by their own lines ("bench:store:1/10"), with this percent */
+	if (strcmp(op, "bench"))
+		progress_count(run.inner, op, name, done, total);
 }
 
 static const struct tb_progress wrapper = {on_bytes, on_test, on_done, NULL, on_step, on_count};
@@ -227,7 +267,9 @@ static int get_int(json_object *o, const char *key);
 
 void running_end(int code, const char *reason, const char *message)
 {
-	run.percent = 100;
+	/* a failed or interrupted command keeps the percent it reached */
+	if (code == 0)
+		run.percent = 100;
 	if (!run.root)
 		return;
 	/* Remove our own publication only (the record as it is, not running_read's view of it).
@@ -318,6 +360,9 @@ void running_read(const char *root, struct running_info *ri)
 		ri->percent = get_int(o, "percent");
 		if (ri->percent < 0 || ri->percent > 100)
 			ri->percent = 0;
+		ri->stalled_s = get_int(o, "stalled_s");
+		if (ri->stalled_s < 0)
+			ri->stalled_s = 0;
 	}
 	json_object_put(o);
 	o = read_json(root, STORE_LAST_OPERATION);

@@ -13,9 +13,10 @@ const struct tb_progress *running_begin(const char *command, const struct tb_pro
  * published in <root>/running (replaced atomically, at most four times a second). The lock
  * stays held, through a duplicate of lock_fd, until running_end has written last-operation. */
 void running_attach(const char *root, int lock_fd);
-/* The whole command's percent so far (0-100, never decreasing). */
+/* The whole command's percent so far (0-100, never decreasing; 100 only once it succeeded). */
 int running_percent(void);
-/* The command ended: <root>/running goes, <root>/last-operation keeps the outcome. */
+/* The command ended: <root>/running goes, <root>/last-operation keeps the outcome; the
+ * percent becomes 100 when code is 0 and stays where it was otherwise. */
 void running_end(int code, const char *reason, const char *message);
 
 /* What a reader sees. */
@@ -23,6 +24,7 @@ struct running_info {
 	char command[32]; /* "" when no writer runs */
 	char step[32];
 	int percent;
+	int stalled_s; /* seconds the running download has received nothing (0 when bytes flow) */
 	char *last_message; /* the last finished operation's sentence, or NULL */
 	char last_command[32];
 	int last_ok;

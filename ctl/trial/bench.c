@@ -20,6 +20,7 @@
 #include "store/manifest.h"
 #include "base/programs.h"
 #include "trial/side.h"
+#include "trial/bench_stats.h"
 #include "trial/smoke_run.h"
 #include "base/error.h"
 #include "base/alloc.h"
@@ -301,7 +302,7 @@ int bench_parse_clpeak_xml(const char *text, size_t len, bench_figure_fn fn, voi
 
 struct figure {
 	char name[256], unit[32];
-	double *values[2]; /* by side */
+	double *values[2]; /* by side, then by round (round 1 first); NAN: none that round */
 	size_t n[2];
 };
 
@@ -309,6 +310,7 @@ struct figures {
 	struct figure *f;
 	size_t n;
 	enum side side;
+	int rounds, round; /* all of them, and the one running (from 1) */
 	/* parser state of the current run */
 	char heading[256];
 	int heading_indent;
@@ -337,8 +339,15 @@ static void figure_add(struct figures *fs, const char *name, const char *unit, d
 		return;
 	fs->seen[f - fs->f] = 1;
 	int k = fs->side;
-	f->values[k] = xrealloc(f->values[k], (f->n[k] + 1) * sizeof(double));
-	f->values[k][f->n[k]++] = v;
+	if (fs->round < 1 || fs->round > fs->rounds)
+		return;
+	if (!f->values[k]) {
+		f->values[k] = xcalloc((size_t)fs->rounds, sizeof(double));
+		for (int r = 0; r < fs->rounds; r++)
+			f->values[k][r] = NAN;
+	}
+	f->values[k][fs->round - 1] = v;
+	f->n[k]++;
 }
 
 static void on_figure(void *ctx, const char *name, const char *unit, double v)
@@ -390,9 +399,10 @@ struct bench_ctx {
 	json_object *failures;
 };
 
-static void begin_run(struct figures *fs, enum side side)
+static void begin_run(struct figures *fs, enum side side, int round)
 {
 	fs->side = side;
+	fs->round = round;
 	fs->heading[0] = '\0';
 	fs->heading_indent = -1;
 	memset(fs->seen, 0, sizeof fs->seen);
@@ -424,7 +434,7 @@ static int run_benchmark(struct bench_ctx *b, enum side side, int round, int *fa
 	char **argv = side_argv(b->s, b->version, side, NULL, b->env[side], b->cmd, e);
 	if (!argv)
 		return TB_EFAIL;
-	begin_run(&b->fs, side);
+	begin_run(&b->fs, side, round);
 	if (b->xml)
 		unlink(b->xml); /* a file left from the last run must not count for this one */
 	int status, timed_out;
@@ -453,12 +463,13 @@ static int run_benchmark(struct bench_ctx *b, enum side side, int round, int *fa
 }
 
 /* The smoke program's Vulkan throughput on one side; its own failures are the smoke tests'. */
-static int run_vulkan(struct bench_ctx *b, enum side side, char *const vk[], struct tb_error *e)
+static int run_vulkan(struct bench_ctx *b, enum side side, int round, char *const vk[],
+		      struct tb_error *e)
 {
 	char **argv = side_argv(b->s, b->version, side, NULL, b->env[side], vk, e);
 	if (!argv)
 		return TB_EFAIL;
-	begin_run(&b->fs, side);
+	begin_run(&b->fs, side, round);
 	int status, timed_out;
 	struct child_tail tail = {0};
 	int rc = side_run(argv, NULL, SIDE_JOB_BENCH, on_smoke_line, &b->fs, &status, &timed_out, &tail, e);
@@ -487,53 +498,108 @@ static int lower_is_better(const char *unit)
 	return 0;
 }
 
-static json_object *side_json(double *v, size_t n, double *median)
+/* A side's values of one figure (by round, NAN where none): median, spread, and the values
+ * in the order of the rounds. */
+static json_object *side_json(const double *by_round, int rounds)
 {
 	json_object *o = json_object_new_object(), *values = json_object_new_array();
-	for (size_t i = 0; i < n; i++)
-		json_object_array_add(values, json_object_new_double(v[i]));
-	*median = n ? median_of(v, n) : 0;
-	json_object_object_add(o, "median", json_object_new_double(*median));
+	double *v = xcalloc((size_t)rounds, sizeof *v);
+	size_t n = 0;
+	for (int r = 0; r < rounds; r++)
+		if (!isnan(by_round[r])) {
+			v[n++] = by_round[r];
+			json_object_array_add(values, json_object_new_double(by_round[r]));
+		}
+	double median = n ? median_of(v, n) : 0;
+	json_object_object_add(o, "median", json_object_new_double(median));
 	json_object_object_add(o, "min", json_object_new_double(n ? v[0] : 0));
 	json_object_object_add(o, "max", json_object_new_double(n ? v[n - 1] : 0));
 	json_object_object_add(o, "values", values);
+	free(v);
 	return o;
 }
 
+/* The round's log ratio of a figure, turned so that > 0 is faster; 0 when the round has no
+ * ratio (a side without the figure, or a 0 on a side). */
+static int round_log(const struct figure *f, int r, double *out)
+{
+	double s = f->values[SIDE_STORE][r], d = f->values[SIDE_DISTRO][r];
+	if (isnan(s) || isnan(d) || !(s > 0) || !(d > 0))
+		return 0;
+	*out = lower_is_better(f->unit) ? log(d) - log(s) : log(s) - log(d);
+	return isfinite(*out);
+}
+
+/* ratio, interval and verdict of one estimate into o; all null without one. */
+static void add_estimate(json_object *o, const double *logs, size_t n)
+{
+	if (!n) {
+		json_object_object_add(o, "ratio", NULL);
+		json_object_object_add(o, "interval", NULL);
+		json_object_object_add(o, "verdict", NULL);
+		return;
+	}
+	struct bench_estimate est;
+	bench_estimate(logs, n, &est);
+	json_object_object_add(o, "ratio", json_object_new_double(est.ratio));
+	json_object *iv = NULL;
+	if (est.has_interval) {
+		iv = json_object_new_array();
+		json_object_array_add(iv, json_object_new_double(est.low));
+		json_object_array_add(iv, json_object_new_double(est.high));
+	}
+	json_object_object_add(o, "interval", iv);
+	json_object_object_add(o, "verdict", json_object_new_string(bench_verdict_name(est.verdict)));
+}
+
+/* A figure compared: its sides, and its estimate over the rounds that have both. Adds its log
+ * ratios to whole (by round) when it has one every round. */
+static json_object *figure_json(const struct figure *f, int rounds, double *whole, int *in_whole)
+{
+	double *logs = xcalloc((size_t)rounds, sizeof *logs);
+	size_t n = 0;
+	for (int r = 0; r < rounds; r++)
+		n += round_log(f, r, &logs[n]);
+	json_object *t = json_object_new_object();
+	json_object_object_add(t, "name", json_object_new_string(f->name));
+	json_object_object_add(t, "unit", json_object_new_string(f->unit));
+	json_object_object_add(t, "higher_is_better", json_object_new_boolean(!lower_is_better(f->unit)));
+	add_estimate(t, logs, n);
+	json_object_object_add(t, "rounds_compared", json_object_new_int((int)n));
+	json_object_object_add(t, "store", side_json(f->values[SIDE_STORE], rounds));
+	json_object_object_add(t, "distribution", side_json(f->values[SIDE_DISTRO], rounds));
+	if (n == (size_t)rounds) {
+		for (int r = 0; r < rounds; r++)
+			whole[r] += logs[r];
+		(*in_whole)++;
+	}
+	free(logs);
+	return t;
+}
+
+/* The figures both sides report, each with its estimate, and the whole: per round the mean of
+ * the log ratios of the figures that have one every round (the log of the geometric mean of
+ * their ratios), estimated the same way. */
 static json_object *result_json(struct figures *fs, const char *command, int rounds)
 {
 	json_object *list = json_object_new_array();
-	double log_sum = 0;
-	int counted = 0;
+	double *whole = xcalloc((size_t)rounds, sizeof *whole);
+	int in_whole = 0;
 	for (size_t i = 0; i < fs->n; i++) {
 		struct figure *f = &fs->f[i];
 		if (!f->n[SIDE_STORE] || !f->n[SIDE_DISTRO])
 			continue; /* only figures both sides report are compared */
-		double ms, md;
-		json_object *a = side_json(f->values[SIDE_STORE], f->n[SIDE_STORE], &ms);
-		json_object *b = side_json(f->values[SIDE_DISTRO], f->n[SIDE_DISTRO], &md);
-		int lower = lower_is_better(f->unit);
-		json_object *t = json_object_new_object();
-		json_object_object_add(t, "name", json_object_new_string(f->name));
-		json_object_object_add(t, "unit", json_object_new_string(f->unit));
-		json_object_object_add(t, "higher_is_better", json_object_new_boolean(!lower));
-		if (ms > 0 && md > 0) {
-			double ratio = lower ? md / ms : ms / md;
-			json_object_object_add(t, "ratio", json_object_new_double(ratio));
-			log_sum += log(ratio);
-			counted++;
-		} else {
-			json_object_object_add(t, "ratio", NULL);
-		}
-		json_object_object_add(t, "store", a);
-		json_object_object_add(t, "distribution", b);
-		json_object_array_add(list, t);
+		json_object_array_add(list, figure_json(f, rounds, whole, &in_whole));
 	}
 	json_object *o = json_object_new_object();
 	json_object_object_add(o, "command", json_object_new_string(command));
 	json_object_object_add(o, "rounds", json_object_new_int(rounds));
-	json_object_object_add(o, "ratio", counted ? json_object_new_double(exp(log_sum / counted)) : NULL);
+	for (int r = 0; r < rounds && in_whole; r++)
+		whole[r] /= in_whole;
+	add_estimate(o, whole, in_whole ? (size_t)rounds : 0);
+	json_object_object_add(o, "figures_in_whole", json_object_new_int(in_whole));
 	json_object_object_add(o, "figures", list);
+	free(whole);
 	return o;
 }
 
@@ -598,7 +664,8 @@ static int bench_command(struct bench_ctx *b, const struct bench_request *r, con
 static int run_rounds(struct bench_ctx *b, const struct bench_request *r, int rounds,
 		      char *const vk[], struct tb_error *e)
 {
-	int rc = TB_OK;
+	int rc = TB_OK, runs = 0;
+	progress_count(r->progress, "bench", "bench", 0, 2 * (uint64_t)rounds);
 	for (int round = 1; round <= rounds && !rc; round++) {
 		for (int k = 0; k < 2 && !rc; k++) {
 			/* alternate which side goes first, so neither always runs on a warm machine */
@@ -609,8 +676,10 @@ static int run_rounds(struct bench_ctx *b, const struct bench_request *r, int ro
 			int failed = 0;
 			rc = run_benchmark(b, side, round, &failed, e);
 			if (!rc && vk[0])
-				rc = run_vulkan(b, side, vk, e);
-			progress_test(r->progress, label, rc || failed ? "fail" : "pass");
+				rc = run_vulkan(b, side, round, vk, e);
+			if (!rc)
+				progress_count(r->progress, "bench", "bench", (uint64_t)++runs, 2 * (uint64_t)rounds);
+			progress_test(r->progress, label, rc ? progress_outcome(rc) : failed ? "fail" : "pass");
 		}
 	}
 	return rc;
@@ -666,10 +735,12 @@ int bench_run(struct store *s, const char *version, const struct bench_request *
 	int rc = store_load_manifest(s, version, &m, e);
 	if (rc)
 		return rc;
-	struct bench_ctx b = {.s = s, .version = version, .failures = json_object_new_array()};
+	struct bench_ctx b = {.s = s, .version = version, .failures = json_object_new_array(),
+			      .fs = {.rounds = rounds}};
 	b.command = r->command && *r->command ? r->command : BENCH_DEFAULT_COMMAND;
 	struct side_drivers d[2] = {{0}};
-	char *smoke = m.has_vulkan ? find_smoke_program() : NULL;
+	/* the smoke program's figure only beside clpeak: a command's figures stand alone */
+	char *smoke = m.has_vulkan && !(r->command && *r->command) ? find_smoke_program() : NULL;
 	char *vk[] = {smoke, "--json", "--no-opencl", NULL};
 	/* In the store, under a temporary's name: a bench ended by a second signal or a kill
 	 * leaves it to the next writer's clean-up (store_lock), not in /tmp for ever. */
@@ -719,8 +790,8 @@ json_object *bench_summary(const struct store *s, const char *version)
 	json_object *out = NULL;
 	if (o && json_object_object_get_ex(o, "bench", &b) && json_object_is_type(b, json_type_object)) {
 		out = json_object_new_object();
-		static const char *const keys[] = {"command", "ratio", "rounds"};
-		for (size_t i = 0; i < 3; i++)
+		static const char *const keys[] = {"command", "ratio", "rounds", "interval", "verdict"};
+		for (size_t i = 0; i < sizeof keys / sizeof *keys; i++)
 			json_object_object_add(out, keys[i],
 					       json_object_object_get_ex(b, keys[i], &v) ? json_object_get(v) : NULL);
 	}

@@ -12,7 +12,7 @@
 struct json_object;
 
 #define BENCH_DEFAULT_COMMAND "clpeak"
-#define BENCH_DEFAULT_ROUNDS 3
+#define BENCH_DEFAULT_ROUNDS 10
 #define BENCH_STR_(x) #x
 #define BENCH_STR(x) BENCH_STR_(x)
 #define BENCH_ROUNDS_TEXT BENCH_STR(BENCH_DEFAULT_ROUNDS) /* for help texts */
@@ -47,23 +47,27 @@ typedef void (*bench_figure_fn)(void *ctx, const char *name, const char *unit, d
  * clpeak's XML. */
 int bench_parse_clpeak_xml(const char *text, size_t len, bench_figure_fn fn, void *ctx);
 
-/* Runs the rounds (store and distribution alternately, the order swapped every round) plus the
- * smoke program's vk.compute throughput on both sides when the release has Vulkan, each side
- * seeing one OpenCL vendor and one Vulkan ICD (side_drivers_find), keeps the result as
- * smoke/<v>.json's "bench" and returns it in *result:
- * {"command","rounds","ratio","sides":{"store":{"opencl_vendor","vulkan_icd"},"distribution":…},
+/* Runs the rounds (store and distribution alternately, the order swapped every round), plus,
+ * when no command is given and the release has Vulkan, the smoke program's vk.compute
+ * throughput on both sides, each side seeing one OpenCL vendor and one Vulkan ICD
+ * (side_drivers_find), keeps the result as smoke/<v>.json's "bench" and returns it in *result:
+ * {"command","rounds","ratio","interval","verdict","figures_in_whole",
+ *  "sides":{"store":{"opencl_vendor","vulkan_icd"},"distribution":…},
  *  "failures":[{"side","round","status","last_line"}],
- *  "figures":[{"name","unit","higher_is_better","ratio","store":{"median","min","max","values"},
- *   "distribution":{…}}]}.
- * A figure's ratio is how many times faster the store's build is (store/distribution for
- * rates, the inverse for times); "ratio" is the geometric mean of the figures' ratios.
+ *  "figures":[{"name","unit","higher_is_better","ratio","interval","verdict","rounds_compared",
+ *   "store":{"median","min","max","values"},"distribution":{…}}]}.
+ * A figure's ratio is how many times faster the store's build is, estimated from the rounds'
+ * paired ratios (store/distribution for rates, the inverse for times) with its 95 % interval
+ * [low, high] (null with fewer than BENCH_MIN_ROUNDS rounds) and verdict (bench_stats.h);
+ * the whole is the same over the per-round geometric mean of the figures present every round.
  * A benchmark that exits non-zero without figures fails at once; one that printed figures
  * and then exited non-zero is kept in "failures" and the run fails at the end with *result
  * still set (its figures are real), e saying which side and round and how. */
 int bench_run(struct store *s, const char *version, const struct bench_request *r,
 	      struct json_object **result, struct tb_error *e);
 
-/* smoke/<v>.json's bench as list shows it: {"command","ratio","rounds"}, or NULL. */
+/* smoke/<v>.json's bench as list and status show it: {"command","ratio","rounds","interval",
+ * "verdict"} (interval and verdict null in a record older than them), or NULL. */
 struct json_object *bench_summary(const struct store *s, const char *version);
 
 #endif

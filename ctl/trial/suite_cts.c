@@ -647,7 +647,7 @@ static int run_all(struct cts_run *base, struct cts_binary *bins, size_t n, cons
 		for (size_t k = 0; k < json_object_array_length(p.flaky[i]); k++)
 			json_object_array_add(flaky, json_object_get(json_object_array_get_idx(p.flaky[i], k)));
 	}
-	progress_test(base->r->progress, SUITE_NAME ":store", rc ? "fail" : "pass");
+	progress_test(base->r->progress, SUITE_NAME ":store", progress_outcome(rc));
 	if (!rc) {
 		out->distro_cached = all_cached && json_object_array_length(ran) > 0;
 		json_object *extra = json_object_new_object();

@@ -468,7 +468,7 @@ static int run_all(struct deqp_suite *run, struct deqp_cases *c, int jobs, json_
 			suite_cache_write(run->s, cache_path, DEQP_SUITE, run->cached);
 		rc = retry_regressions(run, jobs, mine, theirs, expected, flaky, e);
 	}
-	progress_test(p, DEQP_SUITE ":store", rc ? "fail" : "pass");
+	progress_test(p, DEQP_SUITE ":store", progress_outcome(rc));
 	if (!rc) {
 		out->distro_cached = all_cached;
 		json_object *extra = extra_keys(run, c, jobs, flaky, not_run, n_not_run, all_cached);

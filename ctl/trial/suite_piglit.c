@@ -128,7 +128,7 @@ static int run_side(struct store *s, const char *version, enum side side, const 
 					 last[0] ? ": " : "", last, piglit_profile(r->profile));
 		}
 	}
-	progress_test(r->progress, label, rc ? "fail" : "pass");
+	progress_test(r->progress, label, progress_outcome(rc));
 	free(results);
 	return rc;
 }

@@ -72,7 +72,7 @@ interrupted() {
 start bench "$CTL" --store "$STORE" --json mesa bench $V --rounds 1 --command "$T/hang"
 check "bench: the benchmark started" wait_until 60 test -e "$T/started"
 check "…status shows the running bench" \
-	test "$(ctl mesa status --json | json 'd["op"], d["state"]')" = "('bench', 'smoke-testing')"
+	test "$(ctl mesa status --json | json 'd["op"], d["state"]')" = "('bench', 'benchmarking')"
 kill -TERM "$(cat "$T/bench.pid")"
 interrupted bench "the benchmark ran"
 

@@ -103,6 +103,14 @@ for e in ev:
 print(sorted(last.items(), key=lambda kv: kv[0] != "opencl-cts:store"),
       [e["status"] for e in ev if e.get("test") == "opencl-cts:fake/pass_a"])' <"$T/err")" = \
 	"[('opencl-cts:store', 4), ('opencl-cts:distribution', 4)] ['pass']"
+check "…the counts move the percent: it rises with them, never decreases, and is 100 only on the finished line" python3 -c '
+import json, sys
+ev = [json.loads(l) for l in open(sys.argv[1])]
+pct = [e["percent"] for e in ev]
+counted = [e["percent"] for e in ev if e.get("op") == "suite"]
+assert pct == sorted(pct), pct
+assert len(set(counted)) >= 2 and max(counted) > 0, counted
+assert ev[-1]["op"] == "finished" and ev[-1]["percent"] == 100 and 100 not in pct[:-1], pct' "$T/err"
 
 # --- the budget --------------------------------------------------------------------------------
 : >"$T/record"

@@ -13,10 +13,10 @@ import sys
 
 KEYS = sorted(["available", "base", "downloaded", "drivers", "enabled", "failed", "failed_reason",
                "failed_reason_id", "installed", "max_tries", "mesa_version", "message", "op",
-               "previous", "progress", "ready", "session", "state", "store", "takeover_needed",
+               "previous", "progress", "ready", "session", "stalled_s", "state", "store", "takeover_needed",
                "trial", "tries"])
 STATES = {"idle", "checking", "downloading", "verifying", "installing", "smoke-testing",
-          "switching", "keeping", "rolling-back", "ready", "trial"}
+          "benchmarking", "switching", "keeping", "rolling-back", "ready", "trial"}
 
 
 def strict(text):
