@@ -130,7 +130,7 @@ static int cmd_bench_check(const void *opts, struct outcome *o)
 	char *bad = a->tests ? bench_tests_unknown(a->tests) : NULL;
 	if (bad) {
 		int rc = cli_usage(o, "--tests wants clpeak's test names separated by commas "
-				      "(compute-sp,kernel-latency…), not \"%s\"", bad);
+				      "(compute-sp,kernel-latency…) or vk.compute, not \"%s\"", bad);
 		free(bad);
 		return rc;
 	}
@@ -168,7 +168,8 @@ static const struct cli_option bench_options[] = {
 	CLI_STRING("--command", "CMD", struct bench_opts, command,
 		   "another benchmark, by sh -c, its \"label : 12.5 GB/s\" lines read (default clpeak, its XML read)"),
 	CLI_LIST("--tests", "LIST", struct bench_opts, tests,
-		 "only these of clpeak's tests (compute-sp,kernel-latency…)"),
+		 "only these of clpeak's tests (compute-sp,kernel-latency…); vk.compute alone: the smoke program's "
+		 "Vulkan compute figure without clpeak (a run of about a second)"),
 	CLI_INT("--rounds", "N", 1, 1000, struct bench_opts, rounds,
 		"rounds through run and distro alternately (default " BENCH_ROUNDS_TEXT ": enough for a 95 % interval "
 		"to tell a real 10 % difference while a round's ratio varies by up to about 6 %; a shared "

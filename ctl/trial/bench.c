@@ -30,6 +30,8 @@
 
 #define MAX_FIGURES 256
 #define VULKAN_FIGURE "Vulkan compute (smoke vk.compute)"
+/* --tests's name of the smoke program's figure: alone, it is the whole benchmark (no clpeak) */
+#define VULKAN_TEST "vk.compute"
 
 static char *trim_copy(const char *s, size_t n)
 {
@@ -142,7 +144,7 @@ char *bench_tests_unknown(const char *tests)
 		size_t i = 0;
 		while (i < sizeof clpeak_tests / sizeof *clpeak_tests && strcmp(t, clpeak_tests[i]))
 			i++;
-		if (i == sizeof clpeak_tests / sizeof *clpeak_tests)
+		if (i == sizeof clpeak_tests / sizeof *clpeak_tests && strcmp(t, VULKAN_TEST))
 			bad = xstrdup(t);
 	}
 	if (!bad && (!*tests || strstr(tests, ",,") || tests[strlen(tests) - 1] == ','))
@@ -656,7 +658,8 @@ static int bench_command(struct bench_ctx *b, const struct bench_request *r, con
 	char *tests = r->tests ? xstrdup(r->tests) : NULL, *save = NULL;
 	for (char *t = tests ? strtok_r(tests, ",", &save) : NULL; t && n + 1 < cap;
 	     t = strtok_r(NULL, ",", &save))
-		b->cmd[n++] = xasprintf("--%s", t);
+		if (strcmp(t, VULKAN_TEST)) /* the smoke program's, measured beside clpeak anyway */
+			b->cmd[n++] = xasprintf("--%s", t);
 	free(tests);
 	return TB_OK;
 }
@@ -674,7 +677,8 @@ static int run_rounds(struct bench_ctx *b, const struct bench_request *r, int ro
 			snprintf(label, sizeof label, "bench:%s:%d/%d", side_name(side), round, rounds);
 			progress_test(r->progress, label, "run");
 			int failed = 0;
-			rc = run_benchmark(b, side, round, &failed, e);
+			if (b->cmd)
+				rc = run_benchmark(b, side, round, &failed, e);
 			if (!rc && vk[0])
 				rc = run_vulkan(b, side, round, vk, e);
 			if (!rc)
@@ -708,10 +712,10 @@ static int bench_finish(struct bench_ctx *b, int rounds, const struct side_drive
 	json_object_object_add(res, "sides", sides_json(d));
 	json_object_object_add(res, "failures", json_object_get(b->failures));
 	json_object *list = json_object_object_get(res, "figures");
-	size_t own = 0; /* the benchmark's figures, beside the smoke program's */
+	size_t own = 0; /* the benchmark's figures, beside the smoke program's (or it alone) */
 	for (size_t i = 0; i < json_object_array_length(list); i++)
-		own += strcmp(json_object_get_string(json_object_object_get(
-				      json_object_array_get_idx(list, i), "name")), VULKAN_FIGURE) != 0;
+		own += !b->cmd || strcmp(json_object_get_string(json_object_object_get(
+					       json_object_array_get_idx(list, i), "name")), VULKAN_FIGURE) != 0;
 	if (!own) {
 		json_object_put(res);
 		return tb_fail_why(e, TB_EFAIL, "failed",
@@ -738,6 +742,16 @@ int bench_run(struct store *s, const char *version, const struct bench_request *
 	struct bench_ctx b = {.s = s, .version = version, .failures = json_object_new_array(),
 			      .fs = {.rounds = rounds}};
 	b.command = r->command && *r->command ? r->command : BENCH_DEFAULT_COMMAND;
+	/* --tests vk.compute: the smoke program's figure alone, no clpeak */
+	int vulkan_only = !(r->command && *r->command) && r->tests && !strcmp(r->tests, VULKAN_TEST);
+	if (vulkan_only && !m.has_vulkan) {
+		manifest_free(&m);
+		return tb_fail_why(e, TB_EUSAGE, "usage",
+				   "Mesa %s has no Vulkan driver, so --tests " VULKAN_TEST " has nothing to measure; "
+				   "leave it out to run clpeak", version);
+	}
+	if (vulkan_only)
+		b.command = "the smoke program's " VULKAN_TEST;
 	struct side_drivers d[2] = {{0}};
 	/* the smoke program's figure only beside clpeak: a command's figures stand alone */
 	char *smoke = m.has_vulkan && !(r->command && *r->command) ? find_smoke_program() : NULL;
@@ -756,9 +770,9 @@ int bench_run(struct store *s, const char *version, const struct bench_request *
 		if (!rc)
 			b.env[k] = side_drivers_env(&d[k]);
 	}
-	if (!rc)
+	if (!rc && !vulkan_only)
 		rc = bench_command(&b, r, dir, e);
-	if (!rc)
+	if (!rc && b.cmd)
 		rc = trusted_program_path(b.cmd[0], r->command && *r->command ? "the shell" : "clpeak", e);
 	if (!rc && smoke)
 		rc = trusted_program_path(smoke, "the smoke program", e);

@@ -117,6 +117,18 @@ expect_exit 2 "--tests with a name clpeak does not have" ctl mesa bench --tests 
 check "…names it" grep -q 'not "warp-speed"' "$T/err"
 expect_exit 2 "--tests with --command" ctl mesa bench --tests compute-sp --command true
 
+# --tests vk.compute: the smoke program's real Vulkan figure alone, through both sides; no
+# clpeak is started (one in PATH records it), and the result has that one figure, with its
+# interval and verdict (what they say is this machine's: not asserted).
+mkdir -p "$T/clpeak-bin"
+printf '#!/bin/sh\necho ran >>"%s"\n' "$T/clpeak-ran" >"$T/clpeak-bin/clpeak"
+chmod 755 "$T/clpeak-bin/clpeak"
+run_cmd env PATH="$T/clpeak-bin:$PATH" "$CTL" --store "$STORE" --json mesa bench $V --tests vk.compute --rounds 6
+check "bench --tests vk.compute: exit 0, and no clpeak started" sh -c "test $rc = 0 && test ! -e '$T/clpeak-ran'"
+check "…one figure, the smoke program's, with an interval and a verdict of 6 rounds on each side" json_strict "$T/out" \
+	'[f["name"] for f in d["figures"]] == ["Vulkan compute (smoke vk.compute)"] and len(d["interval"]) == 2 and d["verdict"] in ("faster", "slower", "same") and len(d["figures"][0]["store"]["values"]) == 6 and len(d["figures"][0]["distribution"]["values"]) == 6 or exit(1)'
+check "…the command named as what ran" json_strict "$T/out" 'd["command"] == "the smoke program'"'"'s vk.compute" or exit(1)'
+
 mkdir "$T/no-vendors"
 expect_exit 1 "a distribution without the release's OpenCL driver" \
 	env OPENCL_VENDOR_PATH="$T/no-vendors" "$CTL" --store "$STORE" mesa bench --rounds 1 --command "$T/fake-bench"
