@@ -6,7 +6,10 @@ usage: crash_journal.py OUT.journal ENTRY [ENTRY…]
 ENTRY is FIXTURE[,FIELD=VALUE…]: FIXTURE a recorded .export entry, or a .txt kernel line (one
 kernel entry with that MESSAGE). Every entry's store path /var/lib/tb323fu/mesa becomes
 $CRASH_STORE (the test's store, real path); its time becomes $CRASH_USEC (default: now) plus
-its position in microseconds; its boot id this machine's. FIELD=VALUE replaces or adds a field
+its position in microseconds; its boot id this machine's. A recorded coredump entry gets the
+fields journald adds to what systemd-coredump sends from its service (_UID the crashing
+user's, as systemd-coredump drops to that user before it sends; _COMM, _EXE, _SYSTEMD_UNIT,
+_SYSTEMD_SLICE, _PID), which tests/tools/crash-record cannot give it. FIELD=VALUE replaces or adds a field
 (VALUE @FILE: that file's bytes; FIELD= alone removes it). The export format's binary fields
 are written with their new sizes."""
 import os, struct, subprocess, sys, time
@@ -72,6 +75,17 @@ def main():
                 fields.append([k, open(v[1:], "rb").read()])
             elif v:
                 fields.append([k, v.encode()])
+        given = dict(fields)
+        if not fixture.endswith(".txt") and b"COREDUMP_UID" in given:
+            uid = given[b"COREDUMP_UID"]
+            named = [o.split("=", 1)[0].encode() for o in overrides]
+            fields += [f for f in [[b"_PID", b"3001"], [b"_UID", uid], [b"_GID", uid],
+                                   [b"_COMM", b"systemd-coredum"], [b"_EXE", b"/usr/lib/systemd/systemd-coredump"],
+                                   [b"_CMDLINE", b"/usr/lib/systemd/systemd-coredump"],
+                                   [b"_SYSTEMD_CGROUP", b"/system.slice/system-systemd\\x2dcoredump.slice/systemd-coredump@0-3000-" + uid + b".service"],
+                                   [b"_SYSTEMD_UNIT", b"systemd-coredump@0-3000-" + uid + b".service"],
+                                   [b"_SYSTEMD_SLICE", b"system-systemd\\x2dcoredump.slice"]]
+                       if f[0] not in given and f[0] not in named]
         for k, v in fields:
             if store:
                 v = v.replace(RECORDED_STORE, store)
