@@ -6,10 +6,13 @@
 #include "store/crash_record.h"
 #include "base/alloc.h"
 #include "base/programs.h"
+#include "common/storelayout.h"
+#include "trial/seat.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 
 
@@ -30,6 +33,7 @@ json_object *crash_event_json(const struct crash_event *ev)
 	json_object_object_add(o, "how", json_object_new_string(ev->how));
 	json_object_object_add(o, "object", json_object_new_string(ev->object));
 	json_object_object_add(o, "pid", json_object_new_int64(ev->pid));
+	json_object_object_add(o, "uid", json_object_new_int64(ev->uid));
 	json_object_object_add(o, "comm", json_object_new_string(ev->comm));
 	json_object_object_add(o, "time", json_object_new_string(when));
 	json_object_object_add(o, "usec", json_object_new_int64((int64_t)ev->usec));
@@ -104,15 +108,35 @@ static json_object *trial_apps(json_object *rec, const char *version)
 	return crash_record_member(t, "apps", json_type_array);
 }
 
+/* What decides whether an event may act (docs/design.md §18, "Whose crash counts"). */
+struct weigh {
+	uint64_t floor; /* an event before it acts on nothing: the trial's start, a damaged record's last write */
+	long seat_uid;  /* the user of seat0's active session, -1 when none */
+};
+
 static void act_on(const struct lc_ctx *c, const struct lc_view *v, json_object *rec,
-		   const struct crash_event *ev, struct crash_apply_result *r)
+		   const struct crash_event *ev, const struct weigh *w, struct crash_apply_result *r)
 {
 	const char *policy = c->cfg->crash_policy ? c->cfg->crash_policy : "pin";
+	/* a kernel line does not say whose process it was; before the floor, the event may
+	 * belong to another trial or have been acted on already */
+	if (ev->uid < 0 || ev->usec < w->floor) {
+		r->not_counted++;
+		return;
+	}
 	int on_trial = v->st.enabled && v->st.trial && !strcmp(v->st.trial, ev->version);
-	if (on_trial && ev->key[0]) {
+	int desktop = ev->uid == 0 || (w->seat_uid > 0 && ev->uid == w->seat_uid);
+	if (on_trial && ev->key[0] && desktop) {
 		json_object *apps = trial_apps(rec, ev->version);
 		if (!array_has(apps, NULL, ev->key))
 			json_object_array_add(apps, json_object_new_string(ev->key));
+	}
+	if (ev->uid != 0) {
+		/* a user's crash pins in that user's own rules, never in the system's */
+		if (ev->app[0] && (on_trial || !strcmp(policy, "pin-always")) && strcmp(policy, "report"))
+			sb_appendf(&r->said, "%s crashed on Mesa %s as user %ld: it is pinned in that user's own rules only, when they run `tb323fu-ctl mesa crashes --apply --user`\n",
+				   ev->app, ev->version, ev->uid);
+		return;
 	}
 	int may_pin = !strcmp(policy, "pin-always") ? v->current && !strcmp(v->current, ev->version)
 		      : !strcmp(policy, "pin") && on_trial;
@@ -208,9 +232,22 @@ int crash_apply(const struct lc_ctx *c, int boot_tick, struct crash_apply_result
 	memset(r, 0, sizeof *r);
 	r->events = json_object_new_array();
 	r->pins = json_object_new_array();
-	json_object *rec = crash_record_load(c->s, NULL);
+	int damaged = 0;
+	json_object *rec = crash_record_load(c->s, &damaged);
 	struct crash_ctx x;
 	crash_ctx_open(&x, c->s);
+	struct weigh w = {.floor = x.switched_usec, .seat_uid = seat_active_uid()};
+	if (damaged) {
+		/* what was read before the damaged record's last write may have been acted on */
+		char *path = store_path(c->s, "%s", STORE_CRASH_RECORD);
+		struct stat st;
+		uint64_t at = lstat(path, &st) ? 0
+			      : (uint64_t)st.st_mtim.tv_sec * 1000000u + (uint64_t)st.st_mtim.tv_nsec / 1000u;
+		if (at > w.floor)
+			w.floor = at;
+		free(path);
+		sb_appendf(&r->said, "the crash record was damaged: crashes it may have acted on already (before its last change) act on nothing now\n");
+	}
 	struct crash_events g;
 	char last[JOURNAL_CURSOR_MAX];
 	int rc = crash_collect(&x, crash_record_str(rec, "cursor"), 0, &g, last, e);
@@ -226,11 +263,12 @@ int crash_apply(const struct lc_ctx *c, int boot_tick, struct crash_apply_result
 		}
 		r->attributed++;
 		json_object_array_add(events, crash_event_json(ev));
-		act_on(c, &v, rec, ev, r);
+		act_on(c, &v, rec, ev, &w, r);
 	}
 	r->read = g.read;
+	r->forged = g.forged;
 	/* nothing new read: the store is left as it was */
-	int changed = g.n > 0 || (last[0] && strcmp(last, crash_record_str(rec, "cursor")));
+	int changed = g.n > 0 || damaged || (last[0] && strcmp(last, crash_record_str(rec, "cursor")));
 	if (!rc && last[0])
 		json_object_object_add(rec, "cursor", json_object_new_string(last));
 	if (!rc)

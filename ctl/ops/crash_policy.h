@@ -17,6 +17,8 @@ struct crash_apply_result {
 	int read;          /* journal entries looked at */
 	int attributed;    /* events attributed to a version */
 	int unattributed;
+	int forged;        /* entries with systemd-coredump's MESSAGE_ID it did not write: ignored */
+	int not_counted;   /* attributed events that act on nothing: kernel lines, dated before the trial */
 	json_object *events;  /* the new events (attributed and not), as crashes --json lists them */
 	json_object *pins;    /* the automatic pins made now: {"app","choice","version","cursor","reason"} */
 	char rolled_back[80]; /* the version whose trial was ended, "" when none */

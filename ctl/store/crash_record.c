@@ -7,6 +7,33 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* Each member the writer writes is of its type: a record with one of another type is damaged
+ * (read as empty, its pins would be lost and made again). */
+static int record_whole(json_object *o)
+{
+	static const struct {
+		const char *key;
+		json_type t;
+	} members[] = {
+		{"cursor", json_type_string}, {"events", json_type_array}, {"auto_pins", json_type_array},
+		{"trial", json_type_object}, {"rolled_back", json_type_string},
+	};
+	for (size_t i = 0; i < sizeof members / sizeof *members; i++) {
+		json_object *m;
+		if (json_object_object_get_ex(o, members[i].key, &m) && !json_object_is_type(m, members[i].t))
+			return 0;
+	}
+	json_object *pins;
+	if (json_object_object_get_ex(o, "auto_pins", &pins))
+		for (size_t i = 0; i < json_object_array_length(pins); i++) {
+			json_object *p = json_object_array_get_idx(pins, i), *m;
+			if (!json_object_is_type(p, json_type_object) || !json_object_object_get_ex(p, "cursor", &m) ||
+			    !json_object_is_type(m, json_type_string))
+				return 0;
+		}
+	return 1;
+}
+
 json_object *crash_record_load(const struct store *s, int *damaged)
 {
 	char *path = store_path(s, "%s", STORE_CRASH_RECORD);
@@ -15,7 +42,7 @@ json_object *crash_record_load(const struct store *s, int *damaged)
 	char *text = read_small_file_nofollow(path, CRASH_RECORD_MAX, &len);
 	json_object *o = text ? json_tokener_parse(text) : NULL;
 	free(text);
-	if (o && !json_object_is_type(o, json_type_object)) {
+	if (o && (!json_object_is_type(o, json_type_object) || !record_whole(o))) {
 		json_object_put(o);
 		o = NULL;
 	}

@@ -15,7 +15,8 @@
 #define CRASH_RECORD_MAX (256 * 1024)
 #define CRASH_RECORD_EVENTS 100
 
-/* The record, or an empty object when there is none or it is damaged (then *damaged is 1 when
+/* The record, or an empty object when there is none or it is damaged (not a JSON object, or a
+ * member of another type than the writer writes) (then *damaged is 1 when
  * damaged is not NULL; the next save replaces it). Never NULL; put it when done. */
 json_object *crash_record_load(const struct store *s, int *damaged);
 /* Writes rec (its oldest events dropped to stay under the cap). */

@@ -3,6 +3,8 @@
 crash evidence of tests/fixtures/crashes/ (docs/design.md §18).
 
 usage: crash_journal.py OUT.journal ENTRY [ENTRY…]
+       crash_journal.py --fields DIR ENTRY   (each field of the entry into the file DIR/FIELD,
+                                             for a test that sends it through the journal's API)
 ENTRY is FIXTURE[,FIELD=VALUE…]: FIXTURE a recorded .export entry, or a .txt kernel line (one
 kernel entry with that MESSAGE). Every entry's store path /var/lib/tb323fu/mesa becomes
 $CRASH_STORE (the test's store, real path); its time becomes $CRASH_USEC (default: now) plus
@@ -50,7 +52,12 @@ def write_field(out, k, v):
 
 
 def main():
-    out_path, specs = sys.argv[1], sys.argv[2:]
+    fields_dir = None
+    if sys.argv[1] == "--fields":
+        fields_dir, specs = sys.argv[2], sys.argv[3:4]
+        out_path = None
+    else:
+        out_path, specs = sys.argv[1], sys.argv[2:]
     store = os.environ.get("CRASH_STORE", "").encode()
     base = int(os.environ.get("CRASH_USEC", str(int(time.time() * 1e6))))
     boot = open("/proc/sys/kernel/random/boot_id").read().strip().replace("-", "").encode()
@@ -76,6 +83,13 @@ def main():
             elif v:
                 fields.append([k, v.encode()])
         given = dict(fields)
+        if fields_dir:
+            os.makedirs(fields_dir, exist_ok=True)
+            for k, v in fields:
+                if not k.startswith(b"_"):
+                    with open(os.path.join(fields_dir, k.decode()), "wb") as f:
+                        f.write(v.replace(RECORDED_STORE, store) if store else v)
+            return
         if not fixture.endswith(".txt") and b"COREDUMP_UID" in given:
             uid = given[b"COREDUMP_UID"]
             named = [o.split("=", 1)[0].encode() for o in overrides]
