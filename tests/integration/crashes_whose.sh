@@ -49,6 +49,7 @@ fresh || { not_ok "install two stand-in releases, switch the session on"; done_t
 # --- 1. only systemd-coredump's own entries count: the journal's fields, which no sender sets
 # a real journald in a namespace of the test's own; senders: nobody through the journal's
 # API, and root from a systemd-coredump@….service cgroup (systemd-coredump's own place)
+# shellcheck disable=SC2046 # pkg-config's flags are words
 if [ "$(id -u)" -ne 0 ] || [ ! -x "$JD" ] || ! command -v unshare >/dev/null || ! reachable_by nobody ||
 	! cc -o "$T/journal-send" "$TB_TOP/tests/tools/journal-send.c" $(pkg-config --cflags --libs libsystemd) 2>"$T/cc.err"; then
 	skip "entries sent through the journal's API to a real journald" "needs root, systemd-journald, unshare, runuser and a C compiler"
