@@ -5,6 +5,7 @@
 #include "cli/command.h"
 #include "cmd/commands.h"
 #include "cmd/crashes.h"
+#include "cmd/app_scope.h"
 #include "ops/crash_policy.h"
 #include "ops/desktop_programs.h"
 #include "store/crash_record.h"
@@ -19,10 +20,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 struct crashes_opts {
 	const char *since; /* --since TIME: @SECONDS, a UTC date and time, or -N[smhd] */
 	int apply;         /* --apply: read what is new and apply crash_policy (a writer) */
+	int user;          /* --user: the caller's own crashes; with --apply, pinned in the caller's own rules */
 };
 
 static void outcome_json(struct outcome *o, const char *key, json_object *value)
@@ -161,11 +164,50 @@ static int crashes_apply(struct cli *c, struct store *s, struct outcome *o)
 	return TB_OK;
 }
 
+/* --apply --user: the caller's own crashes pin in the caller's own rules. */
+static int crashes_apply_user(struct cli *c, struct store *s, struct outcome *o)
+{
+	struct app_ctx ax;
+	struct tb_error e = {0};
+	if (app_open(c, s, &ax, 1, 1, &e)) {
+		app_ctx_close(&ax);
+		return outcome_fail(o, &e);
+	}
+	struct crash_apply_result r;
+	int rc = crash_apply_user(s, &c->cfg, &ax.sc, &r, &e);
+	char *path = crash_record_user_path(&ax.sc);
+	app_ctx_close(&ax);
+	if (rc) {
+		free(path);
+		crash_apply_result_free(&r);
+		return outcome_fail(o, &e);
+	}
+	struct strbuf sb = {0};
+	for (size_t i = 0; i < json_object_array_length(r.events); i++)
+		say_event(&sb, json_object_array_get_idx(r.events, i));
+	outcome_say(o, "%s%s%d new crash event%s of your own programs read from the journal (%d attributed to a version of the store)%s%s",
+		    sb.buf ? sb.buf : "", r.said.buf ? r.said.buf : "", (int)json_object_array_length(r.events),
+		    json_object_array_length(r.events) == 1 ? "" : "s", r.attributed, r.forged ? "\n" : "",
+		    r.forged ? forged_words(r.forged) : "");
+	outcome_json(o, "events", json_object_get(r.events));
+	outcome_json(o, "forged", json_object_new_int(r.forged));
+	outcome_json(o, "pins", json_object_get(r.pins));
+	outcome_str(o, "rolled_back", "");
+	outcome_str(o, "rolled_back_reason", "");
+	json_object *rec = crash_record_load_at(path, NULL);
+	outcome_json(o, "auto_pins", json_object_get(crash_record_member(rec, "auto_pins", json_type_array)));
+	json_object_put(rec);
+	free(path);
+	sb_free(&sb);
+	crash_apply_result_free(&r);
+	return TB_OK;
+}
+
 static int cmd_crashes(struct cli *c, const void *opts, struct store *s, struct outcome *o)
 {
 	const struct crashes_opts *a = opts;
 	if (a->apply)
-		return crashes_apply(c, s, o);
+		return a->user ? crashes_apply_user(c, s, o) : crashes_apply(c, s, o);
 	uint64_t since = 0;
 	if (a->since && !(since = since_usec(a->since)))
 		return cli_usage(o, "--since \"%.80s\" is not a time between 1970 and 9999: give @SECONDS, 2026-10-06, \"2026-10-06 18:30\" (UTC) or -2h, -3d", a->since);
@@ -176,7 +218,8 @@ static int cmd_crashes(struct cli *c, const void *opts, struct store *s, struct 
 	struct crash_events got;
 	int rc = crash_collect(&l.x, NULL, since, &got, NULL, &e);
 	for (size_t i = 0; !rc && i < got.n; i++)
-		list_one(&l, &got.v[i]);
+		if (!a->user || got.v[i].uid == (long)getuid())
+			list_one(&l, &got.v[i]);
 	int forged = got.forged;
 	crash_events_free(&got);
 	crash_ctx_close(&l.x);
@@ -319,6 +362,9 @@ void secure_programs_summary(const struct store *s, json_object *arr, struct str
 static const struct cli_option crashes_options[] = {
 	CLI_STRING("--since", "TIME", struct crashes_opts, since,
 		   "only events since TIME: @SECONDS, 2026-10-06, \"2026-10-06 18:30\" (UTC), or -2h, -3d"),
+	{.name = "--user",
+	 .help = "only your own programs' crashes; with --apply, pin them in your own rules (app set --user), not the system's",
+	 .kind = OPT_FLAG, .offset = offsetof(struct crashes_opts, user), .writes = -1},
 	{.name = "--apply",
 	 .help = "read what is new since the last read and apply crash_policy of mesa.conf (the watcher unit runs it)",
 	 .kind = OPT_FLAG, .offset = offsetof(struct crashes_opts, apply), .writes = 1},
@@ -327,7 +373,7 @@ static const struct cli_option crashes_options[] = {
 
 const struct cli_command crashes_command = {
 	.name = "crashes",
-	.args = "[--since TIME] [--apply]",
+	.args = "[--since TIME] [--apply] [--user]",
 	.summary = "crashes and GPU faults of programs on the store's driver, from the journal, per version",
 	.example = "tb323fu-ctl mesa crashes --since -1d",
 	.options = crashes_options,

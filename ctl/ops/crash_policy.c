@@ -14,6 +14,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 
 
 json_object *crash_event_json(const struct crash_event *ev)
@@ -61,10 +62,10 @@ static int array_has(json_object *arr, const char *key, const char *value)
 
 /* Pins app to choice with a system rule (its entry first, then the rule, as app set does).
  * An application that has a rule already keeps it: 0 and nothing done. */
-static int pin(const struct lc_ctx *c, const char *app, const char *choice, struct tb_error *e)
+static int pin_in(const struct store *s, const struct app_scope *scope, const char *app,
+		  const char *choice, struct tb_error *e)
 {
-	struct app_scope sc;
-	app_scope_system(&sc, c->s);
+	const struct app_scope sc = *scope;
 	struct app_rules r = {0};
 	int rc = apprules_load(&sc, &r, e) ? -1 : 0;
 	char *orig = NULL, *launcher = NULL;
@@ -77,7 +78,7 @@ static int pin(const struct lc_ctx *c, const char *app, const char *choice, stru
 	if (!rc) {
 		struct override_spec spec = {
 			.launcher = launcher,
-			.store = strcmp(c->s->root, STORE_DEFAULT_ROOT) ? c->s->root : NULL,
+			.store = strcmp(s->root, STORE_DEFAULT_ROOT) ? s->root : NULL,
 			.choice = choice,
 		};
 		rc = override_write(&sc, app, orig, &spec, e);
@@ -92,7 +93,6 @@ static int pin(const struct lc_ctx *c, const char *app, const char *choice, stru
 	free(orig);
 	free(launcher);
 	apprules_free(&r);
-	app_scope_free(&sc);
 	return rc;
 }
 
@@ -106,6 +106,45 @@ static json_object *trial_apps(json_object *rec, const char *version)
 		json_object_object_add(t, "apps", json_object_new_array());
 	}
 	return crash_record_member(t, "apps", json_type_array);
+}
+
+/* The policy's pin of an event's application in scope (the system's rules, or the caller's
+ * own), recorded in pins and said in r. */
+static void pin_event(const struct store *s, const struct app_scope *sc, const char *policy,
+		      const struct lc_view *v, json_object *pins, const struct crash_event *ev,
+		      struct crash_apply_result *r)
+{
+	int on_trial = v->st.enabled && v->st.trial && !strcmp(v->st.trial, ev->version);
+	int may_pin = !strcmp(policy, "pin-always") ? v->current && !strcmp(v->current, ev->version)
+		      : !strcmp(policy, "pin") && on_trial;
+	if (!may_pin || !ev->app[0] || array_has(pins, "cursor", ev->cursor))
+		return;
+	const char *choice = v->previous && strcmp(v->previous, ev->version) && !v->previous_gone ? v->previous : "distro";
+	struct tb_error e = {0};
+	int rc = pin_in(s, sc, ev->app, choice, &e);
+	if (rc < 0) {
+		sb_appendf(&r->said, "%s crashed on Mesa %s, but it could not be pinned: %s\n", ev->app, ev->version, e.msg);
+		tb_error_clear(&e);
+		return;
+	}
+	if (rc > 0)
+		return; /* a rule of its own already decides */
+	json_object *p = json_object_new_object();
+	json_object_object_add(p, "app", json_object_new_string(ev->app));
+	json_object_object_add(p, "choice", json_object_new_string(choice));
+	json_object_object_add(p, "version", json_object_new_string(ev->version));
+	json_object_object_add(p, "cursor", json_object_new_string(ev->cursor));
+	json_object_object_add(p, "usec", json_object_new_int64((int64_t)ev->usec));
+	json_object_object_add(p, "reason", json_object_new_string(CRASH_PIN_REASON));
+	json_object_array_add(pins, json_object_get(p));
+	json_object_array_add(r->pins, p);
+	const char *user = sc->user ? " --user" : "";
+	if (!strcmp(choice, "distro"))
+		sb_appendf(&r->said, "%s crashed on Mesa %s (%s): it starts with the distribution's Mesa from now on (`tb323fu-ctl mesa app unset%s %s` undoes it)\n",
+			  ev->app, ev->version, ev->kind, user, ev->app);
+	else
+		sb_appendf(&r->said, "%s crashed on Mesa %s (%s): it starts with Mesa %s from now on (`tb323fu-ctl mesa app unset%s %s` undoes it)\n",
+			  ev->app, ev->version, ev->kind, choice, user, ev->app);
 }
 
 /* What decides whether an event may act (docs/design.md §18, "Whose crash counts"). */
@@ -138,36 +177,10 @@ static void act_on(const struct lc_ctx *c, const struct lc_view *v, json_object 
 				   ev->app, ev->version, ev->uid);
 		return;
 	}
-	int may_pin = !strcmp(policy, "pin-always") ? v->current && !strcmp(v->current, ev->version)
-		      : !strcmp(policy, "pin") && on_trial;
-	json_object *pins = crash_record_member(rec, "auto_pins", json_type_array);
-	if (!may_pin || !ev->app[0] || array_has(pins, "cursor", ev->cursor))
-		return;
-	const char *choice = v->previous && strcmp(v->previous, ev->version) && !v->previous_gone ? v->previous : "distro";
-	struct tb_error e = {0};
-	int rc = pin(c, ev->app, choice, &e);
-	if (rc < 0) {
-		sb_appendf(&r->said, "%s crashed on Mesa %s, but it could not be pinned: %s\n", ev->app, ev->version, e.msg);
-		tb_error_clear(&e);
-		return;
-	}
-	if (rc > 0)
-		return; /* a rule of its own already decides */
-	json_object *p = json_object_new_object();
-	json_object_object_add(p, "app", json_object_new_string(ev->app));
-	json_object_object_add(p, "choice", json_object_new_string(choice));
-	json_object_object_add(p, "version", json_object_new_string(ev->version));
-	json_object_object_add(p, "cursor", json_object_new_string(ev->cursor));
-	json_object_object_add(p, "usec", json_object_new_int64((int64_t)ev->usec));
-	json_object_object_add(p, "reason", json_object_new_string(CRASH_PIN_REASON));
-	json_object_array_add(pins, json_object_get(p));
-	json_object_array_add(r->pins, p);
-	if (!strcmp(choice, "distro"))
-		sb_appendf(&r->said, "%s crashed on Mesa %s (%s): it starts with the distribution's Mesa from now on (`tb323fu-ctl mesa app unset %s` undoes it)\n",
-			  ev->app, ev->version, ev->kind, ev->app);
-	else
-		sb_appendf(&r->said, "%s crashed on Mesa %s (%s): it starts with Mesa %s from now on (`tb323fu-ctl mesa app unset %s` undoes it)\n",
-			  ev->app, ev->version, ev->kind, choice, ev->app);
+	struct app_scope sc;
+	app_scope_system(&sc, c->s);
+	pin_event(c->s, &sc, policy, v, crash_record_member(rec, "auto_pins", json_type_array), ev, r);
+	app_scope_free(&sc);
 }
 
 /* Two applications or more crashed on the version on trial: the trial ends as a rollback. */
@@ -282,4 +295,72 @@ int crash_apply(const struct lc_ctx *c, int boot_tick, struct crash_apply_result
 	crash_ctx_close(&x);
 	json_object_put(rec);
 	return rc;
+}
+
+int crash_apply_user(const struct store *s, const struct config *cfg, const struct app_scope *sc,
+		     struct crash_apply_result *r, struct tb_error *e)
+{
+	memset(r, 0, sizeof *r);
+	r->events = json_object_new_array();
+	r->pins = json_object_new_array();
+	const char *policy = cfg->crash_policy ? cfg->crash_policy : "pin";
+	char *path = crash_record_user_path(sc);
+	int damaged = 0;
+	json_object *rec = crash_record_load_at(path, &damaged);
+	struct crash_ctx x;
+	crash_ctx_open(&x, s);
+	uint64_t floor = x.switched_usec;
+	struct stat st;
+	if (damaged && !lstat(path, &st)) {
+		uint64_t at = (uint64_t)st.st_mtim.tv_sec * 1000000u + (uint64_t)st.st_mtim.tv_nsec / 1000u;
+		floor = at > floor ? at : floor;
+		sb_appendf(&r->said, "your crash record %s was damaged: crashes it may have acted on already (before its last change) act on nothing now\n", path);
+	}
+	struct crash_events g;
+	char last[JOURNAL_CURSOR_MAX];
+	int rc = crash_collect(&x, crash_record_str(rec, "cursor"), 0, &g, last, e);
+	struct lc_view v;
+	lc_read(s, &v);
+	long me = (long)getuid();
+	json_object *events = crash_record_member(rec, "events", json_type_array);
+	json_object *pins = crash_record_member(rec, "auto_pins", json_type_array);
+	for (size_t i = 0; !rc && i < g.n; i++) {
+		const struct crash_event *ev = &g.v[i];
+		if (ev->uid != me)
+			continue; /* another user's, or a kernel line's (whose, not known) */
+		json_object_array_add(r->events, crash_event_json(ev));
+		if (ev->verdict != CRASH_ATTRIBUTED) {
+			r->unattributed++;
+			continue;
+		}
+		r->attributed++;
+		json_object_array_add(events, crash_event_json(ev));
+		if (ev->usec < floor) {
+			r->not_counted++;
+			continue;
+		}
+		if (strcmp(policy, "report"))
+			pin_event(s, sc, policy, &v, pins, ev, r);
+	}
+	r->read = g.read;
+	r->forged = g.forged;
+	int changed = json_object_array_length(r->events) > 0 || damaged ||
+		      (last[0] && strcmp(last, crash_record_str(rec, "cursor")));
+	if (!rc && last[0])
+		json_object_object_add(rec, "cursor", json_object_new_string(last));
+	if (!rc && changed)
+		rc = crash_record_save_at(path, rec, e);
+	lc_view_free(&v);
+	crash_events_free(&g);
+	crash_ctx_close(&x);
+	json_object_put(rec);
+	free(path);
+	return rc;
+}
+
+char *crash_record_user_path(const struct app_scope *sc)
+{
+	const char *slash = strrchr(sc->rules_file, '/');
+	return xasprintf("%.*s/mesa-crash-record", slash ? (int)(slash - sc->rules_file) : 1,
+			 slash ? sc->rules_file : ".");
 }

@@ -37,6 +37,13 @@ static int record_whole(json_object *o)
 json_object *crash_record_load(const struct store *s, int *damaged)
 {
 	char *path = store_path(s, "%s", STORE_CRASH_RECORD);
+	json_object *o = crash_record_load_at(path, damaged);
+	free(path);
+	return o;
+}
+
+json_object *crash_record_load_at(const char *path, int *damaged)
+{
 	/* never through a link planted there (docs/design.md §3) */
 	size_t len;
 	char *text = read_small_file_nofollow(path, CRASH_RECORD_MAX, &len);
@@ -48,7 +55,6 @@ json_object *crash_record_load(const struct store *s, int *damaged)
 	}
 	if (damaged)
 		*damaged = !o && path_exists(path);
-	free(path);
 	return o ? o : json_object_new_object();
 }
 
@@ -72,6 +78,14 @@ const char *crash_record_str(json_object *o, const char *key)
 
 int crash_record_save(struct store *s, json_object *rec, struct tb_error *e)
 {
+	char *path = store_path(s, "%s", STORE_CRASH_RECORD);
+	int rc = crash_record_save_at(path, rec, e);
+	free(path);
+	return rc;
+}
+
+int crash_record_save_at(const char *path, json_object *rec, struct tb_error *e)
+{
 	json_object *ev = crash_record_member(rec, "events", json_type_array);
 	size_t n = json_object_array_length(ev);
 	if (n > CRASH_RECORD_EVENTS)
@@ -82,13 +96,11 @@ int crash_record_save(struct store *s, json_object *rec, struct tb_error *e)
 		json_object_array_del_idx(ev, 0, 1);
 		text = json_out(rec, JSON_C_TO_STRING_PLAIN);
 	}
-	char *path = store_path(s, "%s", STORE_CRASH_RECORD);
 	size_t len = strlen(text);
 	char *data = malloc(len + 2);
 	memcpy(data, text, len);
 	data[len] = '\n';
 	int rc = atomic_write_file(path, data, len + 1, 0644, e);
 	free(data);
-	free(path);
 	return rc;
 }

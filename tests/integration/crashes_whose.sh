@@ -168,6 +168,35 @@ check "…the event is user 1000's, nothing pinned" test "$(field '[e["uid"] for
 check "…no system rule" test ! -e "$STORE/app-rules"
 check "…says it is pinned in that user's own rules only" grep -q "org.example.Crasher.desktop crashed on Mesa $V2 as user 1000: it is pinned in that user's own rules only" "$T/out"
 
+# …and it pins the application in that user's own rules, when that user runs crashes --apply --user
+if [ "$(id -u)" -eq 0 ] && reachable_by nobody; then
+	fresh
+	journal "$T/nobody.journal" "$CRASH,COREDUMP_UID=65534" "$OTHER,COREDUMP_UID=1000" || not_ok "a journal of nobody's and user 1000's crashes"
+	NH="$T/nobody-home"
+	mkdir -p "$NH" && chown nobody "$NH"
+	chmod -R o+rX "$STORE" "$T/share" "$T/nobody.journal" "$T/bin"
+	as_nobody() {
+		runuser -u nobody -- env HOME="$NH" XDG_CONFIG_HOME="$NH/.config" XDG_DATA_HOME="$NH/.local/share" \
+			XDG_DATA_DIRS="$XDG_DATA_DIRS" TB323FU_MESA_JOURNAL="$T/nobody.journal" TB323FU_MESA_CONFIG="$TB323FU_MESA_CONFIG" \
+			"$CTL" --store "$STORE" "$@"
+	}
+	before=$(store_digest)
+	expect_exit 0 "nobody's crashes --apply --user" as_nobody --json mesa crashes --apply --user
+	check "…reads nobody's own crash only, and pins Crasher to $V1 in nobody's rules" \
+		test "$(field '[e["uid"] for e in d["events"]], [(p["app"], p["choice"]) for p in d["pins"]]')" = "([65534], [('org.example.Crasher.desktop', '$V1')])"
+	check "…the rule is in nobody's own rule file" grep -qx "org.example.Crasher.desktop=$V1" "$NH/.config/tb323fu/mesa-apps"
+	check "…with its entry in nobody's own applications" grep -q "run --version $V1" "$NH/.local/share/applications/org.example.Crasher.desktop"
+	check "…says how nobody undoes it" grep -q "app unset --user org.example.Crasher.desktop" "$T/out"
+	check "…the store as it was (no system rule, no record written)" test "$(store_digest)" = "$before"
+	expect_exit 0 "again" as_nobody --json mesa crashes --apply --user
+	check "…reads nothing new (nobody's cursor, kept beside nobody's rules)" test "$(field 'len(d["events"]), len(d["pins"])')" = "(0, 0)"
+	expect_exit 0 "nobody's app list --user" as_nobody --json mesa app list --user
+	check "…marks the rule automatic" test "$(field '[(r["app"], r["automatic"]) for r in d["rules"]]')" = "[('org.example.Crasher.desktop', True)]"
+	unreachable_again
+else
+	skip "a user's crash in that user's own rules" "needs root and runuser"
+fi
+
 # --- 5. what ends the system's trial: crashes of two applications or more, run by root or by
 # the user of seat0's active session
 # (each journal written after the trial began: what is dated before it counts for nothing, 6.)
