@@ -88,7 +88,7 @@ static uint64_t since_usec(const char *w)
 static const char *forged_words(int n)
 {
 	static char buf[300];
-	snprintf(buf, sizeof buf, "%d journal entr%s carried systemd-coredump's message id but %s not written by it (another program sent %s): ignored",
+	snprintf(buf, sizeof buf, "%d journal entr%s carried systemd-coredump's message id but %s not written by it (forged: another program sent %s): ignored",
 		 n, n == 1 ? "y" : "ies", n == 1 ? "was" : "were", n == 1 ? "it" : "them");
 	return buf;
 }

@@ -70,6 +70,8 @@ else
 		[ "$(stat -f -c %T "$d" 2>/dev/null)" = cgroup2fs ] && { CG=$d; break; }
 	done
 	CGU="$CG/system.slice/systemd-coredump@9-$$-0.service"
+	made_slice=
+	[ -d "$CG/system.slice" ] || made_slice=1
 	printf '[Journal]\nStorage=volatile\nReadKMsg=no\n' >"$T/journald.conf"
 	cat >"$T/ns.sh" <<-'NS'
 		# in a mount namespace of its own: a journald on a /run of its own
@@ -119,6 +121,7 @@ else
 		not_ok "a real journald takes the entries" "$(cat "$T/ns.out" "$T/send.err" "$T/journald.log" 2>/dev/null | head -20)"
 	fi
 	rmdir "$CGU" 2>/dev/null
+	[ -z "$made_slice" ] || rmdir "$CG/system.slice" 2>/dev/null
 	JF=$(find "$T/real" -name '*.journal' | tr '\n' ':')
 	journalctl --file "$T/real/*.journal" -o export MESSAGE_ID=fc2e22bc6ee647b6b90729ab34a250b1 2>/dev/null |
 		grep -a -E '^(_UID|_COMM|_SYSTEMD_UNIT|COREDUMP_UID)=' >"$T/trusted" || :
