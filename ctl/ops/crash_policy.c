@@ -150,11 +150,19 @@ static void pin_event(const struct store *s, const struct app_scope *sc, const c
 /* What decides whether an event may act (docs/design.md §18, "Whose crash counts"). */
 struct weigh {
 	uint64_t floor; /* an event before it acts on nothing: the trial's start, a damaged record's last write */
-	long seat_uid;  /* the user of seat0's active session, -1 when none */
+	long seat_uid;  /* the user of seat0's active session, -1 when none; -2: not asked yet */
 };
 
+/* The seat's user, asked of logind only when a user's crash needs it. */
+static long seat_user(struct weigh *w)
+{
+	if (w->seat_uid == -2)
+		w->seat_uid = seat_active_uid();
+	return w->seat_uid;
+}
+
 static void act_on(const struct lc_ctx *c, const struct lc_view *v, json_object *rec,
-		   const struct crash_event *ev, const struct weigh *w, struct crash_apply_result *r)
+		   const struct crash_event *ev, struct weigh *w, struct crash_apply_result *r)
 {
 	const char *policy = c->cfg->crash_policy ? c->cfg->crash_policy : "pin";
 	/* a kernel line does not say whose process it was; before the floor, the event may
@@ -164,7 +172,7 @@ static void act_on(const struct lc_ctx *c, const struct lc_view *v, json_object 
 		return;
 	}
 	int on_trial = v->st.enabled && v->st.trial && !strcmp(v->st.trial, ev->version);
-	int desktop = ev->uid == 0 || (w->seat_uid > 0 && ev->uid == w->seat_uid);
+	int desktop = ev->uid == 0 || (on_trial && seat_user(w) > 0 && ev->uid == seat_user(w));
 	if (on_trial && ev->key[0] && desktop) {
 		json_object *apps = trial_apps(rec, ev->version);
 		if (!array_has(apps, NULL, ev->key))
@@ -249,7 +257,7 @@ int crash_apply(const struct lc_ctx *c, int boot_tick, struct crash_apply_result
 	json_object *rec = crash_record_load(c->s, &damaged);
 	struct crash_ctx x;
 	crash_ctx_open(&x, c->s);
-	struct weigh w = {.floor = x.switched_usec, .seat_uid = seat_active_uid()};
+	struct weigh w = {.floor = x.switched_usec, .seat_uid = -2};
 	if (damaged) {
 		/* what was read before the damaged record's last write may have been acted on */
 		char *path = store_path(c->s, "%s", STORE_CRASH_RECORD);
