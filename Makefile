@@ -311,10 +311,11 @@ check-repro:
 # completed with our files (takeover).
 LIBEXECDIR := $(PREFIX)/libexec/tb323fu-mesa
 UNITDIR ?= $(PREFIX)/lib/systemd/system
+USERUNITDIR ?= $(PREFIX)/lib/systemd/user
 STORE_DIR ?= /var/lib/tb323fu/mesa
 BESIDE := sh dist/install-beside
 install: all install-doc
-	install -d $(DESTDIR)$(LIBEXECDIR) $(DESTDIR)$(SYSCONFDIR)/tb323fu $(DESTDIR)$(UNITDIR)
+	install -d $(DESTDIR)$(LIBEXECDIR) $(DESTDIR)$(SYSCONFDIR)/tb323fu $(DESTDIR)$(UNITDIR) $(DESTDIR)$(USERUNITDIR)
 	install -m 0755 $(BUILD)/bin/tb323fu-ctl $(DESTDIR)$(LIBEXECDIR)/tb323fu-ctl-mesa
 	install -m 0755 $(BUILD)/bin/tb323fu-mesa $(BUILD)/bin/tb323fu-mesa-smoke $(DESTDIR)$(LIBEXECDIR)/
 	@$(BESIDE) -l ../libexec/tb323fu-mesa/tb323fu-ctl-mesa $(DESTDIR)$(PREFIX)/bin/tb323fu-ctl "" \
@@ -344,6 +345,13 @@ install: all install-doc
 		$(BESIDE) -m 0644 $(BUILD)/$$src.$$$$ $(DESTDIR)$(UNITDIR)/$$at $(DESTDIR)$(UNITDIR)/$${at%.*}-ctl.$${at##*.} || \
 			{ rm -f $(BUILD)/$$src.$$$$; exit 1; }; \
 		rm -f $(BUILD)/$$src.$$$$; \
+	done
+	@# a user's own crashes pin in their own rules (docs/design.md §18): units of each user's manager
+	@for u in tb323fu-mesa-crashes-user.service tb323fu-mesa-crashes-user.path; do \
+		sed 's|@LIBEXECDIR@|$(LIBEXECDIR)|g' dist/systemd/user/$$u.in > $(BUILD)/$$u.$$$$ && \
+		$(BESIDE) -m 0644 $(BUILD)/$$u.$$$$ $(DESTDIR)$(USERUNITDIR)/$$u $(DESTDIR)$(USERUNITDIR)/$${u%.*}-ctl.$${u##*.} || \
+			{ rm -f $(BUILD)/$$u.$$$$; exit 1; }; \
+		rm -f $(BUILD)/$$u.$$$$; \
 	done
 	@if [ -d $(DESTDIR)$(STORE_DIR)/versions ]; then \
 		$(DESTDIR)$(LIBEXECDIR)/tb323fu-ctl-mesa --store $(DESTDIR)$(STORE_DIR) --wait takeover || \

@@ -253,3 +253,50 @@ const char *crash_signal_name(int sig, char *out, size_t n)
 		snprintf(out, n, "signal %d", sig);
 	return out;
 }
+
+static int is(const char *v, size_t n, const char *want)
+{
+	return v && n == strlen(want) && !memcmp(v, want, n);
+}
+
+/* A decimal user number of at most 10 digits, no sign, no leading zero but "0": -1 otherwise. */
+static long uid_number(const char *v, size_t n)
+{
+	if (!v || !n || n > 10 || (n > 1 && v[0] == '0'))
+		return -1;
+	long x = 0;
+	for (size_t i = 0; i < n; i++) {
+		if (v[i] < '0' || v[i] > '9')
+			return -1;
+		x = x * 10 + (v[i] - '0');
+	}
+	return x <= 4294967294L ? x : -1;
+}
+
+int crash_coredump_trusted(const struct crash_trust *t, long *uid)
+{
+	static const char unit_pre[] = "systemd-coredump@", unit_suf[] = ".service";
+	size_t pl = sizeof unit_pre - 1, sl = sizeof unit_suf - 1;
+	if (!is(t->transport, t->transport_len, "journal"))
+		return 0;
+	if (!t->unit || t->unit_len <= pl + sl || memcmp(t->unit, unit_pre, pl) ||
+	    memcmp(t->unit + t->unit_len - sl, unit_suf, sl) || memchr(t->unit, '\0', t->unit_len) ||
+	    memchr(t->unit + pl, '/', t->unit_len - pl))
+		return 0;
+	if (!t->comm && !t->exe)
+		return 0;
+	if (t->comm && !is(t->comm, t->comm_len, "systemd-coredum"))
+		return 0;
+	if (t->exe) {
+		const char *base = memrchr(t->exe, '/', t->exe_len);
+		if (!base || !is(base + 1, t->exe_len - (size_t)(base + 1 - t->exe), "systemd-coredump"))
+			return 0;
+	}
+	long cu = uid_number(t->coredump_uid, t->coredump_uid_len), su = uid_number(t->uid, t->uid_len);
+	if (cu < 0 || su < 0)
+		return 0;
+	if (su != cu && su != 0 && !(cu < CRASH_FIRST_USER_UID && su < CRASH_FIRST_USER_UID))
+		return 0;
+	*uid = cu;
+	return 1;
+}

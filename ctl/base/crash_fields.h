@@ -46,6 +46,23 @@ int crash_kernel_line(const char *msg, size_t len, struct crash_kline *k);
  * \x2d), with ".desktop" appended, into out: 1; 0 when the path's last unit is none. */
 int crash_cgroup_app(const char *cgroup, size_t len, char *out, size_t n);
 
+/* What the journal itself says of an entry that carries systemd-coredump's MESSAGE_ID: the
+ * fields journald sets from the sender's credentials and cgroup, which no sender can set
+ * (each a byte string of its length; NULL when absent). */
+struct crash_trust {
+	const char *transport, *unit, *comm, *exe, *uid, *coredump_uid;
+	size_t transport_len, unit_len, comm_len, exe_len, uid_len, coredump_uid_len;
+};
+/* 1 when systemd-coredump wrote the entry (docs/design.md §18, "Whose evidence counts"):
+ * _TRANSPORT journal; _SYSTEMD_UNIT a systemd-coredump@….service; _COMM "systemd-coredum"
+ * (the kernel keeps 15 bytes) or _EXE a file named systemd-coredump, at least one of them and
+ * neither other; COREDUMP_UID a number; _UID that number (systemd-coredump sends as the user
+ * whose process crashed), 0, or a system account's when COREDUMP_UID is one (it sends as its
+ * own user then). 0 otherwise. *uid gets COREDUMP_UID when 1. */
+int crash_coredump_trusted(const struct crash_trust *t, long *uid);
+/* The first user number of an account that is no system account (systemd's default). */
+#define CRASH_FIRST_USER_UID 1000
+
 /* A signal's number as a name ("SIGSEGV"); "signal N" form into out for others. */
 const char *crash_signal_name(int sig, char *out, size_t n);
 

@@ -80,10 +80,10 @@ static int store_value(struct cli_line *l, const struct cli_option *opt, void *b
 	}
 	if (opt->kind == OPT_FLAG) {
 		*(int *)at = 1;
-		if (opt->writes > 0)
+		if (opt->writes > 0 && !l->only_read)
 			l->writer = 1;
 		else if (opt->writes < 0)
-			l->writer = l->writes = 0;
+			l->only_read = 1, l->writer = l->writes = 0;
 		return GO_ON;
 	}
 	/* An empty value is never meant: it is what `--store="$S"` gives with S unset, and

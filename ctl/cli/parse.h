@@ -22,6 +22,8 @@ struct cli_line {
 	int writer; /* the store is opened for writing (the entry's open, or an option's writes) */
 	int writes; /* the command changes the store (the entry's writes, unless an option's
 		     * leaves it alone): its write access is checked first */
+	int only_read; /* an option that leaves the store alone was given: one that writes,
+			* before or after it, does not open it for writing (crashes --apply --user) */
 	char *error;
 };
 

@@ -2,6 +2,7 @@
 #include "cmd/app_scope.h"
 #include "ops/desktop_find.h"
 #include "ops/override_files.h"
+#include "ops/crash_policy.h"
 #include "base/alloc.h"
 #include "store/crash_record.h"
 #include "base/fs.h"
@@ -119,9 +120,11 @@ static void describe_scope(struct app_ctx *x, const char *scope, json_object *ar
 	int repaired, damaged = 0;
 	struct tb_error e = {0};
 	damaged = rules_open(x, &r, 0, &repaired, &e) == 1;
-	/* the policy writes system rules only */
-	json_object *rec = x->sc.user ? NULL : crash_record_load(x->s, NULL);
-	json_object *pins = rec ? crash_record_member(rec, "auto_pins", json_type_array) : NULL;
+	/* the policy's pins: the system's in the store's record, a user's in their own */
+	char *user_record = x->sc.user ? crash_record_user_path(&x->sc) : NULL;
+	json_object *rec = user_record ? crash_record_load_at(user_record, NULL) : crash_record_load(x->s, NULL);
+	free(user_record);
+	json_object *pins = crash_record_member(rec, "auto_pins", json_type_array);
 	if (damaged)
 		sb_appendf(gone, "%sthe %s rule file %s is damaged (rules-corrupt); the next app command rebuilds it from the entries\n",
 			   "", scope, x->sc.rules_file);
@@ -144,7 +147,8 @@ static void describe_scope(struct app_ctx *x, const char *scope, json_object *ar
 		json_object_array_add(arr, it);
 		char *text = rule_text(rule->id, rule->choice);
 		sb_appendf(lines, "%s%s (%s rule%s%s%s)", lines->len ? "\n" : "", text, scope,
-			   automatic ? ", made after a crash on the build on trial; app unset undoes it" : "",
+			   automatic ? (x->sc.user ? ", made after a crash of yours on the build on trial; app unset --user undoes it"
+					   : ", made after a crash on the build on trial; app unset undoes it") : "",
 			   orig ? "" : "; its application is not installed",
 			   owner == 1 ? "" : owner == 2 ? "; the entry there is not ours" : "; its entry is missing: app refresh");
 		free(text);

@@ -5,6 +5,7 @@
 #include "cli/command.h"
 #include "cmd/commands.h"
 #include "cmd/crashes.h"
+#include "cmd/app_scope.h"
 #include "ops/crash_policy.h"
 #include "ops/desktop_programs.h"
 #include "store/crash_record.h"
@@ -19,10 +20,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 struct crashes_opts {
 	const char *since; /* --since TIME: @SECONDS, a UTC date and time, or -N[smhd] */
 	int apply;         /* --apply: read what is new and apply crash_policy (a writer) */
+	int user;          /* --user: the caller's own crashes; with --apply, pinned in the caller's own rules */
 };
 
 static void outcome_json(struct outcome *o, const char *key, json_object *value)
@@ -32,34 +35,62 @@ static void outcome_json(struct outcome *o, const char *key, json_object *value)
 	json_object_object_add(o->fields, key, value);
 }
 
+/* The latest --since accepted: 9999-12-31 23:59:59 UTC, in seconds. */
+#define SINCE_MAX_SECONDS 253402300799ULL
+
+/* A count of at most 12 decimal digits and nothing before it (no sign, no space): *n and the
+ * first byte after it; NULL when there is none or it is longer. */
+static const char *digits(const char *w, unsigned long long *n)
+{
+	size_t k = 0;
+	*n = 0;
+	while (w[k] >= '0' && w[k] <= '9' && k < 13)
+		*n = *n * 10 + (unsigned long long)(w[k++] - '0');
+	return k && k <= 12 ? w + k : NULL;
+}
+
 /* --since: @SECONDS, YYYY-MM-DD[ HH:MM[:SS]] (UTC; a T may stand for the space) or -N[smhd]
- * (that long ago). 0 when it reads as none of them. */
+ * (that long ago), from 1970 to the year 9999. 0 when it reads as none of them. */
 static uint64_t since_usec(const char *w)
 {
-	char *end;
+	unsigned long long n;
+	const char *end;
 	if (w[0] == '@') {
-		unsigned long long s = strtoull(w + 1, &end, 10);
-		return end != w + 1 && !*end ? (uint64_t)s * 1000000u : 0;
+		end = digits(w + 1, &n);
+		return end && !*end && n && n <= SINCE_MAX_SECONDS ? (uint64_t)n * 1000000u : 0;
 	}
 	if (w[0] == '-') {
-		unsigned long long n = strtoull(w + 1, &end, 10);
-		unsigned long long unit = *end == 's' ? 1 : *end == 'm' ? 60 : *end == 'h' ? 3600 : *end == 'd' ? 86400 : 0;
+		end = digits(w + 1, &n);
+		unsigned long long unit = !end ? 0 : *end == 's' ? 1 : *end == 'm' ? 60 : *end == 'h' ? 3600 : *end == 'd' ? 86400 : 0;
 		time_t now = time(NULL);
-		if (end == w + 1 || !unit || end[1] || n > 36500ULL * 86400 / unit || (unsigned long long)now < n * unit)
+		if (!unit || end[1] || n > 36500ULL * 86400 / unit || (unsigned long long)now <= n * unit)
 			return 0;
 		return ((uint64_t)now - n * unit) * 1000000u;
 	}
 	static const char *forms[] = {"%Y-%m-%d %H:%M:%S", "%Y-%m-%dT%H:%M:%S", "%Y-%m-%d %H:%M",
 				      "%Y-%m-%dT%H:%M", "%Y-%m-%d"};
+	/* strptime would take a sign, spaces, or a year of any length */
+	if (!(w[0] >= '0' && w[0] <= '9' && w[1] >= '0' && w[1] <= '9' && w[2] >= '0' && w[2] <= '9' &&
+	      w[3] >= '0' && w[3] <= '9' && w[4] == '-'))
+		return 0;
 	for (size_t i = 0; i < sizeof forms / sizeof *forms; i++) {
 		struct tm tm = {0};
 		const char *rest = strptime(w, forms[i], &tm);
 		if (rest && (!*rest || !strcmp(rest, "Z"))) {
 			time_t t = timegm(&tm);
-			return t > 0 ? (uint64_t)t * 1000000u : 0;
+			return t > 0 && (unsigned long long)t <= SINCE_MAX_SECONDS ? (uint64_t)t * 1000000u : 0;
 		}
 	}
 	return 0;
+}
+
+/* The sentence for entries that carry systemd-coredump's MESSAGE_ID without being its. */
+static const char *forged_words(int n)
+{
+	static char buf[300];
+	snprintf(buf, sizeof buf, "%d journal entr%s carried systemd-coredump's message id but %s not written by it (forged: another program sent %s): ignored",
+		 n, n == 1 ? "y" : "ies", n == 1 ? "was" : "were", n == 1 ? "it" : "them");
+	return buf;
 }
 
 struct listing {
@@ -120,7 +151,10 @@ static int crashes_apply(struct cli *c, struct store *s, struct outcome *o)
 	outcome_say(o, "%s%s%d new crash event%s read from the journal (%d attributed to a version of the store)",
 		    sb.buf ? sb.buf : "", r.said.buf ? r.said.buf : "", (int)json_object_array_length(r.events),
 		    json_object_array_length(r.events) == 1 ? "" : "s", r.attributed);
+	if (r.forged)
+		outcome_say(o, "%s\n%s", o->message, forged_words(r.forged));
 	outcome_json(o, "events", json_object_get(r.events));
+	outcome_json(o, "forged", json_object_new_int(r.forged));
 	outcome_json(o, "pins", json_object_get(r.pins));
 	outcome_str(o, "rolled_back", r.rolled_back);
 	outcome_str(o, "rolled_back_reason", r.rolled_back[0] ? CRASH_ROLLBACK_REASON : "");
@@ -130,14 +164,53 @@ static int crashes_apply(struct cli *c, struct store *s, struct outcome *o)
 	return TB_OK;
 }
 
+/* --apply --user: the caller's own crashes pin in the caller's own rules. */
+static int crashes_apply_user(struct cli *c, struct store *s, struct outcome *o)
+{
+	struct app_ctx ax;
+	struct tb_error e = {0};
+	if (app_open(c, s, &ax, 1, 1, &e)) {
+		app_ctx_close(&ax);
+		return outcome_fail(o, &e);
+	}
+	struct crash_apply_result r;
+	int rc = crash_apply_user(s, &c->cfg, &ax.sc, &r, &e);
+	char *path = crash_record_user_path(&ax.sc);
+	app_ctx_close(&ax);
+	if (rc) {
+		free(path);
+		crash_apply_result_free(&r);
+		return outcome_fail(o, &e);
+	}
+	struct strbuf sb = {0};
+	for (size_t i = 0; i < json_object_array_length(r.events); i++)
+		say_event(&sb, json_object_array_get_idx(r.events, i));
+	outcome_say(o, "%s%s%d new crash event%s of your own programs read from the journal (%d attributed to a version of the store)%s%s",
+		    sb.buf ? sb.buf : "", r.said.buf ? r.said.buf : "", (int)json_object_array_length(r.events),
+		    json_object_array_length(r.events) == 1 ? "" : "s", r.attributed, r.forged ? "\n" : "",
+		    r.forged ? forged_words(r.forged) : "");
+	outcome_json(o, "events", json_object_get(r.events));
+	outcome_json(o, "forged", json_object_new_int(r.forged));
+	outcome_json(o, "pins", json_object_get(r.pins));
+	outcome_str(o, "rolled_back", "");
+	outcome_str(o, "rolled_back_reason", "");
+	json_object *rec = crash_record_load_at(path, NULL);
+	outcome_json(o, "auto_pins", json_object_get(crash_record_member(rec, "auto_pins", json_type_array)));
+	json_object_put(rec);
+	free(path);
+	sb_free(&sb);
+	crash_apply_result_free(&r);
+	return TB_OK;
+}
+
 static int cmd_crashes(struct cli *c, const void *opts, struct store *s, struct outcome *o)
 {
 	const struct crashes_opts *a = opts;
 	if (a->apply)
-		return crashes_apply(c, s, o);
+		return a->user ? crashes_apply_user(c, s, o) : crashes_apply(c, s, o);
 	uint64_t since = 0;
 	if (a->since && !(since = since_usec(a->since)))
-		return cli_usage(o, "--since \"%.80s\" is not a time: @SECONDS, 2026-10-06, \"2026-10-06 18:30\" (UTC) or -2h, -3d", a->since);
+		return cli_usage(o, "--since \"%.80s\" is not a time between 1970 and 9999: give @SECONDS, 2026-10-06, \"2026-10-06 18:30\" (UTC) or -2h, -3d", a->since);
 	struct listing l = {.events = json_object_new_array(), .unattributed = json_object_new_array(),
 			    .versions = json_object_new_object()};
 	crash_ctx_open(&l.x, s);
@@ -145,7 +218,9 @@ static int cmd_crashes(struct cli *c, const void *opts, struct store *s, struct 
 	struct crash_events got;
 	int rc = crash_collect(&l.x, NULL, since, &got, NULL, &e);
 	for (size_t i = 0; !rc && i < got.n; i++)
-		list_one(&l, &got.v[i]);
+		if (!a->user || got.v[i].uid == (long)getuid())
+			list_one(&l, &got.v[i]);
+	int forged = got.forged;
 	crash_events_free(&got);
 	crash_ctx_close(&l.x);
 	if (rc) {
@@ -165,7 +240,10 @@ static int cmd_crashes(struct cli *c, const void *opts, struct store *s, struct 
 		outcome_say(o, "%s%zu crash%s of programs on the store's driver attributed%s%s%s, %zu unattributed (the store's driver by its file's name, the version not known)",
 			    l.lines.buf, na, na == 1 ? "" : "es", per.len ? " (" : "", per.len ? per.buf : "",
 			    per.len ? ")" : "", nu);
+	if (forged)
+		outcome_say(o, "%s\n%s", o->message, forged_words(forged));
 	outcome_json(o, "events", l.events);
+	outcome_json(o, "forged", json_object_new_int(forged));
 	outcome_json(o, "unattributed", l.unattributed);
 	outcome_json(o, "versions", l.versions);
 	add_record(o, s);
@@ -284,6 +362,9 @@ void secure_programs_summary(const struct store *s, json_object *arr, struct str
 static const struct cli_option crashes_options[] = {
 	CLI_STRING("--since", "TIME", struct crashes_opts, since,
 		   "only events since TIME: @SECONDS, 2026-10-06, \"2026-10-06 18:30\" (UTC), or -2h, -3d"),
+	{.name = "--user",
+	 .help = "only your own programs' crashes; with --apply, pin them in your own rules (app set --user), not the system's",
+	 .kind = OPT_FLAG, .offset = offsetof(struct crashes_opts, user), .writes = -1},
 	{.name = "--apply",
 	 .help = "read what is new since the last read and apply crash_policy of mesa.conf (the watcher unit runs it)",
 	 .kind = OPT_FLAG, .offset = offsetof(struct crashes_opts, apply), .writes = 1},
@@ -292,7 +373,7 @@ static const struct cli_option crashes_options[] = {
 
 const struct cli_command crashes_command = {
 	.name = "crashes",
-	.args = "[--since TIME] [--apply]",
+	.args = "[--since TIME] [--apply] [--user]",
 	.summary = "crashes and GPU faults of programs on the store's driver, from the journal, per version",
 	.example = "tb323fu-ctl mesa crashes --since -1d",
 	.options = crashes_options,

@@ -243,7 +243,8 @@ enum crash_verdict crash_attribute(const struct crash_ctx *x, const struct journ
 	snprintf(ev->cursor, sizeof ev->cursor, "%s", je->cursor);
 	ev->usec = je->usec;
 	ev->how = "";
-	ev->verdict = je->coredump ? coredump(x, je, ev) : kernel(x, je, ev);
+	ev->uid = je->coredump ? je->uid : -1;
+	ev->verdict = je->coredump ? coredump(x, je, ev) : je->kernel ? kernel(x, je, ev) : CRASH_NOT_OURS;
 	if (ev->verdict != CRASH_NOT_OURS)
 		name_app(x, je, ev);
 	if (ev->verdict == CRASH_ATTRIBUTED && !version_name_ok(ev->version))
@@ -264,6 +265,7 @@ static int gather_one(const struct journal_entry *je, void *ud)
 {
 	struct gather *g = ud;
 	g->out->read++;
+	g->out->forged += je->forged;
 	struct crash_event ev;
 	enum crash_verdict v = crash_attribute(g->x, je, &ev);
 	if (v == CRASH_NOT_OURS) {

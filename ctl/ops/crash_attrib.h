@@ -30,6 +30,7 @@ struct crash_event {
 	char exe[512];      /* the executable ("" when unknown) */
 	char comm[64];
 	long pid;
+	long uid;           /* the user whose process crashed (COREDUMP_UID); -1: a kernel line, not known */
 	char app[300];      /* its desktop ID, "" when none was found */
 	char key[300];      /* what tells one application from another: app, else the exe's name */
 	char version[80];   /* attributed: the version */
@@ -66,7 +67,8 @@ enum crash_verdict crash_attribute(const struct crash_ctx *x, const struct journ
 struct crash_events {
 	struct crash_event *v;
 	size_t n;
-	int read; /* journal entries looked at */
+	int read;   /* journal entries looked at */
+	int forged; /* entries with systemd-coredump's MESSAGE_ID it did not write: ignored */
 };
 int crash_collect(const struct crash_ctx *x, const char *cursor, uint64_t since_usec,
 		  struct crash_events *out, char *last, struct tb_error *e);

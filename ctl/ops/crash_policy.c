@@ -6,11 +6,15 @@
 #include "store/crash_record.h"
 #include "base/alloc.h"
 #include "base/programs.h"
+#include "common/storelayout.h"
+#include "trial/seat.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 
 
 json_object *crash_event_json(const struct crash_event *ev)
@@ -30,6 +34,7 @@ json_object *crash_event_json(const struct crash_event *ev)
 	json_object_object_add(o, "how", json_object_new_string(ev->how));
 	json_object_object_add(o, "object", json_object_new_string(ev->object));
 	json_object_object_add(o, "pid", json_object_new_int64(ev->pid));
+	json_object_object_add(o, "uid", json_object_new_int64(ev->uid));
 	json_object_object_add(o, "comm", json_object_new_string(ev->comm));
 	json_object_object_add(o, "time", json_object_new_string(when));
 	json_object_object_add(o, "usec", json_object_new_int64((int64_t)ev->usec));
@@ -57,10 +62,10 @@ static int array_has(json_object *arr, const char *key, const char *value)
 
 /* Pins app to choice with a system rule (its entry first, then the rule, as app set does).
  * An application that has a rule already keeps it: 0 and nothing done. */
-static int pin(const struct lc_ctx *c, const char *app, const char *choice, struct tb_error *e)
+static int pin_in(const struct store *s, const struct app_scope *scope, const char *app,
+		  const char *choice, struct tb_error *e)
 {
-	struct app_scope sc;
-	app_scope_system(&sc, c->s);
+	const struct app_scope sc = *scope;
 	struct app_rules r = {0};
 	int rc = apprules_load(&sc, &r, e) ? -1 : 0;
 	char *orig = NULL, *launcher = NULL;
@@ -73,7 +78,7 @@ static int pin(const struct lc_ctx *c, const char *app, const char *choice, stru
 	if (!rc) {
 		struct override_spec spec = {
 			.launcher = launcher,
-			.store = strcmp(c->s->root, STORE_DEFAULT_ROOT) ? c->s->root : NULL,
+			.store = strcmp(s->root, STORE_DEFAULT_ROOT) ? s->root : NULL,
 			.choice = choice,
 		};
 		rc = override_write(&sc, app, orig, &spec, e);
@@ -88,7 +93,6 @@ static int pin(const struct lc_ctx *c, const char *app, const char *choice, stru
 	free(orig);
 	free(launcher);
 	apprules_free(&r);
-	app_scope_free(&sc);
 	return rc;
 }
 
@@ -104,24 +108,20 @@ static json_object *trial_apps(json_object *rec, const char *version)
 	return crash_record_member(t, "apps", json_type_array);
 }
 
-static void act_on(const struct lc_ctx *c, const struct lc_view *v, json_object *rec,
-		   const struct crash_event *ev, struct crash_apply_result *r)
+/* The policy's pin of an event's application in scope (the system's rules, or the caller's
+ * own), recorded in pins and said in r. */
+static void pin_event(const struct store *s, const struct app_scope *sc, const char *policy,
+		      const struct lc_view *v, json_object *pins, const struct crash_event *ev,
+		      struct crash_apply_result *r)
 {
-	const char *policy = c->cfg->crash_policy ? c->cfg->crash_policy : "pin";
 	int on_trial = v->st.enabled && v->st.trial && !strcmp(v->st.trial, ev->version);
-	if (on_trial && ev->key[0]) {
-		json_object *apps = trial_apps(rec, ev->version);
-		if (!array_has(apps, NULL, ev->key))
-			json_object_array_add(apps, json_object_new_string(ev->key));
-	}
 	int may_pin = !strcmp(policy, "pin-always") ? v->current && !strcmp(v->current, ev->version)
 		      : !strcmp(policy, "pin") && on_trial;
-	json_object *pins = crash_record_member(rec, "auto_pins", json_type_array);
 	if (!may_pin || !ev->app[0] || array_has(pins, "cursor", ev->cursor))
 		return;
 	const char *choice = v->previous && strcmp(v->previous, ev->version) && !v->previous_gone ? v->previous : "distro";
 	struct tb_error e = {0};
-	int rc = pin(c, ev->app, choice, &e);
+	int rc = pin_in(s, sc, ev->app, choice, &e);
 	if (rc < 0) {
 		sb_appendf(&r->said, "%s crashed on Mesa %s, but it could not be pinned: %s\n", ev->app, ev->version, e.msg);
 		tb_error_clear(&e);
@@ -138,12 +138,57 @@ static void act_on(const struct lc_ctx *c, const struct lc_view *v, json_object 
 	json_object_object_add(p, "reason", json_object_new_string(CRASH_PIN_REASON));
 	json_object_array_add(pins, json_object_get(p));
 	json_object_array_add(r->pins, p);
+	const char *user = sc->user ? " --user" : "";
 	if (!strcmp(choice, "distro"))
-		sb_appendf(&r->said, "%s crashed on Mesa %s (%s): it starts with the distribution's Mesa from now on (`tb323fu-ctl mesa app unset %s` undoes it)\n",
-			  ev->app, ev->version, ev->kind, ev->app);
+		sb_appendf(&r->said, "%s crashed on Mesa %s (%s): it starts with the distribution's Mesa from now on (`tb323fu-ctl mesa app unset%s %s` undoes it)\n",
+			  ev->app, ev->version, ev->kind, user, ev->app);
 	else
-		sb_appendf(&r->said, "%s crashed on Mesa %s (%s): it starts with Mesa %s from now on (`tb323fu-ctl mesa app unset %s` undoes it)\n",
-			  ev->app, ev->version, ev->kind, choice, ev->app);
+		sb_appendf(&r->said, "%s crashed on Mesa %s (%s): it starts with Mesa %s from now on (`tb323fu-ctl mesa app unset%s %s` undoes it)\n",
+			  ev->app, ev->version, ev->kind, choice, user, ev->app);
+}
+
+/* What decides whether an event may act (docs/design.md §18, "Whose crash counts"). */
+struct weigh {
+	uint64_t floor; /* an event before it acts on nothing: the trial's start, a damaged record's last write */
+	long seat_uid;  /* the user of seat0's active session, -1 when none; -2: not asked yet */
+};
+
+/* The seat's user, asked of logind only when a user's crash needs it. */
+static long seat_user(struct weigh *w)
+{
+	if (w->seat_uid == -2)
+		w->seat_uid = seat_active_uid();
+	return w->seat_uid;
+}
+
+static void act_on(const struct lc_ctx *c, const struct lc_view *v, json_object *rec,
+		   const struct crash_event *ev, struct weigh *w, struct crash_apply_result *r)
+{
+	const char *policy = c->cfg->crash_policy ? c->cfg->crash_policy : "pin";
+	/* a kernel line does not say whose process it was; before the floor, the event may
+	 * belong to another trial or have been acted on already */
+	if (ev->uid < 0 || ev->usec < w->floor) {
+		r->not_counted++;
+		return;
+	}
+	int on_trial = v->st.enabled && v->st.trial && !strcmp(v->st.trial, ev->version);
+	int desktop = ev->uid == 0 || (on_trial && seat_user(w) > 0 && ev->uid == seat_user(w));
+	if (on_trial && ev->key[0] && desktop) {
+		json_object *apps = trial_apps(rec, ev->version);
+		if (!array_has(apps, NULL, ev->key))
+			json_object_array_add(apps, json_object_new_string(ev->key));
+	}
+	if (ev->uid != 0) {
+		/* a user's crash pins in that user's own rules, never in the system's */
+		if (ev->app[0] && (on_trial || !strcmp(policy, "pin-always")) && strcmp(policy, "report"))
+			sb_appendf(&r->said, "%s crashed on Mesa %s as user %ld: it is pinned in that user's own rules only, when they run `tb323fu-ctl mesa crashes --apply --user`\n",
+				   ev->app, ev->version, ev->uid);
+		return;
+	}
+	struct app_scope sc;
+	app_scope_system(&sc, c->s);
+	pin_event(c->s, &sc, policy, v, crash_record_member(rec, "auto_pins", json_type_array), ev, r);
+	app_scope_free(&sc);
 }
 
 /* Two applications or more crashed on the version on trial: the trial ends as a rollback. */
@@ -208,9 +253,22 @@ int crash_apply(const struct lc_ctx *c, int boot_tick, struct crash_apply_result
 	memset(r, 0, sizeof *r);
 	r->events = json_object_new_array();
 	r->pins = json_object_new_array();
-	json_object *rec = crash_record_load(c->s, NULL);
+	int damaged = 0;
+	json_object *rec = crash_record_load(c->s, &damaged);
 	struct crash_ctx x;
 	crash_ctx_open(&x, c->s);
+	struct weigh w = {.floor = x.switched_usec, .seat_uid = -2};
+	if (damaged) {
+		/* what was read before the damaged record's last write may have been acted on */
+		char *path = store_path(c->s, "%s", STORE_CRASH_RECORD);
+		struct stat st;
+		uint64_t at = lstat(path, &st) ? 0
+			      : (uint64_t)st.st_mtim.tv_sec * 1000000u + (uint64_t)st.st_mtim.tv_nsec / 1000u;
+		if (at > w.floor)
+			w.floor = at;
+		free(path);
+		sb_appendf(&r->said, "the crash record was damaged: crashes it may have acted on already (before its last change) act on nothing now\n");
+	}
 	struct crash_events g;
 	char last[JOURNAL_CURSOR_MAX];
 	int rc = crash_collect(&x, crash_record_str(rec, "cursor"), 0, &g, last, e);
@@ -226,11 +284,12 @@ int crash_apply(const struct lc_ctx *c, int boot_tick, struct crash_apply_result
 		}
 		r->attributed++;
 		json_object_array_add(events, crash_event_json(ev));
-		act_on(c, &v, rec, ev, r);
+		act_on(c, &v, rec, ev, &w, r);
 	}
 	r->read = g.read;
+	r->forged = g.forged;
 	/* nothing new read: the store is left as it was */
-	int changed = g.n > 0 || (last[0] && strcmp(last, crash_record_str(rec, "cursor")));
+	int changed = g.n > 0 || damaged || (last[0] && strcmp(last, crash_record_str(rec, "cursor")));
 	if (!rc && last[0])
 		json_object_object_add(rec, "cursor", json_object_new_string(last));
 	if (!rc)
@@ -244,4 +303,72 @@ int crash_apply(const struct lc_ctx *c, int boot_tick, struct crash_apply_result
 	crash_ctx_close(&x);
 	json_object_put(rec);
 	return rc;
+}
+
+int crash_apply_user(const struct store *s, const struct config *cfg, const struct app_scope *sc,
+		     struct crash_apply_result *r, struct tb_error *e)
+{
+	memset(r, 0, sizeof *r);
+	r->events = json_object_new_array();
+	r->pins = json_object_new_array();
+	const char *policy = cfg->crash_policy ? cfg->crash_policy : "pin";
+	char *path = crash_record_user_path(sc);
+	int damaged = 0;
+	json_object *rec = crash_record_load_at(path, &damaged);
+	struct crash_ctx x;
+	crash_ctx_open(&x, s);
+	uint64_t floor = x.switched_usec;
+	struct stat st;
+	if (damaged && !lstat(path, &st)) {
+		uint64_t at = (uint64_t)st.st_mtim.tv_sec * 1000000u + (uint64_t)st.st_mtim.tv_nsec / 1000u;
+		floor = at > floor ? at : floor;
+		sb_appendf(&r->said, "your crash record %s was damaged: crashes it may have acted on already (before its last change) act on nothing now\n", path);
+	}
+	struct crash_events g;
+	char last[JOURNAL_CURSOR_MAX];
+	int rc = crash_collect(&x, crash_record_str(rec, "cursor"), 0, &g, last, e);
+	struct lc_view v;
+	lc_read(s, &v);
+	long me = (long)getuid();
+	json_object *events = crash_record_member(rec, "events", json_type_array);
+	json_object *pins = crash_record_member(rec, "auto_pins", json_type_array);
+	for (size_t i = 0; !rc && i < g.n; i++) {
+		const struct crash_event *ev = &g.v[i];
+		if (ev->uid != me)
+			continue; /* another user's, or a kernel line's (whose, not known) */
+		json_object_array_add(r->events, crash_event_json(ev));
+		if (ev->verdict != CRASH_ATTRIBUTED) {
+			r->unattributed++;
+			continue;
+		}
+		r->attributed++;
+		json_object_array_add(events, crash_event_json(ev));
+		if (ev->usec < floor) {
+			r->not_counted++;
+			continue;
+		}
+		if (strcmp(policy, "report"))
+			pin_event(s, sc, policy, &v, pins, ev, r);
+	}
+	r->read = g.read;
+	r->forged = g.forged;
+	int changed = json_object_array_length(r->events) > 0 || damaged ||
+		      (last[0] && strcmp(last, crash_record_str(rec, "cursor")));
+	if (!rc && last[0])
+		json_object_object_add(rec, "cursor", json_object_new_string(last));
+	if (!rc && changed)
+		rc = crash_record_save_at(path, rec, e);
+	lc_view_free(&v);
+	crash_events_free(&g);
+	crash_ctx_close(&x);
+	json_object_put(rec);
+	free(path);
+	return rc;
+}
+
+char *crash_record_user_path(const struct app_scope *sc)
+{
+	const char *slash = strrchr(sc->rules_file, '/');
+	return xasprintf("%.*s/mesa-crash-record", slash ? (int)(slash - sc->rules_file) : 1,
+			 slash ? sc->rules_file : ".");
 }

@@ -17,6 +17,8 @@ struct crash_apply_result {
 	int read;          /* journal entries looked at */
 	int attributed;    /* events attributed to a version */
 	int unattributed;
+	int forged;        /* entries with systemd-coredump's MESSAGE_ID it did not write: ignored */
+	int not_counted;   /* attributed events that act on nothing: kernel lines, dated before the trial */
 	json_object *events;  /* the new events (attributed and not), as crashes --json lists them */
 	json_object *pins;    /* the automatic pins made now: {"app","choice","version","cursor","reason"} */
 	char rolled_back[80]; /* the version whose trial was ended, "" when none */
@@ -31,6 +33,15 @@ void crash_apply_result_free(struct crash_apply_result *r);
  * written; the store is then as it was, but for pins already made (each said in r). */
 int crash_apply(const struct lc_ctx *c, int boot_tick, struct crash_apply_result *r,
 		struct tb_error *e);
+
+/* A user's own (docs/design.md §18, "Whose crash counts"): the caller's crashes only
+ * (COREDUMP_UID the caller's), read from the caller's own record's cursor on, pin the
+ * application in the caller's rules (sc, its lock held) as the system's policy would in the
+ * system's; nothing else is done (no trial is ended). The record is
+ * crash_record_user_path(sc), beside the rules. */
+int crash_apply_user(const struct store *s, const struct config *cfg, const struct app_scope *sc,
+		     struct crash_apply_result *r, struct tb_error *e);
+char *crash_record_user_path(const struct app_scope *sc);
 
 /* One event as JSON: version, executable, app, kind, source, time (ISO 8601, UTC), usec,
  * cursor, pid, attributed, how, object. */

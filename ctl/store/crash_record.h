@@ -15,11 +15,16 @@
 #define CRASH_RECORD_MAX (256 * 1024)
 #define CRASH_RECORD_EVENTS 100
 
-/* The record, or an empty object when there is none or it is damaged (then *damaged is 1 when
+/* The record, or an empty object when there is none or it is damaged (not a JSON object, or a
+ * member of another type than the writer writes) (then *damaged is 1 when
  * damaged is not NULL; the next save replaces it). Never NULL; put it when done. */
 json_object *crash_record_load(const struct store *s, int *damaged);
 /* Writes rec (its oldest events dropped to stay under the cap). */
 int crash_record_save(struct store *s, json_object *rec, struct tb_error *e);
+
+/* The same for a user's own record (crash_policy's --user, docs/design.md §18) at path. */
+json_object *crash_record_load_at(const char *path, int *damaged);
+int crash_record_save_at(const char *path, json_object *rec, struct tb_error *e);
 
 /* The member key of rec of type t, added empty when missing or of another type. */
 json_object *crash_record_member(json_object *rec, const char *key, json_type t);

@@ -1,6 +1,7 @@
 /* Reading crash evidence from the journal with sd-journal. */
 #include "trial/journal.h"
 #include "base/alloc.h"
+#include "base/crash_fields.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -79,10 +80,37 @@ static long number(sd_journal *j, const char *name)
 static void entry_of(sd_journal *j, struct journal_entry *je, char **copies)
 {
 	memset(je, 0, sizeof *je);
+	je->uid = -1;
 	size_t n;
-	const char *v = field(j, "MESSAGE_ID", &n);
-	je->coredump = v && n == 32 && !memcmp(v, COREDUMP_MESSAGE_ID, 32);
+	const char *v = field(j, "_TRANSPORT", &n);
+	je->kernel = v && n == 6 && !memcmp(v, "kernel", 6);
+	v = field(j, "MESSAGE_ID", &n);
+	if (!je->kernel && v && n == 32 && !memcmp(v, COREDUMP_MESSAGE_ID, 32)) {
+		/* the journal's own fields, each copied: sd-journal keeps one field's data valid
+		 * only until the next call */
+		static const char *names[] = {"_TRANSPORT", "_SYSTEMD_UNIT", "_COMM", "_EXE", "_UID", "COREDUMP_UID"};
+		char *val[6] = {0};
+		size_t len[6] = {0};
+		for (size_t i = 0; i < 6; i++) {
+			const char *d = field(j, names[i], &len[i]);
+			if (d && len[i] <= 4096) {
+				val[i] = xmalloc(len[i] + 1);
+				memcpy(val[i], d, len[i]);
+			}
+		}
+		struct crash_trust t = {
+			.transport = val[0], .transport_len = len[0], .unit = val[1], .unit_len = len[1],
+			.comm = val[2], .comm_len = len[2], .exe = val[3], .exe_len = len[3],
+			.uid = val[4], .uid_len = len[4], .coredump_uid = val[5], .coredump_uid_len = len[5],
+		};
+		je->coredump = crash_coredump_trusted(&t, &je->uid);
+		je->forged = !je->coredump;
+		for (size_t i = 0; i < 6; i++)
+			free(val[i]);
+	}
 	sd_journal_get_realtime_usec(j, &je->usec);
+	if (!je->coredump && !je->kernel)
+		return;
 	struct {
 		const char *name;
 		const char **dst;

@@ -22,7 +22,10 @@
 struct journal_entry {
 	const char *cursor;
 	uint64_t usec;     /* its realtime timestamp */
-	int coredump;      /* systemd-coredump's; else a kernel line */
+	int coredump;      /* written by systemd-coredump (crash_coredump_trusted) */
+	int kernel;        /* a line of the kernel's (_TRANSPORT=kernel) */
+	int forged;        /* systemd-coredump's MESSAGE_ID, not written by it: counts for nothing */
+	long uid;          /* coredump: COREDUMP_UID, the user whose process crashed; else -1 */
 	const char *message;
 	size_t message_len;
 	const char *exe, *comm, *cgroup, *environ, *maps;

@@ -26,7 +26,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	memcpy(field, text, len);
 	char out[80];
 	memset(out, 'x', sizeof out);
-	switch (data[0] % 4) {
+	switch (data[0] % 5) {
 	case 0: {
 		int other = -1;
 		if (crash_maps_version(field, len, "/var/lib/tb323fu/mesa/versions/", out, sizeof out, &other)) {
@@ -51,6 +51,35 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			if (k.kind == KLINE_NONE)
 				abort();
 		}
+		break;
+	}
+	case 4: {
+		/* the journal's fields of an entry, separated by newlines: _TRANSPORT, _SYSTEMD_UNIT,
+		 * _COMM, _EXE, _UID, COREDUMP_UID (an empty one absent), each an exact copy */
+		const char *part[6] = {0};
+		size_t plen[6] = {0}, k = 0, start = 0;
+		char *copy[6] = {0};
+		for (size_t i = 0; i <= len && k < 6; i++)
+			if (i == len || field[i] == '\n') {
+				plen[k] = i - start;
+				if (plen[k]) {
+					copy[k] = malloc(plen[k]);
+					memcpy(copy[k], field + start, plen[k]);
+					part[k] = copy[k];
+				}
+				k++;
+				start = i + 1;
+			}
+		struct crash_trust t = {
+			.transport = part[0], .transport_len = plen[0], .unit = part[1], .unit_len = plen[1],
+			.comm = part[2], .comm_len = plen[2], .exe = part[3], .exe_len = plen[3],
+			.uid = part[4], .uid_len = plen[4], .coredump_uid = part[5], .coredump_uid_len = plen[5],
+		};
+		long uid = -7;
+		if (crash_coredump_trusted(&t, &uid) && (uid < 0 || plen[0] != 7 || memcmp(part[0], "journal", 7)))
+			abort();
+		for (size_t i = 0; i < 6; i++)
+			free(copy[i]);
 		break;
 	}
 	default: {

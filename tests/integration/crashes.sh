@@ -147,11 +147,14 @@ expect_exit 0 "crashes --apply outside a trial" ctl --json mesa crashes --apply
 check "…reads the crash and pins nothing" test "$(field 'len(d["events"]), len(d["pins"])')" = "(1, 0)"
 fresh
 ctl mesa keep >/dev/null
+# a crash dated after the version became current (one before counts for nothing, §18)
+journal "$T/one.journal" "$CRASH" || not_ok "systemd-journal-remote writes the recorded crash"
 echo 'crash_policy = pin-always' >"$TB323FU_MESA_CONFIG"
 expect_exit 0 "crashes --apply outside a trial with crash_policy = pin-always" ctl --json mesa crashes --apply
 check "…pins it" test "$(field '[p["app"] for p in d["pins"]]')" = "['org.example.Crasher.desktop']"
 echo 'crash_policy = report' >"$TB323FU_MESA_CONFIG"
 fresh
+journal "$T/one.journal" "$CRASH" || not_ok "systemd-journal-remote writes the recorded crash"
 expect_exit 0 "crashes --apply on trial with crash_policy = report" ctl --json mesa crashes --apply
 check "…pins nothing" test "$(field 'len(d["events"]), len(d["pins"])')" = "(1, 0)"
 : >"$TB323FU_MESA_CONFIG"
@@ -171,6 +174,7 @@ check "…the session is on, not on trial" test "$(field 'd["session"]')" = on
 
 # --- boot-tick and auto-check read from the last cursor too
 fresh
+journal "$T/one.journal" "$CRASH" || not_ok "systemd-journal-remote writes the recorded crash"
 export TB323FU_MESA_JOURNAL="$T/one.journal"
 TB323FU_BOOT_ID=tick-1 expect_exit 0 "boot-tick reads the journal" ctl --json mesa boot-tick
 check "…and pins the application that crashed on trial" test "$(field '[p["app"] for p in d["crashes"]["pins"]]')" = "['org.example.Crasher.desktop']"

@@ -63,6 +63,14 @@ if command -v systemd-analyze >/dev/null; then
 			python3 -c "import sys; sys.exit(not (0 < float(sys.argv[1]) <= 3.0))" "${score:-0}"
 	done
 	check "the service runs crashes --apply" grep -q "^ExecStart=$T/tb323fu-ctl-mesa .*crashes --apply" "$T/units/tb323fu-mesa-crashes.service"
+	# each user's own: a user's crash pins in that user's rules (§18)
+	mkdir -p "$T/user-units" "$T/user-run"
+	chmod 700 "$T/user-run"
+	for u in tb323fu-mesa-crashes-user.service tb323fu-mesa-crashes-user.path; do
+		sed "s|@LIBEXECDIR@|$T|g" "$TB_TOP/dist/systemd/user/$u.in" >"$T/user-units/$u"
+	done
+	check "systemd-analyze verify --user accepts the user's watcher units" sh -c "cd '$T/user-units' && XDG_RUNTIME_DIR='$T/user-run' systemd-analyze --user verify tb323fu-mesa-crashes-user.path tb323fu-mesa-crashes-user.service >'$T/verify' 2>&1 || { cat '$T/verify'; exit 1; }"
+	check "the user's service runs crashes --apply --user" grep -q "^ExecStart=$T/tb323fu-ctl-mesa .*crashes --apply --user$" "$T/user-units/tb323fu-mesa-crashes-user.service"
 else
 	skip "the watcher's units" "no systemd-analyze"
 fi

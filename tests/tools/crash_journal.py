@@ -3,10 +3,15 @@
 crash evidence of tests/fixtures/crashes/ (docs/design.md §18).
 
 usage: crash_journal.py OUT.journal ENTRY [ENTRY…]
+       crash_journal.py --fields DIR ENTRY   (each field of the entry into the file DIR/FIELD,
+                                             for a test that sends it through the journal's API)
 ENTRY is FIXTURE[,FIELD=VALUE…]: FIXTURE a recorded .export entry, or a .txt kernel line (one
 kernel entry with that MESSAGE). Every entry's store path /var/lib/tb323fu/mesa becomes
 $CRASH_STORE (the test's store, real path); its time becomes $CRASH_USEC (default: now) plus
-its position in microseconds; its boot id this machine's. FIELD=VALUE replaces or adds a field
+its position in microseconds; its boot id this machine's. A recorded coredump entry gets the
+fields journald adds to what systemd-coredump sends from its service (_UID the crashing
+user's, as systemd-coredump drops to that user before it sends; _COMM, _EXE, _SYSTEMD_UNIT,
+_SYSTEMD_SLICE, _PID), which tests/tools/crash-record cannot give it. FIELD=VALUE replaces or adds a field
 (VALUE @FILE: that file's bytes; FIELD= alone removes it). The export format's binary fields
 are written with their new sizes."""
 import os, struct, subprocess, sys, time
@@ -47,7 +52,12 @@ def write_field(out, k, v):
 
 
 def main():
-    out_path, specs = sys.argv[1], sys.argv[2:]
+    fields_dir = None
+    if sys.argv[1] == "--fields":
+        fields_dir, specs = sys.argv[2], sys.argv[3:4]
+        out_path = None
+    else:
+        out_path, specs = sys.argv[1], sys.argv[2:]
     store = os.environ.get("CRASH_STORE", "").encode()
     base = int(os.environ.get("CRASH_USEC", str(int(time.time() * 1e6))))
     boot = open("/proc/sys/kernel/random/boot_id").read().strip().replace("-", "").encode()
@@ -72,6 +82,24 @@ def main():
                 fields.append([k, open(v[1:], "rb").read()])
             elif v:
                 fields.append([k, v.encode()])
+        given = dict(fields)
+        if fields_dir:
+            os.makedirs(fields_dir, exist_ok=True)
+            for k, v in fields:
+                if not k.startswith(b"_"):
+                    with open(os.path.join(fields_dir, k.decode()), "wb") as f:
+                        f.write(v.replace(RECORDED_STORE, store) if store else v)
+            return
+        if not fixture.endswith(".txt") and b"COREDUMP_UID" in given:
+            uid = given[b"COREDUMP_UID"]
+            named = [o.split("=", 1)[0].encode() for o in overrides]
+            fields += [f for f in [[b"_PID", b"3001"], [b"_UID", uid], [b"_GID", uid],
+                                   [b"_COMM", b"systemd-coredum"], [b"_EXE", b"/usr/lib/systemd/systemd-coredump"],
+                                   [b"_CMDLINE", b"/usr/lib/systemd/systemd-coredump"],
+                                   [b"_SYSTEMD_CGROUP", b"/system.slice/system-systemd\\x2dcoredump.slice/systemd-coredump@0-3000-" + uid + b".service"],
+                                   [b"_SYSTEMD_UNIT", b"systemd-coredump@0-3000-" + uid + b".service"],
+                                   [b"_SYSTEMD_SLICE", b"system-systemd\\x2dcoredump.slice"]]
+                       if f[0] not in given and f[0] not in named]
         for k, v in fields:
             if store:
                 v = v.replace(RECORDED_STORE, store)

@@ -91,6 +91,58 @@ static void test_cgroup_units(void **state)
 	assert_int_equal(crash_cgroup_app(f, strlen(f), id, sizeof id), 0);
 }
 
+static int trusted(const char *transport, const char *unit, const char *comm, const char *exe,
+		   const char *uid, const char *cuid, long *got)
+{
+	struct crash_trust t = {
+		.transport = transport, .transport_len = transport ? strlen(transport) : 0,
+		.unit = unit, .unit_len = unit ? strlen(unit) : 0,
+		.comm = comm, .comm_len = comm ? strlen(comm) : 0,
+		.exe = exe, .exe_len = exe ? strlen(exe) : 0,
+		.uid = uid, .uid_len = uid ? strlen(uid) : 0,
+		.coredump_uid = cuid, .coredump_uid_len = cuid ? strlen(cuid) : 0,
+	};
+	return crash_coredump_trusted(&t, got);
+}
+
+/* What systemd-coredump's own entry carries (journald's fields from its service), and each
+ * field a sender without that service could give instead */
+static void test_coredump_trust(void **state)
+{
+	(void)state;
+	const char *U = "systemd-coredump@3-4121-1000.service", *C = "systemd-coredum", *E = "/usr/lib/systemd/systemd-coredump";
+	long uid = -1;
+	assert_int_equal(trusted("journal", U, C, E, "1000", "1000", &uid), 1);
+	assert_int_equal(uid, 1000);
+	/* root's crash, sent as root; a system account's, sent as systemd-coredump's own user */
+	assert_int_equal(trusted("journal", U, C, E, "0", "0", &uid), 1);
+	assert_int_equal(uid, 0);
+	assert_int_equal(trusted("journal", U, C, E, "997", "105", &uid), 1);
+	/* one of _COMM and _EXE is enough when the other is not there */
+	assert_int_equal(trusted("journal", U, NULL, E, "1000", "1000", &uid), 1);
+	assert_int_equal(trusted("journal", U, C, NULL, "1000", "1000", &uid), 1);
+	/* not systemd-coredump's */
+	assert_int_equal(trusted("stdout", U, C, E, "1000", "1000", &uid), 0);
+	assert_int_equal(trusted("syslog", U, C, E, "1000", "1000", &uid), 0);
+	assert_int_equal(trusted("journal", NULL, C, E, "1000", "1000", &uid), 0);
+	assert_int_equal(trusted("journal", "user@1000.service", C, E, "1000", "1000", &uid), 0);
+	assert_int_equal(trusted("journal", "systemd-coredump@.service", C, E, "1000", "1000", &uid), 0);
+	assert_int_equal(trusted("journal", "systemd-coredump@x.scope", C, E, "1000", "1000", &uid), 0);
+	assert_int_equal(trusted("journal", U, "logger", E, "1000", "1000", &uid), 0);
+	assert_int_equal(trusted("journal", U, C, "/usr/bin/logger", "1000", "1000", &uid), 0);
+	assert_int_equal(trusted("journal", U, C, "systemd-coredump", "1000", "1000", &uid), 0);
+	assert_int_equal(trusted("journal", U, NULL, NULL, "1000", "1000", &uid), 0);
+	/* a user's entry claiming root's crash or another user's */
+	assert_int_equal(trusted("journal", U, C, E, "1000", "0", &uid), 0);
+	assert_int_equal(trusted("journal", U, C, E, "1000", "1001", &uid), 0);
+	assert_int_equal(trusted("journal", U, C, E, "1000", NULL, &uid), 0);
+	assert_int_equal(trusted("journal", U, C, E, NULL, "1000", &uid), 0);
+	assert_int_equal(trusted("journal", U, C, E, "1000", "-1", &uid), 0);
+	assert_int_equal(trusted("journal", U, C, E, "1000", "01000", &uid), 0);
+	assert_int_equal(trusted("journal", U, C, E, "1000", "99999999999", &uid), 0);
+	assert_int_equal(trusted("journal", U, C, E, "1000", "4294967295", &uid), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -98,6 +150,7 @@ int main(void)
 		cmocka_unit_test(test_maps),
 		cmocka_unit_test(test_environ),
 		cmocka_unit_test(test_cgroup_units),
+		cmocka_unit_test(test_coredump_trust),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
