@@ -106,7 +106,7 @@ static char *dir_of(const char *path)
 	return d;
 }
 
-/* A temporary name beside path, unique per process. */
+/* A temporary name beside path, unique per process (links: symlink(2) never follows). */
 static char *temp_beside(const char *path)
 {
 	char *dir = dir_of(path);
@@ -116,50 +116,91 @@ static char *temp_beside(const char *path)
 	return t;
 }
 
-int atomic_write_file(const char *path, const void *data, size_t len, mode_t mode,
-		      struct tb_error *e)
+int atomic_out_open(struct atomic_out *o, const char *path, mode_t mode, struct tb_error *e)
 {
-	char *tmp = temp_beside(path);
-	int rc = TB_OK;
-	/* A fresh file: never one planted under the temporary's name (a link, a hard link). */
-	unlink(tmp);
-	int fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, mode);
-	if (fd < 0) {
-		rc = tb_fail_errno(e, TB_EFAIL, "cannot write %s", path);
-		goto out;
+	char *dir = dir_of(path);
+	const char *base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
+	o->tmp = xasprintf("%s/.%s.tmp.XXXXXX", dir, base);
+	free(dir);
+	o->path = xstrdup(path);
+	o->mode = mode;
+	/* mkostemp: O_CREAT|O_EXCL under a name no one can guess ahead; O_NOFOLLOW besides. */
+	o->fd = mkostemp(o->tmp, O_CLOEXEC | O_NOFOLLOW);
+	if (o->fd < 0) {
+		int r = tb_fail_errno(e, TB_EFAIL, "cannot write %s", path);
+		free(o->tmp);
+		free(o->path);
+		o->tmp = o->path = NULL;
+		return r;
 	}
+	return TB_OK;
+}
+
+int atomic_out_write(struct atomic_out *o, const void *data, size_t len, struct tb_error *e)
+{
 	const char *p = data;
 	while (len) {
-		ssize_t n = write(fd, p, len);
+		ssize_t n = write(o->fd, p, len);
 		if (n < 0 && errno == EINTR)
 			continue;
-		if (n <= 0) {
-			rc = tb_fail_errno(e, TB_EFAIL, "cannot write %s (is the disk full?)", path);
-			close(fd);
-			unlink(tmp);
-			goto out;
-		}
+		if (n <= 0)
+			return tb_fail_errno(e, TB_EFAIL, "cannot write %s (is the disk full?)", o->path);
 		p += n;
 		len -= (size_t)n;
 	}
-	if (fchmod(fd, mode) != 0 || fsync(fd) != 0) {
-		rc = tb_fail_errno(e, TB_EFAIL, "cannot write %s", path);
-		close(fd);
-		unlink(tmp);
-		goto out;
+	return TB_OK;
+}
+
+void atomic_out_abort(struct atomic_out *o)
+{
+	if (o->fd >= 0)
+		close(o->fd);
+	if (o->tmp)
+		unlink(o->tmp);
+	free(o->tmp);
+	free(o->path);
+	o->tmp = o->path = NULL;
+	o->fd = -1;
+}
+
+int atomic_out_commit(struct atomic_out *o, int sync, struct tb_error *e)
+{
+	int rc = TB_OK;
+	if (fchmod(o->fd, o->mode) != 0 || (sync && fsync(o->fd) != 0))
+		rc = tb_fail_errno(e, TB_EFAIL, "cannot write %s", o->path);
+	if (close(o->fd) != 0 && !rc)
+		rc = tb_fail_errno(e, TB_EFAIL, "cannot write %s (is the disk full?)", o->path);
+	o->fd = -1;
+	if (!rc && rename(o->tmp, o->path) != 0)
+		rc = tb_fail_errno(e, TB_EFAIL, "cannot replace %s", o->path);
+	if (rc) {
+		atomic_out_abort(o);
+		return rc;
 	}
-	close(fd);
-	if (rename(tmp, path) != 0) {
-		rc = tb_fail_errno(e, TB_EFAIL, "cannot replace %s", path);
-		unlink(tmp);
-		goto out;
+	if (sync) {
+		char *dir = dir_of(o->path);
+		fsync_dir(dir);
+		free(dir);
 	}
-	char *dir = dir_of(path);
-	fsync_dir(dir);
-	free(dir);
-out:
-	free(tmp);
-	return rc;
+	free(o->tmp);
+	free(o->path);
+	o->tmp = o->path = NULL;
+	return TB_OK;
+}
+
+int atomic_write_file(const char *path, const void *data, size_t len, mode_t mode,
+		      struct tb_error *e)
+{
+	struct atomic_out o;
+	int rc = atomic_out_open(&o, path, mode, e);
+	if (rc)
+		return rc;
+	rc = atomic_out_write(&o, data, len, e);
+	if (rc) {
+		atomic_out_abort(&o);
+		return rc;
+	}
+	return atomic_out_commit(&o, 1, e);
 }
 
 int atomic_symlink(const char *target, const char *path, struct tb_error *e)

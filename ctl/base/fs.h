@@ -19,6 +19,25 @@ int is_directory(const char *path);
  * directory: readers see the old or the new content, never a half one. */
 int atomic_write_file(const char *path, const void *data, size_t len, mode_t mode,
 		      struct tb_error *e);
+/* A file written as a stream and put in place whole: a fresh temporary of an unpredictable
+ * name beside path (.<name>.tmp.XXXXXX, made with O_CREAT|O_EXCL|O_NOFOLLOW, so nothing planted
+ * in the folder is ever written through), renamed over path by atomic_out_commit. Every
+ * command's writes go through it or through atomic_write_file, which uses it. */
+struct atomic_out {
+	int fd;
+	char *tmp, *path;
+	mode_t mode;
+};
+/* Opens the temporary; fills o (fd >= 0) or fails with "cannot write PATH". */
+int atomic_out_open(struct atomic_out *o, const char *path, mode_t mode, struct tb_error *e);
+/* Writes len bytes to the temporary. */
+int atomic_out_write(struct atomic_out *o, const void *data, size_t len, struct tb_error *e);
+/* Sets the mode, fsyncs (when sync), renames over path, fsyncs the folder; on failure the
+ * temporary is removed. Frees o either way. */
+int atomic_out_commit(struct atomic_out *o, int sync, struct tb_error *e);
+/* Removes the temporary and frees o (safe on an o that failed to open). */
+void atomic_out_abort(struct atomic_out *o);
+
 /* Replaces (or creates) the symbolic link path -> target by rename. */
 int atomic_symlink(const char *target, const char *path, struct tb_error *e);
 int fsync_dir(const char *dir);

@@ -424,7 +424,7 @@ static int finish_tree(struct unpack *u, const struct manifest *m, struct tb_err
 			return tb_fail_errno(e, TB_EFAIL, "cannot create the link %s", m->links[i].path);
 		}
 	}
-	int mfd = openat(u->staging_fd, "MANIFEST", O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+	int mfd = openat(u->staging_fd, "MANIFEST", O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
 	if (mfd < 0)
 		return tb_fail_errno(e, TB_EFAIL, "cannot write %s/MANIFEST", u->staging);
 	ssize_t w = write(mfd, u->manifest_text, u->manifest_len);
