@@ -12,6 +12,7 @@
 
 #include "base/alloc.h"
 #include "base/error.h"
+#include "base/strbuf.h"
 
 int mkdir_p(const char *path, mode_t mode, struct tb_error *e)
 {
@@ -34,6 +35,47 @@ int mkdir_p(const char *path, mode_t mode, struct tb_error *e)
 	if (!is_directory(path))
 		return tb_fail(e, TB_EFAIL, "%s exists and is not a directory", path);
 	return TB_OK;
+}
+
+int mkdir_below(const char *base, const char *rel, mode_t mode, struct tb_error *e)
+{
+	int fd = open(base, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0)
+		return tb_fail_errno(e, TB_EFAIL, "cannot open %s", base);
+	char *r = xstrdup(rel);
+	struct strbuf done = {0};
+	sb_appendf(&done, "%s", base);
+	int rc = TB_OK;
+	for (char *save = NULL, *level = strtok_r(r, "/", &save); level && !rc;
+	     level = strtok_r(NULL, "/", &save)) {
+		sb_appendf(&done, "/%s", level);
+		if (mkdirat(fd, level, mode) != 0 && errno != EEXIST) {
+			rc = tb_fail_errno(e, TB_EFAIL, "cannot create %s", done.buf);
+			break;
+		}
+		int next = openat(fd, level, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+		if (next < 0) {
+			struct stat st;
+			if (fstatat(fd, level, &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISLNK(st.st_mode))
+				rc = tb_fail_why(e, TB_EFAIL, "not-ours",
+						 "%s is a symbolic link where a folder of ours belongs; nothing was "
+						 "written through it: remove it (rm %s) and run the command again",
+						 done.buf, done.buf);
+			else if (errno == ENOTDIR)
+				rc = tb_fail_why(e, TB_EFAIL, "not-ours",
+						 "%s is a file where a folder of ours belongs; move it away and run "
+						 "the command again", done.buf);
+			else
+				rc = tb_fail_errno(e, TB_EFAIL, "cannot open %s", done.buf);
+			break;
+		}
+		close(fd);
+		fd = next;
+	}
+	close(fd);
+	free(r);
+	sb_free(&done);
+	return rc;
 }
 
 static int remove_at(int dirfd, const char *name)

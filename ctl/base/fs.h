@@ -10,6 +10,12 @@
 
 /* mkdir -p with the given mode for the directories it creates. */
 int mkdir_p(const char *path, mode_t mode, struct tb_error *e);
+/* mkdir -p of rel below base (base itself is taken as it is): each level is opened without
+ * following a link (O_NOFOLLOW|O_DIRECTORY) and made when missing, so nothing is ever created
+ * through a link planted at one of them. A link (or a file) at a level is refused before
+ * anything is made (reason not-ours: we did not put it there): "LEVEL is a symbolic link where a folder of ours belongs;
+ * remove it (rm LEVEL) and run the command again". */
+int mkdir_below(const char *base, const char *rel, mode_t mode, struct tb_error *e);
 /* rm -rf that never follows symbolic links; a missing path is fine. */
 int remove_tree(const char *path);
 int path_exists(const char *path);
