@@ -30,6 +30,13 @@ void say_repaired(struct outcome *o, const struct lc_result *r)
 			    m, r->replaced);
 		free(m);
 	}
+	if (r->override_linked[0] && o->message) {
+		char *m = o->message;
+		o->message = NULL;
+		outcome_say(o, "%s\nwarning: %s is a symbolic link where Flatpak's overrides folder belongs; the session's Flatpak setting was not written through it (remove the link and run the command again)",
+			    m, r->override_linked);
+		free(m);
+	}
 	if (r->used_reserve && o->message) {
 		char *m = o->message;
 		o->message = NULL;

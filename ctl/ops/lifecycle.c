@@ -304,13 +304,13 @@ static int commit(const struct lc_ctx *c, const char *cur, const char *prev,
 		 * that leaves the session on, taken away after one that leaves it off, so a
 		 * kill between leaves it where either state is served. */
 		if (!rc && st->enabled)
-			flatpak_session_override(1);
+			flatpak_session_override(1, r->override_linked, sizeof r->override_linked);
 		if (rc)
 			txn_abort(&t);
 		else
 			rc = txn_commit(&t, &err);
 		if (!rc && !st->enabled)
-			flatpak_session_override(0);
+			flatpak_session_override(0, r->override_linked, sizeof r->override_linked);
 		if (!rc && planted) /* the renames put our files where the links were */
 			snprintf(r->replaced, sizeof r->replaced, "%s", planted);
 		free(planted);
@@ -591,7 +591,7 @@ int lc_on(const struct lc_ctx *c, struct lc_result *r, struct tb_error *e)
 	if (rc) {
 		; /* nothing was changed */
 	} else if (lc_is_on(c->s, &v) && flatpak_conf_agrees(c->s, v.current)) {
-		flatpak_session_override(1);
+		flatpak_session_override(1, r->override_linked, sizeof r->override_linked);
 		name(r->version, sizeof r->version, v.current);
 		r->unchanged = 1;
 		r->enabled = 1;

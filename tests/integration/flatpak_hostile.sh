@@ -5,7 +5,8 @@
 # section claims 3 GiB is refused without being read (the memory a bound of the test's shell
 # allows is far below), and links planted above our own folders (extension/, the extension's
 # folder, the architecture's) are refused, naming them; every refusal leaves the store and the
-# installation as they were. The runtime is laid out as flatpak deploys one
+# installation as they were; a link where the installation's overrides/ belongs is not written
+# through by on and off, which say so. The runtime is laid out as flatpak deploys one
 # (runtime/org.freedesktop.Platform/ARCH/BRANCH/active/{metadata,files}), made here from this
 # system's C library: what is read is the installation's files, not flatpak.
 . "$TB_TOP/tests/lib.sh"
@@ -109,5 +110,20 @@ plant_refused "the architecture's folder" "$EXT/$ARCH"
 expect_exit 0 "export with every folder as it should be" ctl mesa flatpak export --user
 check "…the extension is there" test -f "$EXT/$ARCH/24.08/vulkan/icd.d/tb323fu-mesa-2026_1_1.json" -o -d "$EXT/$ARCH/24.08"
 expect_exit 0 "unexport" ctl mesa flatpak unexport --user
+
+# --- a link where the installation's overrides/ belongs: on and off go on, writing nothing there ---
+mkdir -p "$T/elsewhere-overrides"
+ln -s "$T/elsewhere-overrides" "$INST/overrides"
+expect_exit 0 "on with overrides/ a link" ctl mesa on
+check "…nothing written where it points" test -z "$(ls -A "$T/elsewhere-overrides")"
+check "…and a warning names the link and what to do" \
+	grep -q "^warning: $INST/overrides is a symbolic link where Flatpak's overrides folder belongs; the session's Flatpak setting was not written through it (remove the link and run the command again)" "$T/out"
+expect_exit 0 "off with overrides/ a link" ctl mesa off
+check "…nothing written where it points" test -z "$(ls -A "$T/elsewhere-overrides")"
+check "…the same warning" grep -q "^warning: $INST/overrides is a symbolic link" "$T/out"
+rm "$INST/overrides"
+expect_exit 0 "on with overrides/ a folder again" ctl mesa on
+check "…writes our key there" grep -q OCL_ICD_VENDORS "$INST/overrides/global"
+expect_exit 0 "off" ctl mesa off
 
 done_testing
