@@ -321,6 +321,29 @@ static char *read_small(const char *path, size_t max, size_t *len_out, int flags
 	return buf;
 }
 
+FILE *fopen_regular(const char *path)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+	if (fd < 0)
+		return NULL;
+	struct stat st;
+	int err = fstat(fd, &st) != 0	  ? errno
+		  : S_ISDIR(st.st_mode)	  ? EISDIR
+		  : !S_ISREG(st.st_mode) ? ESPIPE
+					  : 0;
+	int flags = err ? 0 : fcntl(fd, F_GETFL);
+	if (!err && (flags < 0 || fcntl(fd, F_SETFL, flags & ~O_NONBLOCK) != 0))
+		err = errno;
+	FILE *f = err ? NULL : fdopen(fd, "re");
+	if (!f) {
+		if (!err)
+			err = errno;
+		close(fd);
+		errno = err;
+	}
+	return f;
+}
+
 char *read_small_file(const char *path, size_t max, size_t *len_out)
 {
 	return read_small(path, max, len_out, 0);

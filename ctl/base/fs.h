@@ -4,6 +4,7 @@
 #define TB_FS_H
 
 #include <stddef.h>
+#include <stdio.h>
 #include <sys/types.h>
 
 #include "base/error.h"
@@ -57,6 +58,11 @@ char *temp_dir_make(const char *name, const char *what, struct tb_error *e);
  * on failure: E2BIG when larger than max, ESPIPE when it is not a regular file (a FIFO, a
  * device: never waited on, never read). tb_fail_errno words both for people. */
 char *read_small_file(const char *path, size_t max, size_t *len_out);
+/* fopen(path, "re") for a file read a line at a time, taken only when it is a regular file:
+ * opened without waiting (O_NONBLOCK, so a FIFO's open returns at once), fstat'ed, then read
+ * blocking. NULL with errno set on failure, ESPIPE for a FIFO or a device, EISDIR for a
+ * folder (tb_fail_errno words both for people). */
+FILE *fopen_regular(const char *path);
 /* The same for a file of the store that is only ever replaced by rename: a symbolic link
  * there was planted and is not followed (ELOOP). */
 char *read_small_file_nofollow(const char *path, size_t max, size_t *len_out);
