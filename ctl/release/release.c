@@ -547,8 +547,15 @@ int release_unpack(struct store *s, const struct release_request *r, char **vers
 	if (r->expect_version && !version_name_ok(r->expect_version))
 		return tb_fail_why(e, TB_EVERIFY, "manifest-invalid", "\"%.80s\" is not a valid version", r->expect_version);
 
+	/* the libraries unpacking needs, loaded before anything is made: one that cannot be
+	 * loaded leaves no staging tree behind */
+	int rc = lazylib_load(&lazy_libarchive, e);
+	if (!rc)
+		rc = lazylib_load(&lazy_libcrypto, e);
+	if (rc)
+		return rc;
 	char expect[65] = "";
-	int rc = expected_sha256(r, u.name, expect, e);
+	rc = expected_sha256(r, u.name, expect, e);
 	if (rc)
 		return rc;
 	/* O_NONBLOCK: a FIFO must not hang the command while it holds the lock. */
