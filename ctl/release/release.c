@@ -705,6 +705,24 @@ static int check_installed(const struct store *s, const char *version, int hash,
 	if (!store_has_version(s, version))
 		return tb_fail_why(e, TB_EFAIL, "not-installed", "Mesa %s is not installed (tb323fu-ctl mesa list)", version);
 	char *root = store_version_dir(s, version);
+	struct stat top;
+	if (lstat(root, &top) == 0 && !S_ISDIR(top.st_mode)) {
+		/* a tree elsewhere, however like ours, is not what the store unpacked and checked,
+		 * and whoever may write there changes what programs load */
+		char target[512] = "";
+		ssize_t n = S_ISLNK(top.st_mode) ? readlink(root, target, sizeof target - 1) : -1;
+		target[n > 0 ? n : 0] = '\0';
+		char *repair = offline ? xstrdup("install-local its tarball again (`tb323fu-ctl mesa install-local FILE`)")
+				       : xasprintf("install it again (`tb323fu-ctl mesa install %s`)", version);
+		int rc = tb_fail_why(e, TB_EVERIFY, "damaged",
+				     "Mesa %s is damaged: %s is %s%s%s, not the tree the store unpacked, so nothing "
+				     "there was checked; move it out of the store (rm %s) and %s",
+				     version, root, S_ISLNK(top.st_mode) ? "a symbolic link" : "not a folder",
+				     *target ? " to " : "", target, root, repair);
+		free(repair);
+		free(root);
+		return rc;
+	}
 	struct manifest m;
 	int rc = manifest_load(root, &m, e);
 	if (rc) {
