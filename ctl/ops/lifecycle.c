@@ -311,8 +311,10 @@ static int commit(const struct lc_ctx *c, const char *cur, const char *prev,
 			rc = txn_commit(&t, &err);
 		if (!rc && !st->enabled)
 			flatpak_session_override(0, r->override_linked, sizeof r->override_linked);
-		if (!rc && planted) /* the renames put our files where the links were */
-			snprintf(r->replaced, sizeof r->replaced, "%s", planted);
+		if (!rc && planted) { /* the renames put our files where the links were */
+			size_t used = strlen(r->replaced);
+			snprintf(r->replaced + used, sizeof r->replaced - used, "%s%s", used ? ", " : "", planted);
+		}
 		free(planted);
 		if (!rc) {
 			r->changed = 1;
@@ -341,6 +343,8 @@ static int commit(const struct lc_ctx *c, const char *cur, const char *prev,
 static void begin(const struct lc_ctx *c, struct lc_view *v, struct lc_result *r)
 {
 	memset(r, 0, sizeof *r);
+	/* what the writer's takeover replaced before the command began */
+	snprintf(r->replaced, sizeof r->replaced, "%s", c->s->replaced);
 	lc_read(c->s, v);
 	r->state_repaired = v->state_damaged;
 }
