@@ -114,16 +114,22 @@ static void scan_output_options(int argc, char **argv)
 
 /* The sentence of a usage error: the JSON error object (reason usage) on stdout with --json,
  * the finished line with --progress json (then stderr carries JSON only), else text. */
+/* With --json: a failure found before the command ran, as its one JSON object on stdout. */
+static void early_json_failure(const char *sentence, const char *reason)
+{
+	if (!early.json)
+		return;
+	json_object *o = json_object_new_object();
+	json_object_object_add(o, "ok", json_object_new_boolean(0));
+	json_object_object_add(o, "message", json_object_new_string(sentence));
+	json_object_object_add(o, "reason", json_object_new_string(reason));
+	printf("%s\n", json_out(o, JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE));
+	json_object_put(o);
+}
+
 static int usage_failed(const char *sentence)
 {
-	if (early.json) {
-		json_object *o = json_object_new_object();
-		json_object_object_add(o, "ok", json_object_new_boolean(0));
-		json_object_object_add(o, "message", json_object_new_string(sentence));
-		json_object_object_add(o, "reason", json_object_new_string("usage"));
-		printf("%s\n", json_out(o, JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE));
-		json_object_put(o);
-	}
+	early_json_failure(sentence, "usage");
 	if (early.json_progress) {
 		cli_progress("json");
 		cli_progress_finished(early.operation ? early.operation : "", TB_EUSAGE, "usage", sentence);
@@ -139,14 +145,7 @@ static int usage_failed(const char *sentence)
 static void library_failed(const char *sentence)
 {
 	running_end(TB_ENOT_FOUND, "library-missing", sentence);
-	if (early.json) {
-		json_object *o = json_object_new_object();
-		json_object_object_add(o, "ok", json_object_new_boolean(0));
-		json_object_object_add(o, "message", json_object_new_string(sentence));
-		json_object_object_add(o, "reason", json_object_new_string("library-missing"));
-		printf("%s\n", json_out(o, JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE));
-		json_object_put(o);
-	}
+	early_json_failure(sentence, "library-missing");
 	if (early.json_progress)
 		cli_progress_finished(early.operation ? early.operation : "", TB_ENOT_FOUND, "library-missing", sentence);
 	else

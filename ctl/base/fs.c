@@ -264,18 +264,25 @@ int atomic_symlink(const char *target, const char *path, struct tb_error *e)
 	return rc;
 }
 
+/* 0 when fd is a regular file of at most max bytes, else why (EISDIR, ESPIPE: a FIFO or a
+ * device, E2BIG, or fstat's errno). */
+static int regular_within(int fd, uint64_t max)
+{
+	struct stat st;
+	return fstat(fd, &st) != 0	   ? errno
+	       : S_ISDIR(st.st_mode)	   ? EISDIR
+	       : !S_ISREG(st.st_mode)	   ? ESPIPE
+	       : (uint64_t)st.st_size > max ? E2BIG
+					    : 0;
+}
+
 static char *read_small(const char *path, size_t max, size_t *len_out, int flags)
 {
 	/* O_NONBLOCK: opening a FIFO must not wait for a writer; it is refused below. */
 	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | flags);
 	if (fd < 0)
 		return NULL;
-	struct stat st;
-	int err = fstat(fd, &st) != 0	   ? errno
-		  : S_ISDIR(st.st_mode)	   ? EISDIR
-		  : !S_ISREG(st.st_mode)	   ? ESPIPE
-		  : (uint64_t)st.st_size > max ? E2BIG
-					   : 0;
+	int err = regular_within(fd, max);
 	if (err) {
 		close(fd);
 		errno = err;
@@ -326,11 +333,7 @@ FILE *fopen_regular(const char *path)
 	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
 	if (fd < 0)
 		return NULL;
-	struct stat st;
-	int err = fstat(fd, &st) != 0	  ? errno
-		  : S_ISDIR(st.st_mode)	  ? EISDIR
-		  : !S_ISREG(st.st_mode) ? ESPIPE
-					  : 0;
+	int err = regular_within(fd, UINT64_MAX);
 	int flags = err ? 0 : fcntl(fd, F_GETFL);
 	if (!err && (flags < 0 || fcntl(fd, F_SETFL, flags & ~O_NONBLOCK) != 0))
 		err = errno;

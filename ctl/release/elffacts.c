@@ -120,7 +120,8 @@ int elf_damaged(const char *name, struct tb_error *e)
 		       name, err ? elf_errmsg(err) : "its section table is cut short");
 }
 
-int elf_section_bounded(const GElf_Shdr *sh, uint64_t size, const char *name, struct tb_error *e)
+static int one_section_bounded(const GElf_Shdr *sh, uint64_t size, const char *name,
+			       struct tb_error *e)
 {
 	if (sh->sh_type == SHT_NOBITS)
 		return TB_OK;
@@ -134,13 +135,17 @@ int elf_section_bounded(const GElf_Shdr *sh, uint64_t size, const char *name, st
 	return TB_OK;
 }
 
-int elf_strings_bounded(Elf *elf, size_t index, uint64_t size, const char *name, struct tb_error *e)
+int elf_section_bounded(Elf *elf, const GElf_Shdr *sh, uint64_t size, const char *name,
+			struct tb_error *e)
 {
-	GElf_Shdr sh;
-	Elf_Scn *scn = elf_getscn(elf, index);
-	if (!scn || !gelf_getshdr(scn, &sh))
+	int rc = one_section_bounded(sh, size, name, e);
+	if (rc)
+		return rc;
+	GElf_Shdr strings;
+	Elf_Scn *scn = elf_getscn(elf, sh->sh_link);
+	if (!scn || !gelf_getshdr(scn, &strings))
 		return elf_damaged(name, e);
-	return elf_section_bounded(&sh, size, name, e);
+	return one_section_bounded(&strings, size, name, e);
 }
 
 int elf_file_open(const char *name, const char *path, struct elf_file *f, struct tb_error *e)
@@ -180,9 +185,7 @@ void elf_file_close(struct elf_file *f)
 int elf_each_version_need(Elf *elf, Elf_Scn *scn, const GElf_Shdr *sh, uint64_t size,
 			  elf_version_need_fn fn, void *ctx, const char *name, struct tb_error *e)
 {
-	int bounded = elf_section_bounded(sh, size, name, e);
-	if (!bounded)
-		bounded = elf_strings_bounded(elf, sh->sh_link, size, name, e);
+	int bounded = elf_section_bounded(elf, sh, size, name, e);
 	if (bounded)
 		return bounded;
 	Elf_Data *d = elf_getdata(scn, NULL);
@@ -222,9 +225,7 @@ static void note_need(void *ctx, const char *file, const char *version)
 static int read_dynamic(Elf *elf, Elf_Scn *scn, const GElf_Shdr *sh, uint64_t size, struct elf_facts *f,
 			const char *name, struct tb_error *e)
 {
-	int bounded = elf_section_bounded(sh, size, name, e);
-	if (!bounded)
-		bounded = elf_strings_bounded(elf, sh->sh_link, size, name, e);
+	int bounded = elf_section_bounded(elf, sh, size, name, e);
 	if (bounded)
 		return bounded;
 	Elf_Data *d = elf_getdata(scn, NULL);
@@ -258,9 +259,7 @@ static int read_dynamic(Elf *elf, Elf_Scn *scn, const GElf_Shdr *sh, uint64_t si
 static int read_dynamic_symbols(Elf *elf, Elf_Scn *scn, const GElf_Shdr *sh, uint64_t size,
 				struct elf_facts *f, const char *name, struct tb_error *e)
 {
-	int bounded = elf_section_bounded(sh, size, name, e);
-	if (!bounded)
-		bounded = elf_strings_bounded(elf, sh->sh_link, size, name, e);
+	int bounded = elf_section_bounded(elf, sh, size, name, e);
 	if (bounded)
 		return bounded;
 	Elf_Data *d = elf_getdata(scn, NULL);

@@ -67,11 +67,11 @@ struct elf_file {
 /* TB_OK, or TB_EVERIFY ("damaged") naming name when it cannot be read or is not a regular file. */
 int elf_file_open(const char *name, const char *path, struct elf_file *f, struct tb_error *e);
 void elf_file_close(struct elf_file *f);
-/* TB_OK when the section's bytes lie within a file of size bytes and are at most
- * ELF_SECTION_MAX (checked before elf_getdata); the string table at index likewise (checked
- * before elf_strptr). TB_EVERIFY ("damaged") naming name otherwise. */
-int elf_section_bounded(const GElf_Shdr *sh, uint64_t size, const char *name, struct tb_error *e);
-int elf_strings_bounded(Elf *elf, size_t index, uint64_t size, const char *name, struct tb_error *e);
+/* TB_OK when the section's bytes and those of its string table (sh_link) lie within a file
+ * of size bytes and are at most ELF_SECTION_MAX each: checked before elf_getdata and
+ * elf_strptr read them. TB_EVERIFY ("damaged") naming name otherwise. */
+int elf_section_bounded(Elf *elf, const GElf_Shdr *sh, uint64_t size, const char *name,
+			struct tb_error *e);
 
 /* The readers' shared steps over libelf's handles (elfversions.c reads with them too): a
  * damaged file's refusal (TB_EVERIFY, "damaged", naming name), and each version an

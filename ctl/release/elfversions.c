@@ -37,9 +37,7 @@ static void add_need(struct elf_versions *v, const char *file, const char *name)
 static int read_verdef(Elf *elf, Elf_Scn *scn, const GElf_Shdr *sh, uint64_t size,
 		       struct elf_versions *v, const char *name, struct tb_error *e)
 {
-	int bounded = elf_section_bounded(sh, size, name, e);
-	if (!bounded)
-		bounded = elf_strings_bounded(elf, sh->sh_link, size, name, e);
+	int bounded = elf_section_bounded(elf, sh, size, name, e);
 	if (bounded)
 		return bounded;
 	Elf_Data *d = elf_getdata(scn, NULL);
