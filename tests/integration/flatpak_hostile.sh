@@ -80,6 +80,7 @@ check "the sparse libc.so.6 is 3 GiB long and takes no room" \
 digest >"$T/before"
 # A limit of the shell's own, so that a reader without the bound fails here instead of taking
 # the machine's memory (a sanitizer's shadow counts as data: not there).
+# shellcheck disable=SC3045 # dash, Debian's sh, takes ulimit -d
 limited() { if ldd "$CTL" | grep -q libasan; then "$@"; else (ulimit -d 1048576 && "$@"); fi; }
 expect_exit 4 "export with a version section that claims 3 GiB: refused" limited ctl --json mesa flatpak export --user
 reason_is damaged
@@ -109,6 +110,15 @@ mkdir -p "$INST/extension"
 plant_refused "the extension's folder" "$EXT"
 mkdir -p "$EXT"
 plant_refused "the architecture's folder" "$EXT/$ARCH"
+# a link at the export's temporary (.<version>.tmp.<pid>, the pid the writer's own: exec keeps
+# the shell's) and at a file's temporary in it: removed, never followed
+mkdir -p "$T/elsewhere-tmp" "$EXT/$ARCH"
+expect_exit 0 "export with links planted at its temporaries" sh -c '
+	ln -s "$1" "$2/.24.08.tmp.$$"
+	shift 2
+	exec "$@"' sh "$T/elsewhere-tmp" "$EXT/$ARCH" "$CTL" --store "$STORE" mesa flatpak export --user
+check "…nothing written where they point" test -z "$(ls -A "$T/elsewhere-tmp")"
+expect_exit 0 "unexport" ctl mesa flatpak unexport --user
 expect_exit 0 "export with every folder as it should be" ctl mesa flatpak export --user
 check "…the extension is there" test -f "$EXT/$ARCH/24.08/vulkan/icd.d/tb323fu-mesa-2026_1_1.json" -o -d "$EXT/$ARCH/24.08"
 expect_exit 0 "unexport" ctl mesa flatpak unexport --user
