@@ -13,6 +13,7 @@
 #include "store/running.h"
 #include "common/ident.h"
 #include "base/error.h"
+#include "base/lazylib.h"
 #include "base/alloc.h"
 #include "base/text.h"
 
@@ -113,16 +114,22 @@ static void scan_output_options(int argc, char **argv)
 
 /* The sentence of a usage error: the JSON error object (reason usage) on stdout with --json,
  * the finished line with --progress json (then stderr carries JSON only), else text. */
+/* With --json: a failure found before the command ran, as its one JSON object on stdout. */
+static void early_json_failure(const char *sentence, const char *reason)
+{
+	if (!early.json)
+		return;
+	json_object *o = json_object_new_object();
+	json_object_object_add(o, "ok", json_object_new_boolean(0));
+	json_object_object_add(o, "message", json_object_new_string(sentence));
+	json_object_object_add(o, "reason", json_object_new_string(reason));
+	printf("%s\n", json_out(o, JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE));
+	json_object_put(o);
+}
+
 static int usage_failed(const char *sentence)
 {
-	if (early.json) {
-		json_object *o = json_object_new_object();
-		json_object_object_add(o, "ok", json_object_new_boolean(0));
-		json_object_object_add(o, "message", json_object_new_string(sentence));
-		json_object_object_add(o, "reason", json_object_new_string("usage"));
-		printf("%s\n", json_out(o, JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE));
-		json_object_put(o);
-	}
+	early_json_failure(sentence, "usage");
 	if (early.json_progress) {
 		cli_progress("json");
 		cli_progress_finished(early.operation ? early.operation : "", TB_EUSAGE, "usage", sentence);
@@ -130,6 +137,21 @@ static int usage_failed(const char *sentence)
 		say(stderr, "tb323fu-ctl: ", sentence);
 	}
 	return TB_EUSAGE;
+}
+
+/* A library loaded on first use that cannot be loaded ends the command (exit 127, ctl/base/
+ * lazylib.h): said as every failure is, one JSON object with --json, the finished line with
+ * --progress json, and recorded as the store's last operation. */
+static void library_failed(const char *sentence)
+{
+	running_end(TB_ENOT_FOUND, "library-missing", sentence);
+	early_json_failure(sentence, "library-missing");
+	if (early.json_progress)
+		cli_progress_finished(early.operation ? early.operation : "", TB_ENOT_FOUND, "library-missing", sentence);
+	else
+		say(stderr, "tb323fu-ctl: ", sentence);
+	fflush(stdout);
+	fflush(stderr);
 }
 
 /* The configuration, then the command body with its store. */
@@ -195,6 +217,7 @@ int main(int argc, char **argv)
 {
 	catch_signals();
 	scan_output_options(argc, argv);
+	lazylib_fatal = library_failed;
 	if (argc > 1 && !strcmp(argv[1], "__complete")) {
 		/* The bash completion's question: the words so far, the last one being typed. */
 		cli_complete(stdout, &program, argc - 2, argv + 2);

@@ -12,6 +12,7 @@
 
 #include "base/alloc.h"
 #include "base/error.h"
+#include "base/strbuf.h"
 
 int mkdir_p(const char *path, mode_t mode, struct tb_error *e)
 {
@@ -34,6 +35,47 @@ int mkdir_p(const char *path, mode_t mode, struct tb_error *e)
 	if (!is_directory(path))
 		return tb_fail(e, TB_EFAIL, "%s exists and is not a directory", path);
 	return TB_OK;
+}
+
+int mkdir_below(const char *base, const char *rel, mode_t mode, struct tb_error *e)
+{
+	int fd = open(base, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0)
+		return tb_fail_errno(e, TB_EFAIL, "cannot open %s", base);
+	char *r = xstrdup(rel);
+	struct strbuf done = {0};
+	sb_appendf(&done, "%s", base);
+	int rc = TB_OK;
+	for (char *save = NULL, *level = strtok_r(r, "/", &save); level && !rc;
+	     level = strtok_r(NULL, "/", &save)) {
+		sb_appendf(&done, "/%s", level);
+		if (mkdirat(fd, level, mode) != 0 && errno != EEXIST) {
+			rc = tb_fail_errno(e, TB_EFAIL, "cannot create %s", done.buf);
+			break;
+		}
+		int next = openat(fd, level, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+		if (next < 0) {
+			struct stat st;
+			if (fstatat(fd, level, &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISLNK(st.st_mode))
+				rc = tb_fail_why(e, TB_EFAIL, "not-ours",
+						 "%s is a symbolic link where a folder of ours belongs; nothing was "
+						 "written through it: remove it (rm %s) and run the command again",
+						 done.buf, done.buf);
+			else if (errno == ENOTDIR)
+				rc = tb_fail_why(e, TB_EFAIL, "not-ours",
+						 "%s is a file where a folder of ours belongs; move it away and run "
+						 "the command again", done.buf);
+			else
+				rc = tb_fail_errno(e, TB_EFAIL, "cannot open %s", done.buf);
+			break;
+		}
+		close(fd);
+		fd = next;
+	}
+	close(fd);
+	free(r);
+	sb_free(&done);
+	return rc;
 }
 
 static int remove_at(int dirfd, const char *name)
@@ -106,7 +148,7 @@ static char *dir_of(const char *path)
 	return d;
 }
 
-/* A temporary name beside path, unique per process. */
+/* A temporary name beside path, unique per process (links: symlink(2) never follows). */
 static char *temp_beside(const char *path)
 {
 	char *dir = dir_of(path);
@@ -116,50 +158,91 @@ static char *temp_beside(const char *path)
 	return t;
 }
 
-int atomic_write_file(const char *path, const void *data, size_t len, mode_t mode,
-		      struct tb_error *e)
+int atomic_out_open(struct atomic_out *o, const char *path, mode_t mode, struct tb_error *e)
 {
-	char *tmp = temp_beside(path);
-	int rc = TB_OK;
-	/* A fresh file: never one planted under the temporary's name (a link, a hard link). */
-	unlink(tmp);
-	int fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, mode);
-	if (fd < 0) {
-		rc = tb_fail_errno(e, TB_EFAIL, "cannot write %s", path);
-		goto out;
+	char *dir = dir_of(path);
+	const char *base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
+	o->tmp = xasprintf("%s/.%s.tmp.XXXXXX", dir, base);
+	free(dir);
+	o->path = xstrdup(path);
+	o->mode = mode;
+	/* mkostemp: O_CREAT|O_EXCL under a name no one can guess ahead; O_NOFOLLOW besides. */
+	o->fd = mkostemp(o->tmp, O_CLOEXEC | O_NOFOLLOW);
+	if (o->fd < 0) {
+		int r = tb_fail_errno(e, TB_EFAIL, "cannot write %s", path);
+		free(o->tmp);
+		free(o->path);
+		o->tmp = o->path = NULL;
+		return r;
 	}
+	return TB_OK;
+}
+
+int atomic_out_write(struct atomic_out *o, const void *data, size_t len, struct tb_error *e)
+{
 	const char *p = data;
 	while (len) {
-		ssize_t n = write(fd, p, len);
+		ssize_t n = write(o->fd, p, len);
 		if (n < 0 && errno == EINTR)
 			continue;
-		if (n <= 0) {
-			rc = tb_fail_errno(e, TB_EFAIL, "cannot write %s (is the disk full?)", path);
-			close(fd);
-			unlink(tmp);
-			goto out;
-		}
+		if (n <= 0)
+			return tb_fail_errno(e, TB_EFAIL, "cannot write %s (is the disk full?)", o->path);
 		p += n;
 		len -= (size_t)n;
 	}
-	if (fchmod(fd, mode) != 0 || fsync(fd) != 0) {
-		rc = tb_fail_errno(e, TB_EFAIL, "cannot write %s", path);
-		close(fd);
-		unlink(tmp);
-		goto out;
+	return TB_OK;
+}
+
+void atomic_out_abort(struct atomic_out *o)
+{
+	if (o->fd >= 0)
+		close(o->fd);
+	if (o->tmp)
+		unlink(o->tmp);
+	free(o->tmp);
+	free(o->path);
+	o->tmp = o->path = NULL;
+	o->fd = -1;
+}
+
+int atomic_out_commit(struct atomic_out *o, int sync, struct tb_error *e)
+{
+	int rc = TB_OK;
+	if (fchmod(o->fd, o->mode) != 0 || (sync && fsync(o->fd) != 0))
+		rc = tb_fail_errno(e, TB_EFAIL, "cannot write %s", o->path);
+	if (close(o->fd) != 0 && !rc)
+		rc = tb_fail_errno(e, TB_EFAIL, "cannot write %s (is the disk full?)", o->path);
+	o->fd = -1;
+	if (!rc && rename(o->tmp, o->path) != 0)
+		rc = tb_fail_errno(e, TB_EFAIL, "cannot replace %s", o->path);
+	if (rc) {
+		atomic_out_abort(o);
+		return rc;
 	}
-	close(fd);
-	if (rename(tmp, path) != 0) {
-		rc = tb_fail_errno(e, TB_EFAIL, "cannot replace %s", path);
-		unlink(tmp);
-		goto out;
+	if (sync) {
+		char *dir = dir_of(o->path);
+		fsync_dir(dir);
+		free(dir);
 	}
-	char *dir = dir_of(path);
-	fsync_dir(dir);
-	free(dir);
-out:
-	free(tmp);
-	return rc;
+	free(o->tmp);
+	free(o->path);
+	o->tmp = o->path = NULL;
+	return TB_OK;
+}
+
+int atomic_write_file(const char *path, const void *data, size_t len, mode_t mode,
+		      struct tb_error *e)
+{
+	struct atomic_out o;
+	int rc = atomic_out_open(&o, path, mode, e);
+	if (rc)
+		return rc;
+	rc = atomic_out_write(&o, data, len, e);
+	if (rc) {
+		atomic_out_abort(&o);
+		return rc;
+	}
+	return atomic_out_commit(&o, 1, e);
 }
 
 int atomic_symlink(const char *target, const char *path, struct tb_error *e)
@@ -181,18 +264,25 @@ int atomic_symlink(const char *target, const char *path, struct tb_error *e)
 	return rc;
 }
 
+/* 0 when fd is a regular file of at most max bytes, else why (EISDIR, ESPIPE: a FIFO or a
+ * device, E2BIG, or fstat's errno). */
+static int regular_within(int fd, uint64_t max)
+{
+	struct stat st;
+	return fstat(fd, &st) != 0	   ? errno
+	       : S_ISDIR(st.st_mode)	   ? EISDIR
+	       : !S_ISREG(st.st_mode)	   ? ESPIPE
+	       : (uint64_t)st.st_size > max ? E2BIG
+					    : 0;
+}
+
 static char *read_small(const char *path, size_t max, size_t *len_out, int flags)
 {
 	/* O_NONBLOCK: opening a FIFO must not wait for a writer; it is refused below. */
 	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | flags);
 	if (fd < 0)
 		return NULL;
-	struct stat st;
-	int err = fstat(fd, &st) != 0	   ? errno
-		  : S_ISDIR(st.st_mode)	   ? EISDIR
-		  : !S_ISREG(st.st_mode)	   ? ESPIPE
-		  : (uint64_t)st.st_size > max ? E2BIG
-					   : 0;
+	int err = regular_within(fd, max);
 	if (err) {
 		close(fd);
 		errno = err;
@@ -236,6 +326,25 @@ static char *read_small(const char *path, size_t max, size_t *len_out, int flags
 	if (len_out)
 		*len_out = len;
 	return buf;
+}
+
+FILE *fopen_regular(const char *path)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+	if (fd < 0)
+		return NULL;
+	int err = regular_within(fd, UINT64_MAX);
+	int flags = err ? 0 : fcntl(fd, F_GETFL);
+	if (!err && (flags < 0 || fcntl(fd, F_SETFL, flags & ~O_NONBLOCK) != 0))
+		err = errno;
+	FILE *f = err ? NULL : fdopen(fd, "re");
+	if (!f) {
+		if (!err)
+			err = errno;
+		close(fd);
+		errno = err;
+	}
+	return f;
 }
 
 char *read_small_file(const char *path, size_t max, size_t *len_out)

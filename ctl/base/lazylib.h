@@ -8,6 +8,8 @@
 #ifndef TB_LAZYLIB_H
 #define TB_LAZYLIB_H
 
+#include "base/error.h"
+
 struct lazylib {
 	const char *soname; /* "libcurl.so.4": the ABI the headers were written for */
 	void *handle;       /* set on first use */
@@ -15,8 +17,16 @@ struct lazylib {
 
 /* fn of lib: a symbol already in the process (a test program linked with the library), else
  * the library loaded now. A library that cannot be loaded ends the program as the dynamic
- * linker would have at its start (exit 127), saying which one and why. */
+ * linker would have at its start (exit 127), saying which one and why: through
+ * lazylib_fatal when the program set it (the command line: one JSON failure object with
+ * --json, reason library-missing), else on stderr. */
 void *lazylib_symbol(struct lazylib *lib, const char *fn);
+extern void (*lazylib_fatal)(const char *sentence);
+
+/* Loads lib now, for a caller that can go on without it (boot-tick without the journal) or
+ * must know before it writes anything (install-local before its staging tree): TB_OK, or a
+ * failure (reason library-missing, exit 127) naming the library, why, and what to do. */
+int lazylib_load(struct lazylib *lib, struct tb_error *e);
 
 #define LAZY_CALL(lib, fn)                                                             \
 	(*({                                                                           \

@@ -9,6 +9,8 @@
 #include "base/alloc.h"
 #include "base/error.h"
 
+#include <stdlib.h>
+
 struct app_user_opts {
 	int user;
 };
@@ -20,17 +22,21 @@ static int cmd_app_clear(struct cli *c, const void *opts, struct store *s, struc
 	const struct app_user_opts *a = opts;
 	struct app_ctx x;
 	struct tb_error e = {0};
-	struct app_rules ours = {0};
 	int removed = 0;
 	if (!app_open(c, s, &x, a->user, 1, &e)) {
-		override_recover_rules(x.sc.apps_dir, &ours);
-		for (size_t i = 0; i < ours.n; i++) {
+		/* every entry with our mark, whatever rule it carries (one of a newer or older
+		 * build, one whose rule this build does not take): it starts our launcher */
+		char **ids = NULL;
+		size_t n = override_ours_list(x.sc.apps_dir, &ids);
+		for (size_t i = 0; i < n; i++) {
 			struct tb_error one = {0};
-			if (override_remove(&x.sc, ours.v[i].id, &one) == 0)
+			if (override_remove(&x.sc, ids[i], &one) == 0)
 				removed++;
 			else if (!e.code)
 				e = one;
+			free(ids[i]);
 		}
+		free(ids);
 	}
 	outcome_int(o, "removed", removed);
 	if (!e.code && removed)
@@ -38,7 +44,6 @@ static int cmd_app_clear(struct cli *c, const void *opts, struct store *s, struc
 			    x.sc.apps_dir);
 	else if (!e.code)
 		outcome_say(o, "no desktop entry of ours in %s", x.sc.apps_dir);
-	apprules_free(&ours);
 	app_ctx_close(&x);
 	return e.code ? outcome_fail(o, &e) : TB_OK;
 }

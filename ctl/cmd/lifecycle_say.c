@@ -6,6 +6,7 @@
 #include "base/error.h"
 #include "base/alloc.h"
 
+#include <stdarg.h>
 #include <stdlib.h>
 
 /* The engine's context for this command's store. */
@@ -14,28 +15,35 @@ struct lc_ctx lc_ctx_of(struct cli *c, struct store *s)
 	return (struct lc_ctx){.s = s, .cfg = &c->cfg, .progress = c->progress};
 }
 
+/* A line after the sentence said so far (none said: nothing to add to). */
+static void __attribute__((format(printf, 2, 3))) say_after(struct outcome *o, const char *fmt, ...)
+{
+	if (!o->message)
+		return;
+	va_list ap;
+	va_start(ap, fmt);
+	char *line = xvasprintf(fmt, ap);
+	va_end(ap);
+	char *m = o->message;
+	o->message = NULL;
+	outcome_say(o, "%s\n%s", m, line);
+	free(m);
+	free(line);
+}
+
 /* A writer that rebuilt a damaged state says so after its own sentence. */
 void say_repaired(struct outcome *o, const struct lc_result *r)
 {
-	if (r->state_repaired && o->message) {
-		char *m = o->message;
-		o->message = NULL;
-		outcome_say(o, "%s\nthe store's state file was damaged; it was rebuilt from the links and env.conf", m);
-		free(m);
-	}
-	if (r->replaced[0] && o->message) {
-		char *m = o->message;
-		o->message = NULL;
-		outcome_say(o, "%s\nwarning: %s stood where the store keeps its own file; the link was replaced by the file (what it pointed at was not changed)",
-			    m, r->replaced);
-		free(m);
-	}
-	if (r->used_reserve && o->message) {
-		char *m = o->message;
-		o->message = NULL;
-		outcome_say(o, "%s\nthe disk is full: this used the store's last reserve; free some space (partial downloads in cache/, versions not in use)", m);
-		free(m);
-	}
+	if (r->state_repaired)
+		say_after(o, "the store's state file was damaged; it was rebuilt from the links and env.conf");
+	if (r->replaced[0])
+		say_after(o, "warning: %s stood where the store keeps its own file; the link was replaced by the file (what it pointed at was not changed)",
+			  r->replaced);
+	if (r->override_linked[0])
+		say_after(o, "warning: %s is a symbolic link where Flatpak's overrides folder belongs; the session's Flatpak setting was not written through it (remove the link and run the command again)",
+			  r->override_linked);
+	if (r->used_reserve)
+		say_after(o, "the disk is full: this used the store's last reserve; free some space (partial downloads in cache/, versions not in use)");
 }
 
 int install_and_say(struct cli *c, struct store *s, const char *v, int no_smoke,

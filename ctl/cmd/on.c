@@ -18,6 +18,7 @@ static int cmd_on(struct cli *c, const void *opts, struct store *s, struct outco
 		return o->code;
 	if (r.unchanged) {
 		cli_say_already_on(o, s, r.version);
+		say_repaired(o, &r);
 		return TB_OK;
 	}
 	const char *link;

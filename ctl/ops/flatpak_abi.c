@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "base/alloc.h"
+#include "base/fs.h"
 #include "base/ldpaths.h"
 #include "common/flatpakname.h"
 #include "release/elfcheck.h"
@@ -43,11 +44,13 @@ int flatpak_runtime_glibc(const struct flatpak_runtime *r, char *out, size_t n, 
 	size_t nd;
 	char **dirs = runtime_lib_dirs(r, &nd);
 	char *libc = NULL;
+	struct tb_error refused = {0}; /* the first libc.so.6 there that could not be read */
 	for (size_t i = 0; i < nd && !libc; i++) {
 		char *p = path_join(dirs[i], "libc.so.6");
 		struct elf_versions v;
-		struct tb_error ignored = {0};
-		if (elf_read_versions_file(p, p, &v, &ignored) == TB_OK && v.is_elf) {
+		struct tb_error why = {0};
+		int rc = elf_read_versions_file(p, p, &v, &why);
+		if (rc == TB_OK && v.is_elf) {
 			libc = p;
 			for (size_t k = 0; k < v.n_defs; k++) {
 				const char *d = v.defs[k];
@@ -57,12 +60,17 @@ int flatpak_runtime_glibc(const struct flatpak_runtime *r, char *out, size_t n, 
 					snprintf(out, n, "%s", d + 6);
 			}
 		} else {
+			if (rc && path_exists(p) && !refused.code)
+				refused = why;
 			free(p);
 		}
 		elf_versions_free(&v);
 	}
 	free_dirs(dirs, nd);
 	free(libc);
+	if (!out[0] && refused.code)
+		return tb_fail_why(e, refused.code, refused.reason, "%s//%s's C library cannot be read: %s",
+				   FLATPAK_RUNTIME, r->branch, refused.msg);
 	if (!out[0])
 		return tb_fail_why(e, TB_EVERIFY, "library-unresolved",
 				   "%s//%s has no libc.so.6 that names its glibc in %s; reinstall the runtime",

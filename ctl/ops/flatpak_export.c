@@ -242,9 +242,15 @@ static int write_one(const struct store *s, const char *version, const struct ma
 	free(tmp);
 	tmp = hidden;
 	struct flatpak_export old = {0};
-	int exists = access(x->path, F_OK) == 0 || errno != ENOENT;
-	int rc = TB_OK;
-	if (exists && !ours_at(x->path, &old))
+	/* extension/, the extension's folder and the architecture's, each made or opened
+	 * without following a link planted there */
+	char *levels = xasprintf("extension/%s.%s/%s", FLATPAK_GL_POINT, name, r->arch);
+	int rc = mkdir_below(inst, levels, 0755, e);
+	free(levels);
+	int exists = !rc && (access(x->path, F_OK) == 0 || errno != ENOENT);
+	if (rc)
+		;
+	else if (exists && !ours_at(x->path, &old))
 		rc = tb_fail_why(e, TB_EFAIL, "not-ours",
 				 "%s is there and was not written by this tool; nothing was changed there (move it away to export)",
 				 x->path);
@@ -254,8 +260,9 @@ static int write_one(const struct store *s, const char *version, const struct ma
 				 x->path, old.store, old.store, version);
 	export_clear(&old);
 	if (!rc) {
-		remove_tree(tmp);
-		rc = mkdir_p(tmp, 0755, e);
+		remove_tree(tmp); /* a killed export's, or a link planted there: never followed */
+		if (mkdir(tmp, 0755) != 0)
+			rc = tb_fail_errno(e, TB_EFAIL, "cannot create %s", tmp);
 	}
 	if (!rc)
 		rc = put_files(tree, m, tmp, x, e);

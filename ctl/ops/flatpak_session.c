@@ -15,6 +15,7 @@
 #include <errno.h>
 #include <glib.h>
 #include <stdlib.h>
+#include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -155,7 +156,7 @@ char *flatpak_override_edit(const char *text, size_t len, int on, size_t *out_le
 	return out;
 }
 
-static void edit(int user, int on)
+static void edit(int user, int on, char *linked, size_t n)
 {
 	char *inst = flatpak_installation_dir(user);
 	if (!inst || !is_directory(inst) || access(inst, W_OK) != 0) {
@@ -163,6 +164,16 @@ static void edit(int user, int on)
 		return;
 	}
 	char *dir = xasprintf("%s/overrides", inst), *path = xasprintf("%s/global", dir);
+	struct stat st;
+	if (lstat(dir, &st) == 0 && !S_ISDIR(st.st_mode)) {
+		/* planted: neither read nor written through */
+		size_t used = strlen(linked);
+		snprintf(linked + used, n - used, "%s%s", used ? ", " : "", dir);
+		free(inst);
+		free(dir);
+		free(path);
+		return;
+	}
 	size_t len = 0, out_len = 0;
 	int missing = 0;
 	char *text = load(path, &len, &missing);
@@ -170,7 +181,7 @@ static void edit(int user, int on)
 	if (out && !out_len && !missing) {
 		unlink(path); /* nothing but ours was there: flatpak's default again, no file left */
 		rmdir(dir);   /* and its folder, when that leaves it empty */
-	} else if (out && out_len && (is_directory(dir) || mkdir(dir, 0755) == 0)) {
+	} else if (out && out_len && (mkdir(dir, 0755) == 0 || errno == EEXIST)) {
 		struct tb_error e = {0};
 		atomic_write_file(path, out, out_len, 0644, &e);
 	}
@@ -181,8 +192,9 @@ static void edit(int user, int on)
 	free(path);
 }
 
-void flatpak_session_override(int on)
+void flatpak_session_override(int on, char *linked, size_t n)
 {
-	edit(1, on);
-	edit(0, on);
+	linked[0] = '\0';
+	edit(1, on, linked, n);
+	edit(0, on, linked, n);
 }

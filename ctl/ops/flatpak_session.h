@@ -14,8 +14,10 @@ char *flatpak_session_drivers(const struct store *s, const char *version);
  * this process may write: on, [Environment] OCL_ICD_VENDORS= and the name in [Context]
  * unset-environment, as `flatpak override --unset-env` writes them (flatpak unsets it inside),
  * marked as ours; off, ours removed (a key someone else wrote is left alone). Best effort:
- * the override is right in either state, so a failure changes nothing else. */
-void flatpak_session_override(int on);
+ * the override is right in either state, so a failure changes nothing else. A link where
+ * an installation's overrides/ folder belongs is never written through: its path goes into
+ * linked (n bytes, ", " between; "" when none) for the command's warning. */
+void flatpak_session_override(int on, char *linked, size_t n);
 /* The override's text (len bytes; NULL: there is none) with our key put in (on) or taken
  * out: the new text (allocated, *out_len its length), or NULL when nothing changes (ours is
  * there already, or is not; someone else's OCL_ICD_VENDORS; not a key file). */

@@ -304,15 +304,17 @@ static int commit(const struct lc_ctx *c, const char *cur, const char *prev,
 		 * that leaves the session on, taken away after one that leaves it off, so a
 		 * kill between leaves it where either state is served. */
 		if (!rc && st->enabled)
-			flatpak_session_override(1);
+			flatpak_session_override(1, r->override_linked, sizeof r->override_linked);
 		if (rc)
 			txn_abort(&t);
 		else
 			rc = txn_commit(&t, &err);
 		if (!rc && !st->enabled)
-			flatpak_session_override(0);
-		if (!rc && planted) /* the renames put our files where the links were */
-			snprintf(r->replaced, sizeof r->replaced, "%s", planted);
+			flatpak_session_override(0, r->override_linked, sizeof r->override_linked);
+		if (!rc && planted) { /* the renames put our files where the links were */
+			size_t used = strlen(r->replaced);
+			snprintf(r->replaced + used, sizeof r->replaced - used, "%s%s", used ? ", " : "", planted);
+		}
 		free(planted);
 		if (!rc) {
 			r->changed = 1;
@@ -341,6 +343,8 @@ static int commit(const struct lc_ctx *c, const char *cur, const char *prev,
 static void begin(const struct lc_ctx *c, struct lc_view *v, struct lc_result *r)
 {
 	memset(r, 0, sizeof *r);
+	/* what the writer's takeover replaced before the command began */
+	snprintf(r->replaced, sizeof r->replaced, "%s", c->s->replaced);
 	lc_read(c->s, v);
 	r->state_repaired = v->state_damaged;
 }
@@ -591,7 +595,7 @@ int lc_on(const struct lc_ctx *c, struct lc_result *r, struct tb_error *e)
 	if (rc) {
 		; /* nothing was changed */
 	} else if (lc_is_on(c->s, &v) && flatpak_conf_agrees(c->s, v.current)) {
-		flatpak_session_override(1);
+		flatpak_session_override(1, r->override_linked, sizeof r->override_linked);
 		name(r->version, sizeof r->version, v.current);
 		r->unchanged = 1;
 		r->enabled = 1;

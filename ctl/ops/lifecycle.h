@@ -63,6 +63,7 @@ struct lc_result {
 	int current_gone;   /* off, boot-tick: current's tree was gone (1) or current pointed
 			     * outside versions/ (2, boot-tick); version names it */
 	char replaced[600]; /* links a commit replaced by files of ours (store_planted_links) */
+	char override_linked[600]; /* Flatpak overrides/ folders that were links: not written */
 	char pruned[1024];  /* install: the versions removed after it, oldest first, spaces between */
 	char pinned_kept[600]; /* install: versions the pruning would have removed but a rule pins */
 };

@@ -118,3 +118,24 @@ void override_recover_rules(const char *apps_dir, struct app_rules *r)
 	}
 	closedir(dh);
 }
+
+size_t override_ours_list(const char *apps_dir, char ***ids)
+{
+	*ids = NULL;
+	DIR *dh = opendir(apps_dir);
+	if (!dh)
+		return 0;
+	struct app_scope sc = {.apps_dir = (char *)apps_dir};
+	size_t n = 0;
+	struct dirent *de;
+	while ((de = readdir(dh)) && n < APPRULES_MAX_RULES) {
+		size_t len = strlen(de->d_name);
+		if (de->d_name[0] == '.' || len < 9 || strcmp(de->d_name + len - 8, ".desktop") ||
+		    override_owner(&sc, de->d_name, NULL, NULL, NULL) != 1)
+			continue;
+		*ids = xrealloc(*ids, (n + 1) * sizeof **ids);
+		(*ids)[n++] = xstrdup(de->d_name);
+	}
+	closedir(dh);
+	return n;
+}

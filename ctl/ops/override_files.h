@@ -19,6 +19,9 @@ int override_write(const struct app_scope *sc, const char *id, const char *orig_
 		   const struct override_spec *spec, struct tb_error *e);
 /* Removes ours (nothing when none is there; never another's: not-ours). */
 int override_remove(const struct app_scope *sc, const char *id, struct tb_error *e);
+/* The entries of apps_dir that are ours (override_owner's rule), whatever rule they carry:
+ * their names (allocated, *ids, each and the array freed by the caller); how many. */
+size_t override_ours_list(const char *apps_dir, char ***ids);
 /* Every entry of ours in apps_dir, as the rules they carry (added to r). */
 void override_recover_rules(const char *apps_dir, struct app_rules *r);
 

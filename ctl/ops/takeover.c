@@ -8,17 +8,56 @@
 #include "store/txn.h"
 #include "base/error.h"
 #include "base/fs.h"
+#include "base/alloc.h"
+#include "common/storelayout.h"
 
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
+#include <sys/stat.h>
+#include <stdio.h>
 
-/* A version of ours has its env file; the helper's have none. */
+static int is_link(const char *path)
+{
+	struct stat st;
+	return lstat(path, &st) == 0 && S_ISLNK(st.st_mode);
+}
+
+/* The version's own files where a link was planted (they are written anew: the rename puts
+ * our file in the link's place, its target untouched), each appended to said (n bytes,
+ * ", " between) as "PATH (a link to TARGET)"; how many. */
+static int planted_at_version(const struct store *s, const char *v, char *said, size_t n)
+{
+	char *icd = store_icd_dir(s, v);
+	char *files[] = {store_env_path(s, v), path_join(icd, STORE_VULKAN_ICD_NAME),
+			 xasprintf("%s/" STORE_OPENCL_SUBDIR "/" STORE_OPENCL_ICD_NAME, icd)};
+	int count = 0;
+	for (size_t i = 0; i < sizeof files / sizeof *files; i++) {
+		char target[512];
+		ssize_t k = is_link(files[i]) ? readlink(files[i], target, sizeof target - 1) : -1;
+		if (k >= 0) {
+			target[k] = '\0';
+			size_t used = strlen(said);
+			snprintf(said + used, n - used, "%s%s (a link to %.200s)", used ? ", " : "",
+				 files[i] + strlen(s->root) + 1, target);
+			count++;
+		}
+		free(files[i]);
+	}
+	free(icd);
+	return count;
+}
+
+/* A version of ours has its env file; the helper's have none. One with a link planted at its
+ * own files gets them anew. */
 static int version_incomplete(const struct store *s, const char *v)
 {
 	char *env = store_env_path(s, v);
 	char *icd = store_icd_dir(s, v);
 	char *man = store_manifest_path(s, v);
-	int missing = path_exists(man) && (!path_exists(env) || !is_directory(icd));
+	char ignored[8] = "";
+	int missing = path_exists(man) && (!path_exists(env) || !is_directory(icd) ||
+					   planted_at_version(s, v, ignored, sizeof ignored));
 	free(env);
 	free(icd);
 	free(man);
@@ -96,6 +135,7 @@ int takeover_run(struct store *s, int *done, struct tb_error *e)
 		struct tb_error bad = {0};
 		/* A tree whose MANIFEST we cannot read stays as it is: verify names it. */
 		if (manifest_load(tree, &m, &bad) == TB_OK) {
+			planted_at_version(s, list[i], s->replaced, sizeof s->replaced);
 			rc = envfiles_write_version(s, &m, needs_ld_library_path(s, list[i], &m), e);
 			manifest_free(&m);
 			if (!rc)

@@ -2,6 +2,7 @@
  * (ctl/release/buildrecord.h). The record is JSON, read with json-c. */
 #include "release/buildrecord.h"
 #include "release/minisign.h"
+#include "store/manifest.h"
 #include "base/alloc.h"
 #include "base/fs.h"
 #include "base/strbuf.h"
@@ -94,6 +95,39 @@ static int read_tools(json_object *root, struct build_record *r)
 	return 0;
 }
 
+/* The members of every object of the text, counted by their ':' outside strings (the text
+ * is one json-c has already taken as strict JSON, so that is all a ':' can be). */
+static size_t members_in_text(const char *t, size_t len)
+{
+	size_t n = 0;
+	for (size_t i = 0, in_string = 0; i < len; i++) {
+		if (in_string && t[i] == '\\')
+			i++; /* the escaped character, whatever it is */
+		else if (t[i] == '"')
+			in_string = !in_string;
+		else if (!in_string && t[i] == ':')
+			n++;
+	}
+	return n;
+}
+
+/* The members json-c kept: a key given twice is kept once (its last value), so fewer. */
+static size_t members_in_tree(json_object *o)
+{
+	size_t n = 0;
+	if (json_object_is_type(o, json_type_object)) {
+		json_object_object_foreach(o, key, val)
+		{
+			(void)key;
+			n += 1 + members_in_tree(val);
+		}
+	} else if (json_object_is_type(o, json_type_array)) {
+		for (size_t i = 0; i < json_object_array_length(o); i++)
+			n += members_in_tree(json_object_array_get_idx(o, i));
+	}
+	return n;
+}
+
 int build_record_parse(const char *text, size_t len, struct build_record *r, struct tb_error *e)
 {
 	memset(r, 0, sizeof *r);
@@ -109,6 +143,15 @@ int build_record_parse(const char *text, size_t len, struct build_record *r, str
 		    json_tokener_get_parse_end(tok) >= len - (len && text[len - 1] == '\n');
 	json_tokener_free(tok);
 	int bad = !whole || !json_object_is_type(root, json_type_object);
+	/* One reader takes a key's first value, another its last: a record that names a key
+	 * twice in one object says two things, and the recipes never write one. */
+	if (!bad && members_in_text(text, len) != members_in_tree(root)) {
+		json_object_put(root);
+		return tb_fail_why(e, TB_EVERIFY, "record-invalid",
+				   "the build record (%s) names a key twice in one object, so readers could take "
+				   "different values from it; it is not one the recipes wrote",
+				   BUILD_RECORD_PATH);
+	}
 	if (!bad) {
 		r->version = text_member(root, "version");
 		r->arch = text_member(root, "arch");
@@ -243,6 +286,57 @@ const char *record_signed_word(enum record_signed s)
 	return "none";
 }
 
+/* The drivers of a list ("vulkan,opencl") as a set: the same names, in any order. */
+static int same_drivers(const char *a, const char *b)
+{
+	char *x = xstrdup(a), *y = xstrdup(b);
+	int same = 1;
+	for (int pass = 0; pass < 2 && same; pass++) {
+		char *from = pass ? y : x;
+		const char *in = pass ? a : b;
+		char *save = NULL;
+		for (char *w = strtok_r(from, ",", &save); w && same; w = strtok_r(NULL, ",", &save)) {
+			size_t n = strlen(w);
+			const char *p = in;
+			int found = 0;
+			while (!found && (p = strstr(p, w))) {
+				found = (p == in || p[-1] == ',') && (p[n] == ',' || !p[n]);
+				p += n;
+			}
+			same = found;
+		}
+	}
+	free(x);
+	free(y);
+	return same;
+}
+
+/* 1 with a sentence in why when the record's version, arch or drivers are not the release's
+ * (its MANIFEST's, and the version it is shown for): a record copied from another build. */
+static int record_contradicts(const char *dir, const struct build_record *r, const char *version,
+			      char *why, size_t n)
+{
+	struct manifest m;
+	struct tb_error ignored = {0};
+	if (manifest_load(dir, &m, &ignored))
+		return 0; /* verify says what is wrong with the tree */
+	const char *what = NULL, *rec = NULL, *man = NULL;
+	if (version && strcmp(r->version, version))
+		what = "version", rec = r->version, man = version;
+	else if (m.version && strcmp(r->version, m.version))
+		what = "version", rec = r->version, man = m.version;
+	else if (m.arch && strcmp(r->arch, m.arch))
+		what = "arch", rec = r->arch, man = m.arch;
+	else if (m.drivers && !same_drivers(r->drivers, m.drivers))
+		what = "drivers", rec = r->drivers, man = m.drivers;
+	if (what)
+		snprintf(why, n, "the build record (%s) says %s %s, but the release's MANIFEST says %s: it is "
+			 "another build's record, so nothing is shown of it; rebuild the release with the recipes",
+			 BUILD_RECORD_PATH, what, rec, man);
+	manifest_free(&m);
+	return what != NULL;
+}
+
 void record_view_read(const struct config *cfg, const char *dir, const char *sums_path,
 		      const char *sig_path, const char *version, struct record_view *v)
 {
@@ -251,6 +345,10 @@ void record_view_read(const struct config *cfg, const char *dir, const char *sum
 	if (build_record_load(dir, &v->r, &v->have, &e)) {
 		snprintf(v->why, sizeof v->why, "%s", e.msg);
 		return;
+	}
+	if (v->have && record_contradicts(dir, &v->r, version, v->why, sizeof v->why)) {
+		build_record_free(&v->r);
+		v->have = 0; /* not shown as the release's */
 	}
 	if (!sums_path || !sig_path || !path_exists(sums_path) || !path_exists(sig_path))
 		return; /* RECORD_SIG_NONE */

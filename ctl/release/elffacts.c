@@ -120,9 +120,74 @@ int elf_damaged(const char *name, struct tb_error *e)
 		       name, err ? elf_errmsg(err) : "its section table is cut short");
 }
 
-int elf_each_version_need(Elf *elf, Elf_Scn *scn, const GElf_Shdr *sh, elf_version_need_fn fn,
-			  void *ctx, const char *name, struct tb_error *e)
+static int one_section_bounded(const GElf_Shdr *sh, uint64_t size, const char *name,
+			       struct tb_error *e)
 {
+	if (sh->sh_type == SHT_NOBITS)
+		return TB_OK;
+	if (sh->sh_size > ELF_SECTION_MAX || sh->sh_offset > size || sh->sh_size > size - sh->sh_offset)
+		return tb_fail_why(e, TB_EVERIFY, "damaged",
+				   "%s is a damaged ELF file (a section claims %llu bytes at offset %llu of a "
+				   "file of %llu, and at most %llu MiB within the file are read); replace it "
+				   "with the file its release, package or Flatpak runtime ships",
+				   name, (unsigned long long)sh->sh_size, (unsigned long long)sh->sh_offset,
+				   (unsigned long long)size, (unsigned long long)(ELF_SECTION_MAX >> 20));
+	return TB_OK;
+}
+
+int elf_section_bounded(Elf *elf, const GElf_Shdr *sh, uint64_t size, const char *name,
+			struct tb_error *e)
+{
+	int rc = one_section_bounded(sh, size, name, e);
+	if (rc)
+		return rc;
+	GElf_Shdr strings;
+	Elf_Scn *scn = elf_getscn(elf, sh->sh_link);
+	if (!scn || !gelf_getshdr(scn, &strings))
+		return elf_damaged(name, e);
+	return one_section_bounded(&strings, size, name, e);
+}
+
+int elf_file_open(const char *name, const char *path, struct elf_file *f, struct tb_error *e)
+{
+	elf_init();
+	f->elf = NULL;
+	f->size = 0;
+	/* O_NONBLOCK: a FIFO's open must not wait for a writer; it is refused below. */
+	f->fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+	if (f->fd < 0)
+		return tb_fail_errno(e, TB_EVERIFY, "cannot read %s", name);
+	struct stat st;
+	if (fstat(f->fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+		close(f->fd);
+		f->fd = -1;
+		return tb_fail_why(e, TB_EVERIFY, "damaged",
+				   "%s is not a regular file (a FIFO, a device or a folder stands where a "
+				   "library belongs); replace it with the file its release, package or Flatpak "
+				   "runtime ships",
+				   name);
+	}
+	f->size = (uint64_t)st.st_size;
+	f->elf = elf_begin(f->fd, ELF_C_READ, NULL);
+	return TB_OK;
+}
+
+void elf_file_close(struct elf_file *f)
+{
+	if (f->elf)
+		elf_end(f->elf);
+	if (f->fd >= 0)
+		close(f->fd);
+	f->elf = NULL;
+	f->fd = -1;
+}
+
+int elf_each_version_need(Elf *elf, Elf_Scn *scn, const GElf_Shdr *sh, uint64_t size,
+			  elf_version_need_fn fn, void *ctx, const char *name, struct tb_error *e)
+{
+	int bounded = elf_section_bounded(elf, sh, size, name, e);
+	if (bounded)
+		return bounded;
 	Elf_Data *d = elf_getdata(scn, NULL);
 	if (!d)
 		return elf_damaged(name, e);
@@ -157,9 +222,12 @@ static void note_need(void *ctx, const char *file, const char *version)
 	note_version_need(ctx, version);
 }
 
-static int read_dynamic(Elf *elf, Elf_Scn *scn, const GElf_Shdr *sh, struct elf_facts *f,
+static int read_dynamic(Elf *elf, Elf_Scn *scn, const GElf_Shdr *sh, uint64_t size, struct elf_facts *f,
 			const char *name, struct tb_error *e)
 {
+	int bounded = elf_section_bounded(elf, sh, size, name, e);
+	if (bounded)
+		return bounded;
 	Elf_Data *d = elf_getdata(scn, NULL);
 	if (!d)
 		return elf_damaged(name, e);
@@ -188,9 +256,12 @@ static int read_dynamic(Elf *elf, Elf_Scn *scn, const GElf_Shdr *sh, struct elf_
 	return TB_OK;
 }
 
-static int read_dynamic_symbols(Elf *elf, Elf_Scn *scn, const GElf_Shdr *sh,
+static int read_dynamic_symbols(Elf *elf, Elf_Scn *scn, const GElf_Shdr *sh, uint64_t size,
 				struct elf_facts *f, const char *name, struct tb_error *e)
 {
+	int bounded = elf_section_bounded(elf, sh, size, name, e);
+	if (bounded)
+		return bounded;
 	Elf_Data *d = elf_getdata(scn, NULL);
 	if (!d)
 		return elf_damaged(name, e);
@@ -229,7 +300,8 @@ static int has_dynamic_segment(Elf *elf)
 	return 0;
 }
 
-static int read_facts(Elf *elf, const char *name, struct elf_facts *f, struct tb_error *e)
+static int read_facts(Elf *elf, uint64_t size, const char *name, struct elf_facts *f,
+		      struct tb_error *e)
 {
 	memset(f, 0, sizeof *f);
 	if (elf_kind(elf) != ELF_K_ELF)
@@ -255,12 +327,12 @@ static int read_facts(Elf *elf, const char *name, struct elf_facts *f, struct tb
 			return elf_damaged(name, e);
 		int rc = TB_OK;
 		if (sh.sh_type == SHT_GNU_verneed) {
-			rc = elf_each_version_need(elf, scn, &sh, note_need, f, name, e);
+			rc = elf_each_version_need(elf, scn, &sh, size, note_need, f, name, e);
 		} else if (sh.sh_type == SHT_DYNAMIC && !has_dynamic) {
 			has_dynamic = 1;
-			rc = read_dynamic(elf, scn, &sh, f, name, e);
+			rc = read_dynamic(elf, scn, &sh, size, f, name, e);
 		} else if (sh.sh_type == SHT_DYNSYM) {
-			rc = read_dynamic_symbols(elf, scn, &sh, f, name, e);
+			rc = read_dynamic_symbols(elf, scn, &sh, size, f, name, e);
 		}
 		if (rc)
 			return rc;
@@ -289,7 +361,7 @@ int elf_read_facts_memory(const char *name, const void *data, size_t len, struct
 	Elf *elf = elf_memory(copy, len);
 	int rc = TB_OK;
 	if (elf) {
-		rc = read_facts(elf, name, f, e);
+		rc = read_facts(elf, len, name, f, e);
 		elf_end(elf);
 	}
 	free(copy);
@@ -299,18 +371,14 @@ int elf_read_facts_memory(const char *name, const void *data, size_t len, struct
 int elf_read_facts_file(const char *name, const char *path, struct elf_facts *f,
 			struct tb_error *e)
 {
-	elf_init();
 	memset(f, 0, sizeof *f);
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return tb_fail_errno(e, TB_EVERIFY, "cannot read %s", name);
-	Elf *elf = elf_begin(fd, ELF_C_READ, NULL);
-	int rc = TB_OK;
-	if (elf) {
-		rc = read_facts(elf, name, f, e);
-		elf_end(elf);
-	}
-	close(fd);
+	struct elf_file ef;
+	int rc = elf_file_open(name, path, &ef, e);
+	if (rc)
+		return rc;
+	if (ef.elf)
+		rc = read_facts(ef.elf, ef.size, name, f, e);
+	elf_file_close(&ef);
 	return rc;
 }
 
@@ -326,20 +394,14 @@ void elf_facts_free(struct elf_facts *f)
 
 int elf_file_matches(const char *path, int elf_class, int machine)
 {
-	elf_init();
-	struct stat st;
-	if (stat(path, &st) != 0 || !S_ISREG(st.st_mode))
+	struct elf_file ef;
+	struct tb_error ignored = {0};
+	if (elf_file_open(path, path, &ef, &ignored))
 		return 0;
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return 0;
-	Elf *elf = elf_begin(fd, ELF_C_READ, NULL);
 	int ok = 0;
 	GElf_Ehdr eh;
-	if (elf && elf_kind(elf) == ELF_K_ELF && gelf_getehdr(elf, &eh))
-		ok = gelf_getclass(elf) == elf_class && eh.e_machine == machine;
-	if (elf)
-		elf_end(elf);
-	close(fd);
+	if (ef.elf && elf_kind(ef.elf) == ELF_K_ELF && gelf_getehdr(ef.elf, &eh))
+		ok = gelf_getclass(ef.elf) == elf_class && eh.e_machine == machine;
+	elf_file_close(&ef);
 	return ok;
 }

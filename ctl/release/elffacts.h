@@ -6,6 +6,7 @@
 #include <elf.h>
 #include <gelf.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "base/error.h"
 
@@ -49,13 +50,36 @@ const char *elf_machine_name(int machine, int elf_class, char *buf, size_t size)
  * ELF file whose header says so. Only the header is read. */
 int elf_file_matches(const char *path, int elf_class, int machine);
 
+/* No section a reader looks at (versions, dynamic entries, symbols, their strings) is bigger
+ * than this in a real library (libLLVM's .dynstr is a few MiB). */
+#define ELF_SECTION_MAX ((uint64_t)64 << 20)
+
+/* A file handed to libelf: a regular file only, opened without waiting (O_NONBLOCK, then
+ * fstat: a FIFO or a device is refused, never waited on or read), and its size, against
+ * which every section is bounded before libelf reads it (a sparse file whose section claims
+ * gigabytes would otherwise be read whole into memory). elf is NULL for a file libelf does
+ * not take (not ELF). */
+struct elf_file {
+	int fd;
+	Elf *elf;
+	uint64_t size;
+};
+/* TB_OK, or TB_EVERIFY ("damaged") naming name when it cannot be read or is not a regular file. */
+int elf_file_open(const char *name, const char *path, struct elf_file *f, struct tb_error *e);
+void elf_file_close(struct elf_file *f);
+/* TB_OK when the section's bytes and those of its string table (sh_link) lie within a file
+ * of size bytes and are at most ELF_SECTION_MAX each: checked before elf_getdata and
+ * elf_strptr read them. TB_EVERIFY ("damaged") naming name otherwise. */
+int elf_section_bounded(Elf *elf, const GElf_Shdr *sh, uint64_t size, const char *name,
+			struct tb_error *e);
+
 /* The readers' shared steps over libelf's handles (elfversions.c reads with them too): a
  * damaged file's refusal (TB_EVERIFY, "damaged", naming name), and each version an
- * SHT_GNU_verneed section needs, fn(ctx, library it is needed of or NULL, version name), the
+ * SHT_GNU_verneed section needs (size: the file's, which bounds the sections read), fn(ctx, library it is needed of or NULL, version name), the
  * chains' counts and offsets checked. */
 int elf_damaged(const char *name, struct tb_error *e);
 typedef void (*elf_version_need_fn)(void *ctx, const char *file, const char *version);
-int elf_each_version_need(Elf *elf, Elf_Scn *scn, const GElf_Shdr *sh, elf_version_need_fn fn,
-			  void *ctx, const char *name, struct tb_error *e);
+int elf_each_version_need(Elf *elf, Elf_Scn *scn, const GElf_Shdr *sh, uint64_t size,
+			  elf_version_need_fn fn, void *ctx, const char *name, struct tb_error *e);
 
 #endif

@@ -34,9 +34,12 @@ static void add_need(struct elf_versions *v, const char *file, const char *name)
 	v->n_needs++;
 }
 
-static int read_verdef(Elf *elf, Elf_Scn *scn, const GElf_Shdr *sh, struct elf_versions *v,
-		       const char *name, struct tb_error *e)
+static int read_verdef(Elf *elf, Elf_Scn *scn, const GElf_Shdr *sh, uint64_t size,
+		       struct elf_versions *v, const char *name, struct tb_error *e)
 {
+	int bounded = elf_section_bounded(elf, sh, size, name, e);
+	if (bounded)
+		return bounded;
 	Elf_Data *d = elf_getdata(scn, NULL);
 	if (!d)
 		return elf_damaged(name, e);
@@ -67,7 +70,8 @@ static void need_of(void *ctx, const char *file, const char *version)
 		add_need(ctx, file, version);
 }
 
-static int read_elf(Elf *elf, const char *name, struct elf_versions *v, struct tb_error *e)
+static int read_elf(Elf *elf, uint64_t size, const char *name, struct elf_versions *v,
+		    struct tb_error *e)
 {
 	memset(v, 0, sizeof *v);
 	if (!elf || elf_kind(elf) != ELF_K_ELF)
@@ -82,9 +86,9 @@ static int read_elf(Elf *elf, const char *name, struct elf_versions *v, struct t
 		if (!gelf_getshdr(scn, &sh))
 			return elf_damaged(name, e);
 		if (sh.sh_type == SHT_GNU_verdef)
-			rc = read_verdef(elf, scn, &sh, v, name, e);
+			rc = read_verdef(elf, scn, &sh, size, v, name, e);
 		else if (sh.sh_type == SHT_GNU_verneed)
-			rc = elf_each_version_need(elf, scn, &sh, need_of, v, name, e);
+			rc = elf_each_version_need(elf, scn, &sh, size, need_of, v, name, e);
 	}
 	return rc;
 }
@@ -94,7 +98,7 @@ int elf_read_versions_memory(const char *name, const void *data, size_t len,
 {
 	elf_version(EV_CURRENT);
 	Elf *elf = elf_memory((char *)data, len);
-	int rc = read_elf(elf, name, v, e);
+	int rc = read_elf(elf, len, name, v, e);
 	if (elf)
 		elf_end(elf);
 	return rc;
@@ -104,15 +108,12 @@ int elf_read_versions_file(const char *name, const char *path, struct elf_versio
 			   struct tb_error *e)
 {
 	memset(v, 0, sizeof *v);
-	elf_version(EV_CURRENT);
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return tb_fail_errno(e, TB_EFAIL, "cannot read %s", name);
-	Elf *elf = elf_begin(fd, ELF_C_READ, NULL);
-	int rc = read_elf(elf, name, v, e);
-	if (elf)
-		elf_end(elf);
-	close(fd);
+	struct elf_file ef;
+	int rc = elf_file_open(name, path, &ef, e);
+	if (rc)
+		return rc;
+	rc = read_elf(ef.elf, ef.size, name, v, e);
+	elf_file_close(&ef);
 	return rc;
 }
 

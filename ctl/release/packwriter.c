@@ -233,14 +233,12 @@ int pack_write_tarball(const struct pack_tree *st, const char *stage, const char
 		       const char *path, const char *compress, int64_t mtime, char hex[65],
 		       struct tb_error *e)
 {
-	char *tmp = xasprintf("%s.tmp", path);
-	struct sink sink = {open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644), sha256_begin()};
-	if (sink.fd < 0) {
-		sha256_end(sink.h, hex);
-		int r = tb_fail_errno(e, TB_EFAIL, "cannot write %s", tmp);
-		free(tmp);
-		return r;
-	}
+	/* The output folder may be writable by others: the temporary is the atomic writer's. */
+	struct atomic_out out;
+	int opened = atomic_out_open(&out, path, 0644, e);
+	if (opened)
+		return opened;
+	struct sink sink = {out.fd, sha256_begin()};
 	struct archive *a = archive_write_new();
 	archive_write_set_format_pax_restricted(a);
 	archive_write_set_bytes_in_last_block(a, 1);
@@ -275,14 +273,10 @@ int pack_write_tarball(const struct pack_tree *st, const char *stage, const char
 	if (archive_write_close(a) != ARCHIVE_OK && !rc)
 		rc = tb_fail(e, TB_EFAIL, "cannot write %s: %s", path, archive_error_string(a));
 	archive_write_free(a);
-	if (!rc && fsync(sink.fd) != 0)
-		rc = tb_fail_errno(e, TB_EFAIL, "cannot write %s", path);
-	close(sink.fd);
 	sha256_end(sink.h, hex);
-	if (!rc && rename(tmp, path) != 0)
-		rc = tb_fail_errno(e, TB_EFAIL, "cannot write %s", path);
 	if (rc)
-		unlink(tmp);
-	free(tmp);
+		atomic_out_abort(&out);
+	else
+		rc = atomic_out_commit(&out, 1, e);
 	return rc;
 }

@@ -25,7 +25,7 @@ int pack_tree_walk(const char *stage, const char *rel, struct pack_tree *st, str
 void pack_tree_sort(struct pack_tree *st);
 void pack_tree_free(struct pack_tree *st);
 
-/* Writes path (through path.tmp, renamed when complete) with the MANIFEST text and the tree's
+/* Writes path (through the atomic writer of base/fs.h, renamed when complete) with the MANIFEST text and the tree's
  * entries, compressed as compress says (gz, zst or xz), every entry's time mtime (seconds since
  * the epoch); hex gets its SHA-256. */
 int pack_write_tarball(const struct pack_tree *st, const char *stage, const char *text,

@@ -424,7 +424,7 @@ static int finish_tree(struct unpack *u, const struct manifest *m, struct tb_err
 			return tb_fail_errno(e, TB_EFAIL, "cannot create the link %s", m->links[i].path);
 		}
 	}
-	int mfd = openat(u->staging_fd, "MANIFEST", O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+	int mfd = openat(u->staging_fd, "MANIFEST", O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
 	if (mfd < 0)
 		return tb_fail_errno(e, TB_EFAIL, "cannot write %s/MANIFEST", u->staging);
 	ssize_t w = write(mfd, u->manifest_text, u->manifest_len);
@@ -547,8 +547,15 @@ int release_unpack(struct store *s, const struct release_request *r, char **vers
 	if (r->expect_version && !version_name_ok(r->expect_version))
 		return tb_fail_why(e, TB_EVERIFY, "manifest-invalid", "\"%.80s\" is not a valid version", r->expect_version);
 
+	/* the libraries unpacking needs, loaded before anything is made: one that cannot be
+	 * loaded leaves no staging tree behind */
+	int rc = lazylib_load(&lazy_libarchive, e);
+	if (!rc)
+		rc = lazylib_load(&lazy_libcrypto, e);
+	if (rc)
+		return rc;
 	char expect[65] = "";
-	int rc = expected_sha256(r, u.name, expect, e);
+	rc = expected_sha256(r, u.name, expect, e);
 	if (rc)
 		return rc;
 	/* O_NONBLOCK: a FIFO must not hang the command while it holds the lock. */
@@ -698,6 +705,24 @@ static int check_installed(const struct store *s, const char *version, int hash,
 	if (!store_has_version(s, version))
 		return tb_fail_why(e, TB_EFAIL, "not-installed", "Mesa %s is not installed (tb323fu-ctl mesa list)", version);
 	char *root = store_version_dir(s, version);
+	struct stat top;
+	if (lstat(root, &top) == 0 && !S_ISDIR(top.st_mode)) {
+		/* a tree elsewhere, however like ours, is not what the store unpacked and checked,
+		 * and whoever may write there changes what programs load */
+		char target[512] = "";
+		ssize_t n = S_ISLNK(top.st_mode) ? readlink(root, target, sizeof target - 1) : -1;
+		target[n > 0 ? n : 0] = '\0';
+		char *repair = offline ? xstrdup("install-local its tarball again (`tb323fu-ctl mesa install-local FILE`)")
+				       : xasprintf("install it again (`tb323fu-ctl mesa install %s`)", version);
+		int rc = tb_fail_why(e, TB_EVERIFY, "damaged",
+				     "Mesa %s is damaged: %s is %s%s%s, not the tree the store unpacked, so nothing "
+				     "there was checked; move it out of the store (rm %s) and %s",
+				     version, root, S_ISLNK(top.st_mode) ? "a symbolic link" : "not a folder",
+				     *target ? " to " : "", target, root, repair);
+		free(repair);
+		free(root);
+		return rc;
+	}
 	struct manifest m;
 	int rc = manifest_load(root, &m, e);
 	if (rc) {

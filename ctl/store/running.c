@@ -77,22 +77,19 @@ static double now(void)
 }
 
 /* Written without fsync: the file says what runs now and means nothing after a crash (the
- * reader ignores a file whose process is gone). The temporary is a fresh file of a name the
- * next writer removes as a leftover (.<name>.tmp.<pid>): never a link or file planted there. */
+ * reader ignores a file whose process is gone). The temporary is the atomic writer's
+ * (base/fs.h), a name the next writer removes as a leftover: never a link or file planted
+ * there. */
 static void write_quick(const char *path, const char *text)
 {
-	const char *slash = strrchr(path, '/');
-	char *tmp = xasprintf("%.*s/.%s.tmp.%ld", (int)(slash - path), path, slash + 1, (long)getpid());
-	unlink(tmp);
-	int fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
-	if (fd >= 0) {
-		size_t len = strlen(text);
-		int ok = write(fd, text, len) == (ssize_t)len;
-		close(fd);
-		if (!ok || rename(tmp, path) != 0)
-			unlink(tmp);
-	}
-	free(tmp);
+	struct atomic_out o;
+	struct tb_error ignored = {0};
+	if (atomic_out_open(&o, path, 0644, &ignored))
+		return;
+	if (atomic_out_write(&o, text, strlen(text), &ignored))
+		atomic_out_abort(&o);
+	else
+		atomic_out_commit(&o, 0, &ignored);
 }
 
 /* Writes o as one line to <store>/name, and drops it. */

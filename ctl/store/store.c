@@ -69,21 +69,32 @@ static int part_is(int rootfd, const char *root, const char *rel, int want, stru
 	return kind_of(st.st_mode) & want ? TB_OK : wrong_part(root, rel, kind_of(st.st_mode), want, e);
 }
 
+/* The store's folder rel, opened without following a link: *d NULL (and TB_OK) when it is
+ * not there. */
+static int part_dir_open(int rootfd, const char *root, const char *rel, DIR **d, struct tb_error *e)
+{
+	*d = NULL;
+	int fd = openat(rootfd, rel, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0)
+		return errno == ENOENT ? TB_OK : tb_fail_errno(e, TB_EFAIL, "cannot open %s/%s", root, rel);
+	*d = fdopendir(fd);
+	if (!*d) {
+		close(fd);
+		return tb_fail_errno(e, TB_EFAIL, "cannot read %s/%s", root, rel);
+	}
+	return TB_OK;
+}
+
 /* Every entry of the directory rel is one of the kinds in want; the entries of those that are
  * directories are of the kinds in inner (0: not looked into). Dot files (a writer's
  * temporaries and staging trees, removed under the lock) are skipped. */
 static int entries_are(int rootfd, const char *root, const char *rel, int want, int inner,
 		       struct tb_error *e)
 {
-	int fd = openat(rootfd, rel, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-	if (fd < 0)
-		return errno == ENOENT ? TB_OK : tb_fail_errno(e, TB_EFAIL, "cannot open %s/%s", root, rel);
-	DIR *d = fdopendir(fd);
-	if (!d) {
-		close(fd);
-		return tb_fail_errno(e, TB_EFAIL, "cannot read %s/%s", root, rel);
-	}
-	int rc = TB_OK;
+	DIR *d = NULL;
+	int rc = part_dir_open(rootfd, root, rel, &d, e);
+	if (rc || !d)
+		return rc;
 	struct dirent *de;
 	while (!rc && (de = readdir(d))) {
 		if (de->d_name[0] == '.')
@@ -103,30 +114,27 @@ static int entries_are(int rootfd, const char *root, const char *rel, int want, 
 	return rc;
 }
 
-/* env/: files only, but env/current.env may be a planted link (replaced at the next commit). */
-static int env_entries_are(int rootfd, const char *root, struct tb_error *e)
+/* In each icd/versions/<v>/: a link at the Vulkan ICD file goes at the writer's takeover,
+ * which writes the version's files anew (ops/takeover.c); the OpenCL folder is written into,
+ * so it must be the store's own. */
+static int version_icd_parts(int rootfd, const char *root, struct tb_error *e)
 {
-	int fd = openat(rootfd, STORE_ENV_DIR, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-	if (fd < 0)
-		return errno == ENOENT ? TB_OK : tb_fail_errno(e, TB_EFAIL, "cannot open %s/env", root);
-	DIR *d = fdopendir(fd);
-	if (!d) {
-		close(fd);
-		return tb_fail_errno(e, TB_EFAIL, "cannot read %s/env", root);
-	}
-	int rc = TB_OK;
+	DIR *d = NULL;
+	int rc = part_dir_open(rootfd, root, STORE_ICD_VERSIONS, &d, e);
+	if (rc || !d)
+		return rc;
 	struct dirent *de;
 	while (!rc && (de = readdir(d))) {
-		struct stat st;
-		if (de->d_name[0] == '.' || fstatat(fd, de->d_name, &st, AT_SYMLINK_NOFOLLOW) != 0)
+		if (de->d_name[0] == '.')
 			continue;
-		int k = kind_of(st.st_mode);
-		int want = !strcmp(de->d_name, "current.env") ? PART_FILE | PART_LINK : PART_FILE | PART_DIR;
-		if (!(k & want)) {
-			char *sub = xasprintf(STORE_ENV_DIR "/%s", de->d_name);
-			rc = wrong_part(root, sub, k, want, e);
-			free(sub);
-		}
+		char *ocl = xasprintf(STORE_ICD_VERSIONS "/%s/" STORE_OPENCL_SUBDIR, de->d_name);
+		char *other = xasprintf(STORE_ICD_VERSIONS "/%s", de->d_name);
+		struct stat st;
+		/* only the version's folders are looked into (entries_are said the rest) */
+		if (fstatat(rootfd, other, &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISDIR(st.st_mode))
+			rc = part_is(rootfd, root, ocl, PART_DIR, e);
+		free(ocl);
+		free(other);
 	}
 	closedir(d);
 	return rc;
@@ -165,11 +173,14 @@ static int store_check_parts(const struct store *s, struct tb_error *e)
 	if (!rc)
 		rc = entries_are(rootfd, s->root, STORE_VERSIONS, PART_DIR, 0, e);
 	if (!rc) /* icd/versions/<v>/{turnip.json,opencl/} */
-		rc = entries_are(rootfd, s->root, STORE_ICD_VERSIONS, PART_DIR, PART_FILE | PART_DIR, e);
+		rc = entries_are(rootfd, s->root, STORE_ICD_VERSIONS, PART_DIR, PART_FILE | PART_LINK | PART_DIR, e);
+	if (!rc)
+		rc = version_icd_parts(rootfd, s->root, e);
 	/* Elsewhere only links and special files are refused: files are replaced by rename,
 	 * which never follows a link, but a directory written into must be the store's own. */
-	if (!rc)
-		rc = env_entries_are(rootfd, s->root, e);
+	if (!rc) /* env/: files, and links planted at them: env/current.env is replaced at the next
+		  * commit, a version's env file by the writer's takeover (ops/takeover.c) */
+		rc = entries_are(rootfd, s->root, STORE_ENV_DIR, PART_FILE | PART_LINK | PART_DIR, 0, e);
 	if (!rc)
 		rc = entries_are(rootfd, s->root, STORE_SMOKE_DIR, PART_FILE | PART_DIR, 0, e);
 	if (!rc) /* releases.json, partial downloads, <tag>/SHA256SUMS */

@@ -11,6 +11,9 @@
 struct store {
 	char *root;  /* real absolute path */
 	int lock_fd; /* -1 unless this process holds .lock */
+	/* links planted at a version's own files (env/<v>.env, icd/versions/<v>/…) that the
+	 * writer's takeover replaced by files of ours, for the command's warning; "" none */
+	char replaced[600];
 };
 
 /* Resolves dir (NULL: $TB323FU_MESA_DIR, else the default). With create, makes the store's

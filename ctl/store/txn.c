@@ -26,7 +26,8 @@ void txn_init(struct txn *t, const struct store *s)
 	t->s = s;
 }
 
-/* .<name>.tmp.txn beside rel: a name store_lock removes as a leftover. */
+/* .<name>.tmp.txn beside rel, a link's temporary (symlink(2) never follows one planted there):
+ * a name store_lock removes as a leftover. */
 static char *temp_for(const char *rel)
 {
 	const char *slash = strrchr(rel, '/');
@@ -57,18 +58,27 @@ static int write_all(int fd, const char *p, size_t len)
 	return 0;
 }
 
+/* A file's temporary is .<name>.tmp.XXXXXX beside rel, a fresh file of a name no one can
+ * guess ahead (mkostemp: O_CREAT|O_EXCL, and O_NOFOLLOW), which the journal names. */
 int txn_put_file(struct txn *t, const char *rel, const char *data, size_t len, struct tb_error *e)
 {
-	char *tmp = temp_for(rel);
+	const char *slash = strrchr(rel, '/');
+	char *tmp = slash ? xasprintf("%.*s/.%s.tmp.XXXXXX", (int)(slash - rel), rel, slash + 1)
+			  : xasprintf(".%s.tmp.XXXXXX", rel);
 	char *path = path_join(t->s->root, tmp);
-	unlink(path);
 	int rc = TB_OK;
-	int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0644);
+	int fd = mkostemp(path, O_CLOEXEC | O_NOFOLLOW);
+	if (fd >= 0) /* the name made */
+		memcpy(tmp + strlen(tmp) - 6, path + strlen(path) - 6, 6);
 	if (fd < 0 || write_all(fd, data, len) != 0 || fchmod(fd, 0644) != 0 || fsync(fd) != 0)
 		rc = tb_fail_errno(e, TB_EFAIL, "cannot write %s/%s", t->s->root, rel);
 	if (fd >= 0)
 		close(fd);
 	free(path);
+	if (fd < 0) {
+		free(tmp);
+		return rc;
+	}
 	add_op(t, tmp, rel); /* added even on failure, so that abort removes it */
 	return rc;
 }

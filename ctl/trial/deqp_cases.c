@@ -10,6 +10,7 @@
 #include <sys/wait.h>
 
 #include "base/alloc.h"
+#include "base/fs.h"
 #include "base/text.h"
 #include "trial/child.h"
 #include "trial/qpa.h"
@@ -188,9 +189,13 @@ int deqp_cases_read(struct deqp_cases *c, const char *path, struct tb_error *e)
 {
 	struct collect k;
 	collect_init(&k, c);
-	FILE *f = fopen(path, "re");
+	FILE *f = fopen_regular(path); /* a FIFO there is refused, never waited on */
 	int rc = TB_OK;
-	if (!f)
+	if (!f && (errno == ESPIPE || errno == EISDIR))
+		rc = tb_fail_why(e, TB_EUSAGE, "usage",
+				 "the case list %s is not a regular file (a FIFO, a device or a folder); "
+				 "give a file of dEQP-VK case names, one a line", path);
+	else if (!f)
 		rc = tb_fail_errno_why(e, TB_EUSAGE, "usage", "cannot read the case list %s", path);
 	char line[QPA_MAX_NAME + 3];
 	size_t lineno = 0;

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "base/alloc.h"
+#include "base/fs.h"
 
 static const struct {
 	const char *mesa, *ours;
@@ -28,7 +29,11 @@ static int name_ok(const char *s)
 
 int expected_read_file(const char *path, json_object *into, struct tb_error *e)
 {
-	FILE *f = fopen(path, "re");
+	FILE *f = fopen_regular(path); /* a FIFO there is refused, never waited on */
+	if (!f && (errno == ESPIPE || errno == EISDIR))
+		return tb_fail_why(e, TB_EFAIL, "failed",
+				   "the expected failures %s is not a regular file (a FIFO, a device or a "
+				   "folder); replace it with a file of CASE,STATUS lines or remove it", path);
 	if (!f)
 		return errno == ENOENT ? TB_OK
 				       : tb_fail_errno_why(e, TB_EFAIL, "failed", "cannot read the expected failures %s", path);

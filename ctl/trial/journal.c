@@ -158,6 +158,9 @@ int journal_read(const char *cursor, uint64_t since_usec, journal_entry_fn fn, v
 	sd_journal *j;
 	if (last)
 		*last = '\0';
+	/* the journal is optional to the commands that read it: without libsystemd they go on */
+	if (lazylib_load(&lazy_libsystemd, e))
+		return -1;
 	if (journal_open(&j, e))
 		return -1;
 	int rc = 0;

@@ -183,6 +183,11 @@ static int binary_list(struct cts_binary *b, regex_t *re, struct tb_error *e)
 		return tb_check_interrupted(e, "OpenCL-CTS listed its tests");
 	if (l.full && l.seen)
 		return TB_OK; /* stopped at a bound: what it named so far stands, the rest is counted */
+	if (end == CHILD_TIMED_OUT) /* a real binary lists at once: one that goes on is broken */
+		return tb_fail_why(e, TB_EFAIL, "failed",
+				   "%s --list did not end within %d s (named %zu sub-tests by then); is it an "
+				   "OpenCL-CTS test binary? ($TB323FU_MESA_SMOKE_TIMEOUT sets the bound)",
+				   b->path, smoke_timeout_seconds(), l.seen);
 	if (end != CHILD_EXITED || !WIFEXITED(status) || WEXITSTATUS(status) != 0 || !l.seen) {
 		char how[160];
 		child_describe_status(status, how, sizeof how);

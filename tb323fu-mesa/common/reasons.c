@@ -60,6 +60,8 @@ const struct tb_reason_def tb_reasons[TB_REASON_COUNT] = {
 	/* what the crash evidence did (§18): the reason of a pin and of a rollback, no failure */
 	R(TB_R_CRASH_PINNED, "crash-pinned", TB_OK, 0, TB_RC_TRIAL),
 	R(TB_R_TRIAL_CRASHED, "trial-crashed", TB_OK, 0, TB_RC_TRIAL),
+	/* a library loaded on first use cannot be loaded (ctl/base/lazylib.h) */
+	R(TB_R_LIBRARY_MISSING, "library-missing", TB_ENOT_FOUND, 0, TB_RC_COMMAND),
 };
 
 int tb_reason_find(const char *id)

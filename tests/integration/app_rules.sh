@@ -269,6 +269,10 @@ fi
 entry org.example.Clear.desktop '[Desktop Entry]' 'Type=Application' 'Name=Clear' 'Exec=clear-app'
 expect_exit 0 "a rule to clear: app set org.example.Clear distro" app set org.example.Clear distro
 MARK='X-TB323FU-Mesa-Override=tb323fu-mesa-toolchain-program'
+# entries of ours whose rule this build does not take (a newer build's, none at all): ours all
+# the same, starting the launcher that goes with the package
+sed 's/^X-TB323FU-Mesa-Rule=.*/X-TB323FU-Mesa-Rule=gl:zink+current/' "$LOCAL_APPS/org.example.Clear.desktop" >"$LOCAL_APPS/org.example.Newer.desktop"
+sed '/^X-TB323FU-Mesa-Rule=/d' "$LOCAL_APPS/org.example.Clear.desktop" >"$LOCAL_APPS/org.example.Older.desktop"
 printf '[Desktop Entry]\nType=Application\nName=A\nExec=a\nActions=x;\n[Desktop Action x]\nExec=x\n%s\n' "$MARK" \
 	>"$LOCAL_APPS/mark-in-action.desktop"
 printf '[Other]\n%s\n[Desktop Entry]\nType=Application\nName=B\nExec=b\n' "$MARK" >"$LOCAL_APPS/mark-before.desktop"
@@ -288,6 +292,8 @@ chmod 755 "$T/ctl-here"
 expect_exit 0 "the package's prerm on remove" env CTL="$T/ctl-here" sh -c '. "$0"' "$T/prerm-part" remove
 check "…says nothing" test ! -s "$T/err"
 check "…ours are gone (this one and those of the rules before)" sh -c "test ! -e '$LOCAL_APPS/org.example.Clear.desktop' -a ! -e '$LOCAL_APPS/quotes.desktop'"
+check "…and ours whose rule this build does not take, or that carry none" \
+	test ! -e "$LOCAL_APPS/org.example.Newer.desktop" -a ! -e "$LOCAL_APPS/org.example.Older.desktop"
 planted >"$T/others.after"
 check "…a marker in an action group, in a group before [Desktop Entry], in a file that is not UTF-8, and a link: all kept" \
 	cmp -s "$T/others.before" "$T/others.after"

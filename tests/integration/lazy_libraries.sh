@@ -3,7 +3,9 @@
 # docs/design.md §2): status, list, help and the completion initialise none of libcurl,
 # libarchive, libcrypto and libxml2; the commands that use them load them and work; one that
 # cannot be loaded ends the command as the dynamic linker would (exit 127) with a sentence
-# naming it, and the commands that do not need it still work.
+# naming it (one JSON failure object, reason library-missing, with --json), the commands that
+# do not need it still work, install-local leaves no staging tree when libarchive cannot be
+# loaded, and boot-tick counts the start without libsystemd (the journal is optional to it).
 . "$TB_TOP/tests/lib.sh"
 
 printf 'smoke = off\n' >"$TB323FU_MESA_CONFIG"
@@ -38,4 +40,35 @@ check "  … saying which library and why" grep -q "tb323fu-ctl: cannot load $so
 run_cmd env LD_LIBRARY_PATH="$T/broken" "$CTL" --store "$STORE" --json mesa status
 installed=$(json_strict "$T/out" 'd["installed"]')
 check "  status still works without it" test "$rc" -eq 0 -a "$installed" = 2026.10.01
+run_cmd env LD_LIBRARY_PATH="$T/broken" "$CTL" --store "$STORE" --json mesa verify
+check "--json verify with $soname unloadable: exit 127 and one JSON failure object on stdout" \
+	test "$rc" -eq 127 -a "$(wc -l <"$T/out")" -eq 1
+check "  … with reason library-missing and the sentence" \
+	test "$(json_strict "$T/out" 'd["ok"], d["reason"], d["message"].startswith("cannot load '"$soname"', which this command needs")')" = "(False, 'library-missing', True)"
+
+# libarchive unloadable: install-local refuses before it makes anything, the store as it was
+rm -f "$T/broken/"*
+archive_so=$(LD_DEBUG=files "$CTL" --store "$STORE" mesa install-local "$R" 2>&1 >/dev/null | sed -n 's/.*file=\(libarchive\.so[.0-9]*\) .*/\1/p' | head -n 1)
+printf 'not a library\n' >"$T/broken/$archive_so"
+R2=$(tiny_release 2026.10.02 "$T/r2")
+before=$(store_digest | grep -v ' ./last-operation$')
+run_cmd env LD_LIBRARY_PATH="$T/broken" "$CTL" --store "$STORE" --json mesa install-local "$R2"
+check "install-local with $archive_so unloadable: exit 127, reason library-missing" \
+	test "$rc" -eq 127 -a "$(json_strict "$T/out" 'd["reason"]')" = library-missing
+check "  … leaves no staging tree behind" test -z "$(find "$STORE/versions" -mindepth 1 -maxdepth 1 -name '.*')"
+check "  … and the store as it was" test "$(store_digest | grep -v ' ./last-operation$')" = "$before"
+run_cmd ctl mesa install-local "$R2"
+check "  … and installs with the library there" test "$rc" -eq 0
+
+# libsystemd unloadable: boot-tick counts the start all the same (the journal is optional to it)
+rm -f "$T/broken/"*
+systemd_so=$(ldconfig -p | sed -n 's/^\t*\(libsystemd\.so\.[0-9]*\) .*/\1/p' | head -n 1)
+printf 'not a library\n' >"$T/broken/${systemd_so:-libsystemd.so.0}"
+ctl mesa on >/dev/null
+tries=$(ctl --json mesa status | json_strict - 'd["tries"]')
+run_cmd env LD_LIBRARY_PATH="$T/broken" TB323FU_BOOT_ID=lazy-boot-2 "$CTL" --store "$STORE" mesa boot-tick
+check "boot-tick with ${systemd_so:-libsystemd.so.0} unloadable: exit 0" test "$rc" -eq 0
+check "  … the start is counted" test "$(ctl --json mesa status | json_strict - 'd["tries"]')" -eq $((tries + 1))
+check "  … and it says the crash evidence was not read, and why" \
+	grep -q "crash evidence was not read: cannot load ${systemd_so:-libsystemd.so.0}, which this command needs" "$T/out"
 done_testing

@@ -61,13 +61,10 @@ check "…saying why, before any request" sh -c "grep -q 'must be https://' '$T/
 
 # --- what the server says is shown, never obeyed: a curl that answers 401 with escapes
 mkdir -p "$T/hostile-bin"
+# (the answer on stdout, then a line with the status, as publish's -w asks)
 cat >"$T/hostile-bin/curl" <<'EOS'
 #!/bin/sh
-while [ $# -gt 0 ]; do
-	[ "$1" = -o ] && printf '{"message":"\\u001b]52;c;aGk=\\u0007\\u001b[2J\\u009b31m \\r gone"}' >"$2"
-	shift
-done
-printf 401
+printf '{"message":"\\u001b]52;c;aGk=\\u0007\\u001b[2J\\u009b31m \\r gone"}\n401'
 EOS
 chmod +x "$T/hostile-bin/curl"
 expect_exit 1 "a server's message with escapes stops publish" \
@@ -111,7 +108,7 @@ expect_exit 0 "publishing mesa-$V again completes the existing release" pub --to
 check "…every asset is there already" test "$(grep -c 'is there already' "$T/out")" = 3
 check "…still one release with three assets" test "$(rel '[len(r["assets"]) for r in d]')" = "[3]"
 
-# --- killed with SIGKILL (no trap runs): its work files stay where the next run removes them
+# --- killed with SIGKILL (no trap runs): it keeps nothing in files, so nothing stays
 # curl, at publish's first request, kills publish's whole process group (its own session)
 mkdir -p "$T/bin-kill"
 cat >"$T/bin-kill/curl" <<'EOS'
@@ -122,10 +119,10 @@ chmod +x "$T/bin-kill/curl"
 rm -rf "$T/ptmp"/*
 TMPDIR="$T/ptmp" PATH="$T/bin-kill:$PATH" expect_exit 137 "publish killed with SIGKILL at its first request" \
 	setsid -w "$PUBLISH" --repo o/r --key "$T/release.key" --api "$API" --uploads "$API/uploads" --token-file "$T/token" "$T/rel"
-left=$(ls -d "$T/ptmp"/tb323fu-publish.* 2>/dev/null)
-check "…leaves its work files in TMPDIR under a name of ours with its pid" test -n "$left"
+check "…leaves nothing in TMPDIR" test -z "$(ls -A "$T/ptmp")"
+# what an older publish killed so left: a work folder of ours with the pid of a process gone
+mkdir -p "$T/ptmp/tb323fu-publish.999999999.abcdef" && : >"$T/ptmp/tb323fu-publish.999999999.abcdef/answer"
 expect_exit 0 "the next publish" pub --token-file "$T/token" "$T/rel"
-check "…removes them" test ! -e "$left"
-check "…and leaves nothing of its own" test -z "$(ls -A "$T/ptmp")"
+check "…removes an older publish's leftovers, and leaves nothing of its own" test -z "$(ls -A "$T/ptmp")"
 
 done_testing

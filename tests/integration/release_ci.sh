@@ -117,7 +117,8 @@ packrel() { # packrel VERSION OUT
 		--rusticl-enable llvmpipe "$2" >/dev/null
 }
 packrel $V "$T/rel" || not_ok "pack the release with its build record"
-sed -i 's/"meson": "1.7.0"/"meson": "1.7.1"/' "$S/share/tb323fu-mesa/build-record.json"
+sed -i -e 's/"meson": "1.7.0"/"meson": "1.7.1"/' -e "s/\"version\": \"$V\"/\"version\": \"2026.12.03\"/" \
+	"$S/share/tb323fu-mesa/build-record.json"
 packrel 2026.12.03 "$T/rel-other" || not_ok "pack a second release"
 
 WWW=$T/www

@@ -1,7 +1,8 @@
 #!/bin/sh
 # A full disk under the store (docs/design.md §12): the ways out of a bad build (off,
 # boot-tick's switch-off, rollback) still work and say what to delete; any other writer
-# changes nothing and says so.
+# changes nothing and says so; an install whose disk fills at its end is finished by the same
+# install-local once there is room.
 . "$TB_TOP/tests/lib.sh"
 
 if ! { mkdir -p "$T/small" && mount -t tmpfs -o size=2m tmpfs "$T/small" 2>/dev/null; }; then
@@ -58,4 +59,23 @@ TB323FU_BOOT_ID=boot-3 expect_exit 0 "a full disk: boot-tick still switches an u
 check "…switched off" sh -c "grep -qx enabled=0 '$STORE/state' && test ! -s '$STORE/env.conf'"
 check "…the failed version recorded" grep -q "^failed=2026.1.1" "$STORE/state"
 rm -f "$T/small/fill"
+
+# the disk fills at the end of an install: its tree is in place, its commit fails; once there
+# is room again the same install-local makes it current (docs/design.md §12, install means install)
+ctl mesa keep >/dev/null 2>&1
+if paused placed "$CTL" --store "$STORE" mesa install-local "$R3" --no-smoke; then
+	ok "an install stopped with its tree in place, before its commit"
+	fill
+	resume
+	wait "$paused_job"
+	rc=$?
+	check "…the disk full there: it fails" test "$rc" -ne 0
+	check "…saying the disk is full" grep -q "the disk holding $STORE is full" "$T/paused.err"
+	check "…2026.3.1 is not current" test "$(readlink "$STORE/current")" != versions/2026.3.1
+	rm -f "$T/small/fill"
+	expect_exit 0 "the same install-local again, with room" ctl mesa install-local "$R3" --no-smoke
+	check "…makes 2026.3.1 current" test "$(readlink "$STORE/current")" = versions/2026.3.1
+else
+	not_ok "an install stopped with its tree in place, before its commit" "$(cat "$T/paused.err")"
+fi
 done_testing

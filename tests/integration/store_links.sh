@@ -1,7 +1,8 @@
 #!/bin/sh
 # Links planted in the store and trees taken away behind the tools' back, each met as a user
-# would: a link at a writer's temporary or at a file every writer rewrites (nothing is written
-# through it, and the writers go on), a current version whose tree was deleted (the ways out
+# would: a link at a writer's temporary, at a file every writer rewrites or at a version's own
+# env and ICD files (nothing is written through it, the writers go on, off included, and say
+# so), a current version whose tree was deleted (the ways out
 # still work and every program says what is missing), a current link pointing outside
 # versions/ (said, never silently switched off).
 . "$TB_TOP/tests/lib.sh"
@@ -68,6 +69,29 @@ for f in env.conf state icd/turnip.json icd/opencl/rusticl.icd env/current.env; 
 	check "…the session is on" test "$(st 'd["enabled"]')" = True
 done
 check "env.conf selects current again" cmp -s "$STORE/env.conf" "$STORE/env/current.env"
+# a version's own files: written anew by the writer's takeover, the links' targets untouched
+for f in env/2026.2.1.env icd/versions/2026.2.1/turnip.json icd/versions/2026.2.1/opencl/rusticl.icd \
+	env/2026.1.1.env icd/versions/2026.1.1/turnip.json; do
+	vn=$(echo "$f" | tr / -)
+	victim "$vn"
+	cp "$STORE/$f" "$T/$vn.ours"
+	for cmd in off on; do
+		rm -f "$STORE/$f"
+		ln -s "$T/$vn" "$STORE/$f"
+		expect_exit 0 "$cmd with $f a link outside the store" ctl mesa $cmd
+		check "…the link's target is byte for byte as it was" untouched "$vn"
+		check "…$f is the store's own file again" sh -c "test -f '$STORE/$f' && test ! -L '$STORE/$f' && cmp -s '$STORE/$f' '$T/$vn.ours'"
+		check "…and $cmd says so" grep -q "warning: $f (a link to $T/$vn) stood where the store keeps its own file" "$T/out"
+	done
+done
+mkdir -p "$T/elsewhere-opencl"
+mv "$STORE/icd/versions/2026.2.1/opencl" "$T/opencl-saved"
+ln -s "$T/elsewhere-opencl" "$STORE/icd/versions/2026.2.1/opencl"
+expect_exit 1 "a link at a version's OpenCL folder (written into) is refused" ctl mesa off
+check "…naming it" grep -q "icd/versions/2026.2.1/opencl is a symbolic link where a directory belongs" "$T/err"
+check "…nothing written where it points" test -z "$(ls -A "$T/elsewhere-opencl")"
+rm "$STORE/icd/versions/2026.2.1/opencl"
+mv "$T/opencl-saved" "$STORE/icd/versions/2026.2.1/opencl"
 
 # ---- a current version whose tree is gone ----
 fresh_store gone "$R1" "$R2"

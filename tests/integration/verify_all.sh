@@ -1,7 +1,8 @@
 #!/bin/sh
 # verify --all: every installed version re-hashed, one line each; a damaged one named, the
 # exit code the first failure's (4), the JSON a list; --repair with it mends what the release
-# source still offers; --all with a VERSION is a usage error.
+# source still offers; --all with a VERSION is a usage error; a version whose folder was
+# replaced by a link to an identical copy outside the store is damaged, and install-local mends it.
 . "$TB_TOP/tests/lib.sh"
 
 printf 'smoke = off\n' >"$TB323FU_MESA_CONFIG"
@@ -24,4 +25,23 @@ if [ "$intact" = 2026.10.02 ] && [ "$reason" = damaged ]; then
 	ok "--json: the versions, each intact or not, the reason the first failure's"
 else not_ok "--json: the versions, each intact or not, the reason the first failure's" "$(head -c 600 "$T/out")"; fi
 expect_exit 2 "--all with a VERSION is a usage error" ctl mesa verify --all 2026.10.01
+
+# a version's folder replaced by a link to an identical copy outside the store
+ctl mesa install-local "$R1" >/dev/null
+expect_exit 0 "both intact again" ctl mesa verify --all
+cp -a "$STORE/versions/2026.10.01" "$T/copy"
+rm -rf "$STORE/versions/2026.10.01"
+ln -s "$T/copy" "$STORE/versions/2026.10.01"
+before=$(store_digest)
+expect_exit 4 "verify --all with versions/2026.10.01 a link to an identical copy: damaged" ctl mesa verify --all
+check "…naming the link, where it points, and what to do" \
+	grep -q "Mesa 2026.10.01 is damaged: $STORE/versions/2026.10.01 is a symbolic link to $T/copy, not the tree the store unpacked, so nothing there was checked; move it out of the store (rm $STORE/versions/2026.10.01) and install-local its tarball again" "$T/out"
+check "…the other still intact" grep -q 'Mesa 2026.10.02 is intact' "$T/out"
+expect_exit 4 "verify 2026.10.01 alone: the same" ctl --json mesa verify 2026.10.01
+reason_is damaged
+check "…the store as it was" test "$(store_digest)" = "$before"
+rm "$STORE/versions/2026.10.01"
+expect_exit 0 "the link removed as it says, install-local of its tarball makes it whole" ctl mesa install-local "$R1"
+check "…a folder of the store again, the copy outside untouched" test -d "$STORE/versions/2026.10.01" -a ! -L "$STORE/versions/2026.10.01" -a -d "$T/copy/lib"
+expect_exit 0 "verify --all: both intact" ctl mesa verify --all
 done_testing

@@ -8,7 +8,8 @@ import os
 import re
 import sys
 
-CODES = {"TB_OK": 0, "TB_EFAIL": 1, "TB_EUSAGE": 2, "TB_EBUSY": 3, "TB_EVERIFY": 4, "TB_ENET": 5, "TB_ESMOKE": 6}
+CODES = {"TB_OK": 0, "TB_EFAIL": 1, "TB_EUSAGE": 2, "TB_EBUSY": 3, "TB_EVERIFY": 4, "TB_ENET": 5, "TB_ESMOKE": 6,
+         "TB_ECANNOT_RUN": 126, "TB_ENOT_FOUND": 127}
 ROW = re.compile(r'R\(TB_R_\w+, "([a-z-]+)", (TB_\w+), (TB_E\w+|0), TB_RC_\w+\)')
 # A failure recorded with an id: tb_fail_why(e, CODE, "id", …), tb_fail_errno_why alike.
 WHY = re.compile(r'\btb_fail(?:_errno)?_why\(\s*[^,()]+,\s*(TB_E\w+),\s*"([^"]*)"')

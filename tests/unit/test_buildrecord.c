@@ -56,6 +56,10 @@ static void test_refuses_what_it_cannot_show(void **state)
 		{"\"sha256\": \"" SHA_A "\"", "\"sha256\": \"xyz\""},
 		{"\"meson\": \"1.7.0\"", "\"meson\": 17"},
 		{"}\n", "} trailing\n"},
+		/* a key twice: json-c keeps the last value, another reader the first */
+		{"\"arch\": \"aarch64\"", "\"arch\": \"aarch64\", \"arch\": \"x86_64\""},
+		{"\"meson\": \"1.7.0\"", "\"meson\": \"1.7.0\", \"meson\": \"9\""},
+		{"\"future\": [1, 2]", "\"future\": [{\"a\": 1, \"a\": 2}]"},
 	};
 	for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
 		const char *at = strstr(good, bad[i][0]);
@@ -64,6 +68,12 @@ static void test_refuses_what_it_cannot_show(void **state)
 		assert_int_equal(parse(buf, &r, &e), TB_EVERIFY);
 		assert_string_equal(e.reason, "record-invalid");
 	}
+	/* ':' and escaped quotes inside strings are no members */
+	const char *colons = strstr(good, "\"abc\"");
+	snprintf(buf, sizeof buf, "%.*s\"a:\\\"b\\\\:\"%s", (int)(colons - good), good, colons + 5);
+	assert_int_equal(parse(buf, &r, &e), TB_OK);
+	assert_string_equal(r.recipe_commit, "a:\"b\\:");
+	build_record_free(&r);
 	/* a value longer than the bound */
 	char *long_value = malloc(BUILD_RECORD_MAX_VALUE + 64);
 	memset(long_value, 'x', BUILD_RECORD_MAX_VALUE + 1);

@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <dirent.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -130,12 +131,25 @@ static void assert_new_files(const struct fixture *f)
 	assert_absent(f, "previous");
 }
 
+/* No name of a temporary (.<name>.tmp.…) in the folder rel. */
+static void assert_no_temporaries(const struct fixture *f, const char *rel)
+{
+	char *p = at(f, rel);
+	DIR *d = opendir(p);
+	assert_non_null(d);
+	struct dirent *de;
+	while ((de = readdir(d)))
+		if (de->d_name[0] == '.' && strstr(de->d_name, ".tmp."))
+			fail_msg("%s/%s is still there", rel, de->d_name);
+	closedir(d);
+	free(p);
+}
+
 /* No temporary and no journal left. */
 static void assert_clean(const struct fixture *f)
 {
-	assert_absent(f, ".state.tmp.txn");
-	assert_absent(f, "env/.current.env.tmp.txn");
-	assert_absent(f, ".current.tmp.txn");
+	assert_no_temporaries(f, ".");
+	assert_no_temporaries(f, "env");
 	assert_absent(f, ".journal");
 	assert_false(txn_pending(&f->s));
 }
@@ -159,8 +173,11 @@ static void test_commit_makes_every_file_whole(void **state)
 	prepare(f, &t);
 	/* prepared, not committed: the old files, the temporaries beside them */
 	assert_old_files(f);
-	assert_text(f, ".state.tmp.txn", "new state\n");
-	assert_text(f, "env/.current.env.tmp.txn", "NEW=1\n");
+	/* file temporaries of names no one could guess ahead */
+	assert_true(!strncmp(t.ops[0].tmp, ".state.tmp.", 11) && strlen(t.ops[0].tmp) == 17);
+	assert_true(!strncmp(t.ops[1].tmp, "env/.current.env.tmp.", 21));
+	assert_text(f, t.ops[0].tmp, "new state\n");
+	assert_text(f, t.ops[1].tmp, "NEW=1\n");
 	assert_link(f, ".current.tmp.txn", "versions/2");
 	assert_false(txn_pending(&f->s));
 	struct tb_error e = {0};
