@@ -223,7 +223,8 @@ static int run(const struct cli_line *l, int argc, char **argv)
 		; /* answered without touching the store */
 	else
 		run_body(&c, l, &o);
-	if (o.code == TB_EUSAGE && o.message && !strstr(o.message, "help")) {
+	/* a usage error points at the command's help, unless it names where to look already */
+	if (o.code == TB_EUSAGE && o.message && !strstr(o.message, "help") && !strstr(o.message, "(man ")) {
 		char *m = xasprintf("%s (see tb323fu-ctl mesa help %s)", o.message, name);
 		free(o.message);
 		o.message = m;

@@ -656,7 +656,10 @@ int lc_rollback_refusal(const struct store *s, const struct lc_view *v, struct t
 	if (v->foreign)
 		return current_unusable(s, v, "rollback", e);
 	if (!v->previous)
-		return tb_fail_why(e, TB_EFAIL, "not-installed", "there is no previous version to go back to");
+		return tb_fail_why(e, TB_EFAIL, "no-previous",
+				   "there is no previous version to go back to%s%s%s; nothing was changed: `tb323fu-ctl mesa off` switches to the distribution's Mesa, `tb323fu-ctl mesa list` shows the installed versions and `tb323fu-ctl mesa install VERSION` makes another one current",
+				   v->current ? " (Mesa " : "", v->current ? v->current : "",
+				   v->current ? " is the only version installed that rollback knows)" : "");
 	if (v->previous_gone)
 		return tb_fail_why(e, TB_EFAIL, "not-installed", "Mesa %s, the previous version, is gone from %s/versions (deleted outside tb323fu-ctl); nothing was changed; install a version with `tb323fu-ctl mesa update`%s",
 				   v->previous, s->root, v->st.enabled ? "; `tb323fu-ctl mesa off` switches the session to the distribution's Mesa meanwhile" : "");
