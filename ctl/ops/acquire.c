@@ -148,10 +148,12 @@ static int acquire_tarball(const struct config *cfg, struct store *s, const stru
 				base_name(q->file), expect, e);
 	/* A name without ".tar." that no SHA256SUMS vouches for is not a release at all: said
 	 * as such, not as a checksum problem (SHA256SUMS itself, its signature, a key file). */
-	if (rc && !strstr(base_name(q->file), ".tar."))
+	if (rc && !strstr(base_name(q->file), ".tar.")) {
+		tb_error_clear(e);
 		rc = tb_fail_why(e, TB_EVERIFY, "not-a-release",
 				 "%s is not a release tarball (a release is tb323fu-mesa-VERSION-%s.tar.gz, .zst or .xz, with its SHA256SUMS beside it); nothing was changed: pass that tarball, or the directory that holds both",
 				 q->file, host_arch());
+	}
 	if (!rc) {
 		struct release_request req = {.tarball = q->file, .expect_sha256 = expect,
 					      .expect_version = claimed, .progress = p, .placed = q->placed};

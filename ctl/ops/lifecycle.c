@@ -657,7 +657,7 @@ int lc_rollback_refusal(const struct store *s, const struct lc_view *v, struct t
 		return current_unusable(s, v, "rollback", e);
 	if (!v->previous)
 		return tb_fail_why(e, TB_EFAIL, "no-previous",
-				   "there is no previous version to go back to%s%s%s; nothing was changed: `tb323fu-ctl mesa off` switches to the distribution's Mesa, `tb323fu-ctl mesa list` shows the installed versions and `tb323fu-ctl mesa install VERSION` makes another one current",
+				   "there is no previous version to go back to%s%s%s; nothing was changed: `tb323fu-ctl mesa off` switches to the distribution's Mesa; to have a version to go back to, install another one (`tb323fu-ctl mesa download VERSION`, then `tb323fu-ctl mesa install VERSION`)",
 				   v->current ? " (Mesa " : "", v->current ? v->current : "",
 				   v->current ? " is the only version installed that rollback knows)" : "");
 	if (v->previous_gone)
