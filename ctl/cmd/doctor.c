@@ -27,6 +27,7 @@
 #include "cmd/commands.h"
 #include "cmd/app_scope.h"
 #include "cmd/crashes.h"
+#include "trial/journal.h"
 #include "cmd/flatpak_scope.h"
 #include "ops/flatpak_session.h"
 #include "ops/flatpak_runtime.h"
@@ -504,6 +505,13 @@ static void report_crashes(struct doctor *d, const struct store *s)
 	json_object *crashes = json_object_new_object(), *secure = json_object_new_array();
 	struct strbuf lines = {0}, progs = {0};
 	crashes_summary(s, crashes, &lines);
+	/* whether there is a journal to read crashes from at all: listed, not a problem of the
+	 * store (a system may keep no journal) */
+	struct tb_error why = {0};
+	int unreadable = journal_check_readable(&why);
+	json_object_object_add(crashes, "journal_readable", json_object_new_boolean(!unreadable));
+	if (unreadable)
+		sb_appendf(&lines, "%s\n", why.msg);
 	secure_programs_summary(s, secure, &progs);
 	json_object_object_add(d->fields, "crashes", crashes);
 	json_object_object_add(d->fields, "not_switchable", secure);

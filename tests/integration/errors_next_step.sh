@@ -141,4 +141,28 @@ if reachable_by nobody; then
 else
 	skip "a rule file another user owns" "needs root and runuser"
 fi
+
+# --- crashes with no journal to read: said so, never "no crash is in the journal"
+(
+	unset TB323FU_MESA_JOURNAL
+	if journalctl -n 0 2>&1 | grep -q "No journal files were found"; then
+		expect_exit 1 "crashes on a system that keeps no journal" ctl --json mesa crashes
+		reason_is not-found
+		check "  says no crash can be seen, and why" \
+			json_strict "$T/out" '"no journal file could be read" in d["message"] and "so no crash can be seen" in d["message"] or exit(1)' >/dev/null
+		check "  not that no crash is in the journal" sh -c "! grep -q 'no crash of a program' '$T/out'"
+		expect_exit 0 "doctor on that system" ctl --json mesa doctor
+		check "  lists it (journal_readable false, and the sentence)" \
+			json_strict "$T/out" 'd["crashes"]["journal_readable"] is False and "no journal file could be read" in d["message"] or exit(1)' >/dev/null
+	else
+		expect_exit 0 "crashes on a system that keeps a journal" ctl --json mesa crashes
+		expect_exit 0 "doctor on that system" ctl --json mesa doctor
+		check "  says the journal can be read" json_strict "$T/out" 'd["crashes"]["journal_readable"] is True or exit(1)' >/dev/null
+	fi
+	echo "$_tb_n" >"$T/n"
+)
+_tb_n=$(cat "$T/n")
+export TB323FU_MESA_JOURNAL="$T/no-such.journal"
+expect_exit 1 "crashes with \$TB323FU_MESA_JOURNAL naming no file" ctl --json mesa crashes
+reason_is not-found
 done_testing
