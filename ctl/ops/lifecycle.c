@@ -383,7 +383,7 @@ static void name(char *out, size_t n, const char *v)
 	snprintf(out, n, "%s", v ? v : "");
 }
 
-int release_remove(struct store *s, const char *version, struct tb_error *e)
+int release_remove(struct store *s, const char *version, struct strbuf *flatpak, struct tb_error *e)
 {
 	char *env = store_env_path(s, version);
 	char *icd = store_icd_dir(s, version);
@@ -404,7 +404,7 @@ int release_remove(struct store *s, const char *version, struct tb_error *e)
 		unlink(env);
 		/* its Flatpak extensions go with it (docs/design.md §17); a pinned version is never
 		 * removed, so its exports stay */
-		flatpak_unexport_gone(s, version);
+		flatpak_unexport_gone(s, version, flatpak);
 	}
 	free(env);
 	free(icd);
@@ -443,14 +443,16 @@ int lc_prune_plan(const struct store *s, const char *cur, const char *prev, int 
 static void prune_versions(struct store *s, int keep, struct lc_result *r)
 {
 	char *cur = store_current(s), *prev = store_previous(s);
-	struct strbuf doomed = {0}, pinned = {0}, gone = {0};
+	struct strbuf doomed = {0}, pinned = {0}, gone = {0}, flatpak = {0};
 	lc_prune_plan(s, cur, prev, keep, &doomed, &pinned);
 	for (char *v = doomed.buf ? strtok(doomed.buf, " ") : NULL; v; v = strtok(NULL, " ")) {
 		struct tb_error ignored = {0};
-		if (release_remove(s, v, &ignored) == TB_OK)
+		if (release_remove(s, v, &flatpak, &ignored) == TB_OK)
 			sb_appendf(&gone, "%s%s", gone.len ? " " : "", v);
 	}
 	snprintf(r->pruned, sizeof r->pruned, "%s", gone.buf ? gone.buf : "");
+	snprintf(r->flatpak_removed, sizeof r->flatpak_removed, "%s", flatpak.buf ? flatpak.buf : "");
+	sb_free(&flatpak);
 	snprintf(r->pinned_kept, sizeof r->pinned_kept, "%s", pinned.buf ? pinned.buf : "");
 	sb_free(&doomed);
 	sb_free(&pinned);
@@ -775,12 +777,27 @@ int lc_remove(const struct lc_ctx *c, const char *version, struct lc_result *r,
 	begin(c, &v, r);
 	name(r->version, sizeof r->version, version);
 	int rc = lc_remove_refusal(c->s, &v, version, e);
+	struct strbuf flatpak = {0};
 	if (!rc)
-		rc = release_remove(c->s, version, e);
+		rc = release_remove(c->s, version, &flatpak, e);
+	snprintf(r->flatpak_removed, sizeof r->flatpak_removed, "%s", flatpak.buf ? flatpak.buf : "");
+	sb_free(&flatpak);
 	if (!rc && v.state_damaged)
 		rc = commit(c, v.current, v.previous, &v.st, 0, r, e);
 	lc_view_free(&v);
 	return rc;
+}
+
+/* The Flatpak extensions of the versions a plan would remove (--dry-run names them). */
+static void plan_flatpak(const struct store *s, struct lc_plan *p)
+{
+	struct strbuf names = {0};
+	char *list = xstrdup(p->pruned);
+	for (char *v = strtok(list, " "); v; v = strtok(NULL, " "))
+		flatpak_exports_named(s, v, &names);
+	name(p->flatpak, sizeof p->flatpak, names.buf);
+	free(list);
+	sb_free(&names);
 }
 
 static void plan_begin(const struct lc_ctx *c, struct lc_view *v, struct lc_plan *p)
@@ -815,6 +832,7 @@ static int plan_install(const struct lc_ctx *c, const char *version, int update,
 		name(p->pinned_kept, sizeof p->pinned_kept, pinned.buf);
 		sb_free(&doomed);
 		sb_free(&pinned);
+		plan_flatpak(c->s, p);
 	}
 	lc_view_free(&v);
 	return rc;
@@ -855,6 +873,7 @@ int lc_plan_remove(const struct lc_ctx *c, const char *version, struct lc_plan *
 	int rc = lc_remove_refusal(c->s, &v, version, e);
 	if (!rc)
 		name(p->pruned, sizeof p->pruned, version);
+	plan_flatpak(c->s, p);
 	lc_view_free(&v);
 	return rc;
 }
