@@ -525,7 +525,7 @@ int lc_install(const struct lc_ctx *c, const char *version, int run_smoke,
 		goto out;
 	}
 	if (!store_has_version(c->s, version)) {
-		rc = tb_fail_why(e, TB_EFAIL, "not-installed", "Mesa %s is not downloaded (tb323fu-ctl mesa download %s)", version, version);
+		rc = tb_fail_why(e, TB_EFAIL, "not-installed", "Mesa %s is not installed: download it first (tb323fu-ctl mesa download %s)", version, version);
 		goto out;
 	}
 	if (lc_is_current(&v, version)) {
@@ -818,7 +818,7 @@ static int plan_install(const struct lc_ctx *c, const char *version, int update,
 	if (v.foreign)
 		rc = current_unusable(c->s, &v, update ? "update" : "install", e);
 	else if (!there && !update)
-		rc = tb_fail_why(e, TB_EFAIL, "not-installed", "Mesa %s is not downloaded (tb323fu-ctl mesa download %s)", version, version);
+		rc = tb_fail_why(e, TB_EFAIL, "not-installed", "Mesa %s is not installed: download it first (tb323fu-ctl mesa download %s)", version, version);
 	else if (lc_is_current(&v, version))
 		p->unchanged = 1;
 	else {
