@@ -1,5 +1,6 @@
 /* Helpers shared by the commands: building the outcome. */
 #include "cli/cli.h"
+#include "cli/cli_state_first.h"
 #include "ops/lifecycle.h"
 #include "store/manifest.h"
 #include "trial/smoke_run.h"
@@ -171,7 +172,12 @@ void outcome_installed(struct outcome *o, const struct store *s, const char *ver
 			   smoke->passed, smoke->skipped);
 	/* current/ is what the ICD and session files point through: a session switched on sees
 	 * the new version in every program it starts from now on */
-	if (st.enabled && st.trial)
+	struct strbuf no_login = {0};
+	/* on, but no login reads this store: the sentence on, status and doctor say */
+	if (st.enabled && cli_say_no_login(s, &no_login))
+		sb_appendf(&sb, "Mesa %s installed; it is switched on, but %s%s", version, no_login.buf,
+			   st.trial ? "; it is on trial until `tb323fu-ctl mesa keep`" : "");
+	else if (st.enabled && st.trial)
 		sb_appendf(&sb, "Mesa %s installed; programs started from now on use it, on trial for %d starts until `tb323fu-ctl mesa keep`", version, st.max);
 	else if (st.enabled)
 		sb_appendf(&sb, "Mesa %s installed; programs started from now on use it", version);
@@ -182,6 +188,7 @@ void outcome_installed(struct outcome *o, const struct store *s, const char *ver
 	say_pruned(o, &sb, r, keep);
 	outcome_say(o, "%s", sb.buf);
 	sb_free(&sb);
+	sb_free(&no_login);
 	state_free(&st);
 }
 
