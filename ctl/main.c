@@ -51,13 +51,14 @@ static int print_outcome(const struct cli *c, struct outcome *o, int json_progre
 	if (c->json) {
 		if (!o->fields)
 			o->fields = json_object_new_object();
-		if (!o->fields_only || o->code) {
-			json_object_object_add(o->fields, "ok", json_object_new_boolean(o->code == TB_OK));
+		/* One shape (docs/design.md §12): ok, message and, on failure, reason. status
+		 * keeps §9's message (the last finished operation's sentence) when it answers. */
+		json_object_object_add(o->fields, "ok", json_object_new_boolean(o->code == TB_OK));
+		if (!o->fields_only || o->code || !json_object_object_get_ex(o->fields, "message", NULL))
 			json_object_object_add(o->fields, "message", json_object_new_string(msg));
-			if (o->code)
-				json_object_object_add(o->fields, "reason",
-						       json_object_new_string(o->reason ? o->reason : "failed"));
-		}
+		if (o->code)
+			json_object_object_add(o->fields, "reason",
+					       json_object_new_string(o->reason ? o->reason : "failed"));
 		printf("%s\n", json_out(o->fields, JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE));
 		if (o->code && !o->report && !json_progress)
 			say(stderr, "tb323fu-ctl: ", msg);
@@ -88,10 +89,55 @@ static void catch_signals(void)
 	sigaction(SIGHUP, &sa, NULL);
 }
 
-static int print_version(void)
+/* The answer of --version and help with --json: one object, ok and message, as every
+ * command's (docs/design.md §12); text is what the plain form prints. */
+static void print_text_json(const char *text, const char *key, const char *value)
 {
-	printf("tb323fu-ctl %s\n", TB_VERSION);
+	json_object *o = json_object_new_object();
+	json_object_object_add(o, "ok", json_object_new_boolean(1));
+	json_object_object_add(o, "message", json_object_new_string(text));
+	json_object_object_add(o, key, json_object_new_string(value));
+	printf("%s\n", json_out(o, JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE));
+	json_object_put(o);
+}
+
+static int print_version(int json)
+{
+	if (!json) {
+		printf("tb323fu-ctl %s\n", TB_VERSION);
+		return 0;
+	}
+	char *text = xasprintf("tb323fu-ctl %s", TB_VERSION);
+	print_text_json(text, "version", TB_VERSION);
+	free(text);
 	return 0;
+}
+
+/* help [COMMAND]: the text, or with --json that text as the message of one object whose
+ * "command" names what it is about ("" for the program). */
+static void print_help(const struct cli_program *p, const struct cli_command *cmd, int json)
+{
+	if (!json) {
+		if (cmd)
+			cli_help_command(stdout, cmd);
+		else
+			cli_help_top(stdout, p);
+		return;
+	}
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+	if (!f)
+		return;
+	if (cmd)
+		cli_help_command(f, cmd);
+	else
+		cli_help_top(f, p);
+	fclose(f);
+	while (len && text[len - 1] == '\n')
+		text[--len] = '\0';
+	print_text_json(text, "command", cmd ? cmd->name : "");
+	free(text);
 }
 
 /* How a usage error found while the command line is read is reported: --json and
@@ -199,7 +245,8 @@ static int run(const struct cli_line *l, int argc, char **argv)
 		; /* answered without touching the store */
 	else
 		run_body(&c, l, &o);
-	if (o.code == TB_EUSAGE && o.message && !strstr(o.message, "help")) {
+	/* a usage error points at the command's help, unless it names where to look already */
+	if (o.code == TB_EUSAGE && o.message && !strstr(o.message, "help") && !strstr(o.message, "(man ")) {
 		char *m = xasprintf("%s (see tb323fu-ctl mesa help %s)", o.message, name);
 		free(o.message);
 		o.message = m;
@@ -227,12 +274,12 @@ int main(int argc, char **argv)
 	cli_parse(&program, argc, argv, &l);
 	early.operation = l.cmd ? l.cmd->name : NULL;
 	int rc = 0;
-	if (l.action == CLI_HELP && l.cmd)
-		cli_help_command(stdout, l.cmd);
-	else if (l.action == CLI_HELP)
-		cli_help_top(stdout, &program);
+	if (l.action == CLI_HELP)
+		print_help(&program, l.cmd, early.json);
 	else if (l.action == CLI_VERSION)
-		rc = print_version();
+		rc = print_version(early.json);
+	else if (l.action == CLI_NO_COMMAND && early.json)
+		rc = usage_failed("no command given: name one (tb323fu-ctl mesa help lists them)");
 	else if (l.action == CLI_NO_COMMAND)
 		cli_help_top(stderr, &program), rc = TB_EUSAGE;
 	else if (l.action == CLI_USAGE)

@@ -3,6 +3,7 @@
 #include "base/alloc.h"
 #include "base/fs.h"
 #include "base/text.h"
+#include "common/suggest.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -303,8 +304,14 @@ int config_parse(struct config *c, const char *text, const char *name, struct tb
 				break;
 			}
 			if (r > 0) {
-				rc = tb_fail(e, TB_EUSAGE, "%s line %d: unknown key \"%s\"; fix or remove that line",
-					     name, lineno, k);
+				/* the nearest known key, as for a mistyped command (common/suggest.c) */
+				const char *near = suggest_name(k, config_keys, N_CONFIG_KEYS, sizeof *config_keys);
+				if (near)
+					rc = tb_fail(e, TB_EUSAGE, "%s line %d: unknown key \"%s\"; did you mean \"%s\"? fix or remove that line (man tb323fu-mesa.conf lists the keys)",
+						     name, lineno, k, near);
+				else
+					rc = tb_fail(e, TB_EUSAGE, "%s line %d: unknown key \"%s\"; fix or remove that line (man tb323fu-mesa.conf lists the keys)",
+						     name, lineno, k);
 				break;
 			}
 		}

@@ -13,6 +13,7 @@
 #define sd_journal_get_cursor LAZY_CALL(lazy_libsystemd, sd_journal_get_cursor)
 #define sd_journal_get_data LAZY_CALL(lazy_libsystemd, sd_journal_get_data)
 #define sd_journal_get_realtime_usec LAZY_CALL(lazy_libsystemd, sd_journal_get_realtime_usec)
+#define sd_journal_get_usage LAZY_CALL(lazy_libsystemd, sd_journal_get_usage)
 #define sd_journal_next LAZY_CALL(lazy_libsystemd, sd_journal_next)
 #define sd_journal_open LAZY_CALL(lazy_libsystemd, sd_journal_open)
 #define sd_journal_open_files LAZY_CALL(lazy_libsystemd, sd_journal_open_files)

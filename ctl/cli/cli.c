@@ -1,5 +1,6 @@
 /* Helpers shared by the commands: building the outcome. */
 #include "cli/cli.h"
+#include "cli/cli_state_first.h"
 #include "ops/lifecycle.h"
 #include "store/manifest.h"
 #include "trial/smoke_run.h"
@@ -109,6 +110,29 @@ void cli_describe_version(struct outcome *o, const struct store *s, const char *
 
 /* What the pruning after an install removed and why, as apt says what it removes; "removed"
  * lists them for scripts. */
+/* ["A","B"] from the Flatpak extensions' names, ", " between (flatpak_exports_named). */
+static json_object *flatpak_array(const char *names)
+{
+	json_object *arr = json_object_new_array();
+	for (const char *p = names; p && *p;) {
+		size_t n = strcspn(p, ",");
+		json_object_array_add(arr, json_object_new_string_len(p, (int)n));
+		p += n;
+		p += strspn(p, ", ");
+	}
+	return arr;
+}
+
+void outcome_flatpak_removed(struct outcome *o, struct strbuf *sb, const char *names, int would)
+{
+	if (!o->fields)
+		o->fields = json_object_new_object();
+	json_object_object_add(o->fields, would ? "would_remove_flatpak" : "flatpak_removed", flatpak_array(names));
+	if (names && *names)
+		sb_appendf(sb, "%sFlatpak extensions %s with %s: %s", would ? "; its " : "\nthe ",
+			   would ? "would go" : "removed", would ? "it" : "the version", names);
+}
+
 static void say_pruned(struct outcome *o, struct strbuf *sb, const struct lc_result *r, int keep)
 {
 	json_object *arr = json_object_new_array();
@@ -126,6 +150,7 @@ static void say_pruned(struct outcome *o, struct strbuf *sb, const struct lc_res
 	if (r && r->pinned_kept[0])
 		sb_appendf(sb, "\nkept Mesa %s beyond keep_versions = %d: an application's rule pins it (tb323fu-ctl mesa app list)",
 			   r->pinned_kept, keep);
+	outcome_flatpak_removed(o, sb, r ? r->flatpak_removed : "", 0);
 	sb_free(&said);
 	free(names);
 }
@@ -147,7 +172,12 @@ void outcome_installed(struct outcome *o, const struct store *s, const char *ver
 			   smoke->passed, smoke->skipped);
 	/* current/ is what the ICD and session files point through: a session switched on sees
 	 * the new version in every program it starts from now on */
-	if (st.enabled && st.trial)
+	struct strbuf no_login = {0};
+	/* on, but no login reads this store: the sentence on, status and doctor say */
+	if (st.enabled && cli_say_no_login(s, &no_login))
+		sb_appendf(&sb, "Mesa %s installed; it is switched on, but %s%s", version, no_login.buf,
+			   st.trial ? "; it is on trial until `tb323fu-ctl mesa keep`" : "");
+	else if (st.enabled && st.trial)
 		sb_appendf(&sb, "Mesa %s installed; programs started from now on use it, on trial for %d starts until `tb323fu-ctl mesa keep`", version, st.max);
 	else if (st.enabled)
 		sb_appendf(&sb, "Mesa %s installed; programs started from now on use it", version);
@@ -158,6 +188,7 @@ void outcome_installed(struct outcome *o, const struct store *s, const char *ver
 	say_pruned(o, &sb, r, keep);
 	outcome_say(o, "%s", sb.buf);
 	sb_free(&sb);
+	sb_free(&no_login);
 	state_free(&st);
 }
 
@@ -183,7 +214,11 @@ void outcome_dry_run(struct outcome *o, const struct lc_plan *p, const char *sai
 	outcome_bool(o, "trial", p->trial);
 	json_object_object_add(o->fields, "would_remove", names_array(p->pruned, &gone));
 	sb_free(&gone);
-	outcome_say(o, "dry run: %s; nothing was changed", said);
+	struct strbuf sb = {0};
+	sb_append(&sb, said);
+	outcome_flatpak_removed(o, &sb, p->flatpak, 1);
+	outcome_say(o, "dry run: %s; nothing was changed", sb.buf);
+	sb_free(&sb);
 }
 
 void outcome_install_plan(struct outcome *o, const char *cmd, const struct lc_plan *p,

@@ -55,6 +55,11 @@ void outcome_installed(struct outcome *o, const struct store *s, const char *ver
  * (what the command would do) with "nothing was changed". */
 struct lc_plan;
 void outcome_dry_run(struct outcome *o, const struct lc_plan *p, const char *said);
+/* The Flatpak extensions removed with a version (would: that a dry run would remove), names
+ * ", " between as flatpak_exports_named gives them: JSON "flatpak_removed" (or
+ * "would_remove_flatpak"), always there, and a sentence appended to sb when there are some. */
+struct strbuf;
+void outcome_flatpak_removed(struct outcome *o, struct strbuf *sb, const char *names, int would);
 /* install's and update's dry run: which version would become current, which stay as
  * previous, which the pruning would remove; smoke says the smoke tests would run. */
 void outcome_install_plan(struct outcome *o, const char *cmd, const struct lc_plan *p,

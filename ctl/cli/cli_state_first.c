@@ -5,6 +5,7 @@
 #include "ops/lifecycle.h"
 #include "ops/login_reach.h"
 #include "common/storepath.h"
+#include "base/strbuf.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -27,14 +28,29 @@ static int no_store(const struct cli_command *cmd, const char *dir, struct outco
 	return outcome_fail(o, &e);
 }
 
-void cli_say_already_on(struct outcome *o, const struct store *s, const char *version)
+int cli_say_no_login(const struct store *s, struct strbuf *sb)
 {
 	const char *link;
-	int reads = login_reach(s, &link) == LOGIN_READS;
+	enum login_reach reach = login_reach(s, &link);
+	if (reach == LOGIN_READS)
+		return 0;
+	sb_appendf(sb, "no login reads the store %s (%s %s), so programs keep the distribution's Mesa; "
+		       "start one with `tb323fu-mesa --store %s run PROGRAM`, or use the store the session "
+		       "files name (reinstalling tb323fu-mesa puts them back for %s)",
+		   s->root, link, reach == LOGIN_NO_LINK ? "is missing" : "leads to another store's env.conf",
+		   s->root, STORE_DEFAULT_ROOT);
+	return 1;
+}
+
+void cli_say_already_on(struct outcome *o, const struct store *s, const char *version)
+{
+	struct strbuf no_login = {0};
+	int reads = !cli_say_no_login(s, &no_login);
 	outcome_str(o, "version", version);
 	outcome_bool(o, "logins_read_store", reads);
-	outcome_say(o, "Mesa %s is already on; nothing was changed%s", version,
-		    reads ? "" : " (but no login reads this store: see `tb323fu-ctl mesa doctor`)");
+	outcome_say(o, "Mesa %s is already on; nothing was changed%s%s", version, reads ? "" : "; but ",
+		    reads ? "" : no_login.buf);
+	sb_free(&no_login);
 }
 
 void cli_say_already_off(struct outcome *o)

@@ -177,18 +177,23 @@ static int take_sub(struct cli_line *l, const char *word)
 }
 
 /* `help [mesa] [COMMAND]`: words are what follows "help". */
-static int help_words(const struct cli_program *p, struct cli_line *l, int n, char **words)
+static int help_words(const struct cli_program *p, struct cli_line *l, int n, char **all)
 {
-	if (n > 0 && !strcmp(words[0], "mesa"))
-		n--, words++;
+	/* --json anywhere asks for the help as one JSON object (ctl/main.c); a leading "mesa"
+	 * is the group's name. Only the first two words name something. */
+	char *words[2];
+	int k = 0;
+	for (int i = 0; i < n && k < 2; i++)
+		if (strcmp(all[i], "--json") && (k || i || strcmp(all[i], "mesa")))
+			words[k++] = all[i];
 	l->action = CLI_HELP;
-	if (n == 0)
+	if (k == 0)
 		return DONE;
 	l->cmd = cli_command_find(p, words[0]);
 	if (!l->cmd)
 		return refuse(l, "unknown command", words[0], cli_suggest_command(p, words[0]),
 			      "tb323fu-ctl mesa help");
-	if (l->cmd->subs && n > 1)
+	if (l->cmd->subs && k > 1)
 		take_sub(l, words[1]);
 	return DONE;
 }

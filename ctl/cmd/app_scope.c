@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/file.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 void app_ctx_close(struct app_ctx *x)
@@ -32,6 +33,13 @@ static int lock_user(struct app_ctx *x, int wait, struct tb_error *e)
 	if (rc)
 		return rc;
 	x->lock_fd = open(x->sc.lock_file, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600);
+	if (x->lock_fd < 0 && (errno == EACCES || errno == EPERM)) {
+		struct stat st;
+		unsigned owner = lstat(x->sc.lock_file, &st) == 0 ? (unsigned)st.st_uid : 0;
+		return tb_fail_why(e, TB_EFAIL, "permission",
+				   "you may not open your rules' lock %s (it belongs to uid %u: written by a command run with sudo?); nothing was changed: give it back with `sudo chown %u %s`",
+				   x->sc.lock_file, owner, (unsigned)geteuid(), x->sc.lock_file);
+	}
 	if (x->lock_fd < 0)
 		return tb_fail_errno(e, TB_EFAIL, "cannot open %s", x->sc.lock_file);
 	if (flock(x->lock_fd, LOCK_EX | (wait ? 0 : LOCK_NB)) != 0)
@@ -119,7 +127,10 @@ static void describe_scope(struct app_ctx *x, const char *scope, json_object *ar
 	struct app_rules r;
 	int repaired, damaged = 0;
 	struct tb_error e = {0};
-	damaged = rules_open(x, &r, 0, &repaired, &e) == 1;
+	int opened = rules_open(x, &r, 0, &repaired, &e);
+	damaged = opened == 1;
+	if (opened < 0) /* not damage: what stopped the reading, and what to do (permission) */
+		sb_appendf(gone, "%s\n", e.msg);
 	/* the policy's pins: the system's in the store's record, a user's in their own */
 	char *user_record = x->sc.user ? crash_record_user_path(&x->sc) : NULL;
 	json_object *rec = user_record ? crash_record_load_at(user_record, NULL) : crash_record_load(x->s, NULL);

@@ -6,6 +6,7 @@
 #include "cmd/commands.h"
 #include "cmd/crashes.h"
 #include "cmd/app_scope.h"
+#include "trial/journal.h"
 #include "ops/crash_policy.h"
 #include "ops/desktop_programs.h"
 #include "store/crash_record.h"
@@ -215,8 +216,9 @@ static int cmd_crashes(struct cli *c, const void *opts, struct store *s, struct 
 			    .versions = json_object_new_object()};
 	crash_ctx_open(&l.x, s);
 	struct tb_error e = {0};
-	struct crash_events got;
-	int rc = crash_collect(&l.x, NULL, since, &got, NULL, &e);
+	struct crash_events got = {0};
+	/* no journal at all is said as such, never as "no crash is in the journal" */
+	int rc = journal_check_readable(&e) ? e.code : crash_collect(&l.x, NULL, since, &got, NULL, &e);
 	for (size_t i = 0; !rc && i < got.n; i++)
 		if (!a->user || got.v[i].uid == (long)getuid())
 			list_one(&l, &got.v[i]);

@@ -10,6 +10,7 @@
 #include "trial/smoke_run.h"
 #include "ops/lifecycle.h"
 #include "ops/login_reach.h"
+#include "cli/cli_state_first.h"
 #include "common/exitcode.h"
 #include "base/alloc.h"
 #include "base/strbuf.h"
@@ -27,6 +28,7 @@
 #include "cmd/commands.h"
 #include "cmd/app_scope.h"
 #include "cmd/crashes.h"
+#include "trial/journal.h"
 #include "cmd/flatpak_scope.h"
 #include "ops/flatpak_session.h"
 #include "ops/flatpak_runtime.h"
@@ -129,6 +131,8 @@ static void report_store(struct doctor *d, const struct store *s, char **current
 
 	if (st.enabled && (v.current_gone || v.foreign))
 		; /* said above */
+	else if (st.enabled && *current && login_reach(s, &(const char *){NULL}) != LOGIN_READS)
+		line(d, "session: switched on (Mesa %s), but no login reads this store: see the problem below", *current);
 	else if (st.enabled && *current)
 		line(d, "session: switched on; applications of the next login get Mesa %s", *current);
 	else if (st.enabled)
@@ -190,18 +194,13 @@ static void report_system(struct doctor *d, const struct store *s)
 	state_load(s, &st);
 	if (st.enabled) {
 		const char *found;
-		enum login_reach reach = login_reach(s, &found);
-		char *want = store_path(s, STORE_ENV_CONF);
-		if (reach == LOGIN_NO_LINK)
-			problem(d, "%s is missing, so logins do not see the switch; reinstall tb323fu-mesa",
-				found);
-		else if (reach == LOGIN_ELSEWHERE)
-			problem(d, "%s does not lead to %s, so logins do not get this store's switch; "
-				   "reinstall tb323fu-mesa or use the store it names",
-				found, want);
+		login_reach(s, &found);
+		struct strbuf no_login = {0};
+		if (cli_say_no_login(s, &no_login)) /* on's and status's sentence */
+			problem(d, "it is switched on, but %s", no_login.buf);
 		else
 			line(d, "session files: %s reads this store's env.conf", found);
-		free(want);
+		sb_free(&no_login);
 	}
 	if (st.enabled && st.trial) {
 		glob_t g;
@@ -504,6 +503,13 @@ static void report_crashes(struct doctor *d, const struct store *s)
 	json_object *crashes = json_object_new_object(), *secure = json_object_new_array();
 	struct strbuf lines = {0}, progs = {0};
 	crashes_summary(s, crashes, &lines);
+	/* whether there is a journal to read crashes from at all: listed, not a problem of the
+	 * store (a system may keep no journal) */
+	struct tb_error why = {0};
+	int unreadable = journal_check_readable(&why);
+	json_object_object_add(crashes, "journal_readable", json_object_new_boolean(!unreadable));
+	if (unreadable)
+		sb_appendf(&lines, "%s\n", why.msg);
 	secure_programs_summary(s, secure, &progs);
 	json_object_object_add(d->fields, "crashes", crashes);
 	json_object_object_add(d->fields, "not_switchable", secure);

@@ -43,7 +43,7 @@ static int cmd_install(struct cli *c, const void *opts, struct store *s, struct 
 	if (!chosen)
 		rc = tb_fail_why(&e, TB_EFAIL, "not-installed", "no downloaded version waits for install (tb323fu-ctl mesa download, or update)"), outcome_fail(o, &e);
 	else if (!store_has_version(s, chosen))
-		rc = tb_fail_why(&e, TB_EFAIL, "not-installed", "Mesa %s is not downloaded (tb323fu-ctl mesa download %s)", chosen, chosen), outcome_fail(o, &e);
+		rc = tb_fail_why(&e, TB_EFAIL, "not-installed", "Mesa %s is not installed: download it first (tb323fu-ctl mesa download %s)", chosen, chosen), outcome_fail(o, &e);
 	else if (release_verify_installed(s, chosen, &e))
 		rc = outcome_fail(o, &e);
 	else if (a->dry_run)

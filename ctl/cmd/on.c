@@ -21,21 +21,16 @@ static int cmd_on(struct cli *c, const void *opts, struct store *s, struct outco
 		say_repaired(o, &r);
 		return TB_OK;
 	}
-	const char *link;
-	enum login_reach reach = login_reach(s, &link);
-	outcome_bool(o, "logins_read_store", reach == LOGIN_READS);
-	struct strbuf sb = {0};
-	if (reach == LOGIN_READS)
+	struct strbuf sb = {0}, no_login = {0};
+	/* the switch is in the store, but nothing carries it into a login: said now, in the
+	 * sentence status and doctor say too (cli_say_no_login) */
+	int reads = !cli_say_no_login(s, &no_login);
+	outcome_bool(o, "logins_read_store", reads);
+	if (reads)
 		sb_appendf(&sb, "Mesa %s is switched on for every program from the next login", r.version);
 	else
-		/* the switch is in the store, but nothing carries it into a login: say so now,
-		 * not only in doctor */
-		sb_appendf(&sb, "Mesa %s is switched on in the store %s, but no login reads that store (%s %s), "
-			   "so programs keep the distribution's Mesa; start one with `tb323fu-mesa --store %s run PROGRAM`, "
-			   "or use the store the session files name (reinstalling tb323fu-mesa puts them back for %s)",
-			   r.version, s->root, link,
-			   reach == LOGIN_NO_LINK ? "is missing" : "leads to another store's env.conf", s->root,
-			   STORE_DEFAULT_ROOT);
+		sb_appendf(&sb, "Mesa %s is switched on, but %s", r.version, no_login.buf);
+	sb_free(&no_login);
 	if (r.trial)
 		sb_appendf(&sb, "; it is on trial for %d starts until `tb323fu-ctl mesa keep`", r.max);
 	outcome_say(o, "%s", sb.buf);

@@ -5,6 +5,7 @@
 #include "cmd/lifecycle_say.h"
 #include "ops/lifecycle.h"
 #include "base/error.h"
+#include "base/strbuf.h"
 
 #include <stdio.h>
 
@@ -34,7 +35,11 @@ static int cmd_remove(struct cli *c, const void *opts, struct store *s, struct o
 		outcome_fail(o, &e);
 	else {
 		outcome_str(o, "version", v);
-		outcome_say(o, "Mesa %s removed", v);
+		struct strbuf sb = {0};
+		sb_appendf(&sb, "Mesa %s removed", v);
+		outcome_flatpak_removed(o, &sb, r.flatpak_removed, 0);
+		outcome_say(o, "%s", sb.buf);
+		sb_free(&sb);
 		say_repaired(o, &r);
 	}
 	return rc;

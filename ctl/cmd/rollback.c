@@ -1,6 +1,8 @@
 /* rollback: swap the current and the previous version. */
 #include "cli/cli.h"
 #include "cli/command.h"
+#include "cli/cli_state_first.h"
+#include "base/strbuf.h"
 #include "cmd/commands.h"
 #include "cmd/lifecycle_say.h"
 #include "ops/lifecycle.h"
@@ -34,7 +36,11 @@ static int cmd_rollback(struct cli *c, const void *opts, struct store *s, struct
 	if (run_transition(c, lc_rollback, &r, s, o))
 		return o->code;
 	outcome_str(o, "previous", r.other);
-	if (r.trial)
+	struct strbuf no_login = {0};
+	if (r.enabled && cli_say_no_login(s, &no_login)) /* on's, status's and doctor's sentence */
+		outcome_say(o, "Mesa %s is current again; it is switched on, but %s%s; Mesa %s is kept as previous",
+			    r.version, no_login.buf, r.trial ? "; it is on trial until `tb323fu-ctl mesa keep`" : "", r.other);
+	else if (r.trial)
 		outcome_say(o, "Mesa %s is current again (programs started from now on use it, on trial for %d starts until `tb323fu-ctl mesa keep`); Mesa %s is kept as previous",
 			    r.version, r.max, r.other);
 	else if (r.enabled)
@@ -42,6 +48,7 @@ static int cmd_rollback(struct cli *c, const void *opts, struct store *s, struct
 	else
 		outcome_say(o, "Mesa %s is current again (for `tb323fu-mesa run`; the session stays on the distribution's Mesa until `tb323fu-ctl mesa on`); Mesa %s is kept as previous",
 			    r.version, r.other);
+	sb_free(&no_login);
 	say_repaired(o, &r);
 	return TB_OK;
 }

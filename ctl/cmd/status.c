@@ -2,6 +2,7 @@
  * docs/design.md §5's, exactly. */
 #include "cli/cli.h"
 #include "cli/command.h"
+#include "cli/cli_state_first.h"
 #include "cmd/commands.h"
 #include "cmd/app_scope.h"
 #include "cmd/crashes.h"
@@ -101,8 +102,14 @@ static void status_sentence(struct strbuf *sb, const struct store *s, const stru
 		sb_append(sb, "no Mesa version installed (tb323fu-ctl mesa update)");
 	if (v->current_gone || v->foreign)
 		; /* said above */
-	else if (v->current && v->st.enabled)
-		sb_append(sb, "\nit is switched on: programs started from now on use it (in a session started while it was off, from the next login)");
+	else if (v->current && v->st.enabled) {
+		struct strbuf no_login = {0};
+		if (cli_say_no_login(s, &no_login))
+			sb_appendf(sb, "\nit is switched on, but %s", no_login.buf);
+		else
+			sb_append(sb, "\nit is switched on: programs started from now on use it (in a session started while it was off, from the next login)");
+		sb_free(&no_login);
+	}
 	else if (v->current)
 		sb_append(sb, "\nit is used by `tb323fu-mesa run`; switch it on for every program with `tb323fu-ctl mesa on`");
 	if (!strcmp(lc_state_name(v), "trial"))
@@ -116,7 +123,7 @@ static void status_sentence(struct strbuf *sb, const struct store *s, const stru
 	else if (v->previous)
 		sb_appendf(sb, "\nMesa %s is kept for `tb323fu-ctl mesa rollback`", v->previous);
 	if (v->ready)
-		sb_appendf(sb, "\nMesa %s is installed, not current; make it current with `tb323fu-ctl mesa install %s`", v->ready, v->ready);
+		sb_appendf(sb, "\nMesa %s is downloaded, not current yet; make it current with `tb323fu-ctl mesa install %s`", v->ready, v->ready);
 	if (avail && (!v->current || version_compare(avail, v->current) > 0) &&
 	    (!v->ready || version_compare(avail, v->ready) > 0))
 		sb_appendf(sb, "\nMesa %s is available (tb323fu-ctl mesa update)", avail);

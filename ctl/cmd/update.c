@@ -71,7 +71,7 @@ static int update_plan_say(struct cli *c, struct remote *rs, const struct feed_r
 		outcome_say(o, "dry run: `update` would download Mesa %s (%.1f MiB, then checked and unpacked)\n%s",
 			    r->version, (double)r->tarball.size / 1048576.0, plan);
 	else
-		outcome_say(o, "dry run: Mesa %s is already downloaded and whole\n%s", r->version, plan);
+		outcome_say(o, "dry run: Mesa %s is already installed and whole\n%s", r->version, plan);
 	free(plan);
 	return TB_OK;
 }

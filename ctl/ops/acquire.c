@@ -86,7 +86,7 @@ static char *tarball_in(const char *dir, struct tb_error *e)
 	else if (n)
 		tb_fail(e, TB_EFAIL, "%s holds %d release tarballs for %s; name the one to install", dir, n, host_arch());
 	else
-		tb_fail(e, TB_EFAIL, "%s holds no release tarball for %s (tb323fu-mesa-VERSION-%s.tar.gz)", dir,
+		tb_fail_why(e, TB_EFAIL, "not-found", "%s holds no release tarball for %s (tb323fu-mesa-VERSION-%s.tar.gz); name the directory of a release, or the tarball itself", dir,
 			host_arch(), host_arch());
 	if (n)
 		globfree(&g);
@@ -100,7 +100,7 @@ static char *local_tarball(const struct acquire_local_req *q, struct tb_error *e
 {
 	struct stat st;
 	if (stat(q->file, &st) != 0 && errno == ENOENT) {
-		tb_fail(e, TB_EFAIL, "%s does not exist; pass the release tarball (tb323fu-mesa-VERSION-%s.tar.gz) or the directory that holds it with its SHA256SUMS; nothing was changed",
+		tb_fail_why(e, TB_EFAIL, "not-found", "%s does not exist; pass the release tarball (tb323fu-mesa-VERSION-%s.tar.gz) or the directory that holds it with its SHA256SUMS; nothing was changed",
 			q->file, host_arch());
 		return NULL;
 	}
@@ -146,6 +146,14 @@ static int acquire_tarball(const struct config *cfg, struct store *s, const stru
 	else
 		rc = check_sums(cfg, sums_path, sig_path, claimed, claimed ? NULL : &claimed,
 				base_name(q->file), expect, e);
+	/* A name without ".tar." that no SHA256SUMS vouches for is not a release at all: said
+	 * as such, not as a checksum problem (SHA256SUMS itself, its signature, a key file). */
+	if (rc && !strstr(base_name(q->file), ".tar.")) {
+		tb_error_clear(e);
+		rc = tb_fail_why(e, TB_EVERIFY, "not-a-release",
+				 "%s is not a release tarball (a release is tb323fu-mesa-VERSION-%s.tar.gz, .zst or .xz, with its SHA256SUMS beside it); nothing was changed: pass that tarball, or the directory that holds both",
+				 q->file, host_arch());
+	}
 	if (!rc) {
 		struct release_request req = {.tarball = q->file, .expect_sha256 = expect,
 					      .expect_version = claimed, .progress = p, .placed = q->placed};
@@ -212,8 +220,8 @@ int acquire_remote(const struct config *cfg, struct store *s, const struct feed_
 		*resumed_from = got.resumed_from;
 	}
 	if (!rc && strcmp(got.sha256, expect))
-		rc = tb_fail_why(e, TB_EVERIFY, "hash-mismatch", "%s does not match its SHA256SUMS (damaged or altered download); refusing it",
-			     r->tarball.name);
+		rc = tb_fail_why(e, TB_EVERIFY, "hash-mismatch", "%s does not match its SHA256SUMS (damaged or altered on the way); it was refused and not kept: download it again (tb323fu-ctl mesa download %s); if it fails the same way again, the release itself is wrong: choose another version and tell the release's publisher",
+			     r->tarball.name, r->version);
 	if (!rc && r->tarball.digest[0] && strcmp(got.sha256, r->tarball.digest))
 		rc = tb_fail_why(e, TB_EVERIFY, "digest-mismatch", "%s does not match the digest the release gives; refusing it",
 			     r->tarball.name);

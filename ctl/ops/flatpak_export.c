@@ -458,14 +458,30 @@ int flatpak_unexport(const struct store *s, const char *version, const char *bra
 	return rc;
 }
 
-void flatpak_unexport_gone(const struct store *s, const char *version)
+static void export_named(const struct flatpak_export *x, struct strbuf *names)
+{
+	sb_appendf(names, "%s%s.%s//%s (%s)", names->len ? ", " : "", FLATPAK_GL_POINT, x->name, x->branch,
+		   x->user ? "user" : "system");
+}
+
+void flatpak_unexport_gone(const struct store *s, const char *version, struct strbuf *removed)
 {
 	size_t n;
 	struct flatpak_export *v = flatpak_exports_list(s->root, 0, &n);
 	for (size_t i = 0; i < n; i++) {
 		struct tb_error ignored = {0};
-		if (!strcmp(v[i].version, version))
-			remove_one(&v[i], &ignored);
+		if (!strcmp(v[i].version, version) && remove_one(&v[i], &ignored) == TB_OK && removed)
+			export_named(&v[i], removed);
 	}
+	flatpak_exports_free(v, n);
+}
+
+void flatpak_exports_named(const struct store *s, const char *version, struct strbuf *names)
+{
+	size_t n;
+	struct flatpak_export *v = flatpak_exports_list(s->root, 0, &n);
+	for (size_t i = 0; i < n; i++)
+		if (!strcmp(v[i].version, version))
+			export_named(&v[i], names);
 	flatpak_exports_free(v, n);
 }

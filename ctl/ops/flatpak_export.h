@@ -16,6 +16,8 @@
 /* An export's marker is at most this big. */
 #define FLATPAK_MARKER_MAX (64 * 1024)
 
+struct strbuf;
+
 struct flatpak_export {
 	char *path;    /* the extension's folder for one runtime branch */
 	char *name;    /* tb323fu-mesa-2026_10_06 */
@@ -49,7 +51,13 @@ int flatpak_unexport(const struct store *s, const char *version, const char *bra
 /* What remove and the pruning call as a version leaves the store: its exports go from every
  * installation this process may write (best effort; a user's stay for `flatpak unexport
  * --user`, which doctor names). */
-void flatpak_unexport_gone(const struct store *s, const char *version);
+void flatpak_unexport_gone(const struct store *s, const char *version, struct strbuf *removed);
+
+/* Appends to names the Flatpak extensions of version in either installation, as
+ * "org.freedesktop.Platform.GL.tb323fu-mesa-2026_10_06//24.08 (system)", ", " between: what
+ * remove and the pruning would remove with it (--dry-run). flatpak_unexport_gone appends the
+ * ones it removed the same way (removed may be NULL). */
+void flatpak_exports_named(const struct store *s, const char *version, struct strbuf *names);
 
 /* Reads a marker's text (GKeyFile): 1 when it is ours (fills version, branch, store), else 0. */
 int flatpak_marker_read(const char *text, size_t len, struct flatpak_export *x);

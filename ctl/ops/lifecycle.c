@@ -387,7 +387,7 @@ static void name(char *out, size_t n, const char *v)
 	snprintf(out, n, "%s", v ? v : "");
 }
 
-int release_remove(struct store *s, const char *version, struct tb_error *e)
+int release_remove(struct store *s, const char *version, struct strbuf *flatpak, struct tb_error *e)
 {
 	char *env = store_env_path(s, version);
 	char *icd = store_icd_dir(s, version);
@@ -408,7 +408,7 @@ int release_remove(struct store *s, const char *version, struct tb_error *e)
 		unlink(env);
 		/* its Flatpak extensions go with it (docs/design.md §17); a pinned version is never
 		 * removed, so its exports stay */
-		flatpak_unexport_gone(s, version);
+		flatpak_unexport_gone(s, version, flatpak);
 	}
 	free(env);
 	free(icd);
@@ -447,14 +447,16 @@ int lc_prune_plan(const struct store *s, const char *cur, const char *prev, int 
 static void prune_versions(struct store *s, int keep, struct lc_result *r)
 {
 	char *cur = store_current(s), *prev = store_previous(s);
-	struct strbuf doomed = {0}, pinned = {0}, gone = {0};
+	struct strbuf doomed = {0}, pinned = {0}, gone = {0}, flatpak = {0};
 	lc_prune_plan(s, cur, prev, keep, &doomed, &pinned);
 	for (char *v = doomed.buf ? strtok(doomed.buf, " ") : NULL; v; v = strtok(NULL, " ")) {
 		struct tb_error ignored = {0};
-		if (release_remove(s, v, &ignored) == TB_OK)
+		if (release_remove(s, v, &flatpak, &ignored) == TB_OK)
 			sb_appendf(&gone, "%s%s", gone.len ? " " : "", v);
 	}
 	snprintf(r->pruned, sizeof r->pruned, "%s", gone.buf ? gone.buf : "");
+	snprintf(r->flatpak_removed, sizeof r->flatpak_removed, "%s", flatpak.buf ? flatpak.buf : "");
+	sb_free(&flatpak);
 	snprintf(r->pinned_kept, sizeof r->pinned_kept, "%s", pinned.buf ? pinned.buf : "");
 	sb_free(&doomed);
 	sb_free(&pinned);
@@ -527,7 +529,7 @@ int lc_install(const struct lc_ctx *c, const char *version, int run_smoke,
 		goto out;
 	}
 	if (!store_has_version(c->s, version)) {
-		rc = tb_fail_why(e, TB_EFAIL, "not-installed", "Mesa %s is not downloaded (tb323fu-ctl mesa download %s)", version, version);
+		rc = tb_fail_why(e, TB_EFAIL, "not-installed", "Mesa %s is not installed: download it first (tb323fu-ctl mesa download %s)", version, version);
 		goto out;
 	}
 	if (lc_is_current(&v, version)) {
@@ -660,7 +662,10 @@ int lc_rollback_refusal(const struct store *s, const struct lc_view *v, struct t
 	if (v->foreign)
 		return current_unusable(s, v, "rollback", e);
 	if (!v->previous)
-		return tb_fail_why(e, TB_EFAIL, "not-installed", "there is no previous version to go back to");
+		return tb_fail_why(e, TB_EFAIL, "no-previous",
+				   "there is no previous version to go back to%s%s%s; nothing was changed: `tb323fu-ctl mesa off` switches to the distribution's Mesa; to have a version to go back to, install another one (`tb323fu-ctl mesa download VERSION`, then `tb323fu-ctl mesa install VERSION`)",
+				   v->current ? " (Mesa " : "", v->current ? v->current : "",
+				   v->current ? " is the only version installed that rollback knows)" : "");
 	if (v->previous_gone)
 		return tb_fail_why(e, TB_EFAIL, "not-installed", "Mesa %s, the previous version, is gone from %s/versions (deleted outside tb323fu-ctl); nothing was changed; install a version with `tb323fu-ctl mesa update`%s",
 				   v->previous, s->root, v->st.enabled ? "; `tb323fu-ctl mesa off` switches the session to the distribution's Mesa meanwhile" : "");
@@ -776,12 +781,27 @@ int lc_remove(const struct lc_ctx *c, const char *version, struct lc_result *r,
 	begin(c, &v, r);
 	name(r->version, sizeof r->version, version);
 	int rc = lc_remove_refusal(c->s, &v, version, e);
+	struct strbuf flatpak = {0};
 	if (!rc)
-		rc = release_remove(c->s, version, e);
+		rc = release_remove(c->s, version, &flatpak, e);
+	snprintf(r->flatpak_removed, sizeof r->flatpak_removed, "%s", flatpak.buf ? flatpak.buf : "");
+	sb_free(&flatpak);
 	if (!rc && v.state_damaged)
 		rc = commit(c, v.current, v.previous, &v.st, 0, r, e);
 	lc_view_free(&v);
 	return rc;
+}
+
+/* The Flatpak extensions of the versions a plan would remove (--dry-run names them). */
+static void plan_flatpak(const struct store *s, struct lc_plan *p)
+{
+	struct strbuf names = {0};
+	char *list = xstrdup(p->pruned);
+	for (char *v = strtok(list, " "); v; v = strtok(NULL, " "))
+		flatpak_exports_named(s, v, &names);
+	name(p->flatpak, sizeof p->flatpak, names.buf);
+	free(list);
+	sb_free(&names);
 }
 
 static void plan_begin(const struct lc_ctx *c, struct lc_view *v, struct lc_plan *p)
@@ -802,7 +822,7 @@ static int plan_install(const struct lc_ctx *c, const char *version, int update,
 	if (v.foreign)
 		rc = current_unusable(c->s, &v, update ? "update" : "install", e);
 	else if (!there && !update)
-		rc = tb_fail_why(e, TB_EFAIL, "not-installed", "Mesa %s is not downloaded (tb323fu-ctl mesa download %s)", version, version);
+		rc = tb_fail_why(e, TB_EFAIL, "not-installed", "Mesa %s is not installed: download it first (tb323fu-ctl mesa download %s)", version, version);
 	else if (lc_is_current(&v, version))
 		p->unchanged = 1;
 	else {
@@ -816,6 +836,7 @@ static int plan_install(const struct lc_ctx *c, const char *version, int update,
 		name(p->pinned_kept, sizeof p->pinned_kept, pinned.buf);
 		sb_free(&doomed);
 		sb_free(&pinned);
+		plan_flatpak(c->s, p);
 	}
 	lc_view_free(&v);
 	return rc;
@@ -856,6 +877,7 @@ int lc_plan_remove(const struct lc_ctx *c, const char *version, struct lc_plan *
 	int rc = lc_remove_refusal(c->s, &v, version, e);
 	if (!rc)
 		name(p->pruned, sizeof p->pruned, version);
+	plan_flatpak(c->s, p);
 	lc_view_free(&v);
 	return rc;
 }

@@ -66,6 +66,8 @@ struct lc_result {
 	char override_linked[600]; /* Flatpak overrides/ folders that were links: not written */
 	char pruned[1024];  /* install: the versions removed after it, oldest first, spaces between */
 	char pinned_kept[600]; /* install: versions the pruning would have removed but a rule pins */
+	char flatpak_removed[1024]; /* remove, install: the Flatpak extensions removed with them
+				     * (flatpak_exports_named's form) */
 };
 /* What a command would leave as it is (docs/design.md §11, the state first): the session
  * already off (env.conf empty too), already on (current usable and not failed), version
@@ -123,6 +125,7 @@ struct lc_plan {
 	int trial;             /* the session is on: the new current would go on trial */
 	char pruned[1024];     /* the versions that would be removed, oldest first, spaces between */
 	char pinned_kept[600]; /* install: the pruning would keep these for a rule, ", " between */
+	char flatpak[1024];    /* the Flatpak extensions that would go with pruned */
 };
 int lc_plan_install(const struct lc_ctx *c, const char *version, struct lc_plan *p,
 		    struct tb_error *e);
@@ -134,7 +137,7 @@ int lc_plan_remove(const struct lc_ctx *c, const char *version, struct lc_plan *
 		   struct tb_error *e);
 
 /* Removes a version's tree and its ICD, env and smoke files (no checks). */
-int release_remove(struct store *s, const char *version, struct tb_error *e);
+int release_remove(struct store *s, const char *version, struct strbuf *flatpak, struct tb_error *e);
 
 /* The boot id this boot is counted under: $TB323FU_BOOT_ID, else the kernel's; NULL when
  * neither is known. */

@@ -609,7 +609,7 @@ int release_unpack(struct store *s, const struct release_request *r, char **vers
 	}
 	if (!r->known_sha256) {
 		if (strcmp(got, expect)) {
-			rc = tb_fail_why(e, TB_EVERIFY, "hash-mismatch", "%s does not match its SHA256SUMS (damaged or altered download); download it again", u.name);
+			rc = tb_fail_why(e, TB_EVERIFY, "hash-mismatch", "%s does not match its SHA256SUMS (damaged or altered on the way); nothing was changed: fetch the tarball again, with the SHA256SUMS of the same release; if it fails the same way again, the release itself is wrong: choose another version and tell the release's publisher", u.name);
 			goto out;
 		}
 	}
@@ -627,8 +627,9 @@ int release_unpack(struct store *s, const struct release_request *r, char **vers
 	have_manifest = 1;
 	if (r->expect_version && strcmp(m.version, r->expect_version)) {
 		rc = tb_fail_why(e, TB_EVERIFY, "tag-mismatch",
-				 "%s is refused: its MANIFEST says version %s, the release (its name or signed tag) is %s",
-				 u.name, m.version, r->expect_version);
+				 "%s is refused: its MANIFEST says version %s, the release (its name or signed tag) is %s, so it is another release's tarball; nothing was changed: for %s fetch the tarball of release %s itself (tb323fu-ctl mesa download %s); for %s, fetch release %s (tb323fu-ctl mesa download %s)",
+				 u.name, m.version, r->expect_version, r->expect_version, r->expect_version,
+				 r->expect_version, m.version, m.version, m.version);
 		goto out;
 	}
 	if (strcmp(m.arch, host_arch())) {

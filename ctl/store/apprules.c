@@ -174,14 +174,29 @@ int apprules_load(const struct app_scope *sc, struct app_rules *r, struct tb_err
 			return 0;
 		if (errno == ELOOP || errno == E2BIG || errno == ESPIPE)
 			return 1;
+		/* a file the caller may not open is not damage: said as a permission problem */
+		if ((errno == EACCES || errno == EPERM) && sc->user)
+			return tb_fail_why(e, TB_EFAIL, "permission",
+					   "you may not read your rule file %s (written by a command run with sudo?); nothing was changed: give it back with `sudo chown %u %s`",
+					   sc->rules_file, (unsigned)geteuid(), sc->rules_file),
+			       -1;
+		if (errno == EACCES || errno == EPERM)
+			return tb_fail_why(e, TB_EFAIL, "permission",
+					   "you may not read the system's rule file %s; nothing was changed: run the command as root (sudo)",
+					   sc->rules_file),
+			       -1;
 		return tb_fail_errno(e, TB_EFAIL, "cannot read the rules %s", sc->rules_file), -1;
 	}
 	/* one owner: a user's rules are that user's file, the system's the store owner's */
 	struct stat st;
-	int foreign = stat(sc->rules_file, &st) == 0 && sc->user && st.st_uid != geteuid();
-	int rc = foreign || apprules_parse(text, len, r) ? 1 : 0;
-	if (foreign)
-		apprules_free(r);
+	if (stat(sc->rules_file, &st) == 0 && sc->user && st.st_uid != geteuid()) {
+		free(text);
+		return tb_fail_why(e, TB_EFAIL, "permission",
+				   "your rule file %s belongs to another user (uid %u; written by a command run with sudo?), so it is not read and nothing was changed: give it back with `sudo chown %u %s`",
+				   sc->rules_file, (unsigned)st.st_uid, (unsigned)geteuid(), sc->rules_file),
+		       -1;
+	}
+	int rc = apprules_parse(text, len, r) ? 1 : 0;
 	free(text);
 	return rc;
 }

@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <systemd/sd-journal.h>
 
 #include "base/lazy_systemd.h"
@@ -41,8 +42,9 @@ static int journal_open(sd_journal **j, struct tb_error *e)
 	}
 	if (r < 0) {
 		errno = -r;
-		return tb_fail_errno(e, TB_EFAIL, "cannot open the journal%s%s", files ? " files of $" : "",
-				     files ? JOURNAL_ENV_VAR : "");
+		return tb_fail_errno_why(e, TB_EFAIL, -r == ENOENT ? "not-found" : NULL,
+					 "cannot open the journal%s%s", files ? " files of $" : "",
+					 files ? JOURNAL_ENV_VAR : "");
 	}
 	sd_journal_set_data_threshold(*j, JOURNAL_FIELD_MAX);
 	if (sd_journal_add_match(*j, "MESSAGE_ID=" COREDUMP_MESSAGE_ID, 0) < 0 ||
@@ -183,4 +185,23 @@ int journal_read(const char *cursor, uint64_t since_usec, journal_entry_fn fn, v
 	}
 	sd_journal_close(j);
 	return rc;
+}
+
+int journal_check_readable(struct tb_error *e)
+{
+	sd_journal *j;
+	if (journal_open(&j, e))
+		return 1;
+	uint64_t bytes = 0;
+	int r = sd_journal_get_usage(j, &bytes);
+	sd_journal_close(j);
+	if (r < 0 || bytes)
+		return 0;
+	if (geteuid())
+		tb_fail_why(e, TB_EFAIL, "not-found",
+			    "no journal file could be read (journalctl: \"No journal files were found\"), so no crash can be seen: run it as root, or as a member of the systemd-journal group");
+	else
+		tb_fail_why(e, TB_EFAIL, "not-found",
+			    "no journal file could be read (journalctl: \"No journal files were found\"), so no crash can be seen: this system keeps no journal; start systemd-journald with Storage=persistent or auto (and /var/log/journal) in journald.conf");
+	return 1;
 }

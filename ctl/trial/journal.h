@@ -44,4 +44,9 @@ typedef int (*journal_entry_fn)(const struct journal_entry *je, void *ud);
 int journal_read(const char *cursor, uint64_t since_usec, journal_entry_fn fn, void *ud,
 		 char *last, struct tb_error *e);
 
+/* 0 when at least one journal file can be read; else 1 with e set (reason not-found, or the
+ * open's failure): the sentence says that no crash can be seen then, and why (no journal
+ * kept, or none the caller may read). journalctl's "No journal files were found". */
+int journal_check_readable(struct tb_error *e);
+
 #endif

@@ -70,10 +70,18 @@ const char *suite_last_result(const struct store *s, const char *version)
 	const char *verdict = "none";
 	if (o && json_object_object_get_ex(o, "suites", &suites_done) &&
 	    json_object_is_type(suites_done, json_type_object)) {
+		/* regressions over partial (a narrowed run, §10) over pass */
 		json_object_object_foreach(suites_done, name, res) {
 			(void)name;
-			if (strcmp(verdict, "regressions"))
-				verdict = suite_regressions(res, NULL, 0) ? "regressions" : "pass";
+			json_object *partial;
+			int narrowed = json_object_object_get_ex(res, "partial", &partial) &&
+				       json_object_array_length(partial) > 0;
+			if (suite_regressions(res, NULL, 0))
+				verdict = "regressions";
+			else if (narrowed && strcmp(verdict, "regressions"))
+				verdict = "partial";
+			else if (!strcmp(verdict, "none"))
+				verdict = "pass";
 		}
 	}
 	json_object_put(o);

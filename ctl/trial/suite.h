@@ -15,6 +15,8 @@ struct json_object;
 /* What one run of a suite found. */
 struct suite_outcome {
 	int tests, regressions;
+	int partial;         /* narrowed (a filter, a subset, a budget that ran out): not the suite */
+	char ran[256];       /* "only what --filter X selects; …" when partial */
 	int distro_cached;   /* the distribution's side came from the cache */
 	char names[512];     /* "a, b, c": the first regressions */
 };

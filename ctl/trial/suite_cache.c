@@ -5,6 +5,7 @@
 #include <dirent.h>
 #include <json-c/json.h>
 #include <limits.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -163,6 +164,21 @@ static const char *progress_status(const char *result)
 	return !strcmp(result, "skip") ? "skip" : "fail";
 }
 
+void suite_partial(json_object *extra, const char *fmt, ...)
+{
+	json_object *list;
+	if (!json_object_object_get_ex(extra, "partial", &list)) {
+		list = json_object_new_array();
+		json_object_object_add(extra, "partial", list);
+	}
+	va_list ap;
+	va_start(ap, fmt);
+	char *what = xvasprintf(fmt, ap);
+	va_end(ap);
+	json_object_array_add(list, json_object_new_string(what));
+	free(what);
+}
+
 int suite_record(struct store *s, const char *version, const char *suite,
 		 json_object *store_map, json_object *distro_map, json_object *expected,
 		 json_object *extra, const struct tb_progress *p, struct suite_outcome *out,
@@ -175,7 +191,16 @@ int suite_record(struct store *s, const char *version, const char *suite,
 		json_object_object_foreach(extra, key, val)
 			json_object_object_add(cmp, key, json_object_get(val));
 	}
-	json_object *tests, *list;
+	json_object *tests, *list, *partial;
+	if (!json_object_object_get_ex(cmp, "partial", &partial)) {
+		partial = json_object_new_array();
+		json_object_object_add(cmp, "partial", partial);
+	}
+	out->partial = json_object_array_length(partial) > 0;
+	out->ran[0] = '\0';
+	for (size_t i = 0; i < json_object_array_length(partial); i++)
+		snprintf(out->ran + strlen(out->ran), sizeof out->ran - strlen(out->ran), "%s%s", i ? "; " : "",
+			 json_object_get_string(json_object_array_get_idx(partial, i)));
 	json_object_object_get_ex(cmp, "tests", &tests);
 	out->tests = json_object_get_int(tests);
 	out->regressions = suite_regressions(cmp, out->names, sizeof out->names);

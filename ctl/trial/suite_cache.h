@@ -35,6 +35,11 @@ void suite_cache_write(const struct store *s, const char *path, const char *suit
  * tells progress each test's result on the store's side ("SUITE:NAME"), fills out and
  * writes the comparison to smoke/<v>.json's suites.SUITE; *result gets it (json_object_put
  * it; may be NULL). */
+/* Marks a run as partial (docs/design.md §10): appends what narrowed it ("--filter X", "the
+ * budget of 60 s left 12 cases not run") to extra's "partial" array. suite_record gives every
+ * result a "partial" array (empty: the whole suite ran). */
+void suite_partial(struct json_object *extra, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
 int suite_record(struct store *s, const char *version, const char *suite,
 		 struct json_object *store_map, struct json_object *distro_map,
 		 struct json_object *expected, struct json_object *extra, const struct tb_progress *p,

@@ -671,6 +671,15 @@ static int run_all(struct cts_run *base, struct cts_binary *bins, size_t n, cons
 		json_object_object_add(extra, "cut", json_object_new_int64((int64_t)cut));
 		json_object_object_add(extra, "duplicates", json_object_new_int64((int64_t)duplicates));
 		json_object_object_add(extra, "distribution_cached", json_object_new_boolean(out->distro_cached));
+		if (base->r->tests && *base->r->tests)
+			suite_partial(extra, "only the binaries --tests %s names", base->r->tests);
+		if (base->r->subtests && *base->r->subtests)
+			suite_partial(extra, "only the sub-tests --subtests %s selects", base->r->subtests);
+		if (json_object_array_length(not_run))
+			suite_partial(extra, "the budget of %d s left %zu binaries not run", base->r->budget,
+				      json_object_array_length(not_run));
+		if (cut)
+			suite_partial(extra, "%zu sub-tests were left out", cut);
 		rc = suite_record(base->s, base->version, SUITE_NAME, store_map, distro_map, NULL, extra,
 				  base->r->progress, out, result, e);
 		json_object_put(extra);

@@ -413,6 +413,16 @@ static json_object *extra_keys(const struct deqp_suite *run, const struct deqp_c
 	json_object_object_add(x, "not_run", names_array(not_run, n_not_run < NOT_RUN_NAMED ? n_not_run : NOT_RUN_NAMED));
 	json_object_object_add(x, "flaky", json_object_get(flaky));
 	json_object_object_add(x, "distribution_cached", json_object_new_boolean(all_cached));
+	if (r->caselist && *r->caselist)
+		suite_partial(x, "only the cases of --caselist %s", r->caselist);
+	else if (r->groups && *r->groups)
+		suite_partial(x, "only the groups --groups %s names", r->groups);
+	if (r->fraction_n > 1)
+		suite_partial(x, "--fraction %s: every %u-th case", fraction, r->fraction_n);
+	if (n_not_run)
+		suite_partial(x, "the budget of %d s left %zu cases not run", r->budget, n_not_run);
+	if (c->cut)
+		suite_partial(x, "%zu listed cases were left out", c->cut);
 	return x;
 }
 

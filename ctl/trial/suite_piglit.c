@@ -178,6 +178,8 @@ int suite_piglit_run(struct store *s, const char *version, const struct suite_re
 		json_object_object_add(extra, "profile", json_object_new_string(r->profile ? r->profile : "quick"));
 		json_object_object_add(extra, "filter", json_object_new_string(r->filter ? r->filter : ""));
 		json_object_object_add(extra, "distribution_cached", json_object_new_boolean(out->distro_cached));
+		if (r->filter && *r->filter)
+			suite_partial(extra, "only the tests --filter %s selects", r->filter);
 		rc = suite_record(s, version, SUITE_NAME, store_map, distro_map, NULL, extra, r->progress,
 				  out, result, e);
 		json_object_put(extra);

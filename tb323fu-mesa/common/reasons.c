@@ -44,7 +44,8 @@ const struct tb_reason_def tb_reasons[TB_REASON_COUNT] = {
 	R(TB_R_SUMS_INVALID, "sums-invalid", TB_EVERIFY, 0, TB_RC_INTEGRITY),
 	R(TB_R_KEY_INVALID, "key-invalid", TB_EVERIFY, 0, TB_RC_INTEGRITY),
 	R(TB_R_URL_REFUSED, "url-refused", TB_ENET, 0, TB_RC_TRANSFER),
-	R(TB_R_NOT_FOUND, "not-found", TB_ENET, 0, TB_RC_TRANSFER),
+	/* an asset the server does not have (5), a file or process named that is not there (1) */
+	R(TB_R_NOT_FOUND, "not-found", TB_ENET, TB_EFAIL, TB_RC_TRANSFER),
 	R(TB_R_NOT_CHECKED, "not-checked", TB_EFAIL, 0, TB_RC_TRANSFER),
 	R(TB_R_IN_USE, "in-use", TB_EFAIL, 0, TB_RC_STORE),
 	R(TB_R_PROGRAM_MISSING, "program-missing", TB_EFAIL, 0, TB_RC_COMMAND),
@@ -62,6 +63,10 @@ const struct tb_reason_def tb_reasons[TB_REASON_COUNT] = {
 	R(TB_R_TRIAL_CRASHED, "trial-crashed", TB_OK, 0, TB_RC_TRIAL),
 	/* a library loaded on first use cannot be loaded (ctl/base/lazylib.h) */
 	R(TB_R_LIBRARY_MISSING, "library-missing", TB_ENOT_FOUND, 0, TB_RC_COMMAND),
+	/* install-local of a file that is not a release tarball at all (a SHA256SUMS, a key) */
+	R(TB_R_NOT_A_RELEASE, "not-a-release", TB_EVERIFY, 0, TB_RC_INTEGRITY),
+	/* rollback with no previous version */
+	R(TB_R_NO_PREVIOUS, "no-previous", TB_EFAIL, 0, TB_RC_STORE),
 };
 
 int tb_reason_find(const char *id)

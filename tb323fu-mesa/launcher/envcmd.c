@@ -22,7 +22,11 @@ static void print_json(const char *root, const char *version, const struct launc
 {
 	char current[80];
 	const char *shown = version ? version : store_current_version(root, current, sizeof current);
-	fputs("{\"version\":", stdout);
+	char said[256];
+	snprintf(said, sizeof said, "the variables a run of Mesa %s sets", shown ? shown : "(unknown version)");
+	fputs("{\"ok\":true,\"message\":", stdout);
+	json_string(stdout, said);
+	fputs(",\"version\":", stdout);
 	json_string(stdout, shown ? shown : "");
 	fputs(",\"store\":", stdout);
 	json_string(stdout, root);
@@ -52,11 +56,16 @@ static void print_json(const char *root, const char *version, const struct launc
 		first = 0;
 	}
 	fputs("]}\n", stdout);
+	message_json_answered();
 }
 
 int cmd_env(const char *root, int argc, char **argv)
 {
 	const char *version = NULL, *format = "sh";
+	for (int i = 1; i < argc; i++)
+		if (strcmp(argv[i], "--json") == 0 || strcmp(argv[i], "--format=json") == 0 ||
+		    (strcmp(argv[i], "--format") == 0 && i + 1 < argc && strcmp(argv[i + 1], "json") == 0))
+			message_json(1); /* a usage error before it is one JSON object too */
 	for (int i = 1; i < argc; i++) {
 		const char *arg = argv[i];
 		size_t vn = strlen("--version"), fn = strlen("--format");

@@ -2,10 +2,12 @@
 #include "launcher/help.h"
 #include "launcher/launcher.h"
 #include "launcher/message.h"
+#include "launcher/jsonout.h"
 #include "common/suggest.h"
 
 #include <dirent.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 struct option_help {
@@ -38,7 +40,7 @@ static const struct option_help env_options[] = {
 static const struct option_help which_options[] = {
 	{"--version", "V", "an installed version instead of the current one"},
 	{"--pid", "PID...", "the drivers those running processes have really loaded, each in turn"},
-	{"--json", NULL, "one JSON object (several processes: an array of them)"},
+	{"--json", NULL, "one JSON object (several processes: each an entry of its \"processes\")"},
 	{NULL, NULL, NULL},
 };
 static const struct option_help distro_options[] = {
@@ -77,49 +79,84 @@ static const struct command_help *find(const char *name)
 	return NULL;
 }
 
-static void print_options(const struct option_help *o)
+static void print_options(FILE *f, const struct option_help *o)
 {
 	for (; o->name; o++) {
 		char head[48];
 		snprintf(head, sizeof head, "%s%s%s", o->name, o->arg ? " " : "", o->arg ? o->arg : "");
-		printf("  %-20s %s\n", head, o->help);
+		fprintf(f, "  %-20s %s\n", head, o->help);
 	}
 }
 
-int help_print(const char *name)
+static int help_write(FILE *f, const char *name)
 {
 	if (!name) {
 		fputs("usage: tb323fu-mesa [--store DIR] COMMAND [ARGS...]\n"
 		      "       tb323fu-mesa help [COMMAND]\n\n"
 		      "Starts programs on the Mesa build of tb323fu-ctl's store, or on the\n"
 		      "distribution's Mesa, without touching the session.\n\ncommands:\n",
-		      stdout);
+		      f);
 		for (size_t i = 0; i < N_COMMANDS; i++)
-			printf("  %-7s %s\n", commands[i].name, commands[i].summary);
-		fputs("\noptions:\n", stdout);
-		print_options(global_options);
+			fprintf(f, "  %-7s %s\n", commands[i].name, commands[i].summary);
+		fputs("\noptions:\n", f);
+		print_options(f, global_options);
 		fputs("\n`tb323fu-mesa help COMMAND` shows a command's options and an example;\n"
 		      "man tb323fu-mesa(1) has the rest.\n\nexample:\n"
 		      "  tb323fu-mesa run vkcube\n",
-		      stdout);
+		      f);
 	} else {
 		const struct command_help *c = find(name);
 		if (!c)
 			return unknown_word(NULL, name);
-		printf("usage: tb323fu-mesa [--store DIR] %s %s\n\n%s\n", c->name, c->usage, c->summary);
+		fprintf(f, "usage: tb323fu-mesa [--store DIR] %s %s\n\n%s\n", c->name, c->usage, c->summary);
 		if (c->details)
-			printf("\n%s", c->details);
+			fprintf(f, "\n%s", c->details);
 		if (c->options->name) {
-			fputs("\noptions:\n", stdout);
-			print_options(c->options);
+			fputs("\noptions:\n", f);
+			print_options(f, c->options);
 		}
-		printf("\nexample:\n  %s\n", c->example);
+		fprintf(f, "\nexample:\n  %s\n", c->example);
 	}
+	return 0;
+}
+
+/* With --json the text is the message of one object (docs/design.md §12). */
+static int text_json(const char *text, const char *key, const char *value)
+{
+	fputs("{\"ok\":true,\"message\":", stdout);
+	json_string(stdout, text);
+	fprintf(stdout, ",\"%s\":", key);
+	json_string(stdout, value);
+	fputs("}\n", stdout);
+	message_json_answered();
 	return fflush(stdout) == 0 ? 0 : TB_EFAIL;
+}
+
+int help_print(const char *name)
+{
+	if (!message_json_on()) {
+		int rc = help_write(stdout, name);
+		return rc ? rc : fflush(stdout) == 0 ? 0 : TB_EFAIL;
+	}
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+	if (!f)
+		return fail(TB_EFAIL, "out of memory", NULL);
+	int rc = help_write(f, name);
+	fclose(f);
+	while (len && text[len - 1] == '\n')
+		text[--len] = '\0';
+	if (!rc)
+		rc = text_json(text, "command", name ? name : "");
+	free(text);
+	return rc;
 }
 
 int version_print(void)
 {
+	if (message_json_on())
+		return text_json("tb323fu-mesa " TB_VERSION, "version", TB_VERSION);
 	fputs("tb323fu-mesa " TB_VERSION "\n", stdout);
 	return fflush(stdout) == 0 ? 0 : TB_EFAIL;
 }

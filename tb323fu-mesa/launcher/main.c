@@ -23,9 +23,11 @@ static int usage_error(const char *what)
 	return fail(TB_EUSAGE, what, " (see tb323fu-mesa --help)", NULL);
 }
 
-/* run and distro print nothing of their own to put into JSON. */
+/* run and distro print nothing of their own to put into JSON: the refusal is one JSON
+ * object itself. */
 static int json_refused(const char *cmd)
 {
+	message_json(1);
 	return fail(TB_EUSAGE, cmd, " prints nothing of its own: --json goes with which or env",
 		    " (see tb323fu-mesa --help)", NULL);
 }
@@ -238,12 +240,33 @@ static int report_args(int argc, char **argv, const char **store, int json, char
 	return n;
 }
 
+/* Whether --json is asked for: among the options before the command, or after help, env
+ * and which (run's and distro's words belong to the program they start). */
+static int json_asked(int argc, char **argv)
+{
+	int i = 1;
+	for (; i < argc && argv[i][0] == '-'; i++) {
+		if (strcmp(argv[i], "--json") == 0)
+			return 1;
+		if (strcmp(argv[i], "--store") == 0)
+			i++;
+	}
+	if (i >= argc || (strcmp(argv[i], "help") && strcmp(argv[i], "env") && strcmp(argv[i], "which")))
+		return 0;
+	for (; i < argc; i++)
+		if (strcmp(argv[i], "--json") == 0)
+			return 1;
+	return 0;
+}
+
 TB_IDENT_DEFINE("tb323fu-mesa");
 
 int main(int argc, char **argv)
 {
 	const char *store_option = NULL;
 	int i = 1, json = 0;
+	if (argc > 1 && strcmp(argv[1], "run") != 0 && json_asked(argc, argv))
+		message_json(1); /* not on run's path: its first word is run */
 	while (i < argc && argv[i][0] == '-') {
 		if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0)
 			return help_print(NULL);
@@ -260,6 +283,8 @@ int main(int argc, char **argv)
 			return usage_error("--store needs a directory");
 		i++;
 	}
+	if (i >= argc && json)
+		return fail(TB_EUSAGE, "no command given: name one (tb323fu-mesa help lists them)", NULL);
 	if (i >= argc) {
 		help_print(NULL);
 		return TB_EUSAGE;
@@ -274,8 +299,13 @@ int main(int argc, char **argv)
 		return cmd_distro(store_option, sub_argc, sub_argv);
 	if (strcmp(cmd, "run") == 0 || strcmp(cmd, "distro") == 0)
 		return json_refused(cmd);
-	if (strcmp(cmd, "help") == 0)
-		return help_print(sub_argc > 1 ? sub_argv[1] : NULL);
+	if (strcmp(cmd, "help") == 0) {
+		const char *about = NULL; /* the first word after help that is not --json */
+		for (int k = 1; k < sub_argc && !about; k++)
+			if (strcmp(sub_argv[k], "--json") != 0)
+				about = sub_argv[k];
+		return help_print(about);
+	}
 	if (strcmp(cmd, "__complete") == 0) {
 		/* The bash completion's question: the words so far, the last one being typed. */
 		complete_print(sub_argc - 1, sub_argv + 1);

@@ -9,4 +9,16 @@ void say_error(const char *first, ...) __attribute__((sentinel));
 /* The same, then returns code: `return fail(1, "…", NULL);`. */
 int fail(int code, const char *first, ...) __attribute__((sentinel));
 
+/* As fail, with the failure's reason id (common/reasons.h); fail says "usage" for exit 2,
+ * else "failed". */
+int fail_because(int code, const char *reason, const char *first, ...) __attribute__((sentinel));
+
+/* With --json (never on run's path): a failure also prints one object on stdout, {"ok":false,
+ * "message","reason"} (docs/design.md §12), unless an answer was already printed
+ * (message_json_answered). Calls the stdio of the report commands. */
+void message_json(int on);
+void message_json_answered(void);
+/* Whether --json is on. */
+int message_json_on(void);
+
 #endif

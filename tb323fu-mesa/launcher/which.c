@@ -183,7 +183,12 @@ static int which_selection(const char *root, const char *version, int json)
 		split_paths(ldv->value, &ld);
 
 	if (json) {
-		fputs("{\"version\":", stdout);
+		char said[PATH_MAX * 2 + 160];
+		snprintf(said, sizeof said, "Mesa %s%s from the store %s (%s)", shown ? shown : "(unknown version)",
+			 version ? "" : ", the current version,", realroot, loaded.path);
+		fputs("{\"ok\":true,\"message\":", stdout);
+		json_string(stdout, said);
+		fputs(",\"version\":", stdout);
 		json_string(stdout, shown ? shown : "");
 		printf(",\"current\":%s,\"store\":", version ? "false" : "true");
 		json_string(stdout, realroot);
@@ -204,6 +209,7 @@ static int which_selection(const char *root, const char *version, int json)
 		fputs("},", stdout);
 		json_list("ld_library_path", &ld);
 		printf(",\"ld_library_path_prepend\":%s}\n", ldv && ldv->prepend ? "true" : "false");
+		message_json_answered();
 	} else {
 		printf("Mesa %s%s from the store %s (%s)\n", shown ? shown : "(unknown version)",
 		       version ? "" : ", the current version,", realroot, loaded.path);
@@ -289,6 +295,9 @@ static void named_deleted(struct mapped_driver *d)
 		d->path[n] = '\0';
 }
 
+/* The reason of the first process that could not be answered. */
+static const char *pid_reason;
+
 static int which_pid(const char *root, int number, int json, int several, const char *lead)
 {
 	char pid[24], maps_path[64], comm_path[64], comm[64] = "";
@@ -298,10 +307,22 @@ static int which_pid(const char *root, int number, int json, int several, const 
 	size_t len;
 	char *maps = read_proc_file(maps_path, &len);
 	if (!maps) {
-		if (errno == ENOENT)
-			return fail(TB_EFAIL, "no process ", pid, " is running", NULL);
-		return fail(TB_EFAIL, "cannot read ", maps_path, ": ", strerror(errno),
-			    " (run as the process's owner or as root)", NULL);
+		int gone = errno == ENOENT;
+		char said[256];
+		snprintf(said, sizeof said, gone ? "no process %s is running (ps -e lists those that are)"
+					       : "cannot read %s: %s (run as the process's owner or as root)",
+			 gone ? pid : maps_path, strerror(errno));
+		const char *reason = gone ? "not-found" : errno == EACCES || errno == EPERM ? "permission" : "failed";
+		if (!pid_reason)
+			pid_reason = reason;
+		if (json && several) { /* one entry of the list, said on stderr too */
+			printf("%s{\"pid\":%s,\"ok\":false,\"message\":", lead, pid);
+			json_string(stdout, said);
+			printf(",\"reason\":\"%s\"}", reason);
+			say_error(said, NULL);
+			return TB_EFAIL;
+		}
+		return fail_because(TB_EFAIL, reason, said, NULL);
 	}
 	if (envfile_read(comm_path, comm, sizeof comm) > 0)
 		comm[strcspn(comm, "\n")] = '\0';
@@ -319,6 +340,7 @@ static int which_pid(const char *root, int number, int json, int several, const 
 
 	/* AT_SECURE: the loaders ignore the store's variables there (docs/design.md §18) */
 	int secure = secure_exec_pid(number);
+	size_t ours = 0;
 	fputs(lead, stdout);
 	if (!json && secure == 1)
 		printf("process %s (%s) is not switchable: it started with AT_SECURE (file capabilities or set-id bits), where the loaders ignore the store's variables\n",
@@ -345,6 +367,7 @@ static int which_pid(const char *root, int number, int json, int several, const 
 		if (sandbox == 1)
 			v = strcpy(version, ext);
 		int in_store = v || path_within(d->path, realroot) || path_within(d->path, root);
+		ours += in_store != 0;
 		if (json) {
 			printf("%s{\"api\":\"%s\",\"path\":", i ? "," : "", gpu_api_name(d->api));
 			json_string(stdout, d->path);
@@ -364,8 +387,19 @@ static int which_pid(const char *root, int number, int json, int several, const 
 					  : "");
 		}
 	}
-	if (json)
-		printf("],\"truncated\":%s}%s", found.truncated ? "true" : "false", several ? "" : "\n");
+	if (json) {
+		char said[256];
+		if (found.count)
+			snprintf(said, sizeof said, "process %s (%s) has %zu Vulkan or OpenCL driver%s loaded, %zu of them the store's",
+				 pid, comm, found.count, found.count == 1 ? "" : "s", ours);
+		else
+			snprintf(said, sizeof said, "process %s (%s) has no Vulkan or OpenCL driver loaded", pid, comm);
+		printf("],\"truncated\":%s,\"ok\":true,\"message\":", found.truncated ? "true" : "false");
+		json_string(stdout, said);
+		printf("}%s", several ? "" : "\n");
+		if (!several)
+			message_json_answered();
+	}
 	return fflush(stdout) == 0 ? 0 : fail(TB_EFAIL, "cannot write the output", NULL);
 }
 
@@ -422,22 +456,36 @@ static int no_pid_given(const char *next)
 		    NULL);
 }
 
-/* Each process in turn; one process is answered as before, several as a list (a JSON array).
- * A process that has ended is said so and the others are still answered. */
+/* Each process in turn; one process is answered as before, several with JSON as one object
+ * whose "processes" lists them (each with its own ok and message). A process that has ended
+ * is said so and the others are still answered. */
 static int which_pids(const char *root, const struct pid_list *l, int json)
 {
 	int several = l->n > 1, rc = 0;
+	size_t answered = 0;
 	if (json && several)
-		fputc('[', stdout);
+		fputs("{\"processes\":[", stdout);
 	for (size_t i = 0, shown = 0; i < l->n; i++) {
-		int one = which_pid(root, l->pid[i], json, several, !shown ? "" : json ? "," : "\n");
+		const char *lead = !shown ? "" : json ? "," : "\n";
+		int one = which_pid(root, l->pid[i], json, several, lead);
 		if (one == 0)
+			answered++;
+		if (one == 0 || (json && several))
 			shown++;
-		else if (rc == 0)
+		if (one != 0 && rc == 0)
 			rc = one;
 	}
-	if (json && several)
-		fputs("]\n", stdout);
+	if (json && several) {
+		char said[128];
+		snprintf(said, sizeof said, "%zu of %zu processes answered%s", answered, l->n,
+			 answered < l->n ? "; each failed one says why in its entry" : "");
+		printf("],\"ok\":%s,\"message\":", answered == l->n ? "true" : "false");
+		json_string(stdout, said);
+		if (answered < l->n)
+			printf(",\"reason\":\"%s\"", pid_reason ? pid_reason : "failed");
+		fputs("}\n", stdout);
+		message_json_answered();
+	}
 	if (fflush(stdout) != 0)
 		return fail(TB_EFAIL, "cannot write the output", NULL);
 	return rc;
@@ -448,6 +496,9 @@ int cmd_which(const char *root, int argc, char **argv)
 	const char *version = NULL;
 	struct pid_list pids = {0};
 	int json = 0, asked_pid = 0, rc = 0;
+	for (int i = 1; i < argc; i++)
+		if (strcmp(argv[i], "--json") == 0)
+			message_json(1); /* a usage error before it is one JSON object too */
 	for (int i = 1; i < argc && rc == 0; i++) {
 		const char *arg = argv[i];
 		if (strncmp(arg, "--version", 9) == 0 && (arg[9] == '=' || arg[9] == '\0')) {

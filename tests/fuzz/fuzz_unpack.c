@@ -61,7 +61,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct tb_error e = {0};
 	if (release_unpack(&store, &req, &version, &e) == TB_OK) {
 		struct tb_error ignored = {0};
-		release_remove(&store, version, &ignored);
+		release_remove(&store, version, NULL, &ignored);
 		free(version);
 	} else if (!versions_is_empty()) {
 		abort(); /* a refusal left something behind */

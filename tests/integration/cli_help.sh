@@ -39,8 +39,18 @@ for c in $COMMANDS; do
 	usage_ok "tb323fu-ctl mesa help $c" "$CTL" mesa help "$c"
 	usage_ok "tb323fu-ctl help $c" "$CTL" help "$c"
 done
-usage_ok "help after global options and the command (mesa status --json --help)" \
+# json_usage NAME CMD…: exit 0 and one JSON object whose message is the usage (--json asks for it)
+json_usage() {
+	name=$1
+	shift
+	run_cmd "$@"
+	if [ "$rc" -eq 0 ] && json_strict "$T/out" 'd["ok"] and d["message"].startswith("usage: ") or exit(1)' >/dev/null; then
+		ok "$name"; else not_ok "$name" "exit $rc" "stdout: $(head -c 300 "$T/out")"; fi
+}
+json_usage "help after global options and the command (mesa status --json --help): one JSON object" \
 	"$CTL" --store "$STORE" mesa status --json --help
+json_usage "help update --json" "$CTL" help update --json
+json_usage "help --json" "$CTL" help --json
 check "help touches no store" test ! -e "$STORE"
 usage_ok "the options of install are listed" "$CTL" mesa install -h
 check "  --no-smoke among them" grep -q '^  --no-smoke' "$T/out"
@@ -54,10 +64,11 @@ refused_with "tb323fu-ctl-mesa stauts" 'did you mean "status"?' "$T/tb323fu-ctl-
 
 # --- tb323fu-mesa ---
 for args in "--help" "-h" "help" "help run" "help distro" "help env" "help which" \
-	"run --help" "run -h" "distro --help" "env --help" "which --help" "which --json --help"; do
+	"run --help" "run -h" "distro --help" "env --help" "which --help"; do
 	# shellcheck disable=SC2086
 	usage_ok "tb323fu-mesa $args" "$MESA" $args
 done
+json_usage "tb323fu-mesa which --json --help: one JSON object" "$MESA" which --json --help
 usage_ok "tb323fu-mesa-smoke --help" "$SMOKE" --help
 
 # --- --version: the one VERSION file ---

@@ -32,7 +32,8 @@ check "it verifies current" grep -q "Mesa $V is intact" "$T/out"
 ctl mesa on >/dev/null || not_ok "on"
 doctor_with true
 check "on, nothing installed in /etc: exit 1" test "$rc" -eq 1
-check "  the environment.d link is missing" grep -q 'problem: /etc/environment.d/60-tb323fu-mesa.conf is missing' "$T/out"
+check "  the environment.d link is missing, in the sentence on and status say" \
+	grep -q "problem: it is switched on, but no login reads the store $REAL (/etc/environment.d/60-tb323fu-mesa.conf is missing), so programs keep the distribution's Mesa" "$T/out"
 check "  the boot-tick unit is not enabled" \
 	grep -q "problem: the boot-tick unit is not enabled, so the starts of Mesa $V on trial are not counted" "$T/out"
 check "  and how to enable it" grep -q 'sudo systemctl enable tb323fu-mesa-boot-tick.service' "$T/out"
@@ -42,7 +43,7 @@ ENABLE='mkdir -p /etc/systemd/system/multi-user.target.wants &&
 	ln -s /usr/lib/systemd/system/tb323fu-mesa-boot-tick.service /etc/systemd/system/multi-user.target.wants/'
 doctor_with "ln -s /var/lib/tb323fu/mesa/env.conf /etc/environment.d/60-tb323fu-mesa.conf && $ENABLE"
 check "a link to another store's env.conf is a problem" \
-	grep -q "problem: /etc/environment.d/60-tb323fu-mesa.conf does not lead to $REAL/env.conf" "$T/out"
+	grep -q "problem: it is switched on, but no login reads the store $REAL (/etc/environment.d/60-tb323fu-mesa.conf leads to another store's env.conf)" "$T/out"
 check "  the enabled unit is seen" grep -q 'boot-tick: enabled' "$T/out"
 
 doctor_with "ln -s '$STORE/env.conf' /etc/environment.d/60-tb323fu-mesa.conf && $ENABLE"

@@ -435,13 +435,20 @@ T2=$(tiny_release 2026.10.07 "$T/tiny7") && T3=$(tiny_release 2026.10.08 "$T/tin
 	T4=$(tiny_release 2026.10.09 "$T/tiny9")
 ctl mesa install-local "$T2" --no-smoke >/dev/null && ctl mesa install-local "$T3" --no-smoke >/dev/null
 check "two newer versions installed" test "$(readlink "$STORE/current")" = versions/2026.10.08
-expect_exit 0 "remove of the exported version, its rule gone" ctl mesa remove "$V"
+expect_exit 0 "remove --dry-run of the exported version" ctl --json mesa remove "$V" --dry-run
+check "…names the Flatpak extensions that would go with it (JSON)" \
+	json_strict "$T/out" 'd["would_remove_flatpak"] and all(n.startswith("org.freedesktop.Platform.GL.'"$NAME"'//") and n.endswith(" (user)") for n in d["would_remove_flatpak"]) or exit(1)' >/dev/null
+check "…and in its sentence" json_strict "$T/out" '"its Flatpak extensions would go with it: org.freedesktop.Platform.GL.'"$NAME"'//" in d["message"] or exit(1)' >/dev/null
+check "…and removed nothing" test -e "$FLATPAK_USER_DIR/extension/org.freedesktop.Platform.GL.$NAME"
+expect_exit 0 "remove of the exported version, its rule gone" ctl --json mesa remove "$V"
 check "…removed its export" test ! -e "$FLATPAK_USER_DIR/extension/org.freedesktop.Platform.GL.$NAME"
+check "…and names it" json_strict "$T/out" '"the Flatpak extensions removed with the version: org.freedesktop.Platform.GL.'"$NAME"'//" in d["message"] and len(d["flatpak_removed"]) >= 1 or exit(1)' >/dev/null
 expect_exit 0 "export of a tiny version" ctl mesa flatpak export 2026.10.07 --user --branch 24.08
 : >"$TB323FU_MESA_CONFIG"
 expect_exit 0 "an install whose pruning removes that version" ctl --json mesa install-local "$T4" --no-smoke
 check "…pruned it" test "$(json_strict "$T/out" '" ".join(d["removed"])')" = 2026.10.07
 check "…and its export" test ! -e "$FLATPAK_USER_DIR/extension/org.freedesktop.Platform.GL.tb323fu-mesa-2026_10_07"
+check "…naming it" test "$(json_strict "$T/out" 'd["flatpak_removed"]')" = "['org.freedesktop.Platform.GL.tb323fu-mesa-2026_10_07//24.08 (user)']"
 
 # --- the system's installation, and unexport ---
 expect_exit 0 "export of current to the system's installation" ctl mesa flatpak export --branch 24.08

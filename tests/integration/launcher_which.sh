@@ -68,19 +68,21 @@ check "  the same" cmp -s "$T/out" "$T/want"
 expect_exit 0 "which --pid A --pid B" mesa which --pid $A --pid $B
 check "  the same" cmp -s "$T/out" "$T/want"
 expect_exit 0 "which --json --pid A B" mesa which --json --pid $A $B
-check "  an array of the one-process objects" \
-	test "$(json '[(x["pid"], len(x["drivers"])) for x in d]' <"$T/out")" = "[($A, 1), ($B, 0)]"
+check "  one object (ok, message) listing the one-process objects" \
+	test "$(json '[(x["pid"], len(x["drivers"])) for x in d["processes"]], d["ok"], d["message"]' <"$T/out")" = "([($A, 1), ($B, 0)], True, '2 of 2 processes answered')"
 mesa which --pid $B --json >"$T/one"
 check "  each element is what one process gives" \
-	test "$(json 'd[1]' <"$T/out")" = "$(json 'd' <"$T/one")"
+	test "$(json 'd["processes"][1]' <"$T/out")" = "$(json 'd' <"$T/one")"
 
 # --- one of them has ended: said so, the others still answered ---
 sh -c 'exit 0' &
 gone=$!
 wait $gone
 expect_exit 1 "which --pid A GONE B --json" mesa which --pid $A $gone $B --json
-check "  says which process is gone" grep -qx "tb323fu-mesa: no process $gone is running" "$T/err"
-check "  and answers the others" test "$(json '[x["pid"] for x in d]' <"$T/out")" = "[$A, $B]"
+check "  says which process is gone" grep -qx "tb323fu-mesa: no process $gone is running (ps -e lists those that are)" "$T/err"
+check "  and answers the others, the gone one failed in its entry" \
+	test "$(json '[(x["pid"], x["ok"], x.get("reason", "")) for x in d["processes"]], d["ok"], d["reason"]' <"$T/out")" = \
+	"([($A, True, ''), ($gone, False, 'not-found'), ($B, True, '')], False, 'not-found')"
 expect_exit 1 "which --pid GONE A (human)" mesa which --pid $gone $A
 check "  answers the other" grep -q "^process $A (python3):" "$T/out"
 kill $A $B

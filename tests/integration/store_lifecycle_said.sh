@@ -101,7 +101,7 @@ check "  to $V2" test "$(st 'd["installed"]')" = "$V2"
 expect_exit 0 "on with a private store" ctl --json mesa on
 check "  --json: logins_read_store is false" test "$(json 'd["logins_read_store"]')" = "False"
 check "  the sentence says no login reads the store and how to use it" \
-	said "^Mesa $V2 is switched on in the store .*, but no login reads that store (/etc/environment.d/60-tb323fu-mesa.conf is missing), so programs keep the distribution.s Mesa; start one with .tb323fu-mesa --store .* run PROGRAM."
+	said "^Mesa $V2 is switched on, but no login reads the store .* (/etc/environment.d/60-tb323fu-mesa.conf is missing), so programs keep the distribution.s Mesa; start one with .tb323fu-mesa --store .* run PROGRAM."
 check "  and does not claim every program from the next login" sh -c "! grep -q 'for every program from the next login' '$T/out'"
 BEFORE=$(snapshot)
 expect_exit 0 "a second on" ctl mesa on

@@ -70,7 +70,9 @@ fi
 check "the store's side ran under the version's OpenCL, the distribution's under its own build of that driver" \
 	test "$(cat "$T/record")" = "OCL_ICD_VENDORS=$REAL/icd/versions/$V1/opencl RUSTICL_ENABLE=llvmpipe
 OCL_ICD_VENDORS=$(grep -l 'libRusticlOpenCL' /etc/OpenCL/vendors/*.icd | head -n 1) RUSTICL_ENABLE=llvmpipe"
-check "list: suite pass" test "$(ctl mesa list --json | json '[(v["suite"], v["bench"]) for v in d["versions"]]')" = "[('pass', None)]"
+check "list: suite partial (smoke_suite_filter narrowed it), never pass" test "$(ctl mesa list --json | json '[(v["suite"], v["bench"]) for v in d["versions"]]')" = "[('partial', None)]"
+check "…smoke/$V1.json says what ran" test "$(suite 'd["suites"]["piglit-cl"]["partial"]' $V1)" = "['only the tests --filter $SMALL selects']"
+check "…and the SUITE column for people" sh -c "ctl_out=\$('$CTL' --store '$STORE' mesa list) && echo \"\$ctl_out\" | grep -q '^$V1 .* partial\$'"
 
 # --- about sixty tests through both sides: no regression -------------------------------------
 : >"$T/record"
@@ -90,7 +92,7 @@ check "…the totals" grep -qx 'pass  *5  *5' "$T/out"
 check "…the number of tests" grep -qx 'tests  *5  *5' "$T/out"
 check "…no test's row" sh -c "! grep -q '^api@' '$T/out'"
 check "…says so" grep -q "^no test gave different results on the two sides (--all lists every test)" "$T/out"
-check "…then the sentence" sh -c "tail -n 1 '$T/out' | grep -q \"passes every piglit-cl test the distribution's Mesa passes (5 tests; the distribution's results came from the cache)\""
+check "…then the sentence, which says the run was partial" sh -c "tail -n 1 '$T/out' | grep -qF \"passes every piglit-cl test the distribution's Mesa passes among the 5 that ran; a partial run (only the tests --filter $SMALL selects), recorded as partial, not as the whole suite; the distribution's results came from the cache\""
 expect_exit 0 "--all: a line a test with both results" \
 	ctl mesa smoke $V1 --suite piglit-cl --filter "$SMALL" --all
 check "…with both columns" test "$(grep -c '^api@cl[a-z]*  *pass  *pass *$' "$T/out")" = 5

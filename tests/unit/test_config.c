@@ -250,7 +250,7 @@ static void test_unknown_key_and_shape(void **state)
 	struct config c;
 	struct tb_error e = {0};
 	assert_int_equal(parse(&c, "# ok\nmax_tries = 3\nmax_trie = 3\n", &e), TB_EUSAGE);
-	assert_string_equal(e.msg, "mesa.conf line 3: unknown key \"max_trie\"; fix or remove that line");
+	assert_string_equal(e.msg, "mesa.conf line 3: unknown key \"max_trie\"; did you mean \"max_tries\"? fix or remove that line (man tb323fu-mesa.conf lists the keys)");
 	assert_string_equal(tb_error_reason(&e), "usage");
 	assert_int_equal(c.max_tries, 3); /* the lines before it were read */
 	config_free(&c);
@@ -263,7 +263,16 @@ static void test_unknown_key_and_shape(void **state)
 	tb_error_clear(&e);
 	/* keys are case-sensitive, and a comment hides the '=' after it */
 	assert_int_equal(parse(&c, "Channel = stable\n", &e), TB_EUSAGE);
-	assert_string_equal(e.msg, "mesa.conf line 1: unknown key \"Channel\"; fix or remove that line");
+	assert_string_equal(e.msg, "mesa.conf line 1: unknown key \"Channel\"; did you mean \"channel\"? fix or remove that line (man tb323fu-mesa.conf lists the keys)");
+	config_free(&c);
+	tb_error_clear(&e);
+	/* the typo gets the nearest key; a word near none gets none */
+	assert_int_equal(parse(&c, "chanel = testing\n", &e), TB_EUSAGE);
+	assert_non_null(strstr(e.msg, "unknown key \"chanel\"; did you mean \"channel\"?"));
+	config_free(&c);
+	tb_error_clear(&e);
+	assert_int_equal(parse(&c, "frobnicate = 1\n", &e), TB_EUSAGE);
+	assert_string_equal(e.msg, "mesa.conf line 1: unknown key \"frobnicate\"; fix or remove that line (man tb323fu-mesa.conf lists the keys)");
 	config_free(&c);
 	tb_error_clear(&e);
 	assert_int_equal(parse(&c, "channel # = stable\n", &e), TB_EUSAGE);
