@@ -31,7 +31,7 @@
 #define MAX_FIGURES 256
 #define VULKAN_FIGURE "Vulkan compute (smoke vk.compute)"
 /* --tests's name of the smoke program's figure: alone, it is the whole benchmark (no clpeak) */
-#define VULKAN_TEST "vk.compute"
+#define VULKAN_TEST (smoke_test_names[SMOKE_VK_COMPUTE])
 
 static char *trim_copy(const char *s, size_t n)
 {
@@ -747,11 +747,12 @@ int bench_run(struct store *s, const char *version, const struct bench_request *
 	if (vulkan_only && !m.has_vulkan) {
 		manifest_free(&m);
 		return tb_fail_why(e, TB_EUSAGE, "usage",
-				   "Mesa %s has no Vulkan driver, so --tests " VULKAN_TEST " has nothing to measure; "
-				   "leave it out to run clpeak", version);
+				   "Mesa %s has no Vulkan driver, so --tests %s has nothing to measure; "
+				   "leave it out to run clpeak", version, VULKAN_TEST);
 	}
+	char *vulkan_label = vulkan_only ? xasprintf("the smoke program's %s", VULKAN_TEST) : NULL;
 	if (vulkan_only)
-		b.command = "the smoke program's " VULKAN_TEST;
+		b.command = vulkan_label;
 	struct side_drivers d[2] = {{0}};
 	/* the smoke program's figure only beside clpeak: a command's figures stand alone */
 	char *smoke = m.has_vulkan && !(r->command && *r->command) ? find_smoke_program() : NULL;
@@ -794,6 +795,7 @@ int bench_run(struct store *s, const char *version, const struct bench_request *
 	json_object_put(b.failures);
 	figures_free(&b.fs);
 	free(smoke);
+	free(vulkan_label);
 	manifest_free(&m);
 	return rc;
 }
