@@ -13,8 +13,12 @@ V1=2026.1.1
 V2=2026.2.1
 V3=2026.3.1
 V4=2026.4.1
-R1=$(tiny_release $V1 "$T/r1") && R2=$(tiny_release $V2 "$T/r2") && R3=$(tiny_release $V3 "$T/r3") &&
-	R4=$(tiny_release $V4 "$T/r4") || { not_ok "tiny releases"; done_testing; exit 1; }
+if ! { R1=$(tiny_release $V1 "$T/r1") && R2=$(tiny_release $V2 "$T/r2") &&
+	R3=$(tiny_release $V3 "$T/r3") && R4=$(tiny_release $V4 "$T/r4"); }; then
+	not_ok "tiny releases"
+	done_testing
+	exit 1
+fi
 printf 'keep_versions = 3\n' >"$TB323FU_MESA_CONFIG"
 export TB323FU_BOOT_ID=boot-1
 # A quick smoke program (the six results): failing while $T/smoke-fails exists.
@@ -34,7 +38,7 @@ said() { json_strict "$T/out" 'd["message"]' | grep -q -- "$1"; }
 st() { ctl --json mesa status | json_strict - "$1"; }
 # the store but what every command writes (the running record, the last operation's sentence)
 digest() { store_digest | grep -v -e ' \./running$' -e ' \./last-operation$'; }
-versions() { (cd "$STORE/versions" && ls | sort | tr '\n' ' '); }
+versions() { find "$STORE/versions" -mindepth 1 -maxdepth 1 ! -name '.*' -printf '%f\n' | sort | tr '\n' ' '; }
 damage() {
 	chmod u+w "$STORE/versions/$1/lib" "$STORE/versions/$1/lib/libvk.so"
 	printf 'x' >>"$STORE/versions/$1/lib/libvk.so"
