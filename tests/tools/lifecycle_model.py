@@ -16,7 +16,9 @@ passes, the seed picks one, the writer stops there and writes the point's name i
 and only then is it killed, so every kill lands where it was meant to, whatever the machine's
 speed. Once the next writer ran, the store must be exactly what the commit rule says for that
 point: the old state before anything is visible, the unpacked version not yet current between
-the rename into versions/ and the commit, the new state from the journal on.
+the rename into versions/ and the commit, the new state from the journal on. A killed install
+or install-local is then run again, as it was given, and must leave the store the whole
+command would have (an interrupted install is finished by running it again, §12).
 
 Environment: LIFECYCLE_SEED (default: random, printed), LIFECYCLE_RUNS (histories, default
 300), LIFECYCLE_KILLS (histories with a kill, default 100), LIFECYCLE_JOBS (default 2),
@@ -820,7 +822,7 @@ def main():
         print("not ok %d - kills: a history failed (above)" % n)
         failed += 1
     elif kills_landed + unlocked == kills:
-        print("ok %d - all %d kills landed at their point (%s), %d fell on a command said before any lock (no store); each time the next command completed the store as the commit rule says" % (n, kills_landed, at, unlocked))
+        print("ok %d - all %d kills landed at their point (%s), %d fell on a command said before any lock (no store); each time the next command completed the store as the commit rule says, and a killed install run again left what the whole command would have" % (n, kills_landed, at, unlocked))
     else:
         print("not ok %d - %d kills landed, %d histories have one" % (n, kills_landed, kills))
         failed += 1
