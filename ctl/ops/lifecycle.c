@@ -289,6 +289,17 @@ static int foreign_kept(const struct store *s)
 	return yes;
 }
 
+/* Where an install that stopped before its commit left the version it was installing: in
+ * versions/, not current; or current as it was (an install of the current version, failed). */
+static void install_left(const struct store *s, const char *current, const char *version,
+			 char *out, size_t n)
+{
+	if (same(current, version))
+		snprintf(out, n, "Mesa %s stays current as it was, and nothing else was changed", version);
+	else
+		snprintf(out, n, "it stays in %.300s/versions, not current, and nothing else was changed", s->root);
+}
+
 /* Links, state and files of current in one commit. safety: a way out of a bad build
  * (off, boot-tick's switch-off, rollback), which may give up the reserve on a full disk.
  * installing: the version an install makes current, already in versions/: a failure says it
@@ -334,10 +345,17 @@ static int commit_as(const struct lc_ctx *c, const char *cur, const char *prev,
 		struct strbuf why = {0};
 		if (full)
 			space_advice(c->s, installing, &why);
-		if (installing)
-			rc = tb_fail_why(e, err.code, tb_error_reason(&err), "Mesa %s was not made current: %.500s; it stays in %s/versions, not current, and nothing else was changed%.400s; %sthe same command run again makes it current",
-					 installing, err.msg, c->s->root, why.buf ? why.buf : "", full ? "once there is room, " : "");
-		else
+		if (installing) {
+			char *now = store_current(c->s), left[512];
+			install_left(c->s, now, installing, left, sizeof left);
+			int was_current = same(now, installing);
+			rc = tb_fail_why(e, err.code, tb_error_reason(&err), "%sMesa %s %s: %.300s; %s%.300s; %sthe same command run again %s",
+					 was_current ? "the install of " : "", installing,
+					 was_current ? "did not finish" : "was not made current", err.msg, left,
+					 why.buf ? why.buf : "", full ? "once there is room, " : "",
+					 was_current ? "finishes it" : "makes it current");
+			free(now);
+		} else
 			rc = tb_fail_why(e, err.code, tb_error_reason(&err), "%.500s; nothing was changed%.400s",
 					 err.msg, why.buf ? why.buf : "");
 		sb_free(&why);
@@ -579,8 +597,10 @@ int lc_install(const struct lc_ctx *c, const char *version, int run_smoke,
 		if (src && tb_interrupted) {
 			/* stopped by a signal, not failed: nothing is recorded against the version,
 			 * which stays where it is for the same command to take up again */
-			rc = tb_fail_why(e, smoke_err.code, "interrupted", "interrupted by %s while the smoke tests of Mesa %s ran: it stays in %s/versions, not current, and nothing else was changed; the same command run again smoke-tests it and makes it current",
-					 tb_interrupted_name(), version, c->s->root);
+			char left[512];
+			install_left(c->s, v.current, version, left, sizeof left);
+			rc = tb_fail_why(e, smoke_err.code, "interrupted", "interrupted by %s while the smoke tests of Mesa %s ran: %s; the same command run again smoke-tests it and makes it current",
+					 tb_interrupted_name(), version, left);
 			goto out;
 		}
 		if (src || smoke->failed) {
