@@ -157,6 +157,25 @@ else
 	not_ok "install-local stops at placed" "$(cat "$T/paused.err")"
 fi
 
+# the current version, failed (a trial that expired), installed again and interrupted
+reset_store
+ctl mesa on >/dev/null && for b in 2 3 4; do TB323FU_BOOT_ID=boot-$b ctl mesa boot-tick >/dev/null; done
+check "a current version whose trial expired is marked failed" test "$(st 'd["installed"], d["failed"]')" = "('$V3', '$V3')"
+if paused locked "$CTL" --store "$STORE" mesa install $V3; then
+	kill -INT "$paused_pid"
+	wait "$paused_job"
+	rc=$?
+	resume
+	check "  its install again, Ctrl-C while its smoke tests run: exit 1" test "$rc" = 1
+	check "  says it stays current as it was, and what the same command does" grep -qx \
+		"tb323fu-ctl: interrupted by SIGINT (Ctrl-C) while the smoke tests of Mesa $V3 ran: Mesa $V3 stays current as it was, and nothing else was changed; the same command run again smoke-tests it and makes it current" \
+		"$T/paused.err"
+	check "  the same command again" quiet ctl mesa install $V3
+	check "  which clears the failure" test "$(st 'd["installed"], d["failed"]')" = "('$V3', '')"
+else
+	not_ok "install stops at locked" "$(cat "$T/paused.err")"
+fi
+
 reset_store
 if paused unpacking "$CTL" --store "$STORE" mesa install-local "$R4"; then
 	kill -TERM "$paused_pid"
