@@ -112,14 +112,19 @@ const char *tb_error_reason(const struct tb_error *e)
 
 volatile sig_atomic_t tb_interrupted;
 
-int tb_check_interrupted(struct tb_error *e, const char *what)
+const char *tb_interrupted_name(void)
 {
 	int sig = tb_interrupted;
-	if (!sig)
+	return sig == SIGINT ? "SIGINT (Ctrl-C)" : sig == SIGHUP ? "SIGHUP" : "SIGTERM";
+}
+
+int tb_check_interrupted(struct tb_error *e, const char *what)
+{
+	if (!tb_interrupted)
 		return TB_OK;
 	return tb_fail_why(e, TB_EFAIL, "interrupted",
 			   "interrupted by %s while %s; nothing was changed, run the command again to finish it",
-			   sig == SIGINT ? "SIGINT (Ctrl-C)" : sig == SIGHUP ? "SIGHUP" : "SIGTERM", what);
+			   tb_interrupted_name(), what);
 }
 
 void tb_error_clear(struct tb_error *e)

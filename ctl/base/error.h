@@ -39,5 +39,8 @@ void tb_error_clear(struct tb_error *e);
 extern volatile sig_atomic_t tb_interrupted;
 /* TB_EFAIL with reason "interrupted" ("…while WHAT; …") once a signal arrived, else TB_OK. */
 int tb_check_interrupted(struct tb_error *e, const char *what);
+/* The signal that interrupted the command, for a sentence: "SIGINT (Ctrl-C)", "SIGHUP" or
+ * "SIGTERM". */
+const char *tb_interrupted_name(void);
 
 #endif

@@ -133,7 +133,7 @@ void outcome_flatpak_removed(struct outcome *o, struct strbuf *sb, const char *n
 			   would ? "would go" : "removed", would ? "it" : "the version", names);
 }
 
-static void say_pruned(struct outcome *o, struct strbuf *sb, const struct lc_result *r, int keep)
+void say_pruned(struct outcome *o, struct strbuf *sb, const struct lc_result *r, int keep)
 {
 	json_object *arr = json_object_new_array();
 	char *names = xstrdup(r ? r->pruned : "");
@@ -166,10 +166,15 @@ void outcome_installed(struct outcome *o, const struct store *s, const char *ver
 		outcome_int(o, "smoke_passed", smoke->passed);
 		outcome_int(o, "smoke_skipped", smoke->skipped);
 	}
+	/* going back to an older version is said, as apt says a downgrade */
+	outcome_bool(o, "downgrade", r && r->downgrade);
 	struct strbuf sb = {0};
 	if (smoke)
 		sb_appendf(&sb, "Mesa %s passed its smoke tests (%d passed, %d skipped)\n", version,
 			   smoke->passed, smoke->skipped);
+	if (r && r->downgrade)
+		sb_appendf(&sb, "back to an older version: Mesa %s replaces Mesa %s, which stays as previous\n",
+			   version, r->other);
 	/* current/ is what the ICD and session files point through: a session switched on sees
 	 * the new version in every program it starts from now on */
 	struct strbuf no_login = {0};
@@ -227,11 +232,16 @@ void outcome_install_plan(struct outcome *o, const char *cmd, const struct lc_pl
 	struct strbuf sb = {0}, gone = {0};
 	json_object_put(names_array(p->pruned, &gone));
 	outcome_bool(o, "smoke", smoke && !p->unchanged);
-	if (p->unchanged)
+	outcome_bool(o, "downgrade", p->downgrade);
+	if (p->unchanged && gone.len)
+		sb_appendf(&sb, "Mesa %s is already current, so `%s` would only remove Mesa %s to keep %d versions (keep_versions in mesa.conf)",
+			   p->version, cmd, gone.buf, keep);
+	else if (p->unchanged)
 		sb_appendf(&sb, "Mesa %s is already current, so `%s` would leave everything as it is", p->version, cmd);
 	else {
-		sb_appendf(&sb, "`%s` would %smake Mesa %s current%s", cmd,
+		sb_appendf(&sb, "`%s` would %smake Mesa %s current%s%s", cmd,
 			   smoke ? "smoke-test it first and, when it passes, " : "", p->version,
+			   p->downgrade ? ", back to an older version" : "",
 			   p->trial ? " (the session is on: on trial until `tb323fu-ctl mesa keep`)" : "");
 		if (p->previous[0])
 			sb_appendf(&sb, ", keep Mesa %s as previous", p->previous);

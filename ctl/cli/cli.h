@@ -50,6 +50,11 @@ struct lc_result;
 void outcome_installed(struct outcome *o, const struct store *s, const char *version,
 		       const struct smoke_outcome *smoke, const struct lc_result *r, int keep);
 
+/* What the pruning after an install removed (r->pruned) and which versions a rule kept: the
+ * sentences appended to sb, one a line, and "removed" (an array, oldest first) in o. */
+struct strbuf;
+void say_pruned(struct outcome *o, struct strbuf *sb, const struct lc_result *r, int keep);
+
 /* A dry run's answer (--dry-run, docs/design.md §11): "dry_run", "version", "previous",
  * "trial" and "would_remove" (an array, oldest first) from the plan, and the sentence said
  * (what the command would do) with "nothing was changed". */

@@ -1,5 +1,5 @@
-/* install [VERSION]: make a downloaded version current and smoke-test it (the life cycle
- * rolls back when the tests fail). */
+/* install [VERSION]: make a version the store holds current (downloaded, previous or an older
+ * kept one) after its smoke tests; when they fail nothing is switched (docs/design.md §12). */
 #include "cli/cli.h"
 #include "cli/command.h"
 #include "cmd/commands.h"
@@ -77,7 +77,7 @@ static const struct cli_option install_options[] = {
 const struct cli_command install_command = {
 	.name = "install",
 	.args = "[VERSION] [--no-smoke] [--dry-run]",
-	.summary = "make a downloaded version current and smoke-test it (rolls back on failure)",
+	.summary = "make a version the store holds current after its smoke tests (nothing switched on failure)",
 	.example = "tb323fu-ctl mesa install 2026.10.06",
 	.options = install_options,
 	.opts_size = sizeof(struct install_opts),

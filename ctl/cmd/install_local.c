@@ -1,10 +1,12 @@
-/* install-local FILE: verify, unpack, install and smoke-test a release tarball on disk; a
- * version already in the store is repaired from it, not switched to. */
+/* install-local FILE: verify, unpack, install and smoke-test a release tarball on disk,
+ * whatever the store already holds of that version (a damaged tree is repaired from it first);
+ * repairing without switching is `verify --repair V --from FILE`. */
 #include "cli/cli.h"
 #include "cli/command.h"
 #include "cmd/commands.h"
 #include "cmd/lifecycle_say.h"
 #include "ops/acquire.h"
+#include "ops/lifecycle.h"
 #include "release/release.h"
 #include "base/error.h"
 
@@ -16,25 +18,14 @@ struct install_local_opts {
 	int no_smoke;
 };
 
-/* install-local of a version already in the store repairs it (when damaged) and does not
- * switch to it: the tarball of an older version is how its damage is undone. */
-static void say_present(struct outcome *o, const struct store *s, const char *v,
-			enum release_placed placed)
+/* A repaired version that is current already: the repair was the whole install. */
+static int repaired_current(const struct store *s, const char *version)
 {
-	char *cur = store_current(s);
-	int is_cur = cur && !strcmp(cur, v);
-	outcome_str(o, "version", v);
-	outcome_bool(o, "repaired", placed == RELEASE_REPAIRED);
-	outcome_bool(o, "switched", 0);
-	const char *what = placed == RELEASE_REPAIRED
-				   ? "was damaged and is whole again (checked against the tarball)"
-				   : "was already installed and is whole (nothing was changed)";
-	if (is_cur)
-		outcome_say(o, "Mesa %s %s; it is the current version", v, what);
-	else
-		outcome_say(o, "Mesa %s %s; it stays installed, not current%s%s%s; make it current with `tb323fu-ctl mesa install %s`",
-			    v, what, cur ? " (Mesa " : "", cur ? cur : "", cur ? " is current)" : "", v);
-	free(cur);
+	struct lc_view v;
+	lc_read(s, &v);
+	int yes = lc_is_current(&v, version);
+	lc_view_free(&v);
+	return yes;
 }
 
 static int cmd_install_local(struct cli *c, const void *opts, struct store *s, struct outcome *o)
@@ -45,12 +36,27 @@ static int cmd_install_local(struct cli *c, const void *opts, struct store *s, s
 	struct tb_error e = {0};
 	char *version = NULL;
 	int rc = acquire_local(&c->cfg, s, &q, c->progress, &version, &e);
-	if (rc)
+	if (rc) {
 		outcome_fail(o, &e);
-	else if (placed != RELEASE_NEW)
-		say_present(o, s, version, placed);
-	else
+	} else if (placed == RELEASE_REPAIRED && repaired_current(s, version)) {
+		outcome_str(o, "version", version);
+		outcome_bool(o, "repaired", 1);
+		outcome_bool(o, "switched", 0);
+		outcome_say(o, "Mesa %s was damaged and is whole again (checked against the tarball); it is the current version",
+			    version);
+	} else {
+		/* installed whatever the store held of it (docs/design.md §12): new, kept whole or
+		 * repaired from the tarball; a repair is said first */
 		rc = install_and_say(c, s, version, a->no_smoke, o);
+		outcome_bool(o, "repaired", placed == RELEASE_REPAIRED);
+		if (placed == RELEASE_REPAIRED && o->message) {
+			char *m = o->message;
+			o->message = NULL;
+			outcome_say(o, "Mesa %s was damaged and is whole again (checked against the tarball)\n%s",
+				    version, m);
+			free(m);
+		}
+	}
 	free(version);
 	return rc;
 }

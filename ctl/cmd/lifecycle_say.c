@@ -5,6 +5,7 @@
 #include "trial/smoke_run.h"
 #include "base/error.h"
 #include "base/alloc.h"
+#include "base/strbuf.h"
 
 #include <stdarg.h>
 #include <stdlib.h>
@@ -60,7 +61,19 @@ int install_and_say(struct cli *c, struct store *s, const char *v, int no_smoke,
 		return outcome_fail(o, &e);
 	}
 	if (r.unchanged) {
+		/* already current: only what an install killed after its commit left unpruned
+		 * went now, and is said */
+		struct strbuf sb = {0};
 		cli_say_already_current(o, v);
+		if (r.pruned[0]) {
+			free(o->message);
+			o->message = NULL;
+			sb_appendf(&sb, "Mesa %s is already the current version", v);
+		}
+		say_pruned(o, &sb, &r, c->cfg.keep_versions);
+		if (r.pruned[0])
+			outcome_say(o, "%s", sb.buf);
+		sb_free(&sb);
 		return TB_OK;
 	}
 	outcome_installed(o, s, v, smoke ? &sm : NULL, &r, c->cfg.keep_versions);

@@ -1,8 +1,10 @@
-/* verify [VERSION] [--repair]: re-hash an installed version against its MANIFEST and run
- * the ELF checks again; --repair fetches a damaged one anew. */
+/* verify [VERSION] [--repair [--from FILE]]: re-hash an installed version against its
+ * MANIFEST and run the ELF checks again; --repair fetches a damaged one anew, or takes it from
+ * its tarball on disk (--from), and never changes which version is current. */
 #include "cli/cli.h"
 #include "cli/command.h"
 #include "cmd/commands.h"
+#include "ops/acquire.h"
 #include "ops/repair.h"
 #include "release/elfcheck.h"
 #include "release/feed.h"
@@ -13,11 +15,13 @@
 #include "base/strbuf.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 struct verify_opts {
 	const char *version;
 	int repair;
 	int all; /* every installed version, not one */
+	const char *from, *sums, *sig; /* --repair from this tarball (its SHA256SUMS, signature) */
 };
 
 /* Whether the cached release list offers v: then `verify --repair` can fetch it anew. */
@@ -61,6 +65,35 @@ static int repair_and_say(struct cli *c, struct store *s, const char *v, struct 
 		return outcome_fail(o, &e);
 	outcome_bool(o, "repaired", 1);
 	outcome_say(o, "Mesa %s was damaged and is whole again (fetched and checked anew)", v);
+	return TB_OK;
+}
+
+/* --from FILE: the tarball checked as install-local checks it (SHA256SUMS, signature, every
+ * entry, MANIFEST, ELF), which must be v's; it takes the damaged tree's place in one exchange
+ * and nothing else changes (current, previous and the session stay). */
+static int repair_from_file(struct cli *c, struct store *s, const struct verify_opts *a,
+			    const char *v, struct outcome *o)
+{
+	enum release_placed placed = RELEASE_NEW;
+	struct acquire_local_req q = {.file = a->from, .sums = a->sums, .sig = a->sig,
+				      .placed = &placed, .expect_version = v};
+	struct tb_error e = {0};
+	char *got = NULL;
+	int rc = acquire_local(&c->cfg, s, &q, c->progress, &got, &e);
+	free(got);
+	if (rc)
+		return outcome_fail(o, &e);
+	char *cur = store_current(s);
+	int is_cur = cur && !strcmp(cur, v);
+	outcome_bool(o, "repaired", placed == RELEASE_REPAIRED);
+	outcome_bool(o, "switched", 0);
+	if (is_cur)
+		outcome_say(o, "Mesa %s was damaged and is whole again (checked against %s); it is the current version",
+			    v, a->from);
+	else
+		outcome_say(o, "Mesa %s was damaged and is whole again (checked against %s); it stays installed, not current%s%s%s",
+			    v, a->from, cur ? " (Mesa " : "", cur ? cur : "", cur ? " is current)" : "");
+	free(cur);
 	return TB_OK;
 }
 
@@ -119,6 +152,12 @@ static int cmd_verify_check(const void *opts, struct outcome *o)
 	const struct verify_opts *a = opts;
 	if (a->all && a->version)
 		return cli_usage(o, "verify takes a VERSION or --all, not both");
+	if ((a->from || a->sums || a->sig) && !a->repair)
+		return cli_usage(o, "--from, --sums and --sig go with --repair: verify --repair VERSION --from FILE");
+	if ((a->sums || a->sig) && !a->from)
+		return cli_usage(o, "--sums and --sig go with --from FILE: verify --repair VERSION --from FILE --sums SUMS");
+	if (a->from && a->all)
+		return cli_usage(o, "--from FILE repairs one version from its tarball, not --all: verify --repair VERSION --from FILE");
 	return 0;
 }
 
@@ -137,7 +176,9 @@ static int cmd_verify(struct cli *c, const void *opts, struct store *s, struct o
 		rc = verify_tree(c, s, v, &e);
 	if (v)
 		outcome_str(o, "version", v);
-	if (rc && a->repair && v && rc == TB_EVERIFY)
+	if (rc && a->repair && v && rc == TB_EVERIFY && a->from)
+		rc = repair_from_file(c, s, a, v, o);
+	else if (rc && a->repair && v && rc == TB_EVERIFY)
 		rc = repair_and_say(c, s, v, o);
 	else if (rc)
 		outcome_fail(o, &e);
@@ -148,15 +189,21 @@ static int cmd_verify(struct cli *c, const void *opts, struct store *s, struct o
 }
 
 static const struct cli_option verify_options[] = {
-	{.name = "--repair", .help = "fetch a damaged version anew from the release source",
+	{.name = "--repair", .help = "make a damaged version whole: fetched anew from the release source, or from --from FILE; current is not changed",
 	 .kind = OPT_FLAG, .offset = offsetof(struct verify_opts, repair), .writes = 1},
+	CLI_STRING("--from", "FILE", struct verify_opts, from,
+		   "with --repair: the version's release tarball on disk, checked as install-local checks it"),
+	CLI_STRING("--sums", "FILE", struct verify_opts, sums,
+		   "with --from: the SHA256SUMS to check the tarball against (default: beside it)"),
+	CLI_STRING("--sig", "FILE", struct verify_opts, sig,
+		   "with --from: the minisign signature of the sums (default: SUMS.minisig when present)"),
 	CLI_FLAG("--all", struct verify_opts, all, "every installed version, one line each (exit: the first failure's)"),
 	CLI_END,
 };
 
 const struct cli_command verify_command = {
 	.name = "verify",
-	.args = "[VERSION | --all] [--repair]",
+	.args = "[VERSION | --all] [--repair [--from FILE [--sums FILE] [--sig FILE]]]",
 	.summary = "re-hash an installed version (default current) against its MANIFEST",
 	.example = "tb323fu-ctl mesa verify",
 	.options = verify_options,

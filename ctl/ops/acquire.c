@@ -139,7 +139,14 @@ static int acquire_tarball(const struct config *cfg, struct store *s, const stru
 	char *claimed = version_from_name(q->file);
 	char expect[65] = "";
 	int rc = TB_OK;
-	if (!path_exists(sums_path) && q->sums)
+	if (q->expect_version && claimed && strcmp(claimed, q->expect_version))
+		rc = tb_fail_why(e, TB_EVERIFY, "tag-mismatch", "%s is the tarball of Mesa %s, not of Mesa %s; give Mesa %s's own tarball; nothing was changed",
+				 q->file, claimed, q->expect_version, q->expect_version);
+	else if (q->expect_version && !claimed) /* the signature's tag and the MANIFEST must name it */
+		claimed = xstrdup(q->expect_version);
+	if (rc)
+		; /* refused by its name */
+	else if (!path_exists(sums_path) && q->sums)
 		rc = tb_fail_why(e, TB_EVERIFY, "sums-invalid", "%s, the SHA256SUMS given with --sums, does not exist", sums_path);
 	else if (!path_exists(sums_path))
 		rc = tb_fail_why(e, TB_EVERIFY, "sums-invalid", "no SHA256SUMS beside %s: pass the release's SHA256SUMS with --sums FILE", q->file);

@@ -18,6 +18,8 @@ struct acquire_local_req {
 	const char *sums;   /* its SHA256SUMS, NULL: beside it */
 	const char *sig;    /* its signature, NULL: SHA256SUMS.minisig beside it when keys are set */
 	enum release_placed *placed; /* out, may be NULL: new, kept whole or repaired */
+	const char *expect_version; /* NULL, or the version the tarball must be (verify --repair
+				     * --from): another is refused before anything is unpacked */
 };
 
 /* *version_out gets the version (free it). The store must be locked. */

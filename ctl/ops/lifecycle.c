@@ -233,8 +233,9 @@ int lc_reserve_release(const struct store *s)
 	return had;
 }
 
-/* What to delete when the store's disk is full. */
-static void space_advice(const struct store *s, struct strbuf *sb)
+/* What to delete when the store's disk is full; installing: the version an install is
+ * making current, which is not one to delete. */
+static void space_advice(const struct store *s, const char *installing, struct strbuf *sb)
 {
 	sb_appendf(sb, "; the disk holding %s is full: delete partial downloads (%s/cache/*.part)", s->root, s->root);
 	size_t n;
@@ -242,7 +243,7 @@ static void space_advice(const struct store *s, struct strbuf *sb)
 	char *cur = store_current(s), *prev = store_previous(s);
 	int any = 0;
 	for (size_t i = 0; i < n; i++) {
-		if (same(list[i], cur) || same(list[i], prev))
+		if (same(list[i], cur) || same(list[i], prev) || same(list[i], installing))
 			continue;
 		sb_appendf(sb, "%s%s", any++ ? ", " : " or versions not in use (`tb323fu-ctl mesa remove VERSION`: ", list[i]);
 	}
@@ -288,10 +289,24 @@ static int foreign_kept(const struct store *s)
 	return yes;
 }
 
+/* Where an install that stopped before its commit left the version it was installing: in
+ * versions/, not current; or current as it was (an install of the current version, failed). */
+static void install_left(const struct store *s, const char *current, const char *version,
+			 char *out, size_t n)
+{
+	if (same(current, version))
+		snprintf(out, n, "Mesa %s stays current as it was, and nothing else was changed", version);
+	else
+		snprintf(out, n, "it stays in %.300s/versions, not current, and nothing else was changed", s->root);
+}
+
 /* Links, state and files of current in one commit. safety: a way out of a bad build
- * (off, boot-tick's switch-off, rollback), which may give up the reserve on a full disk. */
-static int commit(const struct lc_ctx *c, const char *cur, const char *prev,
-		  const struct state *st, int safety, struct lc_result *r, struct tb_error *e)
+ * (off, boot-tick's switch-off, rollback), which may give up the reserve on a full disk.
+ * installing: the version an install makes current, already in versions/: a failure says it
+ * stays there, not current, and that the same command run again finishes the install. */
+static int commit_as(const struct lc_ctx *c, const char *cur, const char *prev,
+		     const struct state *st, int safety, const char *installing,
+		     struct lc_result *r, struct tb_error *e)
 {
 	for (int attempt = 0;; attempt++) {
 		struct tb_error err = {0};
@@ -331,12 +346,29 @@ static int commit(const struct lc_ctx *c, const char *cur, const char *prev,
 		}
 		struct strbuf why = {0};
 		if (full)
-			space_advice(c->s, &why);
-		rc = tb_fail_why(e, err.code, tb_error_reason(&err), "%.500s; nothing was changed%.400s",
-				 err.msg, why.buf ? why.buf : "");
+			space_advice(c->s, installing, &why);
+		if (installing) {
+			char *now = store_current(c->s), left[512];
+			install_left(c->s, now, installing, left, sizeof left);
+			int was_current = same(now, installing);
+			rc = tb_fail_why(e, err.code, tb_error_reason(&err), "%sMesa %s %s: %.300s; %s%.300s; %sthe same command run again %s",
+					 was_current ? "the install of " : "", installing,
+					 was_current ? "did not finish" : "was not made current", err.msg, left,
+					 why.buf ? why.buf : "", full ? "once there is room, " : "",
+					 was_current ? "finishes it" : "makes it current");
+			free(now);
+		} else
+			rc = tb_fail_why(e, err.code, tb_error_reason(&err), "%.500s; nothing was changed%.400s",
+					 err.msg, why.buf ? why.buf : "");
 		sb_free(&why);
 		return rc;
 	}
+}
+
+static int commit(const struct lc_ctx *c, const char *cur, const char *prev,
+		  const struct state *st, int safety, struct lc_result *r, struct tb_error *e)
+{
+	return commit_as(c, cur, prev, st, safety, NULL, r, e);
 }
 
 /* A transition starts from what a reader sees; a damaged state is rebuilt by the commit. */
@@ -465,6 +497,19 @@ static void prune_versions(struct store *s, int keep, struct lc_result *r)
 	free(prev);
 }
 
+/* A version that failed its smoke tests is not kept to be installed later (docs/design.md
+ * §12): its tree goes, unless a link names it (current, previous) or an application's rule
+ * pins it; the state keeps the failure. */
+static int failed_removable(const struct store *s, const struct lc_view *v, const char *version)
+{
+	if (same(version, v->current) || same(version, v->previous))
+		return 0;
+	char *pin = apprules_pinning(s, version);
+	int yes = pin == NULL;
+	free(pin);
+	return yes;
+}
+
 static int smoke_failed(const struct lc_ctx *c, struct lc_view *v, const char *version,
 			const char *reason_id, const char *why, struct lc_result *r,
 			struct tb_error *e)
@@ -473,14 +518,26 @@ static int smoke_failed(const struct lc_ctx *c, struct lc_view *v, const char *v
 	int rc = commit(c, v->current, v->previous, &v->st, 0, r, e);
 	if (rc)
 		return rc;
-	if (!v->current)
-		return tb_fail_why(e, TB_ESMOKE, "smoke-failed", "Mesa %s failed its smoke test (%s); nothing was switched, no store version is current (look with `tb323fu-ctl mesa smoke %s`)",
-				   version, why, version);
 	if (same(v->current, version))
 		return tb_fail_why(e, TB_ESMOKE, "smoke-failed", "Mesa %s failed its smoke test (%s); it stays current, roll back with `tb323fu-ctl mesa rollback` or switch it off with `tb323fu-ctl mesa off` (look with `tb323fu-ctl mesa smoke %s`)",
 				   version, why, version);
-	return tb_fail_why(e, TB_ESMOKE, "smoke-failed", "Mesa %s failed its smoke test (%s); nothing was switched, Mesa %s stays current (look with `tb323fu-ctl mesa smoke %s`)",
-			   version, why, v->current, version);
+	char stays[160] = "no store version is current";
+	if (v->current)
+		snprintf(stays, sizeof stays, "Mesa %s stays current", v->current);
+	struct tb_error ignored = {0};
+	struct strbuf flatpak = {0}; /* its Flatpak extensions go with it, named */
+	if (failed_removable(c->s, v, version) && release_remove(c->s, version, &flatpak, &ignored) == TB_OK) {
+		r->failed_removed = 1;
+		int with = flatpak.buf && *flatpak.buf;
+		rc = tb_fail_why(e, TB_ESMOKE, "smoke-failed", "Mesa %s failed its smoke test (%s) and was removed from the store%s%s; nothing was switched, %s (`tb323fu-ctl mesa status` shows the failure)",
+				 version, why, with ? " with its Flatpak extensions " : "", with ? flatpak.buf : "", stays);
+		sb_free(&flatpak);
+		return rc;
+	}
+	sb_free(&flatpak);
+	return tb_fail_why(e, TB_ESMOKE, "smoke-failed", "Mesa %s failed its smoke test (%s); nothing was switched, %s, and Mesa %s stays in the store as %s (look with `tb323fu-ctl mesa smoke %s`)",
+			   version, why, stays, version,
+			   same(version, v->previous) ? "the previous version" : "an application's rule pins it", version);
 }
 
 /* The tree install switches to, found whole just before the commit: its smoke test (and a
@@ -533,7 +590,10 @@ int lc_install(const struct lc_ctx *c, const char *version, int run_smoke,
 		goto out;
 	}
 	if (lc_is_current(&v, version)) {
-		r->unchanged = 1; /* installing it again would only start a trial anew */
+		/* installing it again would only start a trial anew; what an install killed after
+		 * its commit left unpruned is pruned now */
+		r->unchanged = 1;
+		prune_versions(c->s, c->cfg->keep_versions, r);
 		goto out;
 	}
 	if (run_smoke) {
@@ -546,9 +606,12 @@ int lc_install(const struct lc_ctx *c, const char *version, int run_smoke,
 			src = suite_after_install(c->s, version, c->cfg, c->progress, &smoke_err);
 		testhook_pause("smoke-tested");
 		if (src && tb_interrupted) {
-			/* stopped by a signal, not failed: nothing is recorded against the version */
-			*e = smoke_err;
-			rc = src;
+			/* stopped by a signal, not failed: nothing is recorded against the version,
+			 * which stays where it is for the same command to take up again */
+			char left[512];
+			install_left(c->s, v.current, version, left, sizeof left);
+			rc = tb_fail_why(e, smoke_err.code, "interrupted", "interrupted by %s while the smoke tests of Mesa %s ran: %s; the same command run again smoke-tests it and makes it current",
+					 tb_interrupted_name(), version, left);
 			goto out;
 		}
 		if (src || smoke->failed) {
@@ -569,7 +632,8 @@ int lc_install(const struct lc_ctx *c, const char *version, int run_smoke,
 		start_trial(&v.st, version, c->cfg);
 	else
 		end_trial(&v.st);
-	rc = commit(c, version, prev, &v.st, 0, r, e);
+	rc = commit_as(c, version, prev, &v.st, 0, version, r, e);
+	r->downgrade = !rc && v.current && !v.current_gone && version_compare(version, v.current) < 0;
 	if (!rc) {
 		testhook_pause("committed");
 		name(r->other, sizeof r->other, prev);
@@ -823,12 +887,14 @@ static int plan_install(const struct lc_ctx *c, const char *version, int update,
 		rc = current_unusable(c->s, &v, update ? "update" : "install", e);
 	else if (!there && !update)
 		rc = tb_fail_why(e, TB_EFAIL, "not-installed", "Mesa %s is not installed: download it first (tb323fu-ctl mesa download %s)", version, version);
-	else if (lc_is_current(&v, version))
-		p->unchanged = 1;
 	else {
-		const char *prev = install_previous(&v, version);
+		/* already current: only what the pruning left would go */
+		p->unchanged = lc_is_current(&v, version);
+		const char *prev = p->unchanged ? v.previous : install_previous(&v, version);
 		name(p->previous, sizeof p->previous, prev);
-		p->trial = v.st.enabled;
+		p->trial = v.st.enabled && !p->unchanged;
+		p->downgrade = !p->unchanged && v.current && !v.current_gone &&
+			       version_compare(version, v.current) < 0;
 		struct strbuf doomed = {0}, pinned = {0};
 		int keep = c->cfg->keep_versions - (!there && c->cfg->keep_versions > 0);
 		lc_prune_plan(c->s, version, prev, keep, &doomed, &pinned);

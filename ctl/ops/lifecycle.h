@@ -68,6 +68,8 @@ struct lc_result {
 	char pinned_kept[600]; /* install: versions the pruning would have removed but a rule pins */
 	char flatpak_removed[1024]; /* remove, install: the Flatpak extensions removed with them
 				     * (flatpak_exports_named's form) */
+	int downgrade;      /* install: the version made current is older than the one it replaced */
+	int failed_removed; /* install: the version failed its smoke tests and its tree was removed */
 };
 /* What a command would leave as it is (docs/design.md §11, the state first): the session
  * already off (env.conf empty too), already on (current usable and not failed), version
@@ -92,8 +94,11 @@ int lc_nothing_on_trial(const struct lc_view *v);
 void lc_gone_advice(const struct store *s, const struct lc_view *v, struct strbuf *sb);
 
 /* Makes an installed version current: smoke tests first (when run_smoke), then links,
- * state and files of current in one commit, then older versions pruned. TB_ESMOKE when the
- * tests fail (nothing switched; failed recorded). */
+ * state and files of current in one commit, then older versions pruned. A version already
+ * current (and not failed) is left as it is, only the pruning done (r->unchanged). TB_ESMOKE
+ * when the tests fail: nothing switched, failed recorded, and the version's tree removed
+ * unless it is current or previous (r->failed_removed). A failure after the version was in
+ * versions/ says that it stays there, not current, and that the same command finishes it. */
 int lc_install(const struct lc_ctx *c, const char *version, int run_smoke,
 	       struct smoke_outcome *smoke, struct lc_result *r, struct tb_error *e);
 int lc_on(const struct lc_ctx *c, struct lc_result *r, struct tb_error *e);
@@ -121,7 +126,8 @@ int lc_remove(const struct lc_ctx *c, const char *version, struct lc_result *r,
 struct lc_plan {
 	char version[80];      /* install, rollback: becomes current; remove: goes */
 	char previous[80];     /* install, rollback: previous afterwards; "" when none */
-	int unchanged;         /* install: already current, nothing would change */
+	int unchanged;         /* install: already current, nothing would change but the pruning */
+	int downgrade;         /* install: version is older than the current one */
 	int trial;             /* the session is on: the new current would go on trial */
 	char pruned[1024];     /* the versions that would be removed, oldest first, spaces between */
 	char pinned_kept[600]; /* install: the pruning would keep these for a rule, ", " between */

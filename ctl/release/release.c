@@ -762,11 +762,11 @@ static int check_installed(const struct store *s, const char *version, int hash,
 	}
 	find_extras(root, "", &m, &bad, &count);
 	if (count && offline)
-		rc = tb_fail_why(e, TB_EVERIFY, "damaged", "Mesa %s is damaged: %s; the release list does not offer it (installed from a tarball on disk?), so repair it with `tb323fu-ctl mesa install-local FILE` of its tarball",
-			     version, bad.buf);
-	else if (count)
-		rc = tb_fail_why(e, TB_EVERIFY, "damaged", "Mesa %s is damaged: %s; repair it with `tb323fu-ctl mesa verify --repair %s` (or install-local its tarball again)",
+		rc = tb_fail_why(e, TB_EVERIFY, "damaged", "Mesa %s is damaged: %s; the release list does not offer it (installed from a tarball on disk?), so repair it from its tarball with `tb323fu-ctl mesa verify --repair %s --from FILE`",
 			     version, bad.buf, version);
+	else if (count)
+		rc = tb_fail_why(e, TB_EVERIFY, "damaged", "Mesa %s is damaged: %s; repair it with `tb323fu-ctl mesa verify --repair %s` (or from its tarball on disk: `tb323fu-ctl mesa verify --repair %s --from FILE`)",
+			     version, bad.buf, version, version);
 	sb_free(&bad);
 	manifest_free(&m);
 	free(root);

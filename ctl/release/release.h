@@ -45,7 +45,7 @@ int release_unpack(struct store *s, const struct release_request *r, char **vers
 /* Re-hashes an installed tree against its MANIFEST; TB_EVERIFY naming every damaged file. */
 int release_verify_installed(const struct store *s, const char *version, struct tb_error *e);
 /* The same for a version the release source does not offer: the repair it names is
- * install-local of its tarball, since `verify --repair` cannot fetch it. */
+ * `verify --repair V --from FILE` of its tarball, since `verify --repair` cannot fetch it. */
 int release_verify_offline(const struct store *s, const char *version, struct tb_error *e);
 /* The same without re-hashing: every file there with its type, mode and size, every link as
  * the MANIFEST says, nothing extra. For a tree about to become current, checked a moment ago. */

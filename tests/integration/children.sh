@@ -126,15 +126,16 @@ check "smoke: the smoke program started" wait_until 60 test -e "$T/started"
 kill -TERM "$(cat "$T/smoke.pid")"
 interrupted smoke "the smoke tests ran"
 
-# An install stopped in its smoke tests records no failure: the store is as it was. (A version
-# new to the store: installing the current one again is answered from the state, no smoke.)
+# An install stopped in its smoke tests records no failure: the version stays in versions/,
+# not current, and the rest of the store is as it was. (A version new to the store:
+# installing the current one again is answered from the state, no smoke.)
 V2=2026.08.02
 R2=$(standin $V2) || not_ok "stand-in release $V2"
 start install env TB323FU_MESA_SMOKE="$T/hang" "$CTL" --store "$STORE" --json mesa install-local "$R2" \
 	--sums "$(dirname "$R2")/SHA256SUMS"
 check "install: the smoke program started" wait_until 60 test -e "$T/started"
 kill -TERM "$(cat "$T/install.pid")"
-interrupted install "the smoke tests ran"
+interrupted install "the smoke tests of Mesa $V2 ran: it stays in $STORE/versions, not current, and nothing else was changed; the same command run again smoke-tests it and makes it current"
 check "…no failure is recorded against $V2, $V stays current" \
 	test "$(ctl mesa status --json | json 'd["installed"], d["failed"], d["failed_reason_id"]')" = "('$V', '', '')"
 ctl mesa remove $V2 >/dev/null 2>&1 || true

@@ -38,8 +38,8 @@ check "  JSON: dry_run, version, previous, would_remove oldest first, smoke" \
 	test "$(json '[d["ok"], d["dry_run"], d["version"], d["previous"], d["would_remove"], d["smoke"]]')" = \
 	"[True, True, '2026.10.04', '2026.10.03', ['2026.10.01', '2026.10.02'], False]"
 unchanged 0 ctl mesa install 2026.10.03 --dry-run
-check "  of current: says install would leave everything as it is" \
-	grep -q 'Mesa 2026.10.03 is already current, so `install` would leave everything as it is; nothing was changed' "$T/out"
+check "  of current: says install would only prune what is beyond keep_versions" \
+	grep -qx 'dry run: Mesa 2026.10.03 is already current, so `install` would only remove Mesa 2026.10.01 to keep 2 versions (keep_versions in mesa.conf); nothing was changed' "$T/out"
 unchanged 1 ctl --json mesa install 2026.09.01 --dry-run
 check "  of a version not there: refused as install refuses it (not-installed)" \
 	test "$(json 'd["reason"]')" = not-installed

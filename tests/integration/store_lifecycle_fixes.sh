@@ -22,8 +22,8 @@ expect_exit 0 "on" ctl mesa on
 expect_exit 0 "keep" ctl mesa keep
 # the kept version's tarball again changes nothing: it is there, whole and current
 expect_exit 0 "install-local of the kept version again" ctl mesa install-local "$R1" --no-smoke
-check "…says it was already installed and is current" \
-	grep -q "Mesa 2026.1.1 was already installed and is whole (nothing was changed); it is the current version" "$T/out"
+check "…says it is already the current version and nothing was changed" \
+	grep -q "Mesa 2026.1.1 is already the current version; nothing was changed" "$T/out"
 check "…and starts no trial" test "$(st 'd["state"], d["trial"], d["tries"]')" = "('idle', '', 0)"
 # another version installed while on goes on trial, and the sentence says so
 expect_exit 0 "install of another version while on" ctl mesa install 2026.2.1 --no-smoke
@@ -42,7 +42,7 @@ lib="$STORE/versions/2026.1.1/lib/libvk.so"
 printf 'x' >>"$lib"
 expect_exit 4 "verify finds the damage" ctl mesa verify
 check "…and names the command that repairs it: installed from a tarball on disk, no release list offers it" \
-	grep -q "the release list does not offer it (installed from a tarball on disk?), so repair it with .tb323fu-ctl mesa install-local FILE. of its tarball" "$T/err"
+	grep -q "the release list does not offer it (installed from a tarball on disk?), so repair it from its tarball with .tb323fu-ctl mesa verify --repair 2026.1.1 --from FILE." "$T/err"
 check "…with reason damaged" sh -c "\"$CTL\" --store '$STORE' --json mesa verify 2>/dev/null | grep -q '\"reason\":\"damaged\"'"
 expect_exit 1 "remove refuses the current version" ctl mesa remove 2026.1.1
 check "…says it stays and how to make another current, with no repair hint (remove repairs nothing)" sh -c "
@@ -53,7 +53,7 @@ check "…says it stays and how to make another current, with no repair hint (re
 printf 'api_url = http://127.0.0.1:9\nconnect_timeout = 5\n' >"$T/offline.conf"
 expect_exit 5 "verify --repair with the source out of reach" \
 	"$CTL" --store "$STORE" --config "$T/offline.conf" mesa verify --repair 2026.1.1
-check "…names the command that repairs it offline" grep -q "repaired offline with .tb323fu-ctl mesa install-local FILE" "$T/err"
+check "…names the command that repairs it offline" grep -q "repaired offline with .tb323fu-ctl mesa verify --repair VERSION --from FILE." "$T/err"
 exec 3<"$lib"
 expect_exit 0 "install-local of the same good tarball repairs it" ctl mesa install-local "$R1" --no-smoke
 expect_exit 0 "…verify is clean again" ctl mesa verify 2026.1.1

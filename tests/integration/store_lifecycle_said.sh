@@ -1,10 +1,11 @@
 #!/bin/sh
 # Nothing happens without a word: what the pruning after an install removes and why, a
-# repair by install-local that does not switch, a rollback that refuses damaged files (and
-# doctor, which looks at previous too), `on` on a store no login reads, and the commands the
-# state already answers (already off, already on, already current, no store there), which
-# make no store and change nothing; install-local's sentences about what it was given; one
-# vocabulary in status's first line and list's columns; remove of current without a repair hint.
+# repair from a tarball (verify --repair --from) that does not switch, a rollback that refuses
+# damaged files (and doctor, which looks at previous too), `on` on a store no login reads, and
+# the commands the state already answers (already off, already on, already current, no store
+# there), which make no store and change nothing; install-local's sentences about what it was
+# given; one vocabulary in status's first line and list's columns; remove of current without a
+# repair hint.
 . "$TB_TOP/tests/lib.sh"
 
 V1=2026.10.06
@@ -61,24 +62,20 @@ expect_exit 0 "an install that prunes nothing" ctl --json mesa install $V3 --no-
 check "  removed is empty and no sentence says removed" \
 	test "$(json 'd["removed"], "removed to keep" in d["message"]')" = "([], False)"
 
-# --- install-local of a version already there repairs it and does not switch ---
+# --- a damaged older version is repaired from its tarball without switching ---
 printf 'keep_versions = 3\n' >"$TB323FU_MESA_CONFIG"
 rm -rf "$STORE"
 for r in "$R1" "$R2" "$R3"; do ctl mesa install-local "$r" --no-smoke >/dev/null || not_ok "install-local $r"; done
 # V3 current, V2 previous, V1 older
 F=$(damage $V1)
 expect_exit 4 "verify of the damaged older version" ctl mesa verify $V1
-check "  its hint: install-local its tarball (the release list does not offer it)" grep -qF 'repair it with `tb323fu-ctl mesa install-local FILE` of its tarball' "$T/err"
-expect_exit 0 "install-local of the damaged older version's tarball" ctl --json mesa install-local "$R1" --no-smoke
+check "  its hint: verify --repair from its tarball (the release list does not offer it)" grep -qF "repair it from its tarball with \`tb323fu-ctl mesa verify --repair $V1 --from FILE\`" "$T/err"
+expect_exit 0 "verify --repair from the damaged older version's tarball" ctl --json mesa verify $V1 --repair --from "$R1"
 check "  it is whole again" quiet ctl mesa verify $V1
 check "  current and previous stay as they were" test "$(st 'd["installed"], d["previous"]')" = "('$V3', '$V2')"
 check "  --json: repaired, not switched" test "$(json 'd["repaired"], d["switched"], d["version"]')" = "(True, False, '$V1')"
-check "  the sentence says it was repaired, is not current, and how to make it current" \
-	said "^Mesa $V1 was damaged and is whole again (checked against the tarball); it stays installed, not current (Mesa $V3 is current); make it current with .tb323fu-ctl mesa install $V1.$"
-expect_exit 0 "install-local of a whole older version's tarball" ctl mesa install-local "$R1" --no-smoke
-check "  says nothing was changed and it stays not current" \
-	grep -q "Mesa $V1 was already installed and is whole (nothing was changed); it stays installed, not current" "$T/out"
-check "  and does not switch either" test "$(st 'd["installed"]')" = "$V3"
+check "  the sentence says it was repaired and is not current" \
+	said "^Mesa $V1 was damaged and is whole again (checked against $R1); it stays installed, not current (Mesa $V3 is current)$"
 
 # --- rollback checks previous first; doctor looks at previous too ---
 F=$(damage $V2)
@@ -93,7 +90,7 @@ expect_exit 1 "doctor finds the damaged previous" ctl mesa doctor
 check "  it names previous and what rollback does about it" \
 	grep -q "problem: Mesa $V2 is damaged: $F (content changed); .* (the previous version); \`tb323fu-ctl mesa rollback\` refuses to go back to it until then" "$T/out"
 check "  current is still checked" grep -q "Mesa $V3 is intact (the current version)" "$T/out"
-ctl mesa install-local "$R2" --no-smoke >/dev/null
+ctl mesa verify $V2 --repair --from "$R2" >/dev/null
 expect_exit 0 "once repaired, rollback goes back" ctl mesa rollback
 check "  to $V2" test "$(st 'd["installed"]')" = "$V2"
 

@@ -114,13 +114,11 @@ check "the sentence names exactly the two tests" \
 	sh -c "json() { python3 -c 'import json,sys; print(json.load(sys.stdin)[\"message\"])'; }; json <'$T/out' | grep -q '2 of 5 piglit-cl tests pass with the distribution.s Mesa and not with Mesa $V2: api@clgetkernelworkgroupinfo, api@clgetmemobjectinfo'"
 check "$V1 is current again, $V2 failed" \
 	test "$(ctl mesa status --json | json 'd["installed"], d["failed"]')" = "('$V1', '$V2')"
-check "smoke/$V2.json names exactly those regressions" \
-	test "$(suite 'd["suites"]["piglit-cl"]["regressions"], d["suites"]["piglit-cl"]["distribution_cached"]' $V2)" = \
-	"(['api@clgetkernelworkgroupinfo', 'api@clgetmemobjectinfo'], True)"
 check "the distribution's side came from the cache: piglit ran once, on the store's side" \
 	test "$(cat "$T/record")" = "OCL_ICD_VENDORS=$REAL/icd/versions/$V2/opencl RUSTICL_ENABLE=llvmpipe"
-check "list: $V2 has regressions" \
-	test "$(ctl mesa list --json | json '[v["suite"] for v in d["versions"] if v["version"] == "'$V2'"]')" = "['regressions']"
+check "$V2 is removed from the store, as a version that failed its smoke tests is" test ! -e "$STORE/versions/$V2"
+# installed without its smoke tests, to look at it again
+ctl mesa install-local "$R2" --sums "$(dirname "$R2")/SHA256SUMS" --no-smoke >/dev/null || not_ok "install-local $V2 --no-smoke"
 expect_exit 6 "smoke $V2 --suite piglit-cl names them again" \
 	ctl mesa smoke $V2 --suite piglit-cl --filter "$SMALL"
 check "…marked in the table and named in the sentence" \
@@ -128,6 +126,11 @@ check "…marked in the table and named in the sentence" \
 check "…the totals differ" sh -c "grep -qx 'pass  *3  *5' '$T/out' && grep -qx 'fail  *2  *0' '$T/out'"
 check "…only those two rows, and how many differ" \
 	sh -c "test \"\$(grep -c ' regression\$' '$T/out')\" = 2 && test \"\$(grep -c '^api@' '$T/out')\" = 2 && grep -q '^2 of 5 tests gave different results' '$T/out'"
+check "smoke/$V2.json names exactly those regressions" \
+	test "$(suite 'd["suites"]["piglit-cl"]["regressions"], d["suites"]["piglit-cl"]["distribution_cached"]' $V2)" = \
+	"(['api@clgetkernelworkgroupinfo', 'api@clgetmemobjectinfo'], True)"
+check "list: $V2 has regressions" \
+	test "$(ctl mesa list --json | json '[v["suite"] for v in d["versions"] if v["version"] == "'$V2'"]')" = "['regressions']"
 
 # --- arguments and configuration ---------------------------------------------------------------
 expect_exit 2 "an unknown suite" ctl mesa smoke --suite nothing

@@ -16,7 +16,9 @@ passes, the seed picks one, the writer stops there and writes the point's name i
 and only then is it killed, so every kill lands where it was meant to, whatever the machine's
 speed. Once the next writer ran, the store must be exactly what the commit rule says for that
 point: the old state before anything is visible, the unpacked version not yet current between
-the rename into versions/ and the commit, the new state from the journal on.
+the rename into versions/ and the commit, the new state from the journal on. A killed install
+or install-local is then run again, as it was given, and must leave the store the whole
+command would have (an interrupted install is finished by running it again, §12).
 
 Environment: LIFECYCLE_SEED (default: random, printed), LIFECYCLE_RUNS (histories, default
 300), LIFECYCLE_KILLS (histories with a kill, default 100), LIFECYCLE_JOBS (default 2),
@@ -78,13 +80,15 @@ def answered_by_state(op, old):
 
 def unchanged(op, old):
     """The writers that find nothing to change and commit nothing (lc_is_off, lc_is_on,
-    lc_is_current)."""
+    lc_is_current; an install of the current version only prunes, install-local of it only
+    repairs it)."""
     kind, v = op["op"], op.get("v")
     return {
         "off": not old.enabled and not old.trial,
         "on": old.current is not None and old.enabled and old.failed != old.current,
         "install": v == old.current and old.failed != v and v in old.versions
         and not old.versions[v]["damaged"],
+        "install-local": v == old.current and old.failed != v,
     }.get(kind, False)
 
 
@@ -102,10 +106,10 @@ def reached_points(op, old, new, want):
         pts.append("downloaded")
     if acquires:
         pts += ["unpacking", "unpacked", "version-files", "placed"]
-    present = v in old.versions  # install-local repairs it, never switches to it (nor tests it)
-    if kind == "install-local" and op.get("smoke") and not present:
+    # install-local installs whatever the store held of it: tested unless current already
+    if kind == "install-local" and op.get("smoke") and not unchanged(op, old):
         pts.append("smoke-tested")
-    commits = {"install-local": want in (0, 6) and not present, "install": want in (0, 6), "on": want == 0,
+    commits = {"install-local": want in (0, 6), "install": want in (0, 6), "on": want == 0,
                "off": True, "rollback": want == 0, "newboot": new.boot != old.boot,
                "boot-tick": new.boot != old.boot}.get(kind, False) and not unchanged(op, old)
     if commits:
@@ -135,12 +139,18 @@ def state_after_kill(op, point, old, new):
         mid.add(v)
         mid.versions[v]["damaged"] = False
         if point == "smoke-tested":  # its result is written before anything is decided
-            mid.versions[v]["smoke"] = new.versions[v]["smoke"]
+            mid.versions[v]["smoke"] = new.versions.get(v, {"smoke": "fail"})["smoke"]
         return mid
     c = copy.deepcopy(new)
     if point in BEFORE_PRUNE and op["op"] in ("install", "install-local"):
         for v, entry in old.versions.items():  # not pruned yet
             c.versions.setdefault(v, copy.deepcopy(entry))
+        v = op["v"]
+        if v not in new.versions and new.failed == v:
+            # failed its smoke tests: recorded by the commit, its tree removed only after it
+            c.versions[v] = {"damaged": False, "smoke": "fail"}
+        elif v in c.versions and op["op"] == "install-local":
+            c.versions[v]["damaged"] = False  # repaired before the commit
     return c
 
 
@@ -199,11 +209,14 @@ class Model:
         if self.versions[v]["damaged"]:
             return 4
         if v == self.current and self.failed != v:
-            return 0  # already current: nothing changes
+            self.prune()  # already current: only what a killed install left unpruned goes
+            return 0
         if smoke:
             self.versions[v]["smoke"] = "fail" if smoke_fails else "pass"
             if smoke_fails:
                 self.failed = v
+                if v not in (self.current, self.previous):
+                    del self.versions[v]  # not kept to be installed later (§12)
                 return 6
         prev = self.previous if self.current == v else self.current
         self.current, self.previous = v, prev
@@ -216,10 +229,15 @@ class Model:
         return 0
 
     def install_local(self, v, smoke, smoke_fails, boot):
-        if v in self.versions:  # repaired when damaged, never switched to
-            self.versions[v]["damaged"] = False
-            return 0
+        """Install means install: whatever the store held of v (nothing, whole, damaged,
+        previous, older) becomes current after its smoke tests; a damaged v is repaired first,
+        and a repaired current v is all there is to do."""
+        repaired_current = v == self.current and v in self.versions and self.versions[v]["damaged"] \
+            and self.failed != v
         self.add(v)
+        self.versions[v]["damaged"] = False
+        if repaired_current:
+            return 0
         return self.install(v, smoke, smoke_fails, boot)
 
     def on(self, boot):
@@ -589,6 +607,24 @@ class History:
                           % (" ".join(args), point, "; ".join(diffs)))
         self.m = want_state
         self.invariants(st, True)
+        if op["op"] in ("install", "install-local"):
+            self.finished_by_rerun(op, args, point, new)
+
+    def finished_by_rerun(self, op, args, point, new):
+        """An interrupted install is finished by the same command again (docs/design.md §12):
+        run once more, it leaves the store as the whole command would have."""
+        again, want = self.args_and_model(dict(op, kill=None), self.m)
+        self.expect(want, again, self.ctl(*again))
+        st, ls = self.observe()
+        diffs = self.compare(self.m, st, ls)
+        whole = ["%s: rerun %r, whole command %r" % (k, w, new.status()[k])
+                 for k, w in self.m.status().items() if new.status()[k] != w]
+        if self.m.listing() != new.listing():
+            whole.append("list: rerun %r, whole command %r" % (self.m.listing(), new.listing()))
+        if diffs or whole:
+            raise Failure("`%s` killed at %s and run again is not finished: %s"
+                          % (" ".join(args), point, "; ".join(diffs + whole)))
+        self.invariants(st, True)
 
     def play(self, op, launcher):
         self.log.append(op)
@@ -786,7 +822,7 @@ def main():
         print("not ok %d - kills: a history failed (above)" % n)
         failed += 1
     elif kills_landed + unlocked == kills:
-        print("ok %d - all %d kills landed at their point (%s), %d fell on a command said before any lock (no store); each time the next command completed the store as the commit rule says" % (n, kills_landed, at, unlocked))
+        print("ok %d - all %d kills landed at their point (%s), %d fell on a command said before any lock (no store); each time the next command completed the store as the commit rule says, and a killed install run again left what the whole command would have" % (n, kills_landed, at, unlocked))
     else:
         print("not ok %d - %d kills landed, %d histories have one" % (n, kills_landed, kills))
         failed += 1

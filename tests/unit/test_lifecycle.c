@@ -331,7 +331,11 @@ static void test_failed_commit_changes_nothing(void **state)
 	put(f, "icd/opencl", "x");
 	struct smoke_outcome sm;
 	assert_int_not_equal(lc_install(&f->c, "2026.2.1", 0, &sm, &r, &e), TB_OK);
-	assert_non_null(strstr(e.msg, "nothing was changed"));
+	/* the version stays in versions/, not current, and the same install finishes it */
+	assert_non_null(strstr(e.msg, "Mesa 2026.2.1 was not made current: "));
+	assert_non_null(strstr(e.msg, "it stays in "));
+	assert_non_null(strstr(e.msg, "nothing else was changed"));
+	assert_non_null(strstr(e.msg, "the same command run again makes it current"));
 	char *after = snapshot(f);
 	assert_string_equal(before, after);
 	char *tmp = path_join(f->s.root, ".state.tmp.txn");
