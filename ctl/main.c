@@ -3,6 +3,7 @@
 #include "cli/cli.h"
 #include "base/jsontext.h"
 #include "cli/cli_access.h"
+#include "cli/cli_hints.h"
 #include "cli/cli_state_first.h"
 #include "cli/cli_progress.h"
 #include "cli/command.h"
@@ -182,6 +183,13 @@ static int run(const struct cli_line *l, int argc, char **argv)
 		free(o.message);
 		o.message = m;
 	}
+	/* every command a sentence names keeps the store and configuration given */
+	char *kept = cli_hints_keep(o.message, l->g.store, l->g.config);
+	if (kept) {
+		free(o.message);
+		o.message = kept;
+	}
+	cli_hints_keep_json(o.fields, l->g.store, l->g.config);
 	running_end(o.code, o.code ? o.reason : "", o.message);
 	cli_progress_finished(name, o.code, o.reason, o.message);
 	int rc = print_outcome(&c, &o, !strcmp(l->g.progress, "json"));
