@@ -746,7 +746,7 @@ int lc_not_installed(const struct store *s, const char *version, struct tb_error
 }
 
 int lc_remove_refusal(const struct store *s, const struct lc_view *v, const char *version,
-		      struct tb_error *e)
+		      int force, struct tb_error *e)
 {
 	if (!store_has_version(s, version))
 		return lc_not_installed(s, version, e);
@@ -759,23 +759,30 @@ int lc_remove_refusal(const struct store *s, const struct lc_view *v, const char
 	else if (same(version, v->current))
 		rc = tb_fail_why(e, TB_EFAIL, "in-use", "Mesa %s is current, so it stays; make another version current first (`tb323fu-ctl mesa rollback`%s%s, or `tb323fu-ctl mesa install VERSION`), then remove it",
 				 version, v->previous ? " goes back to " : "", v->previous ? v->previous : "");
-	else if (same(version, v->previous))
-		rc = tb_fail_why(e, TB_EFAIL, "in-use", "Mesa %s is the previous version, kept for `tb323fu-ctl mesa rollback`; it can be removed once another version is installed", version);
+	else if (same(version, v->previous) && !force)
+		rc = tb_fail_why(e, TB_EFAIL, "in-use", "Mesa %s is the previous version, kept for `tb323fu-ctl mesa rollback`; nothing was changed; `tb323fu-ctl mesa remove --force %s` removes it now, and rollback is then no longer possible",
+				 version, version);
 	free(pin);
 	return rc;
 }
 
-int lc_remove(const struct lc_ctx *c, const char *version, struct lc_result *r,
+int lc_remove(const struct lc_ctx *c, const char *version, int force, struct lc_result *r,
 	      struct tb_error *e)
 {
 	struct lc_view v;
 	begin(c, &v, r);
 	name(r->version, sizeof r->version, version);
-	int rc = lc_remove_refusal(c->s, &v, version, e);
+	int rc = lc_remove_refusal(c->s, &v, version, force, e);
+	/* the previous version: its link goes first, so a kill between leaves a version
+	 * that is neither current nor previous, never a link to a tree that is gone */
+	int was_previous = same(version, v.previous);
+	if (!rc && was_previous)
+		rc = commit(c, v.current, NULL, &v.st, 0, r, e);
 	if (!rc)
 		rc = release_remove(c->s, version, e);
-	if (!rc && v.state_damaged)
+	if (!rc && v.state_damaged && !was_previous)
 		rc = commit(c, v.current, v.previous, &v.st, 0, r, e);
+	r->dropped_previous = !rc && was_previous;
 	lc_view_free(&v);
 	return rc;
 }
@@ -843,13 +850,13 @@ int lc_plan_rollback(const struct lc_ctx *c, struct lc_plan *p, struct tb_error 
 	return rc;
 }
 
-int lc_plan_remove(const struct lc_ctx *c, const char *version, struct lc_plan *p,
+int lc_plan_remove(const struct lc_ctx *c, const char *version, int force, struct lc_plan *p,
 		   struct tb_error *e)
 {
 	struct lc_view v;
 	plan_begin(c, &v, p);
 	name(p->version, sizeof p->version, version);
-	int rc = lc_remove_refusal(c->s, &v, version, e);
+	int rc = lc_remove_refusal(c->s, &v, version, force, e);
 	if (!rc)
 		name(p->pruned, sizeof p->pruned, version);
 	lc_view_free(&v);

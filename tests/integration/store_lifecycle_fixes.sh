@@ -52,7 +52,7 @@ check "…says it stays and how to make another current, with no repair hint (re
 printf 'api_url = http://127.0.0.1:9\nconnect_timeout = 5\n' >"$T/offline.conf"
 expect_exit 5 "verify --repair with the source out of reach" \
 	"$CTL" --store "$STORE" --config "$T/offline.conf" mesa verify --repair 2026.1.1
-check "…names the command that repairs it offline" grep -q "repaired offline with .tb323fu-ctl --store $STORE mesa install-local FILE" "$T/err"
+check "…names the command that repairs it offline" grep -q "repaired offline with .tb323fu-ctl --store $STORE --config $T/offline.conf mesa install-local FILE" "$T/err"
 exec 3<"$lib"
 expect_exit 0 "install-local of the same good tarball repairs it" ctl mesa install-local "$R1" --no-smoke
 expect_exit 0 "…verify is clean again" ctl mesa verify 2026.1.1
