@@ -1,6 +1,7 @@
 /* The life cycle's one owner: every transition of docs/design.md §12 reads the store once,
  * decides the new links and state, and commits them with the files of current. */
 #include "ops/lifecycle.h"
+#include "ops/remember.h"
 #include "ops/app_pinning.h"
 #include "ops/flatpak_export.h"
 #include "ops/flatpak_session.h"
@@ -64,10 +65,13 @@ static char *ready_version(const struct store *s, const struct lc_view *v)
 	size_t n;
 	char **list = store_versions(s, &n);
 	char *ready = NULL;
+	struct marks m; /* a version the store remembers as gone wrong waits for no one */
+	marks_load(s, &m);
 	for (size_t i = 0; i < n && !ready; i++)
 		if (!same(list[i], v->current) && !same(list[i], v->previous) &&
-		    !same(list[i], v->st.failed))
+		    !same(list[i], v->st.failed) && !marks_find(&m, list[i]))
 			ready = xstrdup(list[i]);
+	marks_free(&m);
 	store_free_list(list, n);
 	return ready;
 }
@@ -467,6 +471,7 @@ static int smoke_failed(const struct lc_ctx *c, struct lc_view *v, const char *v
 	int rc = commit(c, v->current, v->previous, &v->st, 0, r, e);
 	if (rc)
 		return rc;
+	remember_version(c->cfg, c->s, version, reason_id, why);
 	if (!v->current)
 		return tb_fail_why(e, TB_ESMOKE, "smoke-failed", "Mesa %s failed its smoke test (%s); nothing was switched, no store version is current (look with `tb323fu-ctl mesa smoke %s`)",
 				   version, why, version);
@@ -566,6 +571,7 @@ int lc_install(const struct lc_ctx *c, const char *version, int run_smoke,
 	rc = commit(c, version, prev, &v.st, 0, r, e);
 	if (!rc) {
 		testhook_pause("committed");
+		remember_cleared(c->s, version); /* installed: named, or newer than the mark */
 		name(r->other, sizeof r->other, prev);
 		prune_versions(c->s, c->cfg->keep_versions, r);
 	}
@@ -682,6 +688,11 @@ int lc_rollback(const struct lc_ctx *c, struct lc_result *r, struct tb_error *e)
 			end_trial(&v.st);
 		/* a current whose tree is gone is dropped, not kept for going back to */
 		rc = commit(c, v.previous, v.current_gone ? NULL : v.current, &v.st, 1, r, e);
+		/* the store remembers what was rolled back from (a crash rollback says why) */
+		if (!rc)
+			remember_cleared(c->s, v.previous); /* gone back to on purpose */
+		if (!rc && v.current && !v.current_gone)
+			remember_version(c->cfg, c->s, v.current, "rolled-back", "the user rolled back from it");
 	}
 	lc_view_free(&v);
 	return rc;
@@ -722,6 +733,8 @@ int lc_boot_tick(const struct lc_ctx *c, const char *boot_id, struct lc_result *
 		phase(c, LC_SWITCHING, r->version);
 		rc = commit(c, v.current, v.previous, &v.st, 1, r, e);
 		r->switched_off = !rc;
+		if (!rc)
+			remember_version(c->cfg, c->s, r->version, "trial-expired", why);
 		free(why);
 	} else {
 		v.st.tries++;

@@ -53,6 +53,8 @@
 #define STORE_APP_RULES "app-rules"
 /* What was read of the journal's crash evidence, and the pins it made (docs/design.md §18). */
 #define STORE_CRASH_RECORD "crash-record"
+/* The versions the store remembers as gone wrong (docs/design.md §12). */
+#define STORE_MARKS "marked"
 
 /* The writers' lock, the commit journal, and the running operation. */
 #define STORE_LOCK ".lock"
