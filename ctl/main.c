@@ -29,7 +29,7 @@ TB_IDENT_DEFINE("tb323fu-ctl");
 static const struct cli_command *const commands[] = {
 	&status_command, &list_command,  &check_command,     &download_command,   &install_command,
 	&update_command, &install_local_command, &on_command, &off_command,       &keep_command,
-	&rollback_command, &boot_tick_command, &remove_command, &verify_command,  &smoke_command,
+	&rollback_command, &boot_tick_command, &remove_command, &forget_command, &verify_command, &smoke_command,
 	&bench_command,  &doctor_command, &notes_command,    &takeover_command,   &auto_check_command,
 	&app_command,    &flatpak_command, &crashes_command, &pack_command,
 };
