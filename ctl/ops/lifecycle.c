@@ -12,6 +12,8 @@
 #include "trial/suite.h"
 #include "base/testhook.h"
 #include "store/txn.h"
+#include "store/marks.h"
+#include "common/storelayout.h"
 #include "base/alloc.h"
 #include "base/strbuf.h"
 #include "base/fs.h"
@@ -259,7 +261,8 @@ static void space_advice(const struct store *s, struct strbuf *sb)
 
 /* keep_current: current is a link outside versions/ that stays as the user made it. */
 static int stage_all(const struct lc_ctx *c, const char *cur, const char *prev,
-		     const struct state *st, int keep_current, struct txn *t, struct tb_error *e)
+		     const struct state *st, int keep_current, const struct marks *mk,
+		     struct txn *t, struct tb_error *e)
 {
 	char *cl = store_version_rel(cur);
 	char *pl = store_version_rel(prev);
@@ -270,6 +273,11 @@ static int stage_all(const struct lc_ctx *c, const char *cur, const char *prev,
 		rc = txn_put_link(t, STORE_PREVIOUS, pl, e);
 	if (!rc)
 		rc = txn_put_file(t, STORE_STATE, sb.buf, sb.len, e);
+	if (!rc && mk) { /* what the store remembers changes with the links (§12) */
+		char *text = marks_format(mk);
+		rc = txn_put_file(t, STORE_MARKS, text, strlen(text), e);
+		free(text);
+	}
 	/* a tree that is gone has no files to select: the ICD and env files of current go */
 	/* flatpak.conf names current's extension while on and exported (§17) */
 	const char *sel = store_version_gone(c->s, cur) ? NULL : cur;
@@ -292,10 +300,12 @@ static int foreign_kept(const struct store *s)
 	return yes;
 }
 
-/* Links, state and files of current in one commit. safety: a way out of a bad build
- * (off, boot-tick's switch-off, rollback), which may give up the reserve on a full disk. */
-static int commit(const struct lc_ctx *c, const char *cur, const char *prev,
-		  const struct state *st, int safety, struct lc_result *r, struct tb_error *e)
+/* Links, state and files of current in one commit, and the store's marks when mk is not
+ * NULL. safety: a way out of a bad build (off, boot-tick's switch-off, rollback), which may
+ * give up the reserve on a full disk. */
+static int commit_marked(const struct lc_ctx *c, const char *cur, const char *prev,
+			 const struct state *st, int safety, const struct marks *mk,
+			 struct lc_result *r, struct tb_error *e)
 {
 	for (int attempt = 0;; attempt++) {
 		struct tb_error err = {0};
@@ -303,7 +313,7 @@ static int commit(const struct lc_ctx *c, const char *cur, const char *prev,
 		txn_init(&t, c->s);
 		char *planted = store_planted_links(c->s);
 		int keep_current = !cur && foreign_kept(c->s);
-		int rc = stage_all(c, cur, prev, st, keep_current, &t, &err);
+		int rc = stage_all(c, cur, prev, st, keep_current, mk, &t, &err);
 		/* The Flatpak override is right on and off alike (§17): set before a commit
 		 * that leaves the session on, taken away after one that leaves it off, so a
 		 * kill between leaves it where either state is served. */
@@ -339,6 +349,12 @@ static int commit(const struct lc_ctx *c, const char *cur, const char *prev,
 		sb_free(&why);
 		return rc;
 	}
+}
+
+static int commit(const struct lc_ctx *c, const char *cur, const char *prev,
+		  const struct state *st, int safety, struct lc_result *r, struct tb_error *e)
+{
+	return commit_marked(c, cur, prev, st, safety, NULL, r, e);
 }
 
 /* A transition starts from what a reader sees; a damaged state is rebuilt by the commit. */
@@ -468,10 +484,13 @@ static int smoke_failed(const struct lc_ctx *c, struct lc_view *v, const char *v
 			struct tb_error *e)
 {
 	state_set_failed(&v->st, version, reason_id, why);
-	int rc = commit(c, v->current, v->previous, &v->st, 0, r, e);
+	struct marks mk; /* the store remembers it (§12), in the same commit */
+	marks_load(c->s, &mk);
+	remember_mark(c->cfg, c->s, &mk, version, reason_id, why);
+	int rc = commit_marked(c, v->current, v->previous, &v->st, 0, &mk, r, e);
+	marks_free(&mk);
 	if (rc)
 		return rc;
-	remember_version(c->cfg, c->s, version, reason_id, why);
 	if (!v->current)
 		return tb_fail_why(e, TB_ESMOKE, "smoke-failed", "Mesa %s failed its smoke test (%s); nothing was switched, no store version is current (look with `tb323fu-ctl mesa smoke %s`)",
 				   version, why, version);
@@ -568,10 +587,13 @@ int lc_install(const struct lc_ctx *c, const char *version, int run_smoke,
 		start_trial(&v.st, version, c->cfg);
 	else
 		end_trial(&v.st);
-	rc = commit(c, version, prev, &v.st, 0, r, e);
+	struct marks mk; /* installed: named, or newer than the mark; it goes in the commit */
+	marks_load(c->s, &mk);
+	int unmark = marks_clear(&mk, version);
+	rc = commit_marked(c, version, prev, &v.st, 0, unmark ? &mk : NULL, r, e);
+	marks_free(&mk);
 	if (!rc) {
 		testhook_pause("committed");
-		remember_cleared(c->s, version); /* installed: named, or newer than the mark */
 		name(r->other, sizeof r->other, prev);
 		prune_versions(c->s, c->cfg->keep_versions, r);
 	}
@@ -686,13 +708,16 @@ int lc_rollback(const struct lc_ctx *c, struct lc_result *r, struct tb_error *e)
 			start_trial(&v.st, v.previous, c->cfg);
 		else
 			end_trial(&v.st);
+		/* the store remembers what was rolled back from (a crash rollback then says why)
+		 * and forgets the mark of what it goes back to on purpose, in the same commit */
+		struct marks mk;
+		marks_load(c->s, &mk);
+		marks_clear(&mk, v.previous);
+		if (v.current && !v.current_gone)
+			remember_mark(c->cfg, c->s, &mk, v.current, "rolled-back", "the user rolled back from it");
 		/* a current whose tree is gone is dropped, not kept for going back to */
-		rc = commit(c, v.previous, v.current_gone ? NULL : v.current, &v.st, 1, r, e);
-		/* the store remembers what was rolled back from (a crash rollback says why) */
-		if (!rc)
-			remember_cleared(c->s, v.previous); /* gone back to on purpose */
-		if (!rc && v.current && !v.current_gone)
-			remember_version(c->cfg, c->s, v.current, "rolled-back", "the user rolled back from it");
+		rc = commit_marked(c, v.previous, v.current_gone ? NULL : v.current, &v.st, 1, &mk, r, e);
+		marks_free(&mk);
 	}
 	lc_view_free(&v);
 	return rc;
@@ -731,10 +756,12 @@ int lc_boot_tick(const struct lc_ctx *c, const char *boot_id, struct lc_result *
 		end_trial(&v.st);
 		state_set(&v.st.boot, id);
 		phase(c, LC_SWITCHING, r->version);
-		rc = commit(c, v.current, v.previous, &v.st, 1, r, e);
+		struct marks mk; /* the store remembers it (§12), in the same commit */
+		marks_load(c->s, &mk);
+		remember_mark(c->cfg, c->s, &mk, r->version, "trial-expired", why);
+		rc = commit_marked(c, v.current, v.previous, &v.st, 1, &mk, r, e);
+		marks_free(&mk);
 		r->switched_off = !rc;
-		if (!rc)
-			remember_version(c->cfg, c->s, r->version, "trial-expired", why);
 		free(why);
 	} else {
 		v.st.tries++;

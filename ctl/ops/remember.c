@@ -14,8 +14,8 @@ static void asset_digest(const struct feed_asset *a, char *out, size_t n)
 	snprintf(out, n, "%s%s", a->digest[0] ? "sha256:" : "", a->digest);
 }
 
-int remember_version(const struct config *cfg, struct store *s, const char *version,
-		     const char *reason, const char *why)
+void remember_mark(const struct config *cfg, const struct store *s, struct marks *m,
+		   const char *version, const char *reason, const char *why)
 {
 	char digest[80] = "";
 	uint64_t size = 0;
@@ -31,8 +31,19 @@ int remember_version(const struct config *cfg, struct store *s, const char *vers
 		feed_free(&f);
 	}
 	free(cache);
+	marks_set(m, version, reason, why, digest, size, 0);
+}
+
+int remember_version(const struct config *cfg, struct store *s, const char *version,
+		     const char *reason, const char *why)
+{
+	struct marks m;
+	marks_load(s, &m);
+	remember_mark(cfg, s, &m, version, reason, why);
 	struct tb_error e = {0};
-	return marks_record(s, version, reason, why, digest, size, 0, &e);
+	int rc = marks_save(s, &m, &e);
+	marks_free(&m);
+	return rc;
 }
 
 int remember_refused(struct store *s, const struct feed_release *r, const char *reason,
