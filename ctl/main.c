@@ -157,6 +157,7 @@ static void run_body(struct cli *c, const struct cli_line *l, struct outcome *o)
 		o->code = l->cmd->run(c, l->opts, none ? NULL : &s, o);
 	else
 		outcome_fail(o, &e);
+	pin_release(&c->pin); /* a reader's pin, before the store goes */
 	store_close(&s);
 }
 
@@ -164,7 +165,7 @@ static int run(const struct cli_line *l, int argc, char **argv)
 {
 	const char *name = l->cmd->name;
 	struct cli c = {.store_dir = l->g.store, .json = l->g.json, .wait = l->g.wait,
-			.quiet = l->g.quiet};
+			.quiet = l->g.quiet, .pin = {.lock_fd = -1, .holder_fd = -1}, .name = name};
 	/* -q silences progress for people; --progress json is a protocol, not progress */
 	const char *mode = l->g.quiet && strcmp(l->g.progress, "json") ? "none" : l->g.progress;
 	c.progress = running_begin(name, cli_progress(mode));

@@ -13,6 +13,7 @@
 #include "base/testhook.h"
 #include "store/txn.h"
 #include "store/marks.h"
+#include "store/pins.h"
 #include "common/storelayout.h"
 #include "base/alloc.h"
 #include "base/strbuf.h"
@@ -465,11 +466,24 @@ static void prune_versions(struct store *s, int keep, struct lc_result *r)
 	char *cur = store_current(s), *prev = store_previous(s);
 	struct strbuf doomed = {0}, pinned = {0}, gone = {0};
 	lc_prune_plan(s, cur, prev, keep, &doomed, &pinned);
+	struct strbuf read = {0};
 	for (char *v = doomed.buf ? strtok(doomed.buf, " ") : NULL; v; v = strtok(NULL, " ")) {
 		struct tb_error ignored = {0};
+		int fd = -1;
+		/* a version a reader pins stays until the next install (it is not a must) */
+		if (pin_exclude(s, v, 0, NULL, &fd, &ignored) != TB_OK) {
+			char *who = pin_holders(s, v);
+			sb_appendf(&read, "%s%s, read by %s", read.len ? "; " : "", v, who ? who : "another process");
+			free(who);
+			continue;
+		}
 		if (release_remove(s, v, &ignored) == TB_OK)
 			sb_appendf(&gone, "%s%s", gone.len ? " " : "", v);
+		if (fd >= 0)
+			close(fd);
 	}
+	snprintf(r->read_kept, sizeof r->read_kept, "%s", read.buf ? read.buf : "");
+	sb_free(&read);
 	snprintf(r->pruned, sizeof r->pruned, "%s", gone.buf ? gone.buf : "");
 	snprintf(r->pinned_kept, sizeof r->pinned_kept, "%s", pinned.buf ? pinned.buf : "");
 	sb_free(&doomed);
@@ -816,10 +830,16 @@ int lc_remove(const struct lc_ctx *c, const char *version, int force, struct lc_
 	/* the previous version: its link goes first, so a kill between leaves a version
 	 * that is neither current nor previous, never a link to a tree that is gone */
 	int was_previous = same(version, v.previous);
+	/* a reader's pin: said (busy, naming it), or waited for with --wait, before anything */
+	int pin_fd = -1;
+	if (!rc)
+		rc = pin_exclude(c->s, version, c->wait, c->progress, &pin_fd, e);
 	if (!rc && was_previous)
 		rc = commit(c, v.current, NULL, &v.st, 0, r, e);
 	if (!rc)
 		rc = release_remove(c->s, version, e);
+	if (pin_fd >= 0)
+		close(pin_fd);
 	if (!rc && v.state_damaged && !was_previous)
 		rc = commit(c, v.current, v.previous, &v.st, 0, r, e);
 	r->dropped_previous = !rc && was_previous;

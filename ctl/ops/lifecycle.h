@@ -46,6 +46,7 @@ struct lc_ctx {
 	struct store *s; /* locked */
 	const struct config *cfg;
 	const struct tb_progress *progress;
+	int wait; /* --wait: a removal waits for the readers of the version (store/pins.h) */
 };
 
 /* What a transition did, for the command's report. */
@@ -66,6 +67,8 @@ struct lc_result {
 	char replaced[600]; /* links a commit replaced by files of ours (store_planted_links) */
 	char pruned[1024];  /* install: the versions removed after it, oldest first, spaces between */
 	char pinned_kept[600]; /* install: versions the pruning would have removed but a rule pins */
+	char read_kept[600];   /* install: versions the pruning kept because a reader pins them,
+				* "V, read by pid N (COMMAND)" joined by "; " */
 };
 /* What a command would leave as it is (docs/design.md §11, the state first): the session
  * already off (env.conf empty too), already on (current usable and not failed), version

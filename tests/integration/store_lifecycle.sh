@@ -93,7 +93,7 @@ reason_is usage
 
 check "list --json: newest first with the design's keys" test \
 	"$(ctl mesa list --json | json '[(v["version"], v["current"], v["previous"], v["smoke"], sorted(v)) for v in d["versions"]]')" = \
-	"[('$V3', True, False, 'none', ['bench', 'bytes', 'current', 'drivers', 'mesa_version', 'previous', 'smoke', 'suite', 'version']), ('$V1', False, True, 'none', ['bench', 'bytes', 'current', 'drivers', 'mesa_version', 'previous', 'smoke', 'suite', 'version'])]"
+	"[('$V3', True, False, 'none', ['bench', 'bytes', 'current', 'drivers', 'marked', 'mesa_version', 'previous', 'smoke', 'suite', 'version']), ('$V1', False, True, 'none', ['bench', 'bytes', 'current', 'drivers', 'marked', 'mesa_version', 'previous', 'smoke', 'suite', 'version'])]"
 check "other commands' --json has ok and message" test "$(ctl mesa keep --json | json 'd["ok"], bool(d["message"])')" = "(True, True)"
 
 # keep_versions=2: a fourth install prunes what is neither current nor previous
