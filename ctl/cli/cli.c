@@ -218,9 +218,7 @@ void outcome_install_plan(struct outcome *o, const char *cmd, const struct lc_pl
 
 int cli_pin_version(struct cli *c, const struct store *s, const char *version, struct outcome *o)
 {
-	char *what = xasprintf("tb323fu-ctl mesa %s", c->name ? c->name : "");
-	pin_take(s, version, what, &c->pin);
-	free(what);
+	pin_take(s, version, c->name ? c->name : "", &c->pin);
 	if (store_has_version(s, version))
 		return 0;
 	struct tb_error e = {0};

@@ -66,6 +66,14 @@ static int remove_answer(const struct store *s, const struct lc_view *v, const v
 	return 1;
 }
 
+/* A version the store does not hold: its argument's error, before any lock. */
+static int remove_absent(const struct store *s, const char *version, struct outcome *o)
+{
+	struct tb_error e = {0};
+	lc_not_installed(s, version, &e);
+	return outcome_fail(o, &e);
+}
+
 static const struct cli_option remove_options[] = {
 	CLI_FLAG("--force", struct remove_opts, force,
 		 "remove the previous version too (rollback is then no longer possible); never the current one"),
@@ -85,5 +93,6 @@ const struct cli_command remove_command = {
 	.writes = 1,
 	.removes_version = 1,
 	.answer = remove_answer,
+	.absent = remove_absent,
 	.run = cmd_remove,
 };

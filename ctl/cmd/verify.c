@@ -136,7 +136,7 @@ static int cmd_verify(struct cli *c, const void *opts, struct store *s, struct o
 	else {
 		/* without --repair it only reads: a pin keeps it from removal meanwhile (§3) */
 		if (!a->repair && store_has_version(s, v))
-			pin_take(s, v, "tb323fu-ctl mesa verify", &c->pin);
+			pin_take(s, v, "verify", &c->pin);
 		rc = verify_tree(c, s, v, &e);
 	}
 	if (v)

@@ -799,6 +799,17 @@ int lc_not_installed(const struct store *s, const char *version, struct tb_error
 	return rc;
 }
 
+int lc_not_downloaded(const struct store *s, const char *version, struct tb_error *e)
+{
+	size_t n;
+	char **list = store_versions(s, &n);
+	const char *near = suggest_name(version, list, n, sizeof *list);
+	int rc = near ? tb_fail_why(e, TB_EFAIL, "not-installed", "Mesa %s is not downloaded; did you mean %s? (or get it with tb323fu-ctl mesa download %s)", version, near, version)
+		      : tb_fail_why(e, TB_EFAIL, "not-installed", "Mesa %s is not downloaded (tb323fu-ctl mesa download %s)", version, version);
+	store_free_list(list, n);
+	return rc;
+}
+
 int lc_remove_refusal(const struct store *s, const struct lc_view *v, const char *version,
 		      int force, struct tb_error *e)
 {

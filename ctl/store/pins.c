@@ -55,7 +55,7 @@ void pin_take(const struct store *s, const char *version, const char *what, stru
 		pin_release(p);
 		return;
 	}
-	p->holder = store_path(s, "%s/%s.%ld", STORE_PINS, version, (long)getpid());
+	p->holder = store_path(s, "%s/%s@%ld", STORE_PINS, version, (long)getpid());
 	unlink(p->holder);
 	p->holder_fd = open(p->holder, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
 	if (p->holder_fd < 0 || flock(p->holder_fd, LOCK_EX | LOCK_NB) != 0) {
@@ -126,10 +126,12 @@ static void each_holder(const struct store *s, const char *version,
 	size_t vlen = version ? strlen(version) : 0;
 	struct dirent *de;
 	while ((de = readdir(d))) {
-		const char *n = de->d_name, *dot = strrchr(n, '.');
-		if (n[0] == '.' || !dot || strspn(dot + 1, "0123456789") != strlen(dot + 1) || !dot[1])
+		/* <v>@<pid>: "@" is no character of a version name, so the lock file <v> is never
+		 * taken for a holder */
+		const char *n = de->d_name, *at = strchr(n, '@');
+		if (n[0] == '.' || !at || !at[1] || strspn(at + 1, "0123456789") != strlen(at + 1))
 			continue;
-		if (version && ((size_t)(dot - n) != vlen || strncmp(n, version, vlen)))
+		if (version && ((size_t)(at - n) != vlen || strncmp(n, version, vlen)))
 			continue;
 		char *path = xasprintf("%s/%s", dir, n);
 		char *line = live_holder(path);
@@ -142,7 +144,7 @@ static void each_holder(const struct store *s, const char *version,
 	free(dir);
 }
 
-/* "PID COMMAND" as "pid PID (COMMAND)". */
+/* "PID COMMAND" as "pid PID (tb323fu-ctl COMMAND)": the process, not a command to type. */
 static void add_holder(void *ctx, const char *line)
 {
 	struct strbuf *sb = ctx;
@@ -150,7 +152,7 @@ static void add_holder(void *ctx, const char *line)
 	if (sb->len)
 		sb_append(sb, ", ");
 	if (sp && sp[1])
-		sb_appendf(sb, "pid %.*s (%.200s)", (int)(sp - line), line, sp + 1);
+		sb_appendf(sb, "pid %.*s (tb323fu-ctl %.200s)", (int)(sp - line), line, sp + 1);
 	else
 		sb_appendf(sb, "pid %.20s", line);
 }

@@ -1,7 +1,7 @@
 /* Readers share, writers exclude (docs/design.md §3, "Pins"): a command that reads one
  * version for long (smoke outside an install, a suite, bench, verify without --repair) pins
  * it, and takes no store lock, so on, off, keep, rollback and installs of other versions go
- * on meanwhile. A pin is a shared flock(2) on .pins/<v> and a file .pins/<v>.<pid> that
+ * on meanwhile. A pin is a shared flock(2) on .pins/<v> and a file .pins/<v>@<pid> that
  * names the reader ("PID COMMAND"), held locked while it lives. A writer that must remove a
  * pinned version (remove, the pruning after an install) takes .pins/<v> exclusively: it says
  * which process holds it, or with --wait says so once and waits. */
@@ -14,16 +14,17 @@
 
 struct pin {
 	int lock_fd;   /* the shared lock on .pins/<v>, -1 when none */
-	int holder_fd; /* .pins/<v>.<pid>, locked while this process reads */
+	int holder_fd; /* .pins/<v>@<pid>, locked while this process reads */
 	char *holder;  /* its path */
 };
 
-/* Pins version for this process (what: the command, "tb323fu-ctl mesa bench"). Best effort:
+/* Pins version for this process (what: the command, "bench"). Best effort:
  * a user who may not write the store reads unpinned (p stays empty). */
 void pin_take(const struct store *s, const char *version, const char *what, struct pin *p);
 void pin_release(struct pin *p);
 
-/* The readers that pin version now, "pid N (COMMAND)" joined by ", "; NULL when none. */
+/* The readers that pin version now, "pid N (tb323fu-ctl COMMAND)" joined by ", "; NULL
+ * when none. */
 char *pin_holders(const struct store *s, const char *version);
 
 /* For a writer that will remove version: TB_OK with *fd the exclusive lock on .pins/<v>

@@ -54,7 +54,7 @@
 /* What was read of the journal's crash evidence, and the pins it made (docs/design.md §18). */
 #define STORE_CRASH_RECORD "crash-record"
 /* The readers' pins of versions (docs/design.md §3): .pins/<v> (a flock: shared by readers,
- * exclusive for a removal) and .pins/<v>.<pid> naming each reader. */
+ * exclusive for a removal) and .pins/<v>@<pid> naming each reader. */
 #define STORE_PINS ".pins"
 /* The versions the store remembers as gone wrong (docs/design.md §12). */
 #define STORE_MARKS "marked"
