@@ -23,10 +23,14 @@ run_cmd h mesa status
 hints_kept "status of an empty store"
 run_cmd h --json mesa install 2030.1.1
 hints_kept "install of a version there is no store for (JSON)"
-R1=$(tiny_release 2026.10.01 "$T/r1") && R2=$(tiny_release 2026.10.02 "$T/r2") ||
-	{ not_ok "tiny releases"; done_testing; exit 1; }
-h mesa install-local "$R1" >/dev/null && h mesa install-local "$R2" >/dev/null ||
+if ! R1=$(tiny_release 2026.10.01 "$T/r1") || ! R2=$(tiny_release 2026.10.02 "$T/r2"); then
+	not_ok "tiny releases"
+	done_testing
+	exit 1
+fi
+if ! h mesa install-local "$R1" >/dev/null || ! h mesa install-local "$R2" >/dev/null; then
 	not_ok "install-local of two tiny releases"
+fi
 run_cmd h mesa status
 hints_kept "status"
 run_cmd h mesa install 2030.1.1

@@ -9,10 +9,17 @@
 
 V1=2026.10.06
 V2=2026.10.07
-R1=$(standin $V1) && R2=$(standin $V2) || { not_ok "stand-in releases"; done_testing; exit 1; }
+if ! R1=$(standin $V1) || ! R2=$(standin $V2); then
+	not_ok "stand-in releases"
+	done_testing
+	exit 1
+fi
 printf 'smoke = off\n' >"$TB323FU_MESA_CONFIG"
-ctl mesa install-local "$R1" >/dev/null 2>&1 && ctl mesa install-local "$R2" >/dev/null 2>&1 ||
-	{ not_ok "install-local of $V1 and $V2"; done_testing; exit 1; }
+if ! ctl mesa install-local "$R1" >/dev/null 2>&1 || ! ctl mesa install-local "$R2" >/dev/null 2>&1; then
+	not_ok "install-local of $V1 and $V2"
+	done_testing
+	exit 1
+fi
 # current V2, previous V1
 
 # bench of V1 whose benchmark waits at a gate while $T/hold exists
@@ -31,7 +38,8 @@ bench_job=$!
 TB_KILL_ON_EXIT="${TB_KILL_ON_EXIT:-} $bench_job"
 wait_for "bench of $V1 runs its benchmark" test -s "$T/started"
 # the reader's pid, as its pin names it (.pins/<v>@<pid>)
-bench_pid=$(ls "$STORE/.pins" | sed -n "s/^$V1@//p")
+bench_pid=
+for f in "$STORE/.pins/$V1@"*; do [ -e "$f" ] && bench_pid=${f##*@}; done
 check "bench pins $V1 (.pins/$V1@PID)" test -n "$bench_pid"
 
 expect_exit 0 "on while bench runs" ctl mesa on
@@ -56,7 +64,7 @@ check "bench ends well" test $? -eq 0
 wait "$rm_job"
 check "the waiting remove then removes $V1" sh -c "[ $? -eq 0 ] && [ ! -e '$STORE/versions/$V1' ]"
 check "…saying what it waited for once" test "$(grep -c waiting "$T/rm.err")" = 1
-check "no pin is left" sh -c "[ -z \"\$(ls '$STORE/.pins' | grep '@')\" ]"
+check "no pin is left" sh -c "! ls '$STORE/.pins/'*@* >/dev/null 2>&1"
 
 # a writer that waits for the store's lock names the writer that holds it
 paused locked "$CTL" --store "$STORE" mesa on || not_ok "on paused at locked" "$(cat "$T/paused.err")"

@@ -14,9 +14,13 @@ for v in 2026.10.06 2026.10.07 2026.10.08 2026.10.09; do
 done
 r() { cat "$T/r-$1.path"; }
 # a tarball of 2026.10.09 with other content: the release's asset changed (another digest)
-mkdir -p "$T/r-again" && cp "$T/tiny-stage/lib/libvk.so" "$T/tiny-stage/lib/extra.so" &&
-	again=$(tiny_release 2026.10.09 "$T/r-again") && rm -f "$T/tiny-stage/lib/extra.so" ||
-	{ not_ok "a second tarball of 2026.10.09"; done_testing; exit 1; }
+mkdir -p "$T/r-again" && cp "$T/tiny-stage/lib/libvk.so" "$T/tiny-stage/lib/extra.so" || exit 1
+if ! again=$(tiny_release 2026.10.09 "$T/r-again"); then
+	not_ok "a second tarball of 2026.10.09"
+	done_testing
+	exit 1
+fi
+rm -f "$T/tiny-stage/lib/extra.so"
 
 WWW="$T/www"
 mkdir -p "$WWW" "$T/keys"
@@ -102,7 +106,6 @@ expect_exit 0 "status --json" ctl --json mesa status
 check "…available is not the refused version" test "$(jq_ 'd["available"]')" = ""
 run_cmd ctl mesa doctor
 check "doctor names the refused release as a problem" grep -q "problem: Mesa 2026.10.09 is marked hash-mismatch here (its release was refused: " "$T/out"
-check "…and says there is a problem" test "$rc" -ne 0 -o -n "$(grep -c problem "$T/out")"
 serve "mesa-2026.10.09 - $again" "mesa-2026.10.08 - $(r 2026.10.08)"
 expect_exit 0 "update once the release's asset changed (another digest)" ctl mesa update
 check "…fetches and installs it" test "$(cur)" = versions/2026.10.09

@@ -5,10 +5,14 @@
 . "$TB_TOP/tests/lib.sh"
 
 printf 'smoke = off\nkeep_versions = 2\n' >"$TB323FU_MESA_CONFIG"
-R1=$(tiny_release 2026.10.01 "$T/r1") && R2=$(tiny_release 2026.10.02 "$T/r2") ||
-	{ not_ok "tiny releases"; done_testing; exit 1; }
-ctl mesa install-local "$R1" >/dev/null && ctl mesa install-local "$R2" >/dev/null ||
+if ! R1=$(tiny_release 2026.10.01 "$T/r1") || ! R2=$(tiny_release 2026.10.02 "$T/r2"); then
+	not_ok "tiny releases"
+	done_testing
+	exit 1
+fi
+if ! ctl mesa install-local "$R1" >/dev/null || ! ctl mesa install-local "$R2" >/dev/null; then
 	not_ok "install-local of two tiny releases"
+fi
 expect_exit 1 "remove of the previous version" ctl --json mesa remove 2026.10.01
 reason_is in-use
 check "…names --force and what it costs" test "$(json_strict "$T/out" 'd["message"]')" = \
