@@ -50,7 +50,7 @@ MESA = os.path.join(BIN, "tb323fu-mesa")
 VERSIONS = ["2026.1.1", "2026.2.1", "2026.3.1", "2026.4.1"]
 MAX_TRIES = 2
 KEEP = 3
-NOBODY = "1999.1.1"  # a version never installed: `remove` of it only takes the lock
+NOBODY = "1999.1.1"  # a version never marked: `forget` of it only takes the lock
 
 
 def vkey(v):
@@ -591,8 +591,8 @@ class History:
             self.clear_fault()
         self.landed[point] = self.landed.get(point, 0) + 1
         # the next command completes the store
-        rc2, _, err = self.ctl("remove", NOBODY)
-        if rc2 != 1:
+        rc2, _, err = self.ctl("forget", NOBODY)
+        if rc2 != 0:
             raise Failure("the writer after a kill at %s exited %d: %s" % (point, rc2, err.strip()))
         st, ls = self.observe()
         want_state = state_after_kill(op, point, old, new)
