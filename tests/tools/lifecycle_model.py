@@ -79,6 +79,12 @@ def answered_by_state(op, old):
     return not old.exists and op["op"] not in ("install-local", "hostile", "download")
 
 
+def before_lock(op, old):
+    """Said before any lock: no store there (above), or an install or remove of a version the
+    store does not hold, the argument's error (docs/design.md §3, Pins)."""
+    return answered_by_state(op, old) or (op["op"] in ("install", "remove") and op.get("v") not in old.versions)
+
+
 def unchanged(op, old):
     """The writers that find nothing to change and commit nothing (lc_is_off, lc_is_on,
     lc_is_current)."""
@@ -95,8 +101,8 @@ def reached_points(op, old, new, want):
     """The points the command of op passes, by the model: old and new are the states before
     and after it, want its exit code."""
     kind, v = op["op"], op.get("v")
-    if answered_by_state(op, old):
-        return []  # said before the lock is taken (docs/design.md §11, the state first)
+    if before_lock(op, old):
+        return []  # said before the lock is taken
     pts = ["locked"]
     whole = v in old.versions and not old.versions[v]["damaged"]
     fetches = not op.get("fault") or v in old.parts
@@ -605,7 +611,7 @@ class History:
 
     def play(self, op, launcher):
         self.log.append(op)
-        if op.get("kill") is not None and answered_by_state(op, self.m):
+        if op.get("kill") is not None and before_lock(op, self.m):
             self.log[-1] = dict(op, kill=None)  # said before any lock: nothing to kill
             self.unlocked += 1
             self.run_op(op)
