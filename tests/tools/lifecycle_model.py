@@ -805,7 +805,7 @@ def main():
         print("not ok %d - kills: a history failed (above)" % n)
         failed += 1
     elif kills_landed + unlocked == kills:
-        print("ok %d - all %d kills landed at their point (%s), %d fell on a command said before any lock (no store); each time the next command completed the store as the commit rule says" % (n, kills_landed, at, unlocked))
+        print("ok %d - all %d kills landed at their point (%s), %d fell on a command said before any lock (no store, or a version it does not hold); each time the next command completed the store as the commit rule says" % (n, kills_landed, at, unlocked))
     else:
         print("not ok %d - %d kills landed, %d histories have one" % (n, kills_landed, kills))
         failed += 1
