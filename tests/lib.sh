@@ -241,9 +241,8 @@ third_party() {
 }
 
 # store_digest: every file of the store with its SHA-256, and every link with its target (what
-# a command that changes nothing must leave as it was). .lock is left out: it holds the note of
-# the last writer that took it (docs/design.md §3), not a part of the store.
+# a command that changes nothing must leave as it was).
 store_digest() {
-	(cd "$STORE" && find . -type f ! -path ./.lock -print0 | sort -z | xargs -0 -r sha256sum &&
+	(cd "$STORE" && find . -type f -print0 | sort -z | xargs -0 -r sha256sum &&
 		find . -type l -printf '%p -> %l\n' | sort)
 }

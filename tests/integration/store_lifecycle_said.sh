@@ -25,12 +25,11 @@ damage() {
 	printf 'x' >>"$STORE/versions/$1/$_f"
 	echo "$_f"
 }
-# snapshot: every path of the store with its type, mode, size, link target and content
-# (.lock's content is the note of the last writer that took it, not a part of the store).
+# snapshot: every path of the store with its type, mode, size, link target and content.
 snapshot() {
 	(cd "$STORE" && find . -path ./running -prune -o -path ./last-operation -prune -o \
-		-path ./.lock -prune -o -printf '%p %y %m %s %l\n' | sort && find . -type f ! -name running \
-		! -name last-operation ! -name .lock -exec sha256sum {} + | sort)
+		-printf '%p %y %m %s %l\n' | sort && find . -type f ! -name running ! -name last-operation \
+		-exec sha256sum {} + | sort)
 }
 
 # --- a store that is not there: nothing is made ---
