@@ -370,9 +370,11 @@ int store_lock(struct store *s, int wait, struct tb_error *e)
 	s->lock_fd = fd;
 	/* who holds it, at once, for a writer that finds it taken (running_holder): the running
 	 * record, live while this open file is marked (ctl/store/running.c) */
-	struct flock mark = {.l_type = F_WRLCK, .l_whence = SEEK_SET};
-	(void)fcntl(fd, F_OFD_SETLK, &mark);
-	running_attach(s->root, fd);
+	if (s->publish) {
+		struct flock mark = {.l_type = F_WRLCK, .l_whence = SEEK_SET};
+		(void)fcntl(fd, F_OFD_SETLK, &mark);
+		running_attach(s->root, fd);
+	}
 	int rc = store_check_parts(s, e);
 	if (rc) {
 		close(fd);
