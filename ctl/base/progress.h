@@ -24,6 +24,8 @@ struct tb_progress {
 	 * side, name "piglit-cl:store"; op "bench": the benchmark's runs, both sides, name
 	 * "bench"); total 0 when unknown. */
 	void (*count)(void *ctx, const char *op, const char *name, uint64_t done, uint64_t total);
+	/* The command waits (--wait) for another process: what for, a sentence, said once. */
+	void (*wait)(void *ctx, const char *sentence);
 };
 
 /* Null-safe calls, so engine code can pass a NULL progress. */
@@ -32,6 +34,7 @@ void progress_bytes(const struct tb_progress *p, const char *op, const char *fil
 void progress_test(const struct tb_progress *p, const char *name, const char *status);
 void progress_done(const struct tb_progress *p, const char *op, const char *file);
 void progress_step(const struct tb_progress *p, const char *step);
+void progress_wait(const struct tb_progress *p, const char *sentence);
 void progress_count(const struct tb_progress *p, const char *op, const char *name,
 		    uint64_t done, uint64_t total);
 /* The status a run of a program ended with: "pass" (rc 0), "interrupted" (a signal reached

@@ -13,7 +13,7 @@
 /* The engine's context for this command's store. */
 struct lc_ctx lc_ctx_of(struct cli *c, struct store *s)
 {
-	return (struct lc_ctx){.s = s, .cfg = &c->cfg, .progress = c->progress};
+	return (struct lc_ctx){.s = s, .cfg = &c->cfg, .progress = c->progress, .wait = c->wait};
 }
 
 /* A line after the sentence said so far (none said: nothing to add to). */

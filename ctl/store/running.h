@@ -22,6 +22,7 @@ void running_end(int code, const char *reason, const char *message);
 /* What a reader sees. */
 struct running_info {
 	char command[32]; /* "" when no writer runs */
+	int pid;          /* its process, 0 when none */
 	char step[32];
 	int percent;
 	int stalled_s; /* seconds the running download has received nothing (0 when bytes flow) */
@@ -30,6 +31,13 @@ struct running_info {
 	int last_ok;
 };
 void running_read(const char *root, struct running_info *ri);
+/* "pid N (tb323fu-ctl COMMAND, STEP)": the writer that holds root's lock, as its record
+ * says (published as soon as it has the lock); "another tb323fu-ctl" when it has none (an
+ * older build). Free it. */
+char *running_holder(const char *root);
+/* The command waits for another process (--wait): the sentence goes to the command's
+ * progress (its wait callback), once. */
+void running_wait_notice(const char *sentence);
 void running_info_free(struct running_info *ri);
 
 #endif

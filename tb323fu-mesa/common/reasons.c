@@ -67,6 +67,8 @@ const struct tb_reason_def tb_reasons[TB_REASON_COUNT] = {
 	R(TB_R_NOT_A_RELEASE, "not-a-release", TB_EVERIFY, 0, TB_RC_INTEGRITY),
 	/* rollback with no previous version */
 	R(TB_R_NO_PREVIOUS, "no-previous", TB_EFAIL, 0, TB_RC_STORE),
+	/* the mark of a version the user rolled back from (§12, the store remembers), no failure */
+	R(TB_R_ROLLED_BACK, "rolled-back", TB_OK, 0, TB_RC_TRIAL),
 };
 
 int tb_reason_find(const char *id)

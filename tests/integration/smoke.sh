@@ -57,8 +57,8 @@ expect_exit 6 "install-local of a release claiming driverID 18 is rolled back" \
 reason_is smoke-failed
 check "status: failed_reason_id smoke-failed, failed_reason without command-line syntax" \
 	test "$(st 'd["failed_reason_id"], "`" in d["failed_reason"]')" = "('smoke-failed', False)"
-check "the sentence names vk.driver and says the version was removed" \
-	sh -c "grep -q 'vk.driver' '$T/err' && grep -q 'Mesa $V2 failed its smoke test (.*) and was removed from the store' '$T/err'"
+check "the sentence names vk.driver, says the version was removed and how to look" \
+	sh -c "grep -q 'vk.driver' '$T/err' && grep -q 'Mesa $V2 failed its smoke test (.*) and was removed from the store' '$T/err' && grep -q 'tb323fu-ctl --store $STORE mesa status' '$T/err'"
 check "$V1 is current again" test "$(st 'd["installed"]')" = "$V1"
 check "current links to $V1" test "$(readlink "$STORE/current")" = "versions/$V1"
 check "failed is $V2, failed_reason names vk.driver and 18" \

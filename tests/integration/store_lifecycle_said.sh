@@ -45,7 +45,7 @@ for c in on rollback "remove $V1" "install $V1" "smoke $V1"; do
 	expect_exit 1 "$c on a store that is not there" ctl --json mesa $c
 	reason_is not-installed
 	check "  the sentence names the path and that nothing was made" \
-		said "there is no store at $STORE (nothing was made there): no Mesa version installed for .tb323fu-ctl mesa ${c%% *}."
+		said "there is no store at $STORE (nothing was made there): no Mesa version installed for .tb323fu-ctl --store $STORE mesa ${c%% *}."
 	check "  and made none" test ! -e "$STORE"
 done
 
@@ -69,7 +69,7 @@ for r in "$R1" "$R2" "$R3"; do ctl mesa install-local "$r" --no-smoke >/dev/null
 # V3 current, V2 previous, V1 older
 F=$(damage $V1)
 expect_exit 4 "verify of the damaged older version" ctl mesa verify $V1
-check "  its hint: verify --repair from its tarball (the release list does not offer it)" grep -qF "repair it from its tarball with \`tb323fu-ctl mesa verify --repair $V1 --from FILE\`" "$T/err"
+check "  its hint: verify --repair from its tarball (the release list does not offer it)" grep -qF "repair it from its tarball with \`tb323fu-ctl --store $STORE mesa verify --repair $V1 --from FILE\`" "$T/err"
 expect_exit 0 "verify --repair from the damaged older version's tarball" ctl --json mesa verify $V1 --repair --from "$R1"
 check "  it is whole again" quiet ctl mesa verify $V1
 check "  current and previous stay as they were" test "$(st 'd["installed"], d["previous"]')" = "('$V3', '$V2')"
@@ -83,12 +83,12 @@ BEFORE=$(snapshot)
 expect_exit 4 "rollback onto a damaged previous is refused" ctl --json mesa rollback
 reason_is damaged
 check "  the sentence: nothing was changed, previous is damaged, the file, the repair" \
-	said "^rollback did not switch to the previous version, nothing was changed: Mesa $V2 is damaged: $F (content changed); repair it with .tb323fu-ctl mesa verify --repair $V2."
+	said "^rollback did not switch to the previous version, nothing was changed: Mesa $V2 is damaged: $F (content changed); repair it with .tb323fu-ctl --store $STORE mesa verify --repair $V2."
 check "  current is still $V3" test "$(st 'd["installed"], d["previous"]')" = "('$V3', '$V2')"
 check "  the store is as it was" test "$(snapshot)" = "$BEFORE"
 expect_exit 1 "doctor finds the damaged previous" ctl mesa doctor
 check "  it names previous and what rollback does about it" \
-	grep -q "problem: Mesa $V2 is damaged: $F (content changed); .* (the previous version); \`tb323fu-ctl mesa rollback\` refuses to go back to it until then" "$T/out"
+	grep -q "problem: Mesa $V2 is damaged: $F (content changed); .* (the previous version); \`tb323fu-ctl --store $STORE mesa rollback\` refuses to go back to it until then" "$T/out"
 check "  current is still checked" grep -q "Mesa $V3 is intact (the current version)" "$T/out"
 ctl mesa verify $V2 --repair --from "$R2" >/dev/null
 expect_exit 0 "once repaired, rollback goes back" ctl mesa rollback
@@ -148,12 +148,12 @@ ctl mesa off >/dev/null
 check "status while off: the first line says off" test "$(ctl mesa status | head -n 1)" = "Mesa $V2: off (programs use the distribution's Mesa)"
 expect_exit 1 "remove of the current version" ctl mesa remove $V2
 check "  says how to make another current, no repair hint" sh -c "
-	grep -q 'Mesa $V2 is current, so it stays; make another version current first (.tb323fu-ctl mesa rollback. goes back to $V1' '$T/err' && ! grep -q repair '$T/err'"
+	grep -q 'Mesa $V2 is current, so it stays; make another version current first (.tb323fu-ctl --store $STORE mesa rollback. goes back to $V1' '$T/err' && ! grep -q repair '$T/err'"
 
 # --- rollback with the session off does not say that new programs use it --------------------
 rm -rf "$STORE"
 for r in "$R1" "$R2"; do ctl mesa install-local "$r" --no-smoke >/dev/null || not_ok "install-local $r"; done
 expect_exit 0 "rollback while the session is off" ctl mesa rollback
 check "  says it is for run, and that the session stays on the distribution's Mesa" \
-	grep -qF "Mesa $V1 is current again (for \`tb323fu-mesa run\`; the session stays on the distribution's Mesa until \`tb323fu-ctl mesa on\`)" "$T/out"
+	grep -qF "Mesa $V1 is current again (for \`tb323fu-mesa run\`; the session stays on the distribution's Mesa until \`tb323fu-ctl --store $STORE mesa on\`)" "$T/out"
 done_testing

@@ -8,7 +8,10 @@ runs random histories of 20-40 operations against the real tb323fu-ctl: install-
 stand-in versions and of hostile tarballs, install, download from the loopback server (with
 faults), on, off, keep, rollback, boot-tick with new and repeated boot ids, remove, verify,
 verify --repair, smoke failures, damage to a file. After every step `status --json` and
-`list --json` must equal the model and the invariants must hold.
+`list --json` must equal the model (the store's marks of §12 included: a rollback marks the
+version left and clears the one gone back to, a failed smoke test and an expired trial mark
+theirs, an install clears its version's mark, all in the same commit) and the invariants
+must hold.
 
 In some histories a writing command is killed (SIGKILL) at a point of its work: the model
 says which of the writer's named points (TB323FU_TEST_PAUSE, docs/design.md §14) the command
@@ -49,7 +52,7 @@ MESA = os.path.join(BIN, "tb323fu-mesa")
 VERSIONS = ["2026.1.1", "2026.2.1", "2026.3.1", "2026.4.1"]
 MAX_TRIES = 2
 KEEP = 3
-NOBODY = "1999.1.1"  # a version never installed: `remove` of it only takes the lock
+NOBODY = "1999.1.1"  # a version never marked: `forget` of it only takes the lock
 
 
 def vkey(v):
@@ -78,6 +81,12 @@ def answered_by_state(op, old):
     return not old.exists and op["op"] not in ("install-local", "hostile", "download")
 
 
+def before_lock(op, old):
+    """Said before any lock: no store there (above), or an install or remove of a version the
+    store does not hold, the argument's error (docs/design.md §3, Pins)."""
+    return answered_by_state(op, old) or (op["op"] in ("install", "remove") and op.get("v") not in old.versions)
+
+
 def unchanged(op, old):
     """The writers that find nothing to change and commit nothing (lc_is_off, lc_is_on,
     lc_is_current; an install of the current version only prunes, install-local of it only
@@ -96,8 +105,8 @@ def reached_points(op, old, new, want):
     """The points the command of op passes, by the model: old and new are the states before
     and after it, want its exit code."""
     kind, v = op["op"], op.get("v")
-    if answered_by_state(op, old):
-        return []  # said before the lock is taken (docs/design.md §11, the state first)
+    if before_lock(op, old):
+        return []  # said before the lock is taken
     pts = ["locked"]
     whole = v in old.versions and not old.versions[v]["damaged"]
     fetches = not op.get("fault") or v in old.parts
@@ -168,10 +177,11 @@ class Model:
         self.failed = None
         self.boot = None
         self.parts = set()  # versions whose download lies whole in cache/ (a kill after it)
+        self.marked = {}  # version -> reason id: what the store remembers (§12)
 
     def ready(self):
         for v in sorted(self.versions, key=vkey, reverse=True):
-            if v not in (self.current, self.previous, self.failed):
+            if v not in (self.current, self.previous, self.failed) and v not in self.marked:
                 return v
         return None
 
@@ -215,12 +225,14 @@ class Model:
             self.versions[v]["smoke"] = "fail" if smoke_fails else "pass"
             if smoke_fails:
                 self.failed = v
+                self.marked[v] = "smoke-failed"
                 if v not in (self.current, self.previous):
                     del self.versions[v]  # not kept to be installed later (§12)
                 return 6
         prev = self.previous if self.current == v else self.current
         self.current, self.previous = v, prev
         self.failed = None
+        self.marked.pop(v, None)  # installed: the mark goes in the same commit
         if self.enabled:
             self.start_trial(boot)
         else:
@@ -264,6 +276,9 @@ class Model:
             return 1
         if self.versions[self.previous]["damaged"]:
             return 4  # verified before switching: nothing changes
+        self.marked.pop(self.previous, None)  # gone back to on purpose
+        if self.current:
+            self.marked[self.current] = "rolled-back"
         self.current, self.previous = self.previous, self.current
         if self.enabled:
             self.start_trial(boot)
@@ -277,6 +292,7 @@ class Model:
         if self.tries >= self.max:
             self.enabled = False
             self.failed = self.trial
+            self.marked[self.trial] = "trial-expired"
             self.end_trial()
         else:
             self.tries += 1
@@ -397,6 +413,9 @@ class History:
             diffs.append("failed_reason: %r with failed %r" % (st.get("failed_reason"), model.failed))
         if ls != model.listing():
             diffs.append("list: store %r, model %r" % (ls, model.listing()))
+        marked = sorted((k["version"], k["reason"]) for k in st.get("marked", []))
+        if marked != sorted(model.marked.items()):
+            diffs.append("marked: store %r, model %r" % (marked, sorted(model.marked.items())))
         return diffs
 
     def invariants(self, st, launcher):
@@ -596,8 +615,8 @@ class History:
             self.clear_fault()
         self.landed[point] = self.landed.get(point, 0) + 1
         # the next command completes the store
-        rc2, _, err = self.ctl("remove", NOBODY)
-        if rc2 != 1:
+        rc2, _, err = self.ctl("forget", NOBODY)
+        if rc2 != 0:
             raise Failure("the writer after a kill at %s exited %d: %s" % (point, rc2, err.strip()))
         st, ls = self.observe()
         want_state = state_after_kill(op, point, old, new)
@@ -628,7 +647,7 @@ class History:
 
     def play(self, op, launcher):
         self.log.append(op)
-        if op.get("kill") is not None and answered_by_state(op, self.m):
+        if op.get("kill") is not None and before_lock(op, self.m):
             self.log[-1] = dict(op, kill=None)  # said before any lock: nothing to kill
             self.unlocked += 1
             self.run_op(op)
@@ -822,7 +841,7 @@ def main():
         print("not ok %d - kills: a history failed (above)" % n)
         failed += 1
     elif kills_landed + unlocked == kills:
-        print("ok %d - all %d kills landed at their point (%s), %d fell on a command said before any lock (no store); each time the next command completed the store as the commit rule says, and a killed install run again left what the whole command would have" % (n, kills_landed, at, unlocked))
+        print("ok %d - all %d kills landed at their point (%s), %d fell on a command said before any lock (no store, or a version it does not hold); each time the next command completed the store as the commit rule says, and a killed install run again left what the whole command would have" % (n, kills_landed, at, unlocked))
     else:
         print("not ok %d - %d kills landed, %d histories have one" % (n, kills_landed, kills))
         failed += 1
