@@ -1,0 +1,132 @@
+#!/bin/sh
+# mesa bisect over eight stand-in versions served by a fake GitHub on 127.0.0.1, two installed
+# and six offered: a command that fails from the fifth version on is named in five runs (the
+# two ends checked too), the versions not installed are fetched and smoke-tested into the
+# bisect work folder and gone afterwards, current, versions/ and the cache stay as they were;
+# exit 125 skips a version; --keep keeps what was fetched for the next bisect; a good end that
+# fails and a bad end that passes are said at once; Ctrl-C (at the bisect-step test point) lets
+# the running step end and names the command that goes on; --case on the fake dEQP-VK.
+. "$TB_TOP/tests/lib.sh"
+. "$TB_TOP/tests/httpd-lib.sh"
+
+P=2026.11.0
+for i in 1 2 3 4 5 6 7 8; do
+	eval "R$i=\$(standin $P$i)" || { not_ok "stand-in releases"; done_testing; exit 1; }
+done
+WWW="$T/www"
+mkdir -p "$WWW" "$T/keys"
+printf 'secret-token\n' >"$T/token"
+start_httpd "$WWW" || { not_ok "the test server starts" "$(cat "$T/httpd.err")"; done_testing; exit 1; }
+API="http://127.0.0.1:$PORT"
+for i in 8 7 6 5 4 3 2 1; do
+	eval "echo \"mesa-$P$i - \$R$i\""
+done | python3 "$TB_TOP/tests/doubles/fake-github" "$WWW" "$API"
+net_config
+LOG="$WWW/.log"
+json() { json_strict "$T/out" "$1"; }
+
+expect_exit 0 "install-local ${P}1" ctl mesa install-local "$R1" --no-smoke
+expect_exit 0 "install-local ${P}8 (current; ${P}1 previous)" ctl mesa install-local "$R8" --no-smoke
+expect_exit 0 "check caches the release list of eight" ctl mesa check
+
+# The test: the version comes from the Vulkan driver file run --version selects.
+cat >"$T/probe" <<'EOF'
+v=${VK_DRIVER_FILES%/*}
+v=${v##*/}
+echo "$v" >>"$1"
+[ "$v" = "${2:-}" ] && exit 125
+case $v in 2026.11.0[5-8]) exit 1 ;; esac
+exit 0
+EOF
+probe() { printf "sh '%s' '%s' %s" "$T/probe" "$T/runs" "${1:-}"; }
+kept_parts() {
+	readlink "$STORE/current" && readlink "$STORE/previous" && ls -a "$STORE/versions" &&
+		(cd "$STORE" && find cache -type f -print0 | sort -z | xargs -0 -r sha256sum)
+}
+kept_parts >"$T/before"
+same_parts() { kept_parts >"$T/now" && cmp -s "$T/before" "$T/now"; }
+downloads() { grep -c "GET /download/.*\.tar\.gz .*-> 200" "$LOG"; }
+
+# --- the first bad version in five runs -----------------------------------------------------
+: >"$T/runs"
+expect_exit 0 "bisect names the first bad version" ctl --json mesa bisect --command "$(probe)"
+check "…${P}5 is the first bad, ${P}4 the last good" test "$(json 'd["first_bad"], d["last_good"], d["skipped"]')" = "('${P}5', '${P}4', [])"
+check "…in five runs: the bad end, the good end (current, and the newest installed before it), then halving" \
+	test "$(tr '\n' ' ' <"$T/runs")" = "${P}8 ${P}1 ${P}4 ${P}6 ${P}5 "
+check "…each step with its version, exit code and seconds; the three not installed were fetched" \
+	test "$(json '[(s["version"], s["code"], s["verdict"], s["fetched"], s["seconds"] >= 0) for s in d["steps"]]')" = \
+	"[('${P}8', 1, 'bad', False, True), ('${P}1', 0, 'good', False, True), ('${P}4', 0, 'good', True, True), ('${P}6', 1, 'bad', True, True), ('${P}5', 1, 'bad', True, True)]"
+check "…what changed: both builds' Mesa versions and upstream commits, the notes in between" \
+	test "$(json 'd["changes"]["last_good"]["commit"], d["changes"]["first_bad"]["commit"], [n["version"] for n in d["changes"]["notes"]]')" = \
+	"('standin-${P}4', 'standin-${P}5', ['${P}5'])"
+check "…current, previous, versions/ and the cache are as they were" same_parts
+check "…the work folder is gone" test ! -e "$STORE/bisect"
+check "…each fetched version was downloaded once" test "$(downloads)" = 3
+expect_exit 0 "bisect for people" ctl mesa bisect --command "$(probe)"
+check "…a line a step, then the answer with both builds" test "$(grep -c '^Mesa 2026.11.0[0-9]: \(good\|bad\)' "$T/out") $(grep -c "is the first bad version" "$T/out") $(grep -c "^first bad: Mesa ${P}5, Mesa .*, upstream standin-${P}5" "$T/out")" = "5 1 1"
+
+# --- 125 skips a version; --keep keeps what was fetched --------------------------------------
+: >"$T/runs"
+n=$(downloads)
+expect_exit 0 "exit 125 on ${P}6 skips it (--keep)" ctl --json mesa bisect --good ${P}1 --bad ${P}8 --command "$(probe ${P}6)" --keep
+check "…still ${P}5, with ${P}6 skipped" test "$(json 'd["first_bad"], d["last_good"], d["skipped"]')" = "('${P}5', '${P}4', ['${P}6'])"
+check "…the skip was a run of its own" test "$(tr '\n' ' ' <"$T/runs")" = "${P}8 ${P}1 ${P}4 ${P}6 ${P}5 "
+check "…--keep keeps the fetched versions in the work folder" test "$(ls "$STORE/bisect/versions" | tr '\n' ' ')" = "${P}4 ${P}5 ${P}6 "
+check "…outside versions/: current, previous, versions/ and the cache as they were" same_parts
+expect_exit 0 "list shows the two installed versions only" ctl --json mesa list
+check "…never counted with the installed ones" test "$(json '[v["version"] for v in d["versions"]]')" = "['${P}8', '${P}1']"
+expect_exit 0 "the next bisect takes the kept versions without fetching them" ctl --json mesa bisect --command "$(probe)"
+check "…nothing downloaded again" test "$(downloads)" = $((n + 3))
+check "…and without --keep the work folder goes" test ! -e "$STORE/bisect"
+
+# --- ends that do not test as named ---------------------------------------------------------
+: >"$T/runs"
+expect_exit 1 "a bad end that passes is said at once" ctl --json mesa bisect --good ${P}1 --bad ${P}3 --command "$(probe)"
+reason_is bisect-ends
+check "…after one run, naming --bad" test "$(wc -l <"$T/runs") $(json '"--bad VERSION" in d["message"]')" = "1 True"
+: >"$T/runs"
+expect_exit 1 "a good end that fails is said at once" ctl --json mesa bisect --good ${P}5 --command "$(probe)"
+reason_is bisect-ends
+check "…after the two ends, naming --good" test "$(wc -l <"$T/runs") $(json '"--good VERSION" in d["message"]')" = "2 True"
+check "…the fetched end is gone with the work folder" test ! -e "$STORE/bisect"
+expect_exit 2 "--good newer than --bad is a usage error" ctl --json mesa bisect --good ${P}8 --bad ${P}2 --command true
+reason_is usage
+expect_exit 1 "a version neither installed nor offered" ctl --json mesa bisect --good 2026.1.1 --command true
+reason_is unknown-version
+expect_exit 2 "a dEQP-GLES case has no runner here" ctl --json mesa bisect --case dEQP-GLES3.functional.a --command true
+reason_is usage
+expect_exit 2 "dEQP-GLES alone" ctl --json mesa bisect --case dEQP-GLES3.functional.a
+check "…said so, with --command as the way" has "bisect it with --command" "$T/out"
+expect_exit 1 "an exit code git's rule does not know stops the bisect" ctl --json mesa bisect --command 'exit 127'
+check "…saying how to count it bad and where the range stands" test "$(json '"|| exit 1" in d["message"], d["resume"].startswith("tb323fu-ctl")')" = "(True, True)"
+
+# --- Ctrl-C: the running step ends, the range and the command that goes on are said --------
+: >"$T/runs"
+if paused bisect-step "$CTL" --store "$STORE" --json mesa bisect --command "$(probe)"; then
+	ok "bisect stops at its first step"
+	kill -INT "$paused_pid"
+	resume
+	wait "$paused_job"
+	rc=$?
+	cp "$T/paused.out" "$T/out"
+	check "…exits 1, interrupted" test "$rc $(json 'd["reason"]')" = "1 interrupted"
+	check "…after the step that was running" test "$(tr '\n' ' ' <"$T/runs")" = "${P}8 "
+	check "…saying where the range stands and the command that goes on" \
+		test "$(json '"the range stands at good '${P}1', bad '${P}8'" in d["message"], d["resume"] in d["message"]')" = "(True, True)"
+	check "…nothing left of the work folder" test ! -e "$STORE/bisect"
+	eval "set -- $(json 'd["resume"]' | sed 's/^tb323fu-ctl //')"
+	expect_exit 0 "the command said goes on" ctl --json "$@"
+	check "…to the same answer" test "$(json 'd["first_bad"]')" = "${P}5"
+else
+	not_ok "bisect stops at its first step" "$(cat "$T/paused.err")"
+fi
+
+# --- one dEQP-VK case, run by the suite's own runner on the fake dEQP-VK ----------------------
+net_config "deqp_dir = $TB_TOP/tests/doubles/fake-deqp-vk"
+export FAKE_DEQP_BROKEN_FROM=${P}7
+expect_exit 0 "--case on one dEQP-VK case" ctl --json mesa bisect --case dEQP-VK.compute.fake.breaksfrom_1
+check "…names ${P}7" test "$(json 'd["first_bad"], d["last_good"], len(d["steps"])')" = "('${P}7', '${P}6', 5)"
+check "…a failing case is bad, a passing one good" test "$(json '[s["verdict"] + ":" + s["why"] for s in d["steps"]][:2]')" = "['bad:fail', 'good:pass']"
+check "…current and versions/ as they were, no work folder left" \
+	test "$(readlink "$STORE/current") $(ls "$STORE/versions" | tr '\n' ' ')$(test -e "$STORE/bisect" && echo left)" = "versions/${P}8 ${P}1 ${P}8 "
+done_testing
