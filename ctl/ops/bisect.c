@@ -301,8 +301,9 @@ static enum bisect_verdict verdict_of(int code)
 static int test_version(struct bisection *b, struct candidate *c, struct tb_error *e)
 {
 	struct bisect_step st = {.version = xstrdup(c->version), .code = -1, .verdict = BISECT_SKIP};
+	char *event = xasprintf("bisect:%s", c->version);
 	testhook_pause("bisect-step");
-	progress_test(b->q->progress, c->version, "run");
+	progress_test(b->q->progress, event, "run");
 	struct store *where = prepare(b, c, &st, e);
 	int rc = e->code;
 	if (where) {
@@ -320,12 +321,14 @@ static int test_version(struct bisection *b, struct candidate *c, struct tb_erro
 	if (rc) {
 		free(st.version);
 		free(st.why);
+		free(event);
 		return rc;
 	}
 	if (!st.why)
 		st.why = xstrdup("");
-	progress_test(b->q->progress, c->version,
+	progress_test(b->q->progress, event,
 		      st.verdict == BISECT_GOOD ? "pass" : st.verdict == BISECT_BAD ? "fail" : "skip");
+	free(event);
 	c->tested = 1;
 	c->verdict = st.verdict;
 	step_add(b, &st);

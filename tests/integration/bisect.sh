@@ -65,6 +65,13 @@ check "…each fetched version was downloaded once" test "$(downloads)" = 3
 expect_exit 0 "bisect for people" ctl mesa bisect --command "$(probe)"
 check "…a line a step, then the answer with both builds" test "$(grep -c '^Mesa 2026.11.0[0-9]: \(good\|bad\)' "$T/out") $(grep -c "is the first bad version" "$T/out") $(grep -c "^first bad: Mesa ${P}5, Mesa .*, upstream standin-${P}5" "$T/out")" = "5 1 1"
 
+run_cmd "$CTL" __complete tb323fu-ctl --store "$STORE" mesa bisect --good ""
+check "--good <tab> offers the installed versions" test "$(sort "$T/out" | tr '\n' ' ')" = "${P}1 ${P}8 "
+expect_exit 0 "--progress json: an event a step" ctl --progress json mesa bisect --command "$(probe)"
+check "…bisect:VERSION, run and then its verdict" \
+	test "$(grep -o '"test":"bisect:[^"]*","status":"[a-z]*"' "$T/err" | tr '\n' ' ')" = \
+	"\"test\":\"bisect:${P}8\",\"status\":\"run\" \"test\":\"bisect:${P}8\",\"status\":\"fail\" \"test\":\"bisect:${P}1\",\"status\":\"run\" \"test\":\"bisect:${P}1\",\"status\":\"pass\" \"test\":\"bisect:${P}4\",\"status\":\"run\" \"test\":\"bisect:${P}4\",\"status\":\"pass\" \"test\":\"bisect:${P}6\",\"status\":\"run\" \"test\":\"bisect:${P}6\",\"status\":\"fail\" \"test\":\"bisect:${P}5\",\"status\":\"run\" \"test\":\"bisect:${P}5\",\"status\":\"fail\" "
+
 # --- 125 skips a version; --keep keeps what was fetched --------------------------------------
 : >"$T/runs"
 n=$(downloads)
