@@ -136,4 +136,15 @@ check "…names ${P}7" test "$(json 'd["first_bad"], d["last_good"], len(d["step
 check "…a failing case is bad, a passing one good" test "$(json '[s["verdict"] + ":" + s["why"] for s in d["steps"]][:2]')" = "['bad:fail', 'good:pass']"
 check "…current and versions/ as they were, no work folder left" \
 	test "$(readlink "$STORE/current") $(ls "$STORE/versions" | tr '\n' ' ')$(test -e "$STORE/bisect" && echo left)" = "versions/${P}8 ${P}1 ${P}8 "
+
+# --- one OpenCL-CTS sub-test, by its suite's runner on the fake harness ---------------------------
+mkdir -p "$T/cts" && cp "$TB_TOP/tests/doubles/fake-cts" "$T/cts/test_bisect"
+net_config "cts_dir = $T/cts"
+export FAKE_CTS_BROKEN_FROM=${P}3 FAKE_CTS_RECORD="$T/cts-record"
+expect_exit 0 "--case on one OpenCL-CTS sub-test" ctl --json mesa bisect --case bisect/breaksfrom
+check "…names $FAKE_CTS_BROKEN_FROM" test "$(json 'd["first_bad"], d["last_good"]')" = "('${P}3', '${P}2')"
+check "…running that sub-test alone, on both sides (a failure twice, as the suite confirms a regression)" \
+	test "$(grep -vc ' test_bisect -w breaksfrom$' "$T/cts-record") $(grep -c '^store ' "$T/cts-record")" = "0 8"
+expect_exit 2 "--case with a slash too many is a usage error" ctl --json mesa bisect --case a/b/c
+reason_is usage
 done_testing
