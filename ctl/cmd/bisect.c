@@ -122,7 +122,7 @@ static void add_fields(struct outcome *o, const struct bisect_result *r)
 
 static void build_text(struct strbuf *sb, const char *word, const struct bisect_build *b)
 {
-	sb_appendf(sb, "\n%s: Mesa %s, Mesa %s, upstream %s", word, b->version,
+	sb_appendf(sb, "\n%s: %s, built from Mesa %s, upstream commit %s", word, b->version,
 		   *b->mesa_version ? b->mesa_version : "(not recorded)", *b->commit ? b->commit : "(not recorded)");
 }
 
@@ -145,7 +145,7 @@ static void say_found(struct outcome *o, const struct bisect_result *r)
 	build_text(&sb, "first bad", &r->first_bad);
 	for (size_t i = 0; i < r->n_notes; i++) {
 		const struct bisect_note *n = &r->notes[i];
-		sb_appendf(&sb, "\nnotes of Mesa %s: %s", n->version,
+		sb_appendf(&sb, "\nnotes of Mesa %s:\n%s", n->version,
 			   *n->notes ? n->notes : *n->url ? n->url : "(this release has no notes)");
 	}
 	if (r->kept)

@@ -63,7 +63,7 @@ check "…current, previous, versions/ and the cache are as they were" same_part
 check "…the work folder is gone" test ! -e "$STORE/bisect"
 check "…each fetched version was downloaded once" test "$(downloads)" = 3
 expect_exit 0 "bisect for people" ctl mesa bisect --command "$(probe)"
-check "…a line a step, then the answer with both builds" test "$(grep -c '^Mesa 2026.11.0[0-9]: \(good\|bad\)' "$T/out") $(grep -c "is the first bad version" "$T/out") $(grep -c "^first bad: Mesa ${P}5, Mesa .*, upstream standin-${P}5" "$T/out")" = "5 1 1"
+check "…a line a step, then the answer with both builds" test "$(grep -c '^Mesa 2026.11.0[0-9]: \(good\|bad\)' "$T/out") $(grep -c "is the first bad version" "$T/out") $(grep -c "^first bad: ${P}5, built from Mesa .*, upstream commit standin-${P}5" "$T/out")" = "5 1 1"
 
 run_cmd "$CTL" __complete tb323fu-ctl --store "$STORE" mesa bisect --good ""
 check "--good <tab> offers the installed versions" test "$(sort "$T/out" | tr '\n' ' ')" = "${P}1 ${P}8 "
