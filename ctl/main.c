@@ -3,6 +3,7 @@
 #include "cli/cli.h"
 #include "base/jsontext.h"
 #include "cli/cli_access.h"
+#include "cli/cli_hints.h"
 #include "cli/cli_state_first.h"
 #include "cli/cli_progress.h"
 #include "cli/command.h"
@@ -28,7 +29,7 @@ TB_IDENT_DEFINE("tb323fu-ctl");
 static const struct cli_command *const commands[] = {
 	&status_command, &list_command,  &check_command,     &download_command,   &install_command,
 	&update_command, &install_local_command, &on_command, &off_command,       &keep_command,
-	&rollback_command, &boot_tick_command, &remove_command, &verify_command,  &smoke_command,
+	&rollback_command, &boot_tick_command, &remove_command, &forget_command, &verify_command, &smoke_command,
 	&bench_command,  &doctor_command, &notes_command,    &takeover_command,   &auto_check_command,
 	&app_command,    &flatpak_command, &crashes_command, &pack_command, &bisect_command,
 };
@@ -156,6 +157,7 @@ static void run_body(struct cli *c, const struct cli_line *l, struct outcome *o)
 		o->code = l->cmd->run(c, l->opts, none ? NULL : &s, o);
 	else
 		outcome_fail(o, &e);
+	pin_release(&c->pin); /* a reader's pin, before the store goes */
 	store_close(&s);
 }
 
@@ -163,7 +165,7 @@ static int run(const struct cli_line *l, int argc, char **argv)
 {
 	const char *name = l->cmd->name;
 	struct cli c = {.store_dir = l->g.store, .json = l->g.json, .wait = l->g.wait,
-			.quiet = l->g.quiet};
+			.quiet = l->g.quiet, .pin = {.lock_fd = -1, .holder_fd = -1}, .name = name};
 	/* -q silences progress for people; --progress json is a protocol, not progress */
 	const char *mode = l->g.quiet && strcmp(l->g.progress, "json") ? "none" : l->g.progress;
 	c.progress = running_begin(name, cli_progress(mode));
@@ -182,6 +184,13 @@ static int run(const struct cli_line *l, int argc, char **argv)
 		free(o.message);
 		o.message = m;
 	}
+	/* every command a sentence names keeps the store and configuration given */
+	char *kept = cli_hints_keep(o.message, l->g.store, l->g.config);
+	if (kept) {
+		free(o.message);
+		o.message = kept;
+	}
+	cli_hints_keep_json(o.fields, l->g.store, l->g.config);
 	running_end(o.code, o.code ? o.reason : "", o.message);
 	cli_progress_finished(name, o.code, o.reason, o.message);
 	int rc = print_outcome(&c, &o, !strcmp(l->g.progress, "json"));

@@ -34,3 +34,9 @@ void progress_count(const struct tb_progress *p, const char *op, const char *nam
 	if (p && p->count)
 		p->count(p->ctx, op, name, done, total);
 }
+
+void progress_wait(const struct tb_progress *p, const char *sentence)
+{
+	if (p && p->wait)
+		p->wait(p->ctx, sentence);
+}

@@ -19,6 +19,8 @@ struct tb_progress {
 	/* A long run of like items moved on: done of total (op "suite": a suite's tests on one
 	 * side, name "piglit-cl:store"); total 0 when unknown. */
 	void (*count)(void *ctx, const char *op, const char *name, uint64_t done, uint64_t total);
+	/* The command waits (--wait) for another process: what for, a sentence, said once. */
+	void (*wait)(void *ctx, const char *sentence);
 };
 
 /* Null-safe calls, so engine code can pass a NULL progress. */
@@ -27,6 +29,7 @@ void progress_bytes(const struct tb_progress *p, const char *op, const char *fil
 void progress_test(const struct tb_progress *p, const char *name, const char *status);
 void progress_done(const struct tb_progress *p, const char *op, const char *file);
 void progress_step(const struct tb_progress *p, const char *step);
+void progress_wait(const struct tb_progress *p, const char *sentence);
 void progress_count(const struct tb_progress *p, const char *op, const char *name,
 		    uint64_t done, uint64_t total);
 

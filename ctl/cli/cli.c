@@ -126,6 +126,9 @@ static void say_pruned(struct outcome *o, struct strbuf *sb, const struct lc_res
 	if (r && r->pinned_kept[0])
 		sb_appendf(sb, "\nkept Mesa %s beyond keep_versions = %d: an application's rule pins it (tb323fu-ctl mesa app list)",
 			   r->pinned_kept, keep);
+	if (r && r->read_kept[0])
+		sb_appendf(sb, "\nkept Mesa %s beyond keep_versions = %d while it is read; the next install removes it",
+			   r->read_kept, keep);
 	sb_free(&said);
 	free(names);
 }
@@ -211,6 +214,16 @@ void outcome_install_plan(struct outcome *o, const char *cmd, const struct lc_pl
 	outcome_dry_run(o, p, sb.buf);
 	sb_free(&sb);
 	sb_free(&gone);
+}
+
+int cli_pin_version(struct cli *c, const struct store *s, const char *version, struct outcome *o)
+{
+	pin_take(s, version, c->name ? c->name : "", &c->pin);
+	if (store_has_version(s, version))
+		return 0;
+	struct tb_error e = {0};
+	tb_fail_why(&e, TB_EFAIL, "not-installed", "Mesa %s is not installed (tb323fu-ctl mesa list shows what is)", version);
+	return outcome_fail(o, &e);
 }
 
 char *cli_pick_version(const struct store *s, const char *version, struct outcome *o)

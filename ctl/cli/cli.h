@@ -9,6 +9,7 @@
 #include "base/progress.h"
 #include "store/store.h"
 #include "base/error.h"
+#include "store/pins.h"
 
 struct cli {
 	const char *store_dir; /* --store, or NULL */
@@ -17,6 +18,8 @@ struct cli {
 	int wait;
 	int quiet; /* -q: the success sentence is not printed */
 	const struct tb_progress *progress;
+	struct pin pin; /* a reader's pin of the version it reads (cli_pin_version) */
+	const char *name; /* the command, for the pin's "tb323fu-ctl mesa NAME" */
 };
 
 /* A command's result: exit code, one human sentence (or several lines), its JSON fields. */
@@ -77,5 +80,9 @@ void cli_describe_version(struct outcome *o, const struct store *s, const char *
  * current) when it is installed, reported as "version". Returns it (free it) or NULL with
  * the failure in o. */
 char *cli_pick_version(const struct store *s, const char *version, struct outcome *o);
+/* A reader pins the version it reads for as long as the command runs (store/pins.h), so
+ * writers go on meanwhile but none removes it; 0, or the failure in o when the version went
+ * before it was pinned. */
+int cli_pin_version(struct cli *c, const struct store *s, const char *version, struct outcome *o);
 
 #endif

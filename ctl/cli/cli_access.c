@@ -1,5 +1,6 @@
 /* Write access to the store, checked before a writer touches it (ctl/cli/cli_access.h). */
 #include "cli/cli_access.h"
+#include "cli/cli_hints.h"
 #include "base/error.h"
 #include "base/alloc.h"
 #include "base/strbuf.h"
@@ -52,19 +53,8 @@ static char *sudo_line(int argc, char **argv)
 {
 	struct strbuf sb = {0};
 	sb_append(&sb, "sudo tb323fu-ctl");
-	for (int i = 0; i < argc; i++) {
-		const char *a = argv[i];
-		int plain = *a && strspn(a, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
-					    "0123456789/._+-=,:@%") == strlen(a);
-		if (plain) {
-			sb_appendf(&sb, " %s", a);
-			continue;
-		}
-		sb_append(&sb, " '");
-		for (; *a; a++)
-			sb_append(&sb, *a == '\'' ? "'\\''" : (char[]){*a, '\0'});
-		sb_append(&sb, "'");
-	}
+	for (int i = 0; i < argc; i++)
+		sb_append_shell_word(&sb, argv[i]);
 	char *out = xstrdup(sb.buf);
 	sb_free(&sb);
 	return out;

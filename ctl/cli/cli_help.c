@@ -184,7 +184,7 @@ static void complete_versions(FILE *f, const char *cur, const char *store_dir, i
 	for (size_t i = 0; i < n; i++) {
 		struct lc_plan p;
 		struct tb_error no = {0};
-		if (!removable || lc_plan_remove(&x, list[i], &p, &no) == TB_OK) {
+		if (!removable || lc_plan_remove(&x, list[i], 0, &p, &no) == TB_OK) {
 			char *keep = list[kept];
 			list[kept++] = list[i];
 			list[i] = keep;

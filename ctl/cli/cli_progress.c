@@ -207,12 +207,35 @@ void cli_progress_finished(const char *operation, int code, const char *reason, 
 	print_json(o);
 }
 
-static struct tb_progress bar_progress = {on_bytes, on_test, on_done, &printer, on_step, on_count};
+/* The command waits for another process (--wait): said once, whatever the progress mode,
+ * as apt names the process that holds its lock; a JSON line with --progress json. */
+static void on_wait(void *ctx, const char *sentence)
+{
+	struct printer *p = ctx;
+	if (p->json) {
+		json_object *o = json_object_new_object();
+		json_object_object_add(o, "op", json_object_new_string("wait"));
+		json_object_object_add(o, "message", json_object_new_string(sentence));
+		json_object_object_add(o, "percent", json_object_new_int(0));
+		print_json(o);
+		return;
+	}
+	if (p->bar_shown)
+		fputs("\n", stderr);
+	p->bar_shown = 0;
+	char *shown = term_text(sentence, 0);
+	fprintf(stderr, "tb323fu-ctl: %s\n", shown);
+	free(shown);
+}
+
+static struct tb_progress bar_progress = {on_bytes, on_test, on_done, &printer, on_step, on_count, on_wait};
+/* no bar: only the one sentence of a wait */
+static struct tb_progress wait_only = {.ctx = &printer, .wait = on_wait};
 
 const struct tb_progress *cli_progress(const char *mode)
 {
 	if (!strcmp(mode, "none") || (!strcmp(mode, "auto") && !isatty(2)))
-		return NULL;
+		return &wait_only;
 	printer.json = !strcmp(mode, "json");
 	return &bar_progress;
 }

@@ -64,7 +64,10 @@ int cli_state_first(struct cli *c, const struct cli_command *cmd, const void *op
 	/* One who may write gets the answer under the lock, once a killed writer's commit and
 	 * leftovers are dealt with; one who may not gets it from the state as it is. */
 	int answered = 0;
-	if (cmd->answer && cli_store_access(dir) != 0) {
+	const char *operand = cmd->operand == OPERAND_VERSION ? *(const char *const *)((const char *)opts + cmd->operand_at) : NULL;
+	if (cmd->absent && operand && !store_has_version(&s, operand))
+		answered = cmd->absent(&s, operand, o) != 0; /* the argument first, before any lock */
+	else if (cmd->answer && cli_store_access(dir) != 0) {
 		struct lc_view v;
 		lc_read(&s, &v);
 		answered = cmd->answer(&s, &v, opts, o);

@@ -130,6 +130,10 @@ static int cmd_bench(struct cli *c, const void *opts, struct store *s, struct ou
 	char *chosen = cli_pick_version(s, a->version, o);
 	if (!chosen)
 		return o->code;
+	if (cli_pin_version(c, s, chosen, o)) { /* read, not changed: writers go on (§3) */
+		free(chosen);
+		return o->code;
+	}
 	struct bench_request r = {.command = a->command, .tests = a->tests, .rounds = rounds,
 				  .progress = c->progress};
 	json_object *res = NULL;
@@ -168,7 +172,7 @@ const struct cli_command bench_command = {
 	.opts_size = sizeof(struct bench_opts),
 	.operand = OPERAND_VERSION,
 	.operand_at = offsetof(struct bench_opts, version),
-	.open = OPEN_WRITER,
+	.open = OPEN_READER, /* a pin, no store lock: on, off, rollback go on meanwhile */
 	.writes = 1,
 	.check = cmd_bench_check,
 	.run = cmd_bench,

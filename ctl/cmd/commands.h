@@ -8,7 +8,7 @@
 
 extern const struct cli_command status_command, list_command, check_command, download_command,
 	install_command, update_command, install_local_command, on_command, off_command,
-	keep_command, rollback_command, boot_tick_command, remove_command, verify_command,
+	keep_command, rollback_command, boot_tick_command, remove_command, forget_command, verify_command,
 	smoke_command, bench_command, doctor_command, notes_command, takeover_command,
 	auto_check_command, crashes_command, pack_command;
 extern const struct cli_command app_command, app_set_command, app_unset_command,

@@ -24,6 +24,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include "cli/command.h"
+#include "cmd/marks_say.h"
 #include "cmd/commands.h"
 #include "cmd/app_scope.h"
 #include "cmd/crashes.h"
@@ -175,6 +176,22 @@ static void report_store(struct doctor *d, const struct store *s, char **current
 	} else {
 		json_object_object_add(d->fields, "smoke", json_object_new_string("none"));
 	}
+	/* what the store remembers: a refused release is a problem of the release source, a
+	 * version rolled back from or failed is the store's memory (docs/design.md §12) */
+	struct marks marks;
+	marks_load(s, &marks);
+	json_object_object_add(d->fields, "marked", marks_json(&marks));
+	for (size_t i = 0; i < marks.n; i++) {
+		struct marks one = {.v = &marks.v[i], .n = 1};
+		struct strbuf sb = {0};
+		marks_say(&sb, "", &one);
+		if (marks.v[i].refused)
+			problem(d, "%s", sb.buf);
+		else
+			line(d, "%s", sb.buf);
+		sb_free(&sb);
+	}
+	marks_free(&marks);
 	free(previous);
 	lc_view_free(&v);
 }

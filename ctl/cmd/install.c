@@ -43,7 +43,7 @@ static int cmd_install(struct cli *c, const void *opts, struct store *s, struct 
 	if (!chosen)
 		rc = tb_fail_why(&e, TB_EFAIL, "not-installed", "no downloaded version waits for install (tb323fu-ctl mesa download, or update)"), outcome_fail(o, &e);
 	else if (!store_has_version(s, chosen))
-		rc = tb_fail_why(&e, TB_EFAIL, "not-installed", "Mesa %s is not downloaded (tb323fu-ctl mesa download %s)", chosen, chosen), outcome_fail(o, &e);
+		rc = lc_not_downloaded(s, chosen, &e), outcome_fail(o, &e);
 	else if (release_verify_installed(s, chosen, &e))
 		rc = outcome_fail(o, &e);
 	else if (a->dry_run)
@@ -67,6 +67,14 @@ static int install_answer(const struct store *s, const struct lc_view *v, const 
 	return 1;
 }
 
+/* A version the store does not hold: its argument's error, before any lock. */
+static int install_absent(const struct store *s, const char *version, struct outcome *o)
+{
+	struct tb_error e = {0};
+	lc_not_downloaded(s, version, &e);
+	return outcome_fail(o, &e);
+}
+
 static const struct cli_option install_options[] = {
 	CLI_FLAG("--no-smoke", struct install_opts, no_smoke,
 		 "skip the smoke tests (as `smoke = off` in mesa.conf)"),
@@ -86,5 +94,6 @@ const struct cli_command install_command = {
 	.open = OPEN_WRITER,
 	.writes = 1,
 	.answer = install_answer,
+	.absent = install_absent,
 	.run = cmd_install,
 };

@@ -11,7 +11,7 @@
 /* The engine's context for this command's store. */
 struct lc_ctx lc_ctx_of(struct cli *c, struct store *s)
 {
-	return (struct lc_ctx){.s = s, .cfg = &c->cfg, .progress = c->progress};
+	return (struct lc_ctx){.s = s, .cfg = &c->cfg, .progress = c->progress, .wait = c->wait};
 }
 
 /* A writer that rebuilt a damaged state says so after its own sentence. */

@@ -1,8 +1,9 @@
 /* list: the installed versions, newest first, with what each is (current, previous, on,
- * on trial, pinned). */
+ * on trial, pinned, marked), then the versions the store remembers. */
 #include "cli/cli.h"
 #include "cli/command.h"
 #include "cmd/commands.h"
+#include "cmd/marks_say.h"
 #include "ops/lifecycle.h"
 #include "ops/app_pinning.h"
 #include "store/manifest.h"
@@ -26,6 +27,8 @@ static int cmd_list(struct cli *c, const void *opts, struct store *s, struct out
 	char *cur = store_current(s), *prev = store_previous(s);
 	struct state st;
 	state_load(s, &st); /* a damaged one reads as off: the markers only */
+	struct marks marks;
+	marks_load(s, &marks);
 	json_object *arr = json_object_new_array();
 	struct strbuf sb = {0};
 	for (size_t i = 0; i < n; i++) {
@@ -47,13 +50,15 @@ static int cmd_list(struct cli *c, const void *opts, struct store *s, struct out
 		const char *suite = suite_last_result(s, v);
 		json_object_object_add(item, "suite", json_object_new_string(suite));
 		json_object_object_add(item, "bench", bench_summary(s, v));
+		const struct mark *k = marks_find(&marks, v);
+		json_object_object_add(item, "marked", json_object_new_string(k ? k->reason : ""));
 		json_object_array_add(arr, item);
 		/* what the version is, in status's words: current (on, on trial), previous, pinned */
 		char *pin = apprules_pinning(s, v);
 		char role[64];
-		snprintf(role, sizeof role, "%s%s%s", is_cur ? "current" : is_prev ? "previous" : "-",
+		snprintf(role, sizeof role, "%s%s%s%s", is_cur ? "current" : is_prev ? "previous" : "-",
 			 is_cur && st.enabled ? (st.trial && !strcmp(st.trial, v) ? ", on trial" : ", on") : "",
-			 pin ? ", pinned" : "");
+			 pin ? ", pinned" : "", k ? ", marked" : "");
 		free(pin);
 		if (!i)
 			sb_appendf(&sb, "%-16s %-20s %-16s %-24s %10s  %-5s  %s\n", "VERSION", "USE", "DRIVERS",
@@ -66,8 +71,12 @@ static int cmd_list(struct cli *c, const void *opts, struct store *s, struct out
 	}
 	if (!n)
 		sb_append(&sb, "no Mesa version installed (tb323fu-ctl mesa update)");
+	/* every mark, of an installed version or not (a refused release never was) */
+	marks_say(&sb, "\n", &marks);
 	o->fields = json_object_new_object();
 	json_object_object_add(o->fields, "versions", arr);
+	json_object_object_add(o->fields, "marked", marks_json(&marks));
+	marks_free(&marks);
 	o->fields_only = 1;
 	outcome_say(o, "%s", sb.buf);
 	sb_free(&sb);

@@ -1,6 +1,7 @@
 /* The release source as the commands that talk to it see it (ctl/cmd/remote.h). */
 #include "cmd/remote.h"
 #include "ops/acquire.h"
+#include "ops/remember.h"
 #include "release/release.h"
 #include "store/manifest.h"
 #include "base/error.h"
@@ -8,6 +9,7 @@
 #include "base/host.h"
 
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -33,6 +35,20 @@ int remote_open(struct cli *c, struct store *s, struct remote *rs, int peek,
 	return rc;
 }
 
+void say_skipped(struct outcome *o, const struct mark *k, const char *current)
+{
+	outcome_str(o, "skipped", k->version);
+	outcome_str(o, "skipped_reason", k->reason);
+	char stay[120];
+	snprintf(stay, sizeof stay, "%s%s", current ? "Mesa " : "the distribution's Mesa", current ? current : "");
+	if (k->refused)
+		outcome_say(o, "Mesa %s is skipped: its release was refused here (%s: %s) and the release list still names the same asset, so it is not fetched again; staying on %s; `tb323fu-ctl mesa update --to %s` fetches it anyway, `tb323fu-ctl mesa forget %s` clears the mark",
+			    k->version, k->reason, k->why, stay, k->version, k->version);
+	else
+		outcome_say(o, "Mesa %s is skipped: it is marked %s here (%s); staying on %s; `tb323fu-ctl mesa update --to %s` installs it anyway, `tb323fu-ctl mesa forget %s` clears the mark",
+			    k->version, k->reason, k->why, stay, k->version, k->version);
+}
+
 static int remote_start(struct cli *c, struct store *s, struct remote *rs, struct tb_error *e)
 {
 	return remote_open(c, s, rs, 0, e);
@@ -47,7 +63,10 @@ int check_and_say(struct cli *c, struct store *s, struct outcome *o)
 	const char *channel = c->cfg.channel;
 	const struct feed_release *r = feed_newest(&rs.feed, channel);
 	char *cur = store_current(rs.s);
-	int newer = r && (!cur || version_compare(r->version, cur) > 0);
+	struct marks marks;
+	marks_load(rs.s, &marks);
+	const struct mark *skipped = remember_skips(&marks, r);
+	int newer = r && !skipped && (!cur || version_compare(r->version, cur) > 0);
 	outcome_str(o, "channel", channel);
 	outcome_str(o, "available", r ? r->version : "");
 	outcome_str(o, "installed", cur ? cur : "");
@@ -60,6 +79,8 @@ int check_and_say(struct cli *c, struct store *s, struct outcome *o)
 	outcome_int(o, "size", r ? (int64_t)r->tarball.size : 0);
 	if (!r)
 		outcome_say(o, "no Mesa release for %s is offered on %s by %s", host_arch(), channel, c->cfg.source);
+	else if (skipped && (!cur || version_compare(r->version, cur) > 0))
+		say_skipped(o, skipped, cur);
 	else if (!newer)
 		outcome_say(o, "Mesa up to date (%s)", cur);
 	else if (cur)
@@ -69,6 +90,7 @@ int check_and_say(struct cli *c, struct store *s, struct outcome *o)
 		outcome_say(o, "Mesa %s is available on %s; get it with `tb323fu-ctl mesa update`", r->version,
 			    channel);
 	free(cur);
+	marks_free(&marks);
 	remote_end(&rs);
 	return TB_OK;
 }
@@ -100,6 +122,19 @@ int download_and_say(struct cli *c, struct store *s, const char *want,
 		remote_end(&rs);
 		return outcome_fail(o, &e);
 	}
+	struct marks marks;
+	marks_load(rs.s, &marks);
+	const struct mark *skipped = want ? NULL : remember_skips(&marks, r);
+	if (skipped) { /* a version named is fetched; the channel's newest only when unmarked */
+		char *cur = store_current(rs.s);
+		outcome_bool(o, "downloaded", 0);
+		say_skipped(o, skipped, cur);
+		free(cur);
+		marks_free(&marks);
+		remote_end(&rs);
+		return TB_OK;
+	}
+	marks_free(&marks);
 	char about[256];
 	if (present_and_whole(rs.s, r->version)) {
 		cli_describe_version(o, rs.s, r->version, about, sizeof about);

@@ -5,6 +5,7 @@
 
 #include "cli/cli.h"
 #include "release/feed.h"
+#include "store/marks.h"
 
 struct remote {
 	struct store *s;
@@ -24,4 +25,9 @@ int check_and_say(struct cli *c, struct store *s, struct outcome *o);
 /* download's: want (NULL: the channel's newest) fetched, verified and unpacked. */
 int download_and_say(struct cli *c, struct store *s, const char *want, struct outcome *o);
 
+/* A version the store remembers (docs/design.md §12), skipped by update, check, auto-check
+ * and download without a version: o gets "skipped" (the version) and "skipped_reason" (its
+ * mark's reason id), and the sentence says why, what stays, and the two ways on. */
+struct mark;
+void say_skipped(struct outcome *o, const struct mark *k, const char *current);
 #endif

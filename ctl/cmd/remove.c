@@ -1,4 +1,5 @@
-/* remove VERSION: a version that is neither current nor previous, nor pinned by a rule. */
+/* remove VERSION: a version that is neither current nor previous, nor pinned by a rule;
+ * --force: the previous one too, on purpose (rollback goes with it). */
 #include "cli/cli.h"
 #include "cli/command.h"
 #include "cmd/commands.h"
@@ -7,10 +8,13 @@
 #include "base/error.h"
 
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 struct remove_opts {
 	const char *version;
 	int dry_run; /* say what would be done, change nothing */
+	int force;   /* the previous version too */
 };
 
 static int cmd_remove(struct cli *c, const void *opts, struct store *s, struct outcome *o)
@@ -21,20 +25,27 @@ static int cmd_remove(struct cli *c, const void *opts, struct store *s, struct o
 	struct lc_ctx x = lc_ctx_of(c, s);
 	if (a->dry_run) {
 		struct lc_plan p;
-		if (lc_plan_remove(&x, v, &p, &e))
+		if (lc_plan_remove(&x, v, a->force, &p, &e))
 			return outcome_fail(o, &e);
-		char said[200];
-		snprintf(said, sizeof said, "`remove` would remove Mesa %s (its files, ICD and env files)", v);
+		char said[300];
+		char *prev = store_previous(s);
+		snprintf(said, sizeof said, "`remove` would remove Mesa %s (its files, ICD and env files)%s", v,
+			 prev && !strcmp(prev, v) ? ", the previous version: rollback would no longer be possible" : "");
+		free(prev);
 		outcome_dry_run(o, &p, said);
 		return TB_OK;
 	}
 	struct lc_result r;
-	int rc = lc_remove(&x, v, &r, &e);
+	int rc = lc_remove(&x, v, a->force, &r, &e);
 	if (rc)
 		outcome_fail(o, &e);
 	else {
 		outcome_str(o, "version", v);
-		outcome_say(o, "Mesa %s removed", v);
+		outcome_bool(o, "dropped_previous", r.dropped_previous);
+		if (r.dropped_previous)
+			outcome_say(o, "Mesa %s, the previous version, removed; rollback is no longer possible until another version is installed", v);
+		else
+			outcome_say(o, "Mesa %s removed", v);
 		say_repaired(o, &r);
 	}
 	return rc;
@@ -48,17 +59,29 @@ static int remove_answer(const struct store *s, const struct lc_view *v, const v
 {
 	const char *version = ((const struct remove_opts *)opts)->version;
 	struct tb_error e = {0};
-	if (store_has_version(s, version) || !lc_remove_refusal(s, v, version, &e))
+	int force = ((const struct remove_opts *)opts)->force;
+	if (store_has_version(s, version) || !lc_remove_refusal(s, v, version, force, &e))
 		return 0;
 	outcome_fail(o, &e);
 	return 1;
 }
 
-static const struct cli_option remove_options[] = {CLI_DRY_RUN(struct remove_opts), CLI_END};
+/* A version the store does not hold: its argument's error, before any lock. */
+static int remove_absent(const struct store *s, const char *version, struct outcome *o)
+{
+	struct tb_error e = {0};
+	lc_not_installed(s, version, &e);
+	return outcome_fail(o, &e);
+}
+
+static const struct cli_option remove_options[] = {
+	CLI_FLAG("--force", struct remove_opts, force,
+		 "remove the previous version too (rollback is then no longer possible); never the current one"),
+	CLI_DRY_RUN(struct remove_opts), CLI_END};
 
 const struct cli_command remove_command = {
 	.name = "remove",
-	.args = "VERSION [--dry-run]",
+	.args = "VERSION [--force] [--dry-run]",
 	.summary = "remove a version that is neither current nor previous",
 	.example = "tb323fu-ctl mesa remove 2026.09.30",
 	.options = remove_options,
@@ -70,5 +93,6 @@ const struct cli_command remove_command = {
 	.writes = 1,
 	.removes_version = 1,
 	.answer = remove_answer,
+	.absent = remove_absent,
 	.run = cmd_remove,
 };

@@ -5,6 +5,8 @@
 #include "cmd/lifecycle_say.h"
 #include "ops/lifecycle.h"
 
+#include <stdlib.h>
+
 #include <stdio.h>
 
 struct rollback_opts {
@@ -42,6 +44,13 @@ static int cmd_rollback(struct cli *c, const void *opts, struct store *s, struct
 	else
 		outcome_say(o, "Mesa %s is current again (for `tb323fu-mesa run`; the session stays on the distribution's Mesa until `tb323fu-ctl mesa on`); Mesa %s is kept as previous",
 			    r.version, r.other);
+	if (r.other[0]) { /* the store remembers it (docs/design.md §12) */
+		char *said = o->message;
+		o->message = NULL;
+		outcome_say(o, "%s\nupdate skips Mesa %s from now on, until a newer version is offered (`tb323fu-ctl mesa forget %s` clears that)",
+			    said, r.other, r.other);
+		free(said);
+	}
 	say_repaired(o, &r);
 	return TB_OK;
 }

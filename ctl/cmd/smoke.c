@@ -327,6 +327,10 @@ static int cmd_smoke(struct cli *c, const void *opts, struct store *s, struct ou
 	char *chosen = cli_pick_version(s, a->version, o);
 	if (!chosen)
 		return o->code;
+	if (cli_pin_version(c, s, chosen, o)) { /* read, not changed: writers go on (§3) */
+		free(chosen);
+		return o->code;
+	}
 	int rc;
 	if (a->suite)
 		rc = run_suite(c, s, chosen, a, o);
@@ -378,7 +382,7 @@ const struct cli_command smoke_command = {
 	.opts_size = sizeof(struct smoke_opts),
 	.operand = OPERAND_VERSION,
 	.operand_at = offsetof(struct smoke_opts, version),
-	.open = OPEN_WRITER,
+	.open = OPEN_READER, /* a pin, no store lock: on, off, rollback go on meanwhile */
 	.writes = 1,
 	.check = cmd_smoke_check,
 	.run = cmd_smoke,

@@ -9,6 +9,8 @@
 #include "ops/lifecycle.h"
 #include "ops/takeover.h"
 #include "release/feed.h"
+#include "cmd/marks_say.h"
+#include "ops/remember.h"
 #include "store/manifest.h"
 #include "store/running.h"
 #include "trial/bench.h"
@@ -31,7 +33,7 @@ static const char *short_commit(const char *c, char *buf, size_t n)
 }
 
 /* What the channel offers, as the last `check` saw it (no network here). */
-static char *cached_available(const struct cli *c, const struct store *s)
+static char *cached_available(const struct cli *c, const struct store *s, const struct marks *marks)
 {
 	char *cache = store_path(s, STORE_CACHE_DIR);
 	struct feed f = {0};
@@ -39,7 +41,7 @@ static char *cached_available(const struct cli *c, const struct store *s)
 	char *v = NULL;
 	if (feed_cached(&c->cfg, cache, &f, &ignored) == TB_OK) {
 		const struct feed_release *r = feed_newest(&f, c->cfg.channel);
-		if (r)
+		if (r && !remember_skips(marks, r)) /* one the store remembers is not offered */
 			v = xstrdup(r->version);
 		feed_free(&f);
 	}
@@ -52,7 +54,7 @@ static const char damaged_state[] =
 
 static void status_sentence(struct strbuf *sb, const struct store *s, const struct lc_view *v,
 			    const struct manifest *m, const char *avail, int incomplete,
-			    const struct running_info *ri)
+			    const struct running_info *ri, const struct marks *marks)
 {
 	char sc[16];
 	/* the first line says on, off or trial, as systemctl status's first line says active */
@@ -101,8 +103,9 @@ static void status_sentence(struct strbuf *sb, const struct store *s, const stru
 	if (avail && (!v->current || version_compare(avail, v->current) > 0) &&
 	    (!v->ready || version_compare(avail, v->ready) > 0))
 		sb_appendf(sb, "\nMesa %s is available (tb323fu-ctl mesa update)", avail);
-	if (v->st.failed)
+	if (v->st.failed && !marks_find(marks, v->st.failed))
 		sb_appendf(sb, "\nMesa %s failed: %s", v->st.failed, v->st.failed_reason ? v->st.failed_reason : "");
+	marks_say(sb, "\n", marks);
 	if (v->state_damaged)
 		sb_appendf(sb, "\n%s", damaged_state);
 	if (incomplete)
@@ -155,7 +158,9 @@ static int cmd_status(struct cli *c, const void *opts, struct store *s, struct o
 	(void)opts;
 	struct lc_view v;
 	lc_read(s, &v);
-	char *avail = cached_available(c, s);
+	struct marks marks;
+	marks_load(s, &marks);
+	char *avail = cached_available(c, s, &marks);
 	struct manifest m;
 	int have_m = 0;
 	if (v.current) {
@@ -189,9 +194,10 @@ static int cmd_status(struct cli *c, const void *opts, struct store *s, struct o
 	outcome_str(o, "op", ri.command);
 	outcome_int(o, "progress", ri.command[0] ? ri.percent : 0);
 	outcome_str(o, "message", ri.last_message);
+	json_object_object_add(o->fields, "marked", marks_json(&marks));
 	o->fields_only = 1;
 	struct strbuf sb = {0};
-	status_sentence(&sb, s, &v, have_m ? &m : NULL, avail, incomplete, &ri);
+	status_sentence(&sb, s, &v, have_m ? &m : NULL, avail, incomplete, &ri, &marks);
 	status_app_rules(s, &sb);
 	status_flatpak(s, &sb);
 	outcome_say(o, "%s", sb.buf);
@@ -200,6 +206,7 @@ static int cmd_status(struct cli *c, const void *opts, struct store *s, struct o
 	if (have_m)
 		manifest_free(&m);
 	lc_view_free(&v);
+	marks_free(&marks);
 	free(avail);
 	return TB_OK;
 }

@@ -1,9 +1,11 @@
-/* update: check, then download and install when the channel has a newer version. */
+/* update: check, then download and install when the channel has a newer version that the
+ * store does not remember as gone wrong; --to VERSION: that version, named. */
 #include "cli/cli.h"
 #include "cli/command.h"
 #include "cmd/commands.h"
 #include "cmd/remote.h"
 #include "ops/acquire.h"
+#include "ops/remember.h"
 #include "ops/lifecycle.h"
 #include "release/release.h"
 #include "store/manifest.h"
@@ -11,6 +13,7 @@
 #include "trial/smoke_run.h"
 #include "base/error.h"
 #include "base/alloc.h"
+#include "common/version_name.h"
 
 #include <stdint.h>
 #include <stdio.h>
@@ -18,15 +21,31 @@
 #include <string.h>
 
 struct update_opts {
+	const char *to; /* --to VERSION: that version, named (marks do not skip it) */
 	int no_smoke;
 	int dry_run; /* say what would be done; the release list is read, no tarball fetched */
 };
 
 /* update stops short of installing: "up to date", or a version that failed here before. */
 static int update_stays(struct cli *c, struct remote *rs, const struct feed_release *r,
-			const struct lc_view *v, struct outcome *o)
+			const struct lc_view *v, const char *to, const struct mark *skipped,
+			struct outcome *o)
 {
 	const char *cur = v->current;
+	if (to && !r) {
+		struct tb_error e = {0};
+		tb_fail_why(&e, TB_EFAIL, "unknown-version", "Mesa %s is not offered for %s by %s; nothing was changed; `tb323fu-ctl mesa check` shows what is",
+			    to, host_arch(), c->cfg.source);
+		return outcome_fail(o, &e);
+	}
+	if (to && cur && !strcmp(cur, r->version) && present_and_whole(rs->s, cur)) {
+		outcome_str(o, "version", cur);
+		outcome_bool(o, "updated", 0);
+		outcome_say(o, "Mesa %s is already the current version; nothing was changed", cur);
+		return 0;
+	}
+	if (to)
+		return -1; /* named: installed whatever the store remembers, older or not */
 	if (!r || (cur && version_compare(r->version, cur) <= 0)) {
 		/* Never an older or equal version: update only moves forward. */
 		if (!cur) {
@@ -40,11 +59,18 @@ static int update_stays(struct cli *c, struct remote *rs, const struct feed_rele
 		outcome_say(o, "Mesa up to date (%s)", cur);
 		return 0;
 	}
+	if (skipped) {
+		/* the store remembers it (docs/design.md §12): not taken behind the user's back */
+		outcome_str(o, "version", cur ? cur : "");
+		outcome_bool(o, "updated", 0);
+		say_skipped(o, skipped, cur);
+		return 0;
+	}
 	if (v->st.failed && !strcmp(v->st.failed, r->version)) {
 		/* A version that already failed here is not retried behind the user's back. */
 		outcome_str(o, "version", cur ? cur : "");
 		outcome_bool(o, "updated", 0);
-		outcome_say(o, "Mesa %s failed here before (%s); staying on %s%s; try it again with `tb323fu-ctl mesa install %s`",
+		outcome_say(o, "Mesa %s failed here before (%s); staying on %s%s; try it again with `tb323fu-ctl mesa update --to %s`",
 			    r->version, v->st.failed_reason ? v->st.failed_reason : "no reason recorded",
 			    cur ? "Mesa " : "the distribution's Mesa", cur ? cur : "", r->version);
 		return 0;
@@ -84,14 +110,18 @@ static int cmd_update(struct cli *c, const void *opts, struct store *s, struct o
 	struct tb_error e = {0};
 	if (remote_open(c, s, &rs, a->dry_run, &e))
 		return outcome_fail(o, &e);
-	const struct feed_release *r = feed_newest(&rs.feed, c->cfg.channel);
+	const struct feed_release *r = a->to ? feed_find(&rs.feed, a->to) : feed_newest(&rs.feed, c->cfg.channel);
+	struct marks marks;
+	marks_load(rs.s, &marks);
+	const struct mark *skipped = a->to ? NULL : remember_skips(&marks, r);
 	struct lc_view v;
 	lc_read(rs.s, &v);
 	outcome_str(o, "channel", c->cfg.channel);
-	outcome_str(o, "available", r ? r->version : "");
+	outcome_str(o, "available", r && !skipped ? r->version : "");
 	if (a->dry_run)
 		outcome_bool(o, "dry_run", 1);
-	int stays = update_stays(c, &rs, r, &v, o);
+	int stays = update_stays(c, &rs, r, &v, a->to, skipped, o);
+	marks_free(&marks);
 	if (stays < 0 && a->dry_run)
 		stays = update_plan_say(c, &rs, r, no_smoke, o);
 	if (stays >= 0) {
@@ -131,7 +161,17 @@ static int cmd_update(struct cli *c, const void *opts, struct store *s, struct o
 	return TB_OK;
 }
 
+static int cmd_update_check(const void *opts, struct outcome *o)
+{
+	const struct update_opts *a = opts;
+	if (a->to && !version_name_ok(a->to))
+		return cli_usage(o, "--to takes a version (digits, letters and ._+-, starting with a digit), not \"%.80s\"", a->to);
+	return 0;
+}
+
 static const struct cli_option update_options[] = {
+	CLI_STRING("--to", "VERSION", struct update_opts, to,
+		   "install this version of the release list (downloaded when needed), even one the store remembers as gone wrong"),
 	CLI_FLAG("--no-smoke", struct update_opts, no_smoke,
 		 "skip the smoke tests (as `smoke = off` in mesa.conf)"),
 	CLI_DRY_RUN(struct update_opts),
@@ -140,7 +180,7 @@ static const struct cli_option update_options[] = {
 
 const struct cli_command update_command = {
 	.name = "update",
-	.args = "[--no-smoke] [--dry-run]",
+	.args = "[--to VERSION] [--no-smoke] [--dry-run]",
 	.summary = "check, download and install when the channel has a newer version",
 	.example = "tb323fu-ctl mesa update",
 	.options = update_options,
@@ -148,5 +188,6 @@ const struct cli_command update_command = {
 	.open = OPEN_WRITER,
 	.writes = 1,
 	.makes_store = 1,
+	.check = cmd_update_check,
 	.run = cmd_update,
 };

@@ -133,8 +133,12 @@ static int cmd_verify(struct cli *c, const void *opts, struct store *s, struct o
 	int rc;
 	if (!v)
 		rc = tb_fail_why(&e, TB_EFAIL, "not-installed", "no Mesa version installed (tb323fu-ctl mesa update)");
-	else
+	else {
+		/* without --repair it only reads: a pin keeps it from removal meanwhile (§3) */
+		if (!a->repair && store_has_version(s, v))
+			pin_take(s, v, "verify", &c->pin);
 		rc = verify_tree(c, s, v, &e);
+	}
 	if (v)
 		outcome_str(o, "version", v);
 	if (rc && a->repair && v && rc == TB_EVERIFY)

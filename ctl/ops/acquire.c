@@ -1,5 +1,6 @@
 /* One pipeline from a release (local or remote) to a checked tree in versions/. */
 #include "ops/acquire.h"
+#include "ops/remember.h"
 #include "release/fetch.h"
 #include "store/manifest.h"
 #include "release/minisign.h"
@@ -233,6 +234,12 @@ int acquire_remote(const struct config *cfg, struct store *s, const struct feed_
 		unlink(sums_path);
 	if (rc && sig_path)
 		unlink(sig_path);
+	/* the store remembers a refused release with its asset, and forgets the refusal once
+	 * the release came whole (docs/design.md §12) */
+	if (rc == TB_EVERIFY)
+		remember_refused(s, r, tb_error_reason(e), e->msg);
+	else if (!rc)
+		remember_fetched(s, r->version);
 	free(part);
 	free(sums_path);
 	free(sig_path);

@@ -1,5 +1,6 @@
 /* The crash policy: reading the journal from the record's cursor, pins and rollbacks. */
 #include "ops/crash_policy.h"
+#include "ops/remember.h"
 #include "ops/desktop_find.h"
 #include "ops/override_files.h"
 #include "store/apprules.h"
@@ -161,6 +162,9 @@ static int end_trial(const struct lc_ctx *c, const struct lc_view *v, json_objec
 	if (rc)
 		return rc;
 	snprintf(r->rolled_back, sizeof r->rolled_back, "%s", v->st.trial);
+	char *why = xasprintf("%zu applications crashed on it on trial", json_object_array_length(apps));
+	remember_version(c->cfg, c->s, v->st.trial, "trial-crashed", why);
+	free(why);
 	json_object_object_add(rec, "rolled_back", json_object_new_string(v->st.trial));
 	size_t n_apps = json_object_array_length(apps);
 	/* a later trial of the same version starts with no crash counted */

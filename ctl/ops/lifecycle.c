@@ -1,6 +1,7 @@
 /* The life cycle's one owner: every transition of docs/design.md §12 reads the store once,
  * decides the new links and state, and commits them with the files of current. */
 #include "ops/lifecycle.h"
+#include "ops/remember.h"
 #include "ops/app_pinning.h"
 #include "ops/flatpak_export.h"
 #include "ops/flatpak_session.h"
@@ -11,6 +12,9 @@
 #include "trial/suite.h"
 #include "base/testhook.h"
 #include "store/txn.h"
+#include "store/marks.h"
+#include "store/pins.h"
+#include "common/storelayout.h"
 #include "base/alloc.h"
 #include "base/strbuf.h"
 #include "base/fs.h"
@@ -64,10 +68,13 @@ static char *ready_version(const struct store *s, const struct lc_view *v)
 	size_t n;
 	char **list = store_versions(s, &n);
 	char *ready = NULL;
+	struct marks m; /* a version the store remembers as gone wrong waits for no one */
+	marks_load(s, &m);
 	for (size_t i = 0; i < n && !ready; i++)
 		if (!same(list[i], v->current) && !same(list[i], v->previous) &&
-		    !same(list[i], v->st.failed))
+		    !same(list[i], v->st.failed) && !marks_find(&m, list[i]))
 			ready = xstrdup(list[i]);
+	marks_free(&m);
 	store_free_list(list, n);
 	return ready;
 }
@@ -255,7 +262,8 @@ static void space_advice(const struct store *s, struct strbuf *sb)
 
 /* keep_current: current is a link outside versions/ that stays as the user made it. */
 static int stage_all(const struct lc_ctx *c, const char *cur, const char *prev,
-		     const struct state *st, int keep_current, struct txn *t, struct tb_error *e)
+		     const struct state *st, int keep_current, const struct marks *mk,
+		     struct txn *t, struct tb_error *e)
 {
 	char *cl = store_version_rel(cur);
 	char *pl = store_version_rel(prev);
@@ -266,6 +274,11 @@ static int stage_all(const struct lc_ctx *c, const char *cur, const char *prev,
 		rc = txn_put_link(t, STORE_PREVIOUS, pl, e);
 	if (!rc)
 		rc = txn_put_file(t, STORE_STATE, sb.buf, sb.len, e);
+	if (!rc && mk) { /* what the store remembers changes with the links (§12) */
+		char *text = marks_format(mk);
+		rc = txn_put_file(t, STORE_MARKS, text, strlen(text), e);
+		free(text);
+	}
 	/* a tree that is gone has no files to select: the ICD and env files of current go */
 	/* flatpak.conf names current's extension while on and exported (§17) */
 	const char *sel = store_version_gone(c->s, cur) ? NULL : cur;
@@ -288,10 +301,12 @@ static int foreign_kept(const struct store *s)
 	return yes;
 }
 
-/* Links, state and files of current in one commit. safety: a way out of a bad build
- * (off, boot-tick's switch-off, rollback), which may give up the reserve on a full disk. */
-static int commit(const struct lc_ctx *c, const char *cur, const char *prev,
-		  const struct state *st, int safety, struct lc_result *r, struct tb_error *e)
+/* Links, state and files of current in one commit, and the store's marks when mk is not
+ * NULL. safety: a way out of a bad build (off, boot-tick's switch-off, rollback), which may
+ * give up the reserve on a full disk. */
+static int commit_marked(const struct lc_ctx *c, const char *cur, const char *prev,
+			 const struct state *st, int safety, const struct marks *mk,
+			 struct lc_result *r, struct tb_error *e)
 {
 	for (int attempt = 0;; attempt++) {
 		struct tb_error err = {0};
@@ -299,7 +314,7 @@ static int commit(const struct lc_ctx *c, const char *cur, const char *prev,
 		txn_init(&t, c->s);
 		char *planted = store_planted_links(c->s);
 		int keep_current = !cur && foreign_kept(c->s);
-		int rc = stage_all(c, cur, prev, st, keep_current, &t, &err);
+		int rc = stage_all(c, cur, prev, st, keep_current, mk, &t, &err);
 		/* The Flatpak override is right on and off alike (§17): set before a commit
 		 * that leaves the session on, taken away after one that leaves it off, so a
 		 * kill between leaves it where either state is served. */
@@ -335,6 +350,12 @@ static int commit(const struct lc_ctx *c, const char *cur, const char *prev,
 		sb_free(&why);
 		return rc;
 	}
+}
+
+static int commit(const struct lc_ctx *c, const char *cur, const char *prev,
+		  const struct state *st, int safety, struct lc_result *r, struct tb_error *e)
+{
+	return commit_marked(c, cur, prev, st, safety, NULL, r, e);
 }
 
 /* A transition starts from what a reader sees; a damaged state is rebuilt by the commit. */
@@ -445,11 +466,24 @@ static void prune_versions(struct store *s, int keep, struct lc_result *r)
 	char *cur = store_current(s), *prev = store_previous(s);
 	struct strbuf doomed = {0}, pinned = {0}, gone = {0};
 	lc_prune_plan(s, cur, prev, keep, &doomed, &pinned);
+	struct strbuf read = {0};
 	for (char *v = doomed.buf ? strtok(doomed.buf, " ") : NULL; v; v = strtok(NULL, " ")) {
 		struct tb_error ignored = {0};
+		int fd = -1;
+		/* a version a reader pins stays until the next install (it is not a must) */
+		if (pin_exclude(s, v, 0, NULL, &fd, &ignored) != TB_OK) {
+			char *who = pin_holders(s, v);
+			sb_appendf(&read, "%s%s, read by %s", read.len ? "; " : "", v, who ? who : "another process");
+			free(who);
+			continue;
+		}
 		if (release_remove(s, v, &ignored) == TB_OK)
 			sb_appendf(&gone, "%s%s", gone.len ? " " : "", v);
+		if (fd >= 0)
+			close(fd);
 	}
+	snprintf(r->read_kept, sizeof r->read_kept, "%s", read.buf ? read.buf : "");
+	sb_free(&read);
 	snprintf(r->pruned, sizeof r->pruned, "%s", gone.buf ? gone.buf : "");
 	snprintf(r->pinned_kept, sizeof r->pinned_kept, "%s", pinned.buf ? pinned.buf : "");
 	sb_free(&doomed);
@@ -464,7 +498,11 @@ static int smoke_failed(const struct lc_ctx *c, struct lc_view *v, const char *v
 			struct tb_error *e)
 {
 	state_set_failed(&v->st, version, reason_id, why);
-	int rc = commit(c, v->current, v->previous, &v->st, 0, r, e);
+	struct marks mk; /* the store remembers it (§12), in the same commit */
+	marks_load(c->s, &mk);
+	remember_mark(c->cfg, c->s, &mk, version, reason_id, why);
+	int rc = commit_marked(c, v->current, v->previous, &v->st, 0, &mk, r, e);
+	marks_free(&mk);
 	if (rc)
 		return rc;
 	if (!v->current)
@@ -563,7 +601,11 @@ int lc_install(const struct lc_ctx *c, const char *version, int run_smoke,
 		start_trial(&v.st, version, c->cfg);
 	else
 		end_trial(&v.st);
-	rc = commit(c, version, prev, &v.st, 0, r, e);
+	struct marks mk; /* installed: named, or newer than the mark; it goes in the commit */
+	marks_load(c->s, &mk);
+	int unmark = marks_clear(&mk, version);
+	rc = commit_marked(c, version, prev, &v.st, 0, unmark ? &mk : NULL, r, e);
+	marks_free(&mk);
 	if (!rc) {
 		testhook_pause("committed");
 		name(r->other, sizeof r->other, prev);
@@ -680,8 +722,16 @@ int lc_rollback(const struct lc_ctx *c, struct lc_result *r, struct tb_error *e)
 			start_trial(&v.st, v.previous, c->cfg);
 		else
 			end_trial(&v.st);
+		/* the store remembers what was rolled back from (a crash rollback then says why)
+		 * and forgets the mark of what it goes back to on purpose, in the same commit */
+		struct marks mk;
+		marks_load(c->s, &mk);
+		marks_clear(&mk, v.previous);
+		if (v.current && !v.current_gone)
+			remember_mark(c->cfg, c->s, &mk, v.current, "rolled-back", "the user rolled back from it");
 		/* a current whose tree is gone is dropped, not kept for going back to */
-		rc = commit(c, v.previous, v.current_gone ? NULL : v.current, &v.st, 1, r, e);
+		rc = commit_marked(c, v.previous, v.current_gone ? NULL : v.current, &v.st, 1, &mk, r, e);
+		marks_free(&mk);
 	}
 	lc_view_free(&v);
 	return rc;
@@ -720,7 +770,11 @@ int lc_boot_tick(const struct lc_ctx *c, const char *boot_id, struct lc_result *
 		end_trial(&v.st);
 		state_set(&v.st.boot, id);
 		phase(c, LC_SWITCHING, r->version);
-		rc = commit(c, v.current, v.previous, &v.st, 1, r, e);
+		struct marks mk; /* the store remembers it (§12), in the same commit */
+		marks_load(c->s, &mk);
+		remember_mark(c->cfg, c->s, &mk, r->version, "trial-expired", why);
+		rc = commit_marked(c, v.current, v.previous, &v.st, 1, &mk, r, e);
+		marks_free(&mk);
 		r->switched_off = !rc;
 		free(why);
 	} else {
@@ -745,8 +799,19 @@ int lc_not_installed(const struct store *s, const char *version, struct tb_error
 	return rc;
 }
 
+int lc_not_downloaded(const struct store *s, const char *version, struct tb_error *e)
+{
+	size_t n;
+	char **list = store_versions(s, &n);
+	const char *near = suggest_name(version, list, n, sizeof *list);
+	int rc = near ? tb_fail_why(e, TB_EFAIL, "not-installed", "Mesa %s is not downloaded; did you mean %s? (or get it with tb323fu-ctl mesa download %s)", version, near, version)
+		      : tb_fail_why(e, TB_EFAIL, "not-installed", "Mesa %s is not downloaded (tb323fu-ctl mesa download %s)", version, version);
+	store_free_list(list, n);
+	return rc;
+}
+
 int lc_remove_refusal(const struct store *s, const struct lc_view *v, const char *version,
-		      struct tb_error *e)
+		      int force, struct tb_error *e)
 {
 	if (!store_has_version(s, version))
 		return lc_not_installed(s, version, e);
@@ -759,23 +824,36 @@ int lc_remove_refusal(const struct store *s, const struct lc_view *v, const char
 	else if (same(version, v->current))
 		rc = tb_fail_why(e, TB_EFAIL, "in-use", "Mesa %s is current, so it stays; make another version current first (`tb323fu-ctl mesa rollback`%s%s, or `tb323fu-ctl mesa install VERSION`), then remove it",
 				 version, v->previous ? " goes back to " : "", v->previous ? v->previous : "");
-	else if (same(version, v->previous))
-		rc = tb_fail_why(e, TB_EFAIL, "in-use", "Mesa %s is the previous version, kept for `tb323fu-ctl mesa rollback`; it can be removed once another version is installed", version);
+	else if (same(version, v->previous) && !force)
+		rc = tb_fail_why(e, TB_EFAIL, "in-use", "Mesa %s is the previous version, kept for `tb323fu-ctl mesa rollback`; nothing was changed; `tb323fu-ctl mesa remove --force %s` removes it now, and rollback is then no longer possible",
+				 version, version);
 	free(pin);
 	return rc;
 }
 
-int lc_remove(const struct lc_ctx *c, const char *version, struct lc_result *r,
+int lc_remove(const struct lc_ctx *c, const char *version, int force, struct lc_result *r,
 	      struct tb_error *e)
 {
 	struct lc_view v;
 	begin(c, &v, r);
 	name(r->version, sizeof r->version, version);
-	int rc = lc_remove_refusal(c->s, &v, version, e);
+	int rc = lc_remove_refusal(c->s, &v, version, force, e);
+	/* the previous version: its link goes first, so a kill between leaves a version
+	 * that is neither current nor previous, never a link to a tree that is gone */
+	int was_previous = same(version, v.previous);
+	/* a reader's pin: said (busy, naming it), or waited for with --wait, before anything */
+	int pin_fd = -1;
+	if (!rc)
+		rc = pin_exclude(c->s, version, c->wait, c->progress, &pin_fd, e);
+	if (!rc && was_previous)
+		rc = commit(c, v.current, NULL, &v.st, 0, r, e);
 	if (!rc)
 		rc = release_remove(c->s, version, e);
-	if (!rc && v.state_damaged)
+	if (pin_fd >= 0)
+		close(pin_fd);
+	if (!rc && v.state_damaged && !was_previous)
 		rc = commit(c, v.current, v.previous, &v.st, 0, r, e);
+	r->dropped_previous = !rc && was_previous;
 	lc_view_free(&v);
 	return rc;
 }
@@ -843,13 +921,13 @@ int lc_plan_rollback(const struct lc_ctx *c, struct lc_plan *p, struct tb_error 
 	return rc;
 }
 
-int lc_plan_remove(const struct lc_ctx *c, const char *version, struct lc_plan *p,
+int lc_plan_remove(const struct lc_ctx *c, const char *version, int force, struct lc_plan *p,
 		   struct tb_error *e)
 {
 	struct lc_view v;
 	plan_begin(c, &v, p);
 	name(p->version, sizeof p->version, version);
-	int rc = lc_remove_refusal(c->s, &v, version, e);
+	int rc = lc_remove_refusal(c->s, &v, version, force, e);
 	if (!rc)
 		name(p->pruned, sizeof p->pruned, version);
 	lc_view_free(&v);

@@ -46,6 +46,7 @@ struct lc_ctx {
 	struct store *s; /* locked */
 	const struct config *cfg;
 	const struct tb_progress *progress;
+	int wait; /* --wait: a removal waits for the readers of the version (store/pins.h) */
 };
 
 /* What a transition did, for the command's report. */
@@ -62,9 +63,12 @@ struct lc_result {
 	int used_reserve;   /* the disk was full: the store's reserve was given up */
 	int current_gone;   /* off, boot-tick: current's tree was gone (1) or current pointed
 			     * outside versions/ (2, boot-tick); version names it */
+	int dropped_previous; /* remove --force: the previous version went, rollback with it */
 	char replaced[600]; /* links a commit replaced by files of ours (store_planted_links) */
 	char pruned[1024];  /* install: the versions removed after it, oldest first, spaces between */
 	char pinned_kept[600]; /* install: versions the pruning would have removed but a rule pins */
+	char read_kept[600];   /* install: versions the pruning kept because a reader pins them,
+				* "V, read by pid N (COMMAND)" joined by "; " */
 };
 /* What a command would leave as it is (docs/design.md §11, the state first): the session
  * already off (env.conf empty too), already on (current usable and not failed), version
@@ -79,8 +83,9 @@ int lc_is_current(const struct lc_view *v, const char *version);
  * the same view (docs/design.md §11), so both get one reason. */
 int lc_on_refusal(const struct store *s, const struct lc_view *v, struct tb_error *e);
 int lc_rollback_refusal(const struct store *s, const struct lc_view *v, struct tb_error *e);
+/* remove's force: the previous version may go too (never current). */
 int lc_remove_refusal(const struct store *s, const struct lc_view *v, const char *version,
-		      struct tb_error *e);
+		      int force, struct tb_error *e);
 /* keep and boot-tick: a settled view with no version on trial in a session that is on. */
 int lc_nothing_on_trial(const struct lc_view *v);
 
@@ -109,8 +114,11 @@ int lc_prune_plan(const struct store *s, const char *cur, const char *prev, int 
 /* "Mesa V is not installed", naming the installed version nearest to V when one is close
  * (a mistyped 2026.10.0 for 2026.10.06); reason not-installed. */
 int lc_not_installed(const struct store *s, const char *version, struct tb_error *e);
-/* Removes a version that is neither current nor previous. */
-int lc_remove(const struct lc_ctx *c, const char *version, struct lc_result *r,
+/* The same for install: "Mesa V is not downloaded", naming the nearest and the download. */
+int lc_not_downloaded(const struct store *s, const char *version, struct tb_error *e);
+/* Removes a version that is neither current nor previous; with force the previous one too
+ * (its link first: rollback is no longer possible, r->dropped_previous). */
+int lc_remove(const struct lc_ctx *c, const char *version, int force, struct lc_result *r,
 	      struct tb_error *e);
 
 /* What install, rollback and remove would do (--dry-run, docs/design.md §11): the same
@@ -129,7 +137,7 @@ int lc_plan_install(const struct lc_ctx *c, const char *version, struct lc_plan 
 int lc_plan_update(const struct lc_ctx *c, const char *version, struct lc_plan *p,
 		   struct tb_error *e);
 int lc_plan_rollback(const struct lc_ctx *c, struct lc_plan *p, struct tb_error *e);
-int lc_plan_remove(const struct lc_ctx *c, const char *version, struct lc_plan *p,
+int lc_plan_remove(const struct lc_ctx *c, const char *version, int force, struct lc_plan *p,
 		   struct tb_error *e);
 
 /* Removes a version's tree and its ICD, env and smoke files (no checks). */

@@ -189,7 +189,12 @@ static void on_count(void *ctx, const char *op, const char *name, uint64_t done,
 	progress_count(run.inner, op, name, done, total);
 }
 
-static const struct tb_progress wrapper = {on_bytes, on_test, on_done, NULL, on_step, on_count};
+static void on_wait(void *ctx, const char *sentence)
+{
+	progress_wait(run.inner, sentence);
+}
+
+static const struct tb_progress wrapper = {on_bytes, on_test, on_done, NULL, on_step, on_count, on_wait};
 
 const struct tb_progress *running_begin(const char *command, const struct tb_progress *inner)
 {
@@ -314,6 +319,7 @@ void running_read(const char *root, struct running_info *ri)
 	int pid = o ? get_int(o, "pid") : 0;
 	if (record_is_live(root, pid)) {
 		snprintf(ri->command, sizeof ri->command, "%s", get_str(o, "command"));
+		ri->pid = pid;
 		snprintf(ri->step, sizeof ri->step, "%s", get_str(o, "step"));
 		ri->percent = get_int(o, "percent");
 		if (ri->percent < 0 || ri->percent > 100)
@@ -328,6 +334,48 @@ void running_read(const char *root, struct running_info *ri)
 		ri->last_ok = json_object_object_get_ex(o, "ok", &v) && json_object_get_boolean(v);
 	}
 	json_object_put(o);
+}
+
+const char *running_command(void)
+{
+	return run.command ? run.command : "";
+}
+
+/* What the holder of the lock wrote into .lock when it took it ("PID COMMAND"), when that
+ * process lives: "pid PID (tb323fu-ctl COMMAND)"; NULL otherwise. */
+static char *lock_note(const char *root)
+{
+	char *path = xasprintf("%s/%s", root, STORE_LOCK);
+	size_t len = 0;
+	char *text = read_small_file_nofollow(path, 200, &len);
+	free(path);
+	char *who = NULL;
+	long pid = text ? strtol(text, NULL, 10) : 0;
+	if (pid > 0 && (kill((pid_t)pid, 0) == 0 || errno == EPERM)) {
+		const char *sp = strchr(text, ' ');
+		char cmd[40] = "";
+		if (sp)
+			sscanf(sp + 1, "%39[a-z -]", cmd);
+		who = xasprintf("pid %ld (tb323fu-ctl %s)", pid, cmd[0] ? cmd : "");
+	}
+	free(text);
+	return who;
+}
+
+char *running_holder(const char *root)
+{
+	struct running_info ri;
+	running_read(root, &ri);
+	/* the process described, not a command to type: "tb323fu-ctl install", never with mesa */
+	char *who = ri.command[0] ? xasprintf("pid %d (tb323fu-ctl %s, %s)", ri.pid, ri.command, ri.step[0] ? ri.step : "starting")
+				  : lock_note(root);
+	running_info_free(&ri);
+	return who ? who : xstrdup("another tb323fu-ctl");
+}
+
+void running_wait_notice(const char *sentence)
+{
+	progress_wait(run.inner, sentence);
 }
 
 void running_info_free(struct running_info *ri)

@@ -21,6 +21,7 @@ void running_end(int code, const char *reason, const char *message);
 /* What a reader sees. */
 struct running_info {
 	char command[32]; /* "" when no writer runs */
+	int pid;          /* its process, 0 when none */
 	char step[32];
 	int percent;
 	char *last_message; /* the last finished operation's sentence, or NULL */
@@ -28,6 +29,14 @@ struct running_info {
 	int last_ok;
 };
 void running_read(const char *root, struct running_info *ri);
+/* "pid N (tb323fu-ctl COMMAND, STEP)": the writer that holds root's lock, as its record
+ * says, else as it noted in .lock; "another tb323fu-ctl" when neither tells. Free it. */
+char *running_holder(const char *root);
+/* The command waits for another process (--wait): the sentence goes to the command's
+ * progress (its wait callback), once. */
+void running_wait_notice(const char *sentence);
+/* The command this process runs (running_begin), "" before. */
+const char *running_command(void);
 void running_info_free(struct running_info *ri);
 
 #endif

@@ -1,4 +1,6 @@
 #include "store/store.h"
+#include "store/running.h"
+#include "store/pins.h"
 #include "store/manifest.h"
 #include "base/testhook.h"
 #include "store/txn.h"
@@ -238,7 +240,17 @@ static DIR *open_dir_nofollow(const char *dir)
 	return d;
 }
 
-static void remove_leftovers(const char *dir)
+/* A temporary of a reader that lives (.NAME.tmp.<pid>, the pid pinning a version): not a
+ * leftover; readers take no store lock (docs/design.md §3, "Pins"). */
+static int reader_temporary(const struct store *s, const char *n)
+{
+	const char *t = strstr(n, ".tmp.");
+	if (!t || !t[5] || strspn(t + 5, "0123456789") != strlen(t + 5))
+		return 0;
+	return pin_reader_alive(s, strtol(t + 5, NULL, 10));
+}
+
+static void remove_leftovers(const struct store *s, const char *dir)
 {
 	DIR *d = open_dir_nofollow(dir);
 	if (!d)
@@ -247,7 +259,8 @@ static void remove_leftovers(const char *dir)
 	while ((de = readdir(d))) {
 		const char *n = de->d_name;
 		size_t len = strlen(n);
-		if (n[0] == '.' && len > 4 && (strstr(n, ".tmp.") || !strcmp(n + len - 4, ".tmp"))) {
+		if (n[0] == '.' && len > 4 && (strstr(n, ".tmp.") || !strcmp(n + len - 4, ".tmp")) &&
+		    !reader_temporary(s, n)) {
 			char *p = path_join(dir, n);
 			remove_tree(p);
 			free(p);
@@ -258,7 +271,7 @@ static void remove_leftovers(const char *dir)
 
 /* The same in each directory below dir (icd/versions/<v>/, cache/<tag>/): a killed writer
  * may have been writing a version's ICD files or a release's SHA256SUMS there. */
-static void remove_leftovers_below(const char *dir)
+static void remove_leftovers_below(const struct store *s, const char *dir)
 {
 	DIR *d = open_dir_nofollow(dir);
 	if (!d)
@@ -269,7 +282,7 @@ static void remove_leftovers_below(const char *dir)
 		if (de->d_name[0] == '.' || (de->d_type != DT_DIR && de->d_type != DT_UNKNOWN))
 			continue;
 		char *p = path_join(dir, de->d_name);
-		remove_leftovers(p);
+		remove_leftovers(s, p);
 		free(p);
 	}
 	closedir(d);
@@ -334,14 +347,32 @@ int store_lock(struct store *s, int wait, struct tb_error *e)
 		close(fd);
 		return wrong_part(s->root, STORE_LOCK, k, PART_FILE, e);
 	}
-	if (flock(fd, LOCK_EX | (wait ? 0 : LOCK_NB)) != 0) {
-		int busy = errno == EWOULDBLOCK;
+	int locked = flock(fd, LOCK_EX | LOCK_NB) == 0;
+	if (!locked && errno == EWOULDBLOCK) {
+		/* the holder named, as apt names the process that holds its lock */
+		char *who = running_holder(s->root);
+		if (!wait) {
+			close(fd);
+			int rc = tb_fail_why(e, TB_EBUSY, "busy", "busy: %s is changing the store %s; try again when it is done, or pass --wait", who, s->root);
+			free(who);
+			return rc;
+		}
+		char *sentence = xasprintf("waiting for the store's lock, held by %s", who);
+		running_wait_notice(sentence); /* once */
+		free(sentence);
+		free(who);
+		locked = flock(fd, LOCK_EX) == 0;
+	}
+	if (!locked) {
 		close(fd);
-		if (busy)
-			return tb_fail_why(e, TB_EBUSY, "busy", "busy: another tb323fu-ctl is changing the store %s; try again when it is done, or pass --wait", s->root);
 		return tb_fail_errno(e, TB_EFAIL, "cannot lock the store %s", s->root);
 	}
 	s->lock_fd = fd;
+	/* who holds it, for a writer that finds it taken (running_holder): "PID COMMAND" */
+	char note[64];
+	int n = snprintf(note, sizeof note, "%ld %.40s\n", (long)getpid(), running_command());
+	if (ftruncate(fd, 0) == 0 && n > 0 && pwrite(fd, note, (size_t)n, 0) < 0)
+		errno = 0; /* the lock holds without its note */
 	int rc = store_check_parts(s, e);
 	if (rc) {
 		close(fd);
@@ -353,13 +384,13 @@ int store_lock(struct store *s, int wait, struct tb_error *e)
 	static const char *const dirs[] = {"", STORE_DIRS};
 	for (size_t i = 0; i < sizeof dirs / sizeof *dirs; i++) {
 		char *p = path_join(s->root, dirs[i]);
-		remove_leftovers(p);
+		remove_leftovers(s, p);
 		free(p);
 	}
 	static const char *const parents[] = {STORE_ICD_VERSIONS, STORE_CACHE_DIR};
 	for (size_t i = 0; i < sizeof parents / sizeof *parents; i++) {
 		char *p = path_join(s->root, parents[i]);
-		remove_leftovers_below(p);
+		remove_leftovers_below(s, p);
 		free(p);
 	}
 	remove_old_temporaries(s);

@@ -62,6 +62,8 @@ const struct tb_reason_def tb_reasons[TB_REASON_COUNT] = {
 	/* what the crash evidence did (§18): the reason of a pin and of a rollback, no failure */
 	R(TB_R_CRASH_PINNED, "crash-pinned", TB_OK, 0, TB_RC_TRIAL),
 	R(TB_R_TRIAL_CRASHED, "trial-crashed", TB_OK, 0, TB_RC_TRIAL),
+	/* the mark of a version the user rolled back from (§12, the store remembers), no failure */
+	R(TB_R_ROLLED_BACK, "rolled-back", TB_OK, 0, TB_RC_TRIAL),
 };
 
 int tb_reason_find(const char *id)

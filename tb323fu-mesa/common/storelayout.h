@@ -57,6 +57,11 @@
 #define STORE_APP_RULES "app-rules"
 /* What was read of the journal's crash evidence, and the pins it made (docs/design.md §18). */
 #define STORE_CRASH_RECORD "crash-record"
+/* The readers' pins of versions (docs/design.md §3): .pins/<v> (a flock: shared by readers,
+ * exclusive for a removal) and .pins/<v>@<pid> naming each reader. */
+#define STORE_PINS ".pins"
+/* The versions the store remembers as gone wrong (docs/design.md §12). */
+#define STORE_MARKS "marked"
 
 /* The writers' lock, the commit journal, and the running operation. */
 #define STORE_LOCK ".lock"

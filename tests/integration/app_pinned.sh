@@ -26,7 +26,7 @@ check "…the entry runs $V1" grep -q "run --version $V1 -- old-game %f" "$LOCAL
 expect_exit 1 "remove $V1, pinned: refused" ctl --json mesa remove $V1
 reason_is pinned
 check "…the sentence names the rule and how to remove it" \
-	grep -q "Mesa $V1 is pinned by the system's rule for org.example.Old.desktop (tb323fu-ctl mesa app unset org.example.Old.desktop)" "$T/err"
+	grep -q "Mesa $V1 is pinned by the system's rule for org.example.Old.desktop (tb323fu-ctl --store $STORE mesa app unset org.example.Old.desktop)" "$T/err"
 check "…$V1 is still installed" test -d "$STORE/versions/$V1"
 
 for v in $V3 $V4; do ctl mesa install-local "$(rel $v)" --no-smoke >/dev/null; done
@@ -52,7 +52,7 @@ expect_exit 0 "a user's own rule pins too: app set --user org.example.Mine $V1" 
 ctl mesa app unset org.example.Old >/dev/null
 expect_exit 1 "…with the system's rule unset, remove $V1 is still refused" ctl --json mesa remove $V1
 reason_is pinned
-check "…naming the user's rule" grep -q "pinned by your rule for org.example.Mine.desktop (tb323fu-ctl mesa app unset --user org.example.Mine.desktop)" "$T/err"
+check "…naming the user's rule" grep -q "pinned by your rule for org.example.Mine.desktop (tb323fu-ctl --store $STORE mesa app unset --user org.example.Mine.desktop)" "$T/err"
 ctl mesa app unset --user org.example.Mine >/dev/null
 ctl mesa app set org.example.Old $V1 >/dev/null
 
@@ -61,12 +61,12 @@ check "…in a line for people" grep -q "org.example.Old.desktop starts with Mes
 expect_exit 0 "doctor: no problem while $V1 is there" ctl --json mesa doctor
 check "…its JSON lists the rule" test "$(json_strict "$T/out" '[(r["app"], r["choice"], r["version_gone"]) for r in d["app_rules"]]')" = "[('org.example.Old.desktop', '$V1', False)]"
 check "…status --json keeps exactly its keys" test "$(ctl --json mesa status | json_strict - 'sorted(d)' | tr -d '\n')" = \
-	"['available', 'base', 'downloaded', 'drivers', 'enabled', 'failed', 'failed_reason', 'failed_reason_id', 'installed', 'max_tries', 'mesa_version', 'message', 'op', 'previous', 'progress', 'ready', 'session', 'state', 'store', 'takeover_needed', 'trial', 'tries']"
+	"['available', 'base', 'downloaded', 'drivers', 'enabled', 'failed', 'failed_reason', 'failed_reason_id', 'installed', 'marked', 'max_tries', 'mesa_version', 'message', 'op', 'previous', 'progress', 'ready', 'session', 'state', 'store', 'takeover_needed', 'trial', 'tries']"
 
 chmod -R u+w "$STORE/versions/$V1" && rm -rf "$STORE/versions/$V1"
 expect_exit 0 "$V1 deleted by hand: status" ctl mesa status
 check "…says the rule's version is gone and what to do" \
-	grep -q "the system rule for org.example.Old.desktop names Mesa $V1, which is no longer installed: it will not start; set it again (tb323fu-ctl mesa app set org.example.Old.desktop current)" "$T/out"
+	grep -q "the system rule for org.example.Old.desktop names Mesa $V1, which is no longer installed: it will not start; set it again (tb323fu-ctl --store $STORE mesa app set org.example.Old.desktop current)" "$T/out"
 expect_exit 1 "doctor: a problem" ctl --json mesa doctor
 check "…version_gone in its JSON" test "$(json_strict "$T/out" '[r["version_gone"] for r in d["app_rules"]]')" = "[True]"
 check "…and the problem named" test "$(json_strict "$T/out" 'any("org.example.Old.desktop names Mesa '$V1'" in p for p in d["problems"])')" = True

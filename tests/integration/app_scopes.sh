@@ -27,10 +27,10 @@ check "  names mine and not theirs" sh -c "grep -q mine.desktop '$T/out' && ! gr
 listing "$T" | grep -v -e '/out$' -e '/err$' -e '/all-' >"$T/all-before"
 expect_exit 0 "app unset mine (its rule is the user's)" ctl mesa app unset mine
 check "  says there is no system rule and how to remove the user's" \
-	grep -qx 'mine.desktop has no system rule; nothing was changed; your own rule for it is removed with `tb323fu-ctl mesa app unset --user mine.desktop`' "$T/out"
+	grep -qx 'mine.desktop has no system rule; nothing was changed; your own rule for it is removed with `tb323fu-ctl --store '"$STORE"' mesa app unset --user mine.desktop`' "$T/out"
 expect_exit 0 "app unset --user theirs (its rule is the system's)" ctl mesa app unset --user theirs
 check "  says there is no user rule and how to remove the system's" \
-	grep -qx 'theirs.desktop has no user rule; nothing was changed; the system'"'"'s rule for it is removed with `sudo tb323fu-ctl mesa app unset theirs.desktop`' "$T/out"
+	grep -qx 'theirs.desktop has no user rule; nothing was changed; the system'"'"'s rule for it is removed with `sudo tb323fu-ctl --store '"$STORE"' mesa app unset theirs.desktop`' "$T/out"
 listing "$T" | grep -v -e '/out$' -e '/err$' -e '/all-' >"$T/all-after"
 check "  neither changed a file" cmp -s "$T/all-before" "$T/all-after"
 expect_exit 0 "app unset --user mine" ctl mesa app unset --user mine

@@ -21,9 +21,9 @@ done
 expect_exit 1 "remove 2026.10.0 (not installed)" ctl --json mesa remove 2026.10.0
 reason_is not-installed
 check "  names the nearest installed version, 2026.10.06" \
-	test "$(json_strict "$T/out" 'd["message"]')" = "Mesa 2026.10.0 is not installed; did you mean 2026.10.06? (tb323fu-ctl mesa list)"
+	test "$(json_strict "$T/out" 'd["message"]')" = "Mesa 2026.10.0 is not installed; did you mean 2026.10.06? (tb323fu-ctl --store $STORE mesa list)"
 expect_exit 1 "remove 2031.1.1 (nothing near)" ctl mesa remove 2031.1.1
-check "  names none" grep -qx "tb323fu-ctl: Mesa 2031.1.1 is not installed (tb323fu-ctl mesa list)" "$T/err"
+check "  names none" grep -qx "tb323fu-ctl: Mesa 2031.1.1 is not installed (tb323fu-ctl --store $STORE mesa list)" "$T/err"
 
 # completion
 # comp WORDS…: what the bash completion is offered after `tb323fu-ctl --store S mesa WORDS…`

@@ -269,7 +269,7 @@ STALE=$FLATPAK_USER_DIR/extension/org.freedesktop.Platform.GL.tb323fu-mesa-2026_
 mkdir -p "$STALE"
 sed 's/^Version=.*/Version=2026.09.01/' "$EXT/tb323fu-mesa.export" >"$STALE/tb323fu-mesa.export"
 expect_exit 1 "doctor names an export whose version is gone" ctl mesa doctor
-check "…with the command that removes it" grep -q "problem: the Flatpak extension .*tb323fu-mesa-2026_09_01 (user) is of Mesa 2026.09.01, which is no longer installed: tb323fu-ctl mesa flatpak unexport 2026.09.01 --user" "$T/out"
+check "…with the command that removes it" grep -q "problem: the Flatpak extension .*tb323fu-mesa-2026_09_01 (user) is of Mesa 2026.09.01, which is no longer installed: tb323fu-ctl --store $STORE mesa flatpak unexport 2026.09.01 --user" "$T/out"
 expect_exit 0 "flatpak unexport of a version the store no longer has" ctl mesa flatpak unexport 2026.09.01 --user
 check "…removed it and the folders above it" test ! -e "$FLATPAK_USER_DIR/extension/org.freedesktop.Platform.GL.tb323fu-mesa-2026_09_01"
 
@@ -455,7 +455,7 @@ rmdir -p "$FLATPAK_USER_DIR/extension/org.freedesktop.Platform.GL.tb323fu-mesa-2
 expect_exit 0 "flatpak unexport" ctl --json mesa flatpak unexport
 check "…removed one" test "$(json_strict "$T/out" 'd["removed"]')" = 1
 expect_exit 0 "app set of a Flatpak application whose version is not exported" ctl mesa app set --user "$APP" current
-check "…says to export it first" grep -q "it is a Flatpak application: export Mesa 2026.10.09 for it first (tb323fu-ctl mesa flatpak export 2026.10.09 --user)" "$T/out"
+check "…says to export it first" grep -q "it is a Flatpak application: export Mesa 2026.10.09 for it first (tb323fu-ctl --store $STORE mesa flatpak export 2026.10.09 --user)" "$T/out"
 expect_exit 0 "…and its rule goes again" ctl mesa app unset --user "$APP"
 check "no export of ours is left in any installation" \
 	sh -c "! find '$FLATPAK_USER_DIR' '$FLATPAK_SYSTEM_DIR' -path '*/extension/*' | grep -q ."

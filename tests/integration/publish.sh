@@ -103,7 +103,7 @@ check "…its signature was fetched" grep -q "GET /download/mesa-$V/SHA256SUMS.m
 lib=$(ls "$STORE/versions/$V/lib/"* | head -n 1)
 chmod u+w "$lib" && printf 'x' >>"$lib"
 expect_exit 4 "a damaged $V: verify finds it" ctl mesa verify $V
-check "…and names verify --repair, as the release list offers $V" grep -q "repair it with .tb323fu-ctl mesa verify --repair $V." "$T/err"
+check "…and names verify --repair, as the release list offers $V" grep -q "repair it with .tb323fu-ctl --store $STORE mesa verify --repair $V." "$T/err"
 expect_exit 0 "…which repairs it" ctl mesa verify --repair $V
 
 # --- a second run completes instead of failing

@@ -58,7 +58,7 @@ reason_is smoke-failed
 check "status: failed_reason_id smoke-failed, failed_reason without command-line syntax" \
 	test "$(st 'd["failed_reason_id"], "`" in d["failed_reason"]')" = "('smoke-failed', False)"
 check "the sentence names vk.driver and how to look" \
-	sh -c "grep -q 'vk.driver' '$T/err' && grep -q 'tb323fu-ctl mesa smoke $V2' '$T/err'"
+	sh -c "grep -q 'vk.driver' '$T/err' && grep -q 'tb323fu-ctl --store $STORE mesa smoke $V2' '$T/err'"
 check "$V1 is current again" test "$(st 'd["installed"]')" = "$V1"
 check "current links to $V1" test "$(readlink "$STORE/current")" = "versions/$V1"
 check "failed is $V2, failed_reason names vk.driver and 18" \

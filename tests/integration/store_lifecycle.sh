@@ -27,7 +27,7 @@ assert unpack[0]["file"].startswith("tb323fu-mesa-2026.10.06-"), unpack[0]
 check "the sentence names the version" grep -q "Mesa $V1 installed" "$T/out"
 check "status: installed $V1, idle, off" test "$(st 'd["installed"], d["state"], d["enabled"]')" = "('$V1', 'idle', False)"
 check "status --json has exactly the keys of the design" test "$(ctl mesa status --json | json 'sorted(d)')" = \
-	"['available', 'base', 'downloaded', 'drivers', 'enabled', 'failed', 'failed_reason', 'failed_reason_id', 'installed', 'max_tries', 'mesa_version', 'message', 'op', 'previous', 'progress', 'ready', 'session', 'state', 'store', 'takeover_needed', 'trial', 'tries']"
+	"['available', 'base', 'downloaded', 'drivers', 'enabled', 'failed', 'failed_reason', 'failed_reason_id', 'installed', 'marked', 'max_tries', 'mesa_version', 'message', 'op', 'previous', 'progress', 'ready', 'session', 'state', 'store', 'takeover_needed', 'trial', 'tries']"
 check "status names the real store path" test "$(st 'd["store"]')" = "$REAL"
 check "icd/turnip.json is valid JSON with library_path through current/" \
 	test "$(json 'd["ICD"]["library_path"]' <"$STORE/icd/turnip.json")" = "$REAL/current/lib/libvulkan_lvp.so"
@@ -93,7 +93,7 @@ reason_is usage
 
 check "list --json: newest first with the design's keys" test \
 	"$(ctl mesa list --json | json '[(v["version"], v["current"], v["previous"], v["smoke"], sorted(v)) for v in d["versions"]]')" = \
-	"[('$V3', True, False, 'none', ['bench', 'bytes', 'current', 'drivers', 'mesa_version', 'previous', 'smoke', 'suite', 'version']), ('$V1', False, True, 'none', ['bench', 'bytes', 'current', 'drivers', 'mesa_version', 'previous', 'smoke', 'suite', 'version'])]"
+	"[('$V3', True, False, 'none', ['bench', 'bytes', 'current', 'drivers', 'marked', 'mesa_version', 'previous', 'smoke', 'suite', 'version']), ('$V1', False, True, 'none', ['bench', 'bytes', 'current', 'drivers', 'marked', 'mesa_version', 'previous', 'smoke', 'suite', 'version'])]"
 check "other commands' --json has ok and message" test "$(ctl mesa keep --json | json 'd["ok"], bool(d["message"])')" = "(True, True)"
 
 # keep_versions=2: a fourth install prunes what is neither current nor previous

@@ -41,18 +41,18 @@ lib="$STORE/versions/2026.1.1/lib/libvk.so"
 printf 'x' >>"$lib"
 expect_exit 4 "verify finds the damage" ctl mesa verify
 check "…and names the command that repairs it: installed from a tarball on disk, no release list offers it" \
-	grep -q "the release list does not offer it (installed from a tarball on disk?), so repair it with .tb323fu-ctl mesa install-local FILE. of its tarball" "$T/err"
+	grep -q "the release list does not offer it (installed from a tarball on disk?), so repair it with .tb323fu-ctl --store $STORE mesa install-local FILE. of its tarball" "$T/err"
 check "…with reason damaged" sh -c "\"$CTL\" --store '$STORE' --json mesa verify 2>/dev/null | grep -q '\"reason\":\"damaged\"'"
 expect_exit 1 "remove refuses the current version" ctl mesa remove 2026.1.1
 check "…says it stays and how to make another current, with no repair hint (remove repairs nothing)" sh -c "
-	grep -q 'Mesa 2026.1.1 is current, so it stays; make another version current first (.tb323fu-ctl mesa rollback. goes back to 2026.2.1, or .tb323fu-ctl mesa install VERSION.), then remove it' '$T/err' &&
+	grep -q 'Mesa 2026.1.1 is current, so it stays; make another version current first (.tb323fu-ctl --store $STORE mesa rollback. goes back to 2026.2.1, or .tb323fu-ctl --store $STORE mesa install VERSION.), then remove it' '$T/err' &&
 	! grep -q 'verify --repair' '$T/err'"
 # installed from a tarball on disk, and the release source out of reach (nothing listens on
 # port 9 here): verify --repair says which command repairs it offline
 printf 'api_url = http://127.0.0.1:9\nconnect_timeout = 5\n' >"$T/offline.conf"
 expect_exit 5 "verify --repair with the source out of reach" \
 	"$CTL" --store "$STORE" --config "$T/offline.conf" mesa verify --repair 2026.1.1
-check "…names the command that repairs it offline" grep -q "repaired offline with .tb323fu-ctl mesa install-local FILE" "$T/err"
+check "…names the command that repairs it offline" grep -q "repaired offline with .tb323fu-ctl --store $STORE --config $T/offline.conf mesa install-local FILE" "$T/err"
 exec 3<"$lib"
 expect_exit 0 "install-local of the same good tarball repairs it" ctl mesa install-local "$R1" --no-smoke
 expect_exit 0 "…verify is clean again" ctl mesa verify 2026.1.1

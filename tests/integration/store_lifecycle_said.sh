@@ -44,7 +44,7 @@ for c in on rollback "remove $V1" "install $V1" "smoke $V1"; do
 	expect_exit 1 "$c on a store that is not there" ctl --json mesa $c
 	reason_is not-installed
 	check "  the sentence names the path and that nothing was made" \
-		said "there is no store at $STORE (nothing was made there): no Mesa version installed for .tb323fu-ctl mesa ${c%% *}."
+		said "there is no store at $STORE (nothing was made there): no Mesa version installed for .tb323fu-ctl --store $STORE mesa ${c%% *}."
 	check "  and made none" test ! -e "$STORE"
 done
 
@@ -68,13 +68,13 @@ for r in "$R1" "$R2" "$R3"; do ctl mesa install-local "$r" --no-smoke >/dev/null
 # V3 current, V2 previous, V1 older
 F=$(damage $V1)
 expect_exit 4 "verify of the damaged older version" ctl mesa verify $V1
-check "  its hint: install-local its tarball (the release list does not offer it)" grep -qF 'repair it with `tb323fu-ctl mesa install-local FILE` of its tarball' "$T/err"
+check "  its hint: install-local its tarball (the release list does not offer it)" grep -qF 'repair it with `tb323fu-ctl --store '"$STORE"' mesa install-local FILE` of its tarball' "$T/err"
 expect_exit 0 "install-local of the damaged older version's tarball" ctl --json mesa install-local "$R1" --no-smoke
 check "  it is whole again" quiet ctl mesa verify $V1
 check "  current and previous stay as they were" test "$(st 'd["installed"], d["previous"]')" = "('$V3', '$V2')"
 check "  --json: repaired, not switched" test "$(json 'd["repaired"], d["switched"], d["version"]')" = "(True, False, '$V1')"
 check "  the sentence says it was repaired, is not current, and how to make it current" \
-	said "^Mesa $V1 was damaged and is whole again (checked against the tarball); it stays installed, not current (Mesa $V3 is current); make it current with .tb323fu-ctl mesa install $V1.$"
+	said "^Mesa $V1 was damaged and is whole again (checked against the tarball); it stays installed, not current (Mesa $V3 is current); make it current with .tb323fu-ctl --store $STORE mesa install $V1.$"
 expect_exit 0 "install-local of a whole older version's tarball" ctl mesa install-local "$R1" --no-smoke
 check "  says nothing was changed and it stays not current" \
 	grep -q "Mesa $V1 was already installed and is whole (nothing was changed); it stays installed, not current" "$T/out"
@@ -86,12 +86,12 @@ BEFORE=$(snapshot)
 expect_exit 4 "rollback onto a damaged previous is refused" ctl --json mesa rollback
 reason_is damaged
 check "  the sentence: nothing was changed, previous is damaged, the file, the repair" \
-	said "^rollback did not switch to the previous version, nothing was changed: Mesa $V2 is damaged: $F (content changed); repair it with .tb323fu-ctl mesa verify --repair $V2."
+	said "^rollback did not switch to the previous version, nothing was changed: Mesa $V2 is damaged: $F (content changed); repair it with .tb323fu-ctl --store $STORE mesa verify --repair $V2."
 check "  current is still $V3" test "$(st 'd["installed"], d["previous"]')" = "('$V3', '$V2')"
 check "  the store is as it was" test "$(snapshot)" = "$BEFORE"
 expect_exit 1 "doctor finds the damaged previous" ctl mesa doctor
 check "  it names previous and what rollback does about it" \
-	grep -q "problem: Mesa $V2 is damaged: $F (content changed); .* (the previous version); \`tb323fu-ctl mesa rollback\` refuses to go back to it until then" "$T/out"
+	grep -q "problem: Mesa $V2 is damaged: $F (content changed); .* (the previous version); \`tb323fu-ctl --store $STORE mesa rollback\` refuses to go back to it until then" "$T/out"
 check "  current is still checked" grep -q "Mesa $V3 is intact (the current version)" "$T/out"
 ctl mesa install-local "$R2" --no-smoke >/dev/null
 expect_exit 0 "once repaired, rollback goes back" ctl mesa rollback
@@ -151,12 +151,12 @@ ctl mesa off >/dev/null
 check "status while off: the first line says off" test "$(ctl mesa status | head -n 1)" = "Mesa $V2: off (programs use the distribution's Mesa)"
 expect_exit 1 "remove of the current version" ctl mesa remove $V2
 check "  says how to make another current, no repair hint" sh -c "
-	grep -q 'Mesa $V2 is current, so it stays; make another version current first (.tb323fu-ctl mesa rollback. goes back to $V1' '$T/err' && ! grep -q repair '$T/err'"
+	grep -q 'Mesa $V2 is current, so it stays; make another version current first (.tb323fu-ctl --store $STORE mesa rollback. goes back to $V1' '$T/err' && ! grep -q repair '$T/err'"
 
 # --- rollback with the session off does not say that new programs use it --------------------
 rm -rf "$STORE"
 for r in "$R1" "$R2"; do ctl mesa install-local "$r" --no-smoke >/dev/null || not_ok "install-local $r"; done
 expect_exit 0 "rollback while the session is off" ctl mesa rollback
 check "  says it is for run, and that the session stays on the distribution's Mesa" \
-	grep -qF "Mesa $V1 is current again (for \`tb323fu-mesa run\`; the session stays on the distribution's Mesa until \`tb323fu-ctl mesa on\`)" "$T/out"
+	grep -qF "Mesa $V1 is current again (for \`tb323fu-mesa run\`; the session stays on the distribution's Mesa until \`tb323fu-ctl --store $STORE mesa on\`)" "$T/out"
 done_testing

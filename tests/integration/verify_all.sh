@@ -16,7 +16,7 @@ run_cmd ctl mesa verify --all
 check "one damaged: exit 4, the report on stdout" test "$rc" -eq 4
 check "  it names the damaged version and its file" grep -q 'libvk.so' "$T/out"
 check "  the whole one is still said intact" grep -q 'Mesa 2026.10.02 is intact' "$T/out"
-check "  and the count, with the way to mend it" grep -q '1 of 2 versions are damaged; `tb323fu-ctl mesa verify --all --repair` fetches anew' "$T/out"
+check "  and the count, with the way to mend it" grep -q '1 of 2 versions are damaged; `tb323fu-ctl --store '"$STORE"' mesa verify --all --repair` fetches anew' "$T/out"
 run_cmd ctl --json mesa verify --all
 intact=$(json_strict "$T/out" '",".join(v["version"] for v in d["versions"] if v["intact"])')
 reason=$(json_strict "$T/out" 'd["reason"]')

@@ -8,7 +8,10 @@ runs random histories of 20-40 operations against the real tb323fu-ctl: install-
 stand-in versions and of hostile tarballs, install, download from the loopback server (with
 faults), on, off, keep, rollback, boot-tick with new and repeated boot ids, remove, verify,
 verify --repair, smoke failures, damage to a file. After every step `status --json` and
-`list --json` must equal the model and the invariants must hold.
+`list --json` must equal the model (the store's marks of §12 included: a rollback marks the
+version left and clears the one gone back to, a failed smoke test and an expired trial mark
+theirs, an install clears its version's mark, all in the same commit) and the invariants
+must hold.
 
 In some histories a writing command is killed (SIGKILL) at a point of its work: the model
 says which of the writer's named points (TB323FU_TEST_PAUSE, docs/design.md §14) the command
@@ -158,10 +161,11 @@ class Model:
         self.failed = None
         self.boot = None
         self.parts = set()  # versions whose download lies whole in cache/ (a kill after it)
+        self.marked = {}  # version -> reason id: what the store remembers (§12)
 
     def ready(self):
         for v in sorted(self.versions, key=vkey, reverse=True):
-            if v not in (self.current, self.previous, self.failed):
+            if v not in (self.current, self.previous, self.failed) and v not in self.marked:
                 return v
         return None
 
@@ -204,10 +208,12 @@ class Model:
             self.versions[v]["smoke"] = "fail" if smoke_fails else "pass"
             if smoke_fails:
                 self.failed = v
+                self.marked[v] = "smoke-failed"
                 return 6
         prev = self.previous if self.current == v else self.current
         self.current, self.previous = v, prev
         self.failed = None
+        self.marked.pop(v, None)  # installed: the mark goes in the same commit
         if self.enabled:
             self.start_trial(boot)
         else:
@@ -246,6 +252,9 @@ class Model:
             return 1
         if self.versions[self.previous]["damaged"]:
             return 4  # verified before switching: nothing changes
+        self.marked.pop(self.previous, None)  # gone back to on purpose
+        if self.current:
+            self.marked[self.current] = "rolled-back"
         self.current, self.previous = self.previous, self.current
         if self.enabled:
             self.start_trial(boot)
@@ -259,6 +268,7 @@ class Model:
         if self.tries >= self.max:
             self.enabled = False
             self.failed = self.trial
+            self.marked[self.trial] = "trial-expired"
             self.end_trial()
         else:
             self.tries += 1
@@ -379,6 +389,9 @@ class History:
             diffs.append("failed_reason: %r with failed %r" % (st.get("failed_reason"), model.failed))
         if ls != model.listing():
             diffs.append("list: store %r, model %r" % (ls, model.listing()))
+        marked = sorted((k["version"], k["reason"]) for k in st.get("marked", []))
+        if marked != sorted(model.marked.items()):
+            diffs.append("marked: store %r, model %r" % (marked, sorted(model.marked.items())))
         return diffs
 
     def invariants(self, st, launcher):

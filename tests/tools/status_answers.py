@@ -12,7 +12,7 @@ import os
 import sys
 
 KEYS = sorted(["available", "base", "downloaded", "drivers", "enabled", "failed", "failed_reason",
-               "failed_reason_id", "installed", "max_tries", "mesa_version", "message", "op",
+               "failed_reason_id", "installed", "marked", "max_tries", "mesa_version", "message", "op",
                "previous", "progress", "ready", "session", "state", "store", "takeover_needed",
                "trial", "tries"])
 STATES = {"idle", "checking", "downloading", "verifying", "installing", "smoke-testing",

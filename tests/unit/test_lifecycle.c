@@ -222,7 +222,7 @@ static void test_ready_excludes_current_and_previous(void **state)
 	assert_string_equal(v.previous, "2026.3.1");
 	assert_string_equal(v.ready, "2026.1.1");
 	lc_view_free(&v);
-	assert_int_equal(lc_remove(&f->c, "2026.1.1", &r, &e), TB_OK);
+	assert_int_equal(lc_remove(&f->c, "2026.1.1", 0, &r, &e), TB_OK);
 	view(f, &v);
 	assert_null(v.ready);
 	assert_string_equal(lc_state_name(&v), "idle");
