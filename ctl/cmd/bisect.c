@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "cli/cli_hints.h"
 #include "cli/command.h"
 #include "cmd/commands.h"
 #include "ops/bisect.h"
@@ -18,19 +19,6 @@ struct bisect_opts {
 	const char *good, *bad, *command, *test_case;
 	int keep;
 };
-
-/* A word as sh reads it back: plain, or in single quotes. */
-static void shell_word(struct strbuf *sb, const char *a)
-{
-	if (*a && strspn(a, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789/._+-=,:@%") == strlen(a)) {
-		sb_appendf(sb, " %s", a);
-		return;
-	}
-	sb_append(sb, " '");
-	for (; *a; a++)
-		sb_append(sb, *a == '\'' ? "'\\''" : (char[]){*a, '\0'});
-	sb_append(sb, "'");
-}
 
 static const char *verdict_word(enum bisect_verdict v)
 {
@@ -160,7 +148,7 @@ static char *resume_line(const struct bisect_opts *a, const struct bisect_result
 	struct strbuf sb = {0};
 	sb_appendf(&sb, "tb323fu-ctl mesa bisect --good %s --bad %s", r->at_good, r->at_bad);
 	sb_append(&sb, a->command ? " --command" : " --case");
-	shell_word(&sb, a->command ? a->command : a->test_case);
+	sb_append_shell_word(&sb, a->command ? a->command : a->test_case);
 	if (a->keep)
 		sb_append(&sb, " --keep");
 	char *out = xstrdup(sb.buf);
@@ -220,7 +208,7 @@ static int cmd_bisect_check(const void *opts, struct outcome *o)
 
 static const struct cli_option bisect_options[] = {
 	CLI_STRING("--good", "VERSION", struct bisect_opts, good,
-		   "a version that passes (default the newest installed one older than --bad that has not failed)"),
+		   "a version that passes (default the newest installed one older than --bad that has not failed and is not marked)"),
 	CLI_STRING("--bad", "VERSION", struct bisect_opts, bad, "a version that fails (default current)"),
 	CLI_STRING("--command", "CMD", struct bisect_opts, command,
 		   "the test, by sh -c through run --version: exit 0 good, 1-124 bad, 125 cannot test"),
@@ -238,8 +226,8 @@ const struct cli_command bisect_command = {
 	.example = "tb323fu-ctl mesa bisect --good 2026.10.01 --command 'vkcube --c 100'",
 	.options = bisect_options,
 	.opts_size = sizeof(struct bisect_opts),
-	.open = OPEN_WRITER,
-	.writes = 1,
+	.open = OPEN_READER, /* pins what it reads, no store lock: on, off, rollback go on meanwhile */
+	.writes = 1,         /* its work folder under the store */
 	.check = cmd_bisect_check,
 	.run = cmd_bisect,
 };

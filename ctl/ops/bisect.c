@@ -3,6 +3,8 @@
 #include "ops/acquire.h"
 #include "release/feed.h"
 #include "store/manifest.h"
+#include "store/marks.h"
+#include "store/pins.h"
 #include "store/state.h"
 #include "trial/child.h"
 #include "trial/side.h"
@@ -38,6 +40,8 @@ struct bisection {
 	struct candidate *c;
 	size_t n;
 	char *case_list; /* the one dEQP-VK case, as a case list in the work folder */
+	struct pin *pins; /* of the installed versions of the range, while it runs */
+	size_t n_pins;
 };
 
 static int by_version(const void *a, const void *b)
@@ -93,13 +97,17 @@ char *bisect_default_good(const struct store *s, const char *bad)
 {
 	struct state st;
 	state_load(s, &st);
+	struct marks marked;
+	marks_load(s, &marked);
 	size_t n;
 	char **v = store_versions(s, &n); /* newest first */
 	char *good = NULL;
 	for (size_t i = 0; i < n && !good; i++)
-		if (version_compare(v[i], bad) < 0 && !(st.failed && !strcmp(st.failed, v[i])))
+		if (version_compare(v[i], bad) < 0 && !(st.failed && !strcmp(st.failed, v[i])) &&
+		    !marks_find(&marked, v[i]))
 			good = xstrdup(v[i]);
 	store_free_list(v, n);
+	marks_free(&marked);
 	state_free(&st);
 	return good;
 }
@@ -125,8 +133,8 @@ static int resolve_ends(struct bisection *b, struct tb_error *e)
 				   "no Mesa version is current to call bad; name the bad one with --bad VERSION");
 	r->good = b->q->good ? xstrdup(b->q->good) : bisect_default_good(b->s, r->bad);
 	if (!r->good)
-		return tb_fail_why(e, TB_EUSAGE, "usage",
-				   "no installed version older than Mesa %s to call good; name one with --good VERSION (`tb323fu-ctl mesa notes VERSION` shows a release)",
+		return tb_fail_why(e, TB_EFAIL, "unknown-version",
+				   "no installed version older than Mesa %s that has not failed and is not marked to call good; name one with --good VERSION (`tb323fu-ctl mesa list` shows the installed ones and their marks)",
 				   r->bad);
 	if (!find(b, r->bad))
 		return unknown(b, r->bad, e);
@@ -449,10 +457,28 @@ static int write_case_list(struct bisection *b, struct tb_error *e)
 	return rc;
 }
 
+/* A reader (docs/design.md §12): the installed versions of the range are pinned, not locked,
+ * so writers go on meanwhile but none removes them. */
+static void pin_range(struct bisection *b, size_t lo, size_t hi)
+{
+	b->pins = xcalloc(hi - lo + 1, sizeof *b->pins);
+	for (size_t i = lo; i <= hi; i++)
+		if (b->c[i].installed)
+			pin_take(b->s, b->c[i].version, "tb323fu-ctl mesa bisect", &b->pins[b->n_pins++]);
+}
+
+static void unpin(struct bisection *b)
+{
+	for (size_t i = 0; i < b->n_pins; i++)
+		pin_release(&b->pins[i]);
+	free(b->pins);
+}
+
 static int bisect_ranges(struct bisection *b, struct tb_error *e)
 {
 	struct bisect_result *r = b->r;
 	size_t lo = (size_t)(find(b, r->good) - b->c), hi = (size_t)(find(b, r->bad) - b->c);
+	pin_range(b, lo, hi);
 	stands_at(b, lo, hi);
 	int rc = check_end(b, &b->c[hi], BISECT_BAD, e);
 	if (!rc && !(rc = interrupted(e)))
@@ -482,6 +508,7 @@ int bisect_run(const struct config *cfg, struct store *s, const struct bisect_re
 	else if (b.ws.root && b.ws.lock_fd >= 0)
 		remove_tree(b.ws.root);
 	store_close(&b.ws);
+	unpin(&b);
 	for (size_t i = 0; i < b.n; i++)
 		free(b.c[i].version);
 	free(b.c);

@@ -121,11 +121,40 @@ if paused bisect-step "$CTL" --store "$STORE" --json mesa bisect --command "$(pr
 	check "…saying where the range stands and the command that goes on" \
 		test "$(json '"the range stands at good '${P}1', bad '${P}8'" in d["message"], d["resume"] in d["message"]')" = "(True, True)"
 	check "…nothing left of the work folder" test ! -e "$STORE/bisect"
-	eval "set -- $(json 'd["resume"]' | sed 's/^tb323fu-ctl //')"
-	expect_exit 0 "the command said goes on" ctl --json "$@"
+	check "…keeping the --store given" test "$(json 'd["resume"].startswith("tb323fu-ctl --store '"$STORE"' mesa bisect --good '${P}1' --bad '${P}8' --command ")')" = True
+	eval "set -- $(json 'd["resume"]')"
+	shift
+	expect_exit 0 "the command said goes on" "$CTL" --json "$@"
 	check "…to the same answer" test "$(json 'd["first_bad"]')" = "${P}5"
 else
 	not_ok "bisect stops at its first step" "$(cat "$T/paused.err")"
+fi
+
+# --- a reader: rollback, on and off go on while bisect runs -----------------------------------
+: >"$T/runs"
+if paused bisect-step "$CTL" --store "$STORE" --json mesa bisect --command "$(probe)"; then
+	ok "bisect waits at its first step"
+	expect_exit 0 "rollback while bisect runs" ctl --json mesa rollback
+	check "…current is ${P}1 now" test "$(readlink "$STORE/current")" = "versions/${P}1"
+	expect_exit 0 "…and rollback again" ctl --json mesa rollback
+	expect_exit 1 "…which leaves ${P}1 marked, so it is no default good" ctl --json mesa bisect --command true
+	check "…said so" has "not marked" "$T/out"
+	for v in ${P}1 ${P}8; do ctl mesa forget $v >/dev/null 2>&1; done
+	expect_exit 0 "on while bisect runs" ctl --json mesa on
+	expect_exit 0 "off while bisect runs" ctl --json mesa off
+	expect_exit 3 "a second bisect is busy" ctl --json mesa bisect --command true
+	reason_is busy
+	check "…saying another bisect runs" has "another bisect is running" "$T/out"
+	check "…the installed versions of its range are pinned by it" \
+		test "$(find "$STORE/.pins" -name "*@$paused_pid" | sort | sed 's|.*/||' | tr '\n' ' ')" = "${P}1@$paused_pid ${P}8@$paused_pid "
+	resume
+	wait "$paused_job"
+	rc=$?
+	cp "$T/paused.out" "$T/out"
+	check "…the bisect went on to its answer" test "$rc $(json 'd["first_bad"], d["last_good"]')" = "0 ('${P}5', '${P}4')"
+	check "…its pins gone with it" test -z "$(find "$STORE/.pins" -name "*@$paused_pid")"
+else
+	not_ok "bisect waits at its first step" "$(cat "$T/paused.err")"
 fi
 
 # --- one dEQP-VK case, run by the suite's own runner on the fake dEQP-VK ----------------------
