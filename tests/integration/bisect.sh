@@ -145,6 +145,8 @@ if paused bisect-step "$CTL" --store "$STORE" --json mesa bisect --command "$(pr
 	expect_exit 3 "a second bisect is busy" ctl --json mesa bisect --command true
 	reason_is busy
 	check "…saying another bisect runs" has "another bisect is running" "$T/out"
+	expect_exit 0 "status while bisect runs" ctl --json mesa status
+	check "…no operation runs as far as writers go" test "$(json 'd["op"]')" = ""
 	check "…the installed versions of its range are pinned by it" \
 		test "$(find "$STORE/.pins" -name "*@$paused_pid" | sort | sed 's|.*/||' | tr '\n' ' ')" = "${P}1@$paused_pid ${P}8@$paused_pid "
 	resume
@@ -176,4 +178,19 @@ check "…running that sub-test alone, on both sides (a failure twice, as the su
 	test "$(grep -vc ' test_bisect -w breaksfrom$' "$T/cts-record") $(grep -c '^store ' "$T/cts-record")" = "0 8"
 expect_exit 2 "--case with a slash too many is a usage error" ctl --json mesa bisect --case a/b/c
 reason_is usage
+
+# --- a pinned version is not removed; a killed bisect's folder goes with the next one ---------------
+net_config
+expect_exit 0 "download ${P}3 (installed, not current)" ctl mesa download ${P}3
+if paused bisect-step "$CTL" --store "$STORE" --json mesa bisect --command "$(probe)"; then
+	expect_exit 3 "remove of a version bisect pins is busy" ctl --json mesa remove ${P}3
+	check "…naming the bisect that reads it" has "mesa bisect)" "$T/out"
+	kill_paused
+	check "a bisect killed leaves its work folder" test -d "$STORE/bisect"
+	expect_exit 0 "the next bisect takes it over" ctl --json mesa bisect --good ${P}1 --command "$(probe)"
+	check "…and it is gone after" test "$(json 'd["first_bad"]')$(test -e "$STORE/bisect" && echo ' left')" = "${P}5"
+	expect_exit 0 "remove goes through once no bisect reads it" ctl --json mesa remove ${P}3
+else
+	not_ok "bisect waits at its first step" "$(cat "$T/paused.err")"
+fi
 done_testing
