@@ -86,6 +86,16 @@ expect_exit 0 "the next bisect takes the kept versions without fetching them" ct
 check "…nothing downloaded again" test "$(downloads)" = $((n + 3))
 check "…and without --keep the work folder goes" test ! -e "$STORE/bisect"
 
+# --- a step over its time limit is stopped and counts bad ------------------------------------------
+cat >"$T/hang-on-8" <<'EOF'
+v=${VK_DRIVER_FILES%/*}
+case ${v##*/} in 2026.11.08) exec sleep 86400 ;; esac
+exit 0
+EOF
+TB323FU_MESA_BISECT_TIMEOUT=3 expect_exit 0 "a command that hangs on ${P}8" ctl --json mesa bisect --good ${P}6 --command "sh '$T/hang-on-8'"
+check "…is stopped at TB323FU_MESA_BISECT_TIMEOUT, counted bad as 124" \
+	test "$(json 'd["steps"][0]["code"], d["steps"][0]["verdict"], "TB323FU_MESA_BISECT_TIMEOUT" in d["steps"][0]["why"], d["first_bad"]')" = "(124, 'bad', True, '${P}8')"
+
 # --- ends that do not test as named ---------------------------------------------------------
 : >"$T/runs"
 expect_exit 1 "a bad end that passes is said at once" ctl --json mesa bisect --good ${P}1 --bad ${P}3 --command "$(probe)"
