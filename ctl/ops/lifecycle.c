@@ -477,8 +477,10 @@ static void prune_versions(struct store *s, int keep, struct lc_result *r)
 			free(who);
 			continue;
 		}
-		if (release_remove(s, v, &ignored) == TB_OK)
+		if (release_remove(s, v, &ignored) == TB_OK) {
 			sb_appendf(&gone, "%s%s", gone.len ? " " : "", v);
+			pin_forget(s, v);
+		}
 		if (fd >= 0)
 			close(fd);
 	}
@@ -849,6 +851,8 @@ int lc_remove(const struct lc_ctx *c, const char *version, int force, struct lc_
 		rc = commit(c, v.current, NULL, &v.st, 0, r, e);
 	if (!rc)
 		rc = release_remove(c->s, version, e);
+	if (!rc)
+		pin_forget(c->s, version);
 	if (pin_fd >= 0)
 		close(pin_fd);
 	if (!rc && v.state_damaged && !was_previous)

@@ -20,6 +20,7 @@ static void mark_writer(int lock_fd)
 
 static int open_writer(struct store *s, int wait, struct tb_error *e)
 {
+	s->publish = 1; /* its running record as soon as it has the lock */
 	int rc = store_lock(s, wait, e);
 	if (rc)
 		return rc;

@@ -4,6 +4,7 @@
 #include "base/fs.h"
 #include "base/jsontext.h"
 #include "common/reasons.h"
+#include "common/utf8.h"
 #include "common/version_name.h"
 
 #include <json-c/json.h>
@@ -37,11 +38,11 @@ static int digest_ok(const char *d)
 	return strspn(d + 7, "0123456789abcdef") == 64;
 }
 
-/* A sentence: printable text without control characters, bounded. */
+/* A sentence: valid UTF-8 without control characters, bounded (what writers write). */
 static int why_ok(const char *w)
 {
 	size_t n = strlen(w);
-	if (n > MARK_WHY_MAX)
+	if (n > MARK_WHY_MAX || !utf8_valid(w, n))
 		return 0;
 	for (const unsigned char *p = (const unsigned char *)w; *p; p++)
 		if (*p < 0x20 || *p == 0x7f)
@@ -190,12 +191,18 @@ int marks_set(struct marks *m, const char *version, const char *reason, const ch
 	for (char *p = w; *p; p++)
 		if ((unsigned char)*p < 0x20 || *p == 0x7f)
 			*p = ' ';
-	size_t n = strlen(w);
-	if (n > MARK_WHY_MAX) { /* cut before a whole UTF-8 sequence */
-		n = MARK_WHY_MAX;
-		while (n && ((unsigned char)w[n] & 0xc0) == 0x80)
-			n--;
-		w[n] = '\0';
+	/* never cut inside a character; bytes that are not UTF-8 become U+FFFD, as json_out
+	 * writes them, so the file reads back as written */
+	w[utf8_cut(w, strlen(w), MARK_WHY_MAX)] = '\0';
+	if (!utf8_valid(w, strlen(w))) {
+		json_object *j = json_object_new_string(w);
+		const char *t = json_out(j, JSON_C_TO_STRING_PLAIN);
+		json_object *back = json_tokener_parse(t);
+		free(w);
+		w = xstrdup(back ? json_object_get_string(back) : "");
+		w[utf8_cut(w, strlen(w), MARK_WHY_MAX)] = '\0';
+		json_object_put(back);
+		json_object_put(j);
 	}
 	m->v = xrealloc(m->v, (m->n + 1) * sizeof *m->v);
 	m->v[m->n++] = (struct mark){xstrdup(version), xstrdup(reason && tb_reason_find(reason) >= 0 ? reason : "failed"),

@@ -195,6 +195,15 @@ int pin_exclude(const struct store *s, const char *version, int wait, const stru
 	return rc;
 }
 
+void pin_forget(const struct store *s, const char *version)
+{
+	if (!version_name_ok(version))
+		return;
+	char *path = store_path(s, "%s/%s", STORE_PINS, version);
+	unlink(path);
+	free(path);
+}
+
 struct alive {
 	long pid;
 	int found;

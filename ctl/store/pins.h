@@ -33,6 +33,9 @@ char *pin_holders(const struct store *s, const char *version);
 int pin_exclude(const struct store *s, const char *version, int wait, const struct tb_progress *p,
 		int *fd, struct tb_error *e);
 
+/* The version's tree is gone: its lock file goes too (the caller holds it exclusively). */
+void pin_forget(const struct store *s, const char *version);
+
 /* Whether pid is a reader holding a pin now: its temporaries (.NAME.tmp.<pid>) are not
  * the leftovers of a killed writer. */
 int pin_reader_alive(const struct store *s, long pid);

@@ -336,41 +336,15 @@ void running_read(const char *root, struct running_info *ri)
 	json_object_put(o);
 }
 
-const char *running_command(void)
-{
-	return run.command ? run.command : "";
-}
-
-/* What the holder of the lock wrote into .lock when it took it ("PID COMMAND"), when that
- * process lives: "pid PID (tb323fu-ctl COMMAND)"; NULL otherwise. */
-static char *lock_note(const char *root)
-{
-	char *path = xasprintf("%s/%s", root, STORE_LOCK);
-	size_t len = 0;
-	char *text = read_small_file_nofollow(path, 200, &len);
-	free(path);
-	char *who = NULL;
-	long pid = text ? strtol(text, NULL, 10) : 0;
-	if (pid > 0 && (kill((pid_t)pid, 0) == 0 || errno == EPERM)) {
-		const char *sp = strchr(text, ' ');
-		char cmd[40] = "";
-		if (sp)
-			sscanf(sp + 1, "%39[a-z -]", cmd);
-		who = xasprintf("pid %ld (tb323fu-ctl %s)", pid, cmd[0] ? cmd : "");
-	}
-	free(text);
-	return who;
-}
-
 char *running_holder(const char *root)
 {
 	struct running_info ri;
 	running_read(root, &ri);
 	/* the process described, not a command to type: "tb323fu-ctl install", never with mesa */
 	char *who = ri.command[0] ? xasprintf("pid %d (tb323fu-ctl %s, %s)", ri.pid, ri.command, ri.step[0] ? ri.step : "starting")
-				  : lock_note(root);
+				  : xstrdup("another tb323fu-ctl");
 	running_info_free(&ri);
-	return who ? who : xstrdup("another tb323fu-ctl");
+	return who;
 }
 
 void running_wait_notice(const char *sentence)

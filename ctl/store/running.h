@@ -30,13 +30,12 @@ struct running_info {
 };
 void running_read(const char *root, struct running_info *ri);
 /* "pid N (tb323fu-ctl COMMAND, STEP)": the writer that holds root's lock, as its record
- * says, else as it noted in .lock; "another tb323fu-ctl" when neither tells. Free it. */
+ * says (published as soon as it has the lock); "another tb323fu-ctl" when it has none (an
+ * older build). Free it. */
 char *running_holder(const char *root);
 /* The command waits for another process (--wait): the sentence goes to the command's
  * progress (its wait callback), once. */
 void running_wait_notice(const char *sentence);
-/* The command this process runs (running_begin), "" before. */
-const char *running_command(void);
 void running_info_free(struct running_info *ri);
 
 #endif

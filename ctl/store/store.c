@@ -368,11 +368,13 @@ int store_lock(struct store *s, int wait, struct tb_error *e)
 		return tb_fail_errno(e, TB_EFAIL, "cannot lock the store %s", s->root);
 	}
 	s->lock_fd = fd;
-	/* who holds it, for a writer that finds it taken (running_holder): "PID COMMAND" */
-	char note[64];
-	int n = snprintf(note, sizeof note, "%ld %.40s\n", (long)getpid(), running_command());
-	if (ftruncate(fd, 0) == 0 && n > 0 && pwrite(fd, note, (size_t)n, 0) < 0)
-		errno = 0; /* the lock holds without its note */
+	/* who holds it, at once, for a writer that finds it taken (running_holder): the running
+	 * record, live while this open file is marked (ctl/store/running.c) */
+	if (s->publish) {
+		struct flock mark = {.l_type = F_WRLCK, .l_whence = SEEK_SET};
+		(void)fcntl(fd, F_OFD_SETLK, &mark);
+		running_attach(s->root, fd);
+	}
 	int rc = store_check_parts(s, e);
 	if (rc) {
 		close(fd);

@@ -11,13 +11,16 @@
 struct store {
 	char *root;  /* real absolute path */
 	int lock_fd; /* -1 unless this process holds .lock */
+	int publish; /* a writer's command: store_lock publishes its running record at once */
 };
 
 /* Resolves dir (NULL: $TB323FU_MESA_DIR, else the default). With create, makes the store's
  * directories (a writer); without, a missing store is an empty one (a reader). */
 int store_open(struct store *s, const char *dir, int create, struct tb_error *e);
 void store_close(struct store *s);
-/* Takes .lock for a writer: TB_EBUSY at once when another writer holds it, or waits.
+/* Takes .lock for a writer: TB_EBUSY at once when another writer holds it, naming it, or
+ * waits, saying so once. With s->publish, the running record goes out as soon as the lock
+ * is held (a reader finishing a killed writer's commit publishes none).
  * Then removes leftovers of an interrupted writer (temporaries, staging trees) and the env
  * and ICD files of versions whose tree is gone. */
 int store_lock(struct store *s, int wait, struct tb_error *e);
