@@ -195,9 +195,9 @@ static void complete_versions(FILE *f, const char *cur, const char *store_dir, i
 	store_close(&s);
 }
 
-/* The value of an option: a choice's words; files and directories are left to the shell
- * ("@files", "@dirs"). */
-static void complete_value(FILE *f, const char *cur, const struct cli_option *opt)
+/* The value of an option: a choice's words, the installed versions for a VERSION; files and
+ * directories are left to the shell ("@files", "@dirs"). */
+static void complete_value(FILE *f, const char *cur, const struct cli_option *opt, const char *store_dir)
 {
 	if (opt->kind == OPT_CHOICE) {
 		for (const char *w = opt->choices; *w;) {
@@ -206,6 +206,8 @@ static void complete_value(FILE *f, const char *cur, const struct cli_option *op
 				fprintf(f, "%.*s\n", (int)n, w);
 			w += n + (w[n] == '|');
 		}
+	} else if (!strcmp(opt->arg, "VERSION")) {
+		complete_versions(f, cur, store_dir, 0);
 	} else if (!strcmp(opt->arg, "DIR")) {
 		fputs("@dirs\n", f);
 	} else if (!strcmp(opt->arg, "FILE") || !strcmp(opt->arg, "PATH")) {
@@ -250,7 +252,7 @@ void cli_complete(FILE *f, const struct cli_program *p, int n, char **words)
 			operands++;
 	}
 	if (pending) {
-		complete_value(f, cur, pending);
+		complete_value(f, cur, pending, store_dir);
 		return;
 	}
 	if (cur[0] == '-') {

@@ -15,5 +15,6 @@ extern const struct cli_command app_command, app_set_command, app_unset_command,
 	app_list_command, app_refresh_command, app_clear_command;
 extern const struct cli_command flatpak_command, flatpak_export_command, flatpak_list_command,
 	flatpak_unexport_command;
+extern const struct cli_command bisect_command;
 
 #endif

@@ -299,9 +299,18 @@ void child_block_interrupts(sigset_t *old)
 }
 
 /* Why the watch stops the child now (CHILD_EXITED: it does not). */
+/* A signal that came after the first one, kept pending while the child finishes. */
+static int second_signal(void)
+{
+	sigset_t pending;
+	return sigpending(&pending) == 0 &&
+	       (sigismember(&pending, SIGTERM) == 1 || sigismember(&pending, SIGINT) == 1 ||
+		sigismember(&pending, SIGHUP) == 1);
+}
+
 static int reason_to_stop(const struct child_watch *w)
 {
-	if (tb_interrupted)
+	if (tb_interrupted && (!w->finish_on_signal || second_signal()))
 		return CHILD_INTERRUPTED;
 	if (w->deadline > 0 && now_seconds() >= w->deadline)
 		return CHILD_TIMED_OUT;
@@ -316,12 +325,15 @@ int child_supervise(struct child *c, const struct child_watch *w, int *status)
 	/* Blocked until the child's group is gone: a second signal (which, SA_RESETHAND,
 	 * ends us) must not leave the group running. It is delivered on the way out. */
 	child_block_interrupts(&old);
+	sigset_t held; /* after a first signal, a child that finishes keeps the next one pending */
+	pthread_sigmask(SIG_BLOCK, NULL, &held);
 	int why;
 	for (;;) {
 		if ((why = reason_to_stop(w)))
 			break;
 		/* Streams first, so that nothing the child wrote before it ended is lost. */
-		read_some(c, w, &l, next_wait_ms(c, w), &old);
+		read_some(c, w, &l, next_wait_ms(c, w),
+			  w->finish_on_signal && tb_interrupted ? &held : &old);
 		if ((why = reason_to_stop(w)))
 			break;
 		if (w->tick && w->tick(w->ctx)) {

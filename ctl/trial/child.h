@@ -60,6 +60,10 @@ struct child_watch {
 	int (*tick)(void *ctx);      /* called at least every tick_ms; nonzero: stop the child */
 	int tick_ms;
 	void *ctx;
+	/* A first signal to us does not stop the child: it runs to its end (or deadline) and
+	 * the caller looks at tb_interrupted then; a second one stops it at once (bisect's step,
+	 * docs/design.md §13). */
+	int finish_on_signal;
 };
 enum child_end {
 	CHILD_EXITED,      /* the child ended by itself; *status says how */

@@ -215,7 +215,13 @@ static const struct {
 } jobs[] = {
 	[SIDE_JOB_BENCH] = {"the benchmark", "TB323FU_MESA_BENCH_TIMEOUT", SIDE_BENCH_SECONDS},
 	[SIDE_JOB_PIGLIT] = {"piglit", "TB323FU_MESA_PIGLIT_TIMEOUT", SIDE_PIGLIT_SECONDS},
+	[SIDE_JOB_BISECT] = {"the bisect command", "TB323FU_MESA_BISECT_TIMEOUT", SIDE_BISECT_SECONDS},
 };
+
+const char *side_time_limit_variable(enum side_job job)
+{
+	return jobs[job].env;
+}
 
 int side_time_limit(enum side_job job)
 {

@@ -57,12 +57,16 @@ char **side_drivers_env(const struct side_drivers *d);
 typedef void (*side_line_fn)(void *ctx, const char *line);
 
 /* What runs on a side, for its time limit: seconds a run may take before its whole process
- * group is stopped, $TB323FU_MESA_BENCH_TIMEOUT or $TB323FU_MESA_PIGLIT_TIMEOUT, else
- * SIDE_BENCH_SECONDS or SIDE_PIGLIT_SECONDS (docs/design.md §10). */
-enum side_job { SIDE_JOB_BENCH, SIDE_JOB_PIGLIT };
+ * group is stopped, $TB323FU_MESA_BENCH_TIMEOUT, $TB323FU_MESA_PIGLIT_TIMEOUT or
+ * $TB323FU_MESA_BISECT_TIMEOUT, else SIDE_BENCH_SECONDS, SIDE_PIGLIT_SECONDS or
+ * SIDE_BISECT_SECONDS (docs/design.md §10, §13). */
+enum side_job { SIDE_JOB_BENCH, SIDE_JOB_PIGLIT, SIDE_JOB_BISECT };
 #define SIDE_BENCH_SECONDS (30 * 60)
+#define SIDE_BISECT_SECONDS (30 * 60)
 #define SIDE_PIGLIT_SECONDS (6 * 60 * 60)
 int side_time_limit(enum side_job job);
+/* The variable that sets job's time limit ("TB323FU_MESA_BISECT_TIMEOUT"), for sentences. */
+const char *side_time_limit_variable(enum side_job job);
 
 /* Runs argv in cwd (NULL: here), hands its stdout to line one line at a time, keeps the end
  * of its stderr in tail; *status is the wait status. The child's group is stopped (SIGTERM,

@@ -56,6 +56,8 @@ const struct tb_reason_def tb_reasons[TB_REASON_COUNT] = {
 	R(TB_R_RULES_CORRUPT, "rules-corrupt", TB_EFAIL, 0, TB_RC_APP),
 	R(TB_R_NO_RUNTIME, "no-runtime", TB_EFAIL, 0, TB_RC_SYSTEM),
 	R(TB_R_ABI_MISMATCH, "abi-mismatch", TB_EVERIFY, 0, TB_RC_SYSTEM),
+	/* bisect's good end fails, its bad end passes, or an end cannot be tested (§13) */
+	R(TB_R_BISECT_ENDS, "bisect-ends", TB_EFAIL, 0, TB_RC_COMMAND),
 	/* said by notes and doctor, never a refusal (§19) */
 	R(TB_R_RECORD_INVALID, "record-invalid", TB_EVERIFY, 0, TB_RC_INTEGRITY),
 	/* what the crash evidence did (§18): the reason of a pin and of a rollback, no failure */

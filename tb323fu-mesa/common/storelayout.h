@@ -49,6 +49,10 @@
 	STORE_VERSIONS, STORE_ICD_DIR, STORE_ICD_OPENCL, STORE_ICD_VERSIONS, STORE_ENV_DIR,        \
 		STORE_SMOKE_DIR, STORE_CACHE_DIR
 
+/* bisect's work folder (docs/design.md §13): a store of its own for the versions it fetched,
+ * removed when it ends unless kept. */
+#define STORE_BISECT_DIR "bisect"
+
 /* The system's per-application rules (docs/design.md §16). */
 #define STORE_APP_RULES "app-rules"
 /* What was read of the journal's crash evidence, and the pins it made (docs/design.md §18). */

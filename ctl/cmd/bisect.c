@@ -1,0 +1,233 @@
+/* tb323fu-ctl mesa bisect [--good V] [--bad W] (--command CMD | --case NAME) [--keep]: the first
+ * bad version between a good and a bad one, git bisect run's way (docs/design.md §13). */
+#include <json-c/json.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/cli.h"
+#include "cli/cli_hints.h"
+#include "cli/command.h"
+#include "cmd/commands.h"
+#include "ops/bisect.h"
+#include "base/alloc.h"
+#include "base/strbuf.h"
+#include "base/text.h"
+#include "common/version_name.h"
+
+struct bisect_opts {
+	const char *good, *bad, *command, *test_case;
+	int keep;
+};
+
+static const char *verdict_word(enum bisect_verdict v)
+{
+	return v == BISECT_GOOD ? "good" : v == BISECT_BAD ? "bad" : "skipped";
+}
+
+/* "Mesa 2026.10.04: bad (exit 1, 0.4 s, fetched)" */
+static char *step_line(const struct bisect_step *st)
+{
+	struct strbuf sb = {0};
+	sb_appendf(&sb, "Mesa %s: %s (", st->version, verdict_word(st->verdict));
+	if (st->code >= 0)
+		sb_appendf(&sb, "exit %d, %.1f s", st->code, st->seconds);
+	if (*st->why)
+		sb_appendf(&sb, "%s%s", st->code >= 0 ? "; " : "", st->why);
+	sb_appendf(&sb, "%s)", st->fetched ? ", fetched for this bisect" : "");
+	char *out = xstrdup(sb.buf);
+	sb_free(&sb);
+	return out;
+}
+
+static void say_step(void *ctx, const struct bisect_step *st)
+{
+	if (!cli_tables(ctx))
+		return;
+	char *line = step_line(st);
+	char *shown = term_text(line, 0); /* a driver's or a release's words: shown, never obeyed */
+	printf("%s\n", shown);
+	fflush(stdout);
+	free(shown);
+	free(line);
+}
+
+static json_object *steps_json(const struct bisect_result *r)
+{
+	json_object *a = json_object_new_array();
+	for (size_t i = 0; i < r->n_steps; i++) {
+		const struct bisect_step *st = &r->steps[i];
+		json_object *j = json_object_new_object();
+		json_object_object_add(j, "version", json_object_new_string(st->version));
+		json_object_object_add(j, "code", st->code >= 0 ? json_object_new_int(st->code) : NULL);
+		json_object_object_add(j, "seconds", json_object_new_double(st->seconds));
+		json_object_object_add(j, "verdict", json_object_new_string(verdict_word(st->verdict)));
+		json_object_object_add(j, "fetched", json_object_new_boolean(st->fetched));
+		json_object_object_add(j, "why", json_object_new_string(st->why));
+		json_object_array_add(a, j);
+	}
+	return a;
+}
+
+static json_object *build_json(const struct bisect_build *b)
+{
+	json_object *j = json_object_new_object();
+	json_object_object_add(j, "version", json_object_new_string(b->version));
+	json_object_object_add(j, "mesa_version", json_object_new_string(b->mesa_version));
+	json_object_object_add(j, "commit", json_object_new_string(b->commit));
+	return j;
+}
+
+static void add_fields(struct outcome *o, const struct bisect_result *r)
+{
+	outcome_str(o, "good", r->good);
+	outcome_str(o, "bad", r->bad);
+	outcome_str(o, "first_bad", r->found ? r->at_bad : "");
+	outcome_str(o, "last_good", r->found ? r->at_good : "");
+	json_object *skipped = json_object_new_array();
+	for (size_t i = 0; i < r->n_skipped; i++)
+		json_object_array_add(skipped, json_object_new_string(r->skipped[i]));
+	json_object_object_add(o->fields, "skipped", skipped);
+	json_object_object_add(o->fields, "steps", steps_json(r));
+	outcome_int(o, "runs", (int64_t)r->n_steps);
+	if (!r->found)
+		return;
+	json_object *changes = json_object_new_object();
+	json_object_object_add(changes, "last_good", build_json(&r->last_good));
+	json_object_object_add(changes, "first_bad", build_json(&r->first_bad));
+	json_object *notes = json_object_new_array();
+	for (size_t i = 0; i < r->n_notes; i++) {
+		json_object *n = json_object_new_object();
+		json_object_object_add(n, "version", json_object_new_string(r->notes[i].version));
+		json_object_object_add(n, "notes", json_object_new_string(r->notes[i].notes));
+		json_object_object_add(n, "url", json_object_new_string(r->notes[i].url));
+		json_object_array_add(notes, n);
+	}
+	json_object_object_add(changes, "notes", notes);
+	json_object_object_add(o->fields, "changes", changes);
+	outcome_str(o, "kept", r->kept ? r->kept : "");
+}
+
+static void build_text(struct strbuf *sb, const char *word, const struct bisect_build *b)
+{
+	sb_appendf(sb, "\n%s: %s, built from Mesa %s, upstream commit %s", word, b->version,
+		   *b->mesa_version ? b->mesa_version : "(not recorded)", *b->commit ? b->commit : "(not recorded)");
+}
+
+static void say_found(struct outcome *o, const struct bisect_result *r)
+{
+	struct strbuf sb = {0};
+	if (r->skipped_between)
+		sb_appendf(&sb, "Mesa %s is the first bad version or %zu skipped before it %s; Mesa %s is the last good one",
+			   r->at_bad, r->skipped_between, r->skipped_between == 1 ? "is" : "are", r->at_good);
+	else
+		sb_appendf(&sb, "Mesa %s is the first bad version, Mesa %s the last good one", r->at_bad, r->at_good);
+	sb_appendf(&sb, " (%zu runs over %zu versions", r->n_steps, r->n_range);
+	if (r->n_skipped) {
+		sb_append(&sb, "; skipped:");
+		for (size_t i = 0; i < r->n_skipped; i++)
+			sb_appendf(&sb, "%s %s", i ? "," : "", r->skipped[i]);
+	}
+	sb_append(&sb, ")");
+	build_text(&sb, "last good", &r->last_good);
+	build_text(&sb, "first bad", &r->first_bad);
+	for (size_t i = 0; i < r->n_notes; i++) {
+		const struct bisect_note *n = &r->notes[i];
+		sb_appendf(&sb, "\nnotes of Mesa %s:\n%s", n->version,
+			   *n->notes ? n->notes : *n->url ? n->url : "(this release has no notes)");
+	}
+	if (r->kept)
+		sb_appendf(&sb, "\nthe versions fetched for this bisect stay in %s for the next one", r->kept);
+	outcome_say(o, "%s", sb.buf);
+	sb_free(&sb);
+}
+
+/* The command that goes on from where the range stands. */
+static char *resume_line(const struct bisect_opts *a, const struct bisect_result *r)
+{
+	struct strbuf sb = {0};
+	sb_appendf(&sb, "tb323fu-ctl mesa bisect --good %s --bad %s", r->at_good, r->at_bad);
+	sb_append(&sb, a->command ? " --command" : " --case");
+	sb_append_shell_word(&sb, a->command ? a->command : a->test_case);
+	if (a->keep)
+		sb_append(&sb, " --keep");
+	char *out = xstrdup(sb.buf);
+	sb_free(&sb);
+	return out;
+}
+
+static int cmd_bisect(struct cli *c, const void *opts, struct store *s, struct outcome *o)
+{
+	const struct bisect_opts *a = opts;
+	struct tb_error e = {0};
+	struct bisect_request q = {.good = a->good, .bad = a->bad, .command = a->command,
+				   .test_case = a->test_case, .keep = a->keep,
+				   .progress = c->progress, .stepped = say_step, .ctx = c};
+	struct bisect_result r;
+	int rc = bisect_run(&c->cfg, s, &q, &r, &e);
+	if (!o->fields)
+		o->fields = json_object_new_object();
+	if (r.good && r.bad)
+		add_fields(o, &r);
+	if (!rc) {
+		say_found(o, &r);
+	} else {
+		outcome_fail(o, &e);
+		const char *why = tb_error_reason(&e);
+		/* an end that does not test as named is said alone: there is no range to go on with */
+		if (r.at_good && strcmp(why, "bisect-ends") && strcmp(why, "busy")) {
+			char *resume = resume_line(a, &r);
+			outcome_say(o, "%s; the range stands at good %s, bad %s (%zu runs so far); `%s` goes on from there",
+				    e.msg, r.at_good, r.at_bad, r.n_steps, resume);
+			outcome_str(o, "resume", resume);
+			free(resume);
+		}
+	}
+	bisect_result_free(&r);
+	return rc;
+}
+
+static int cmd_bisect_check(const void *opts, struct outcome *o)
+{
+	const struct bisect_opts *a = opts;
+	if (!a->command == !a->test_case)
+		return cli_usage(o, "bisect runs one test: give --command CMD (exit 0 good, 1-124 bad, 125 skip) or --case NAME");
+	if (a->good && !version_name_ok(a->good))
+		return cli_usage(o, "--good wants a version (2026.10.06), not \"%.80s\"", a->good);
+	if (a->bad && !version_name_ok(a->bad))
+		return cli_usage(o, "--bad wants a version (2026.10.06), not \"%.80s\"", a->bad);
+	const char *k = a->test_case;
+	if (k && !strncmp(k, "dEQP-GLES", 9))
+		return cli_usage(o, "dEQP-GLES cases have no runner here (the suites are dEQP-VK, opencl-cts and piglit-cl); bisect it with --command running your dEQP-GLES binary");
+	if (k && strncmp(k, "dEQP-VK.", 8) && !strchr(k, '/'))
+		return cli_usage(o, "--case wants a dEQP-VK case (dEQP-VK.api.smoke.triangle) or an OpenCL-CTS BINARY/SUB-TEST (basic/hostptr), not \"%.80s\"", k);
+	if (k && strchr(k, '/') && (k[0] == '/' || strchr(strchr(k, '/') + 1, '/') || !strchr(k, '/')[1]))
+		return cli_usage(o, "--case wants an OpenCL-CTS sub-test as BINARY/SUB-TEST (basic/hostptr), not \"%.80s\"", k);
+	return TB_OK;
+}
+
+static const struct cli_option bisect_options[] = {
+	CLI_STRING("--good", "VERSION", struct bisect_opts, good,
+		   "a version that passes (default the newest installed one older than --bad that has not failed and is not marked)"),
+	CLI_STRING("--bad", "VERSION", struct bisect_opts, bad, "a version that fails (default current)"),
+	CLI_STRING("--command", "CMD", struct bisect_opts, command,
+		   "the test, by sh -c through run --version: exit 0 good, 1-124 bad, 125 cannot test"),
+	CLI_STRING("--case", "NAME", struct bisect_opts, test_case,
+		   "the test is one dEQP-VK case or OpenCL-CTS BINARY/SUB-TEST, run by its suite"),
+	CLI_FLAG("--keep", struct bisect_opts, keep,
+		 "keep the versions fetched for the bisect (in the store's bisect folder) for the next one"),
+	CLI_END,
+};
+
+const struct cli_command bisect_command = {
+	.name = "bisect",
+	.args = "[--good VERSION] [--bad VERSION] (--command CMD | --case NAME) [--keep]",
+	.summary = "find the first bad version between a good and a bad one, fetching versions not installed",
+	.example = "tb323fu-ctl mesa bisect --good 2026.10.01 --command 'vkcube --c 100'",
+	.options = bisect_options,
+	.opts_size = sizeof(struct bisect_opts),
+	.open = OPEN_READER, /* pins what it reads, no store lock: on, off, rollback go on meanwhile */
+	.writes = 1,         /* its work folder under the store */
+	.check = cmd_bisect_check,
+	.run = cmd_bisect,
+};
