@@ -250,8 +250,9 @@ third_party() {
 }
 
 # store_digest: every file of the store with its SHA-256, and every link with its target (what
-# a command that changes nothing must leave as it was).
+# a command that changes nothing must leave as it was). The readers' pins (.pins/, flock files
+# kept between readers as .lock is between writers) are no state of the store.
 store_digest() {
-	(cd "$STORE" && find . -type f -print0 | sort -z | xargs -0 -r sha256sum &&
-		find . -type l -printf '%p -> %l\n' | sort)
+	(cd "$STORE" && find . -path ./.pins -prune -o -type f -print0 | sort -z | xargs -0 -r sha256sum &&
+		find . -path ./.pins -prune -o -type l -printf '%p -> %l\n' | sort)
 }

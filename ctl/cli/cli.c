@@ -1,5 +1,6 @@
 /* Helpers shared by the commands: building the outcome. */
 #include "cli/cli.h"
+#include "store/running.h"
 #include "cli/cli_state_first.h"
 #include "ops/lifecycle.h"
 #include "store/manifest.h"
@@ -264,6 +265,7 @@ void outcome_install_plan(struct outcome *o, const char *cmd, const struct lc_pl
 int cli_pin_version(struct cli *c, const struct store *s, const char *version, struct outcome *o)
 {
 	pin_take(s, version, c->name ? c->name : "", &c->pin);
+	running_attach_reader(s->root); /* status shows it while no writer runs */
 	if (store_has_version(s, version))
 		return 0;
 	struct tb_error e = {0};

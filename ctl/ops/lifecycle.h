@@ -122,7 +122,7 @@ int lc_prune_plan(const struct store *s, const char *cur, const char *prev, int 
 /* "Mesa V is not installed", naming the installed version nearest to V when one is close
  * (a mistyped 2026.10.0 for 2026.10.06); reason not-installed. */
 int lc_not_installed(const struct store *s, const char *version, struct tb_error *e);
-/* The same for install: "Mesa V is not downloaded", naming the nearest and the download. */
+/* The same for install: "Mesa V is not installed", naming the nearest and the download. */
 int lc_not_downloaded(const struct store *s, const char *version, struct tb_error *e);
 /* Removes a version that is neither current nor previous; with force the previous one too
  * (its link first: rollback is no longer possible, r->dropped_previous). */

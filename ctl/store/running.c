@@ -6,6 +6,7 @@
 #include "base/fs.h"
 #include "common/storelayout.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <json-c/json.h>
@@ -64,6 +65,7 @@ static struct {
 	const struct tb_progress *inner;
 	char *root;
 	int lock_fd; /* a duplicate of the store's lock: held until last-operation is written */
+	int reader;  /* published as a reader's record, not <root>/running */
 	double published_at;
 	int published_percent, published_step;
 	unsigned published_stalled;
@@ -103,6 +105,33 @@ static void publish_json(json_object *o, const char *name)
 	json_object_put(o);
 }
 
+/* This process's start time in clock ticks since boot (/proc/PID/stat's 22nd field), 0 when
+ * it cannot be read: with the pid, a process no other one can be taken for. */
+static unsigned long long start_time(long pid)
+{
+	char path[64], buf[1024];
+	snprintf(path, sizeof path, "/proc/%ld/stat", pid);
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return 0;
+	ssize_t n = read(fd, buf, sizeof buf - 1);
+	close(fd);
+	if (n <= 0)
+		return 0;
+	buf[n] = '\0';
+	char *p = strrchr(buf, ')'); /* the name may hold spaces and parentheses */
+	unsigned long long t = 0;
+	/* after the name: state, then fields 4 to 21, then the start time */
+	if (!p || sscanf(p + 1, " %*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %*u %*u %*d %*d %*d %*d %*d %*d %llu", &t) != 1)
+		return 0;
+	return t;
+}
+
+static char *record_name(void)
+{
+	return run.reader ? xasprintf(STORE_RUNNING_READER "%d", (int)getpid()) : xstrdup(STORE_RUNNING);
+}
+
 static void publish(int force)
 {
 	if (!run.root || run.step < 0)
@@ -121,7 +150,11 @@ static void publish(int force)
 	json_object_object_add(o, "percent", json_object_new_int(run.percent));
 	json_object_object_add(o, "stalled_s", json_object_new_int((int)run.stalled_s));
 	json_object_object_add(o, "pid", json_object_new_int((int)getpid()));
-	publish_json(o, STORE_RUNNING);
+	if (run.reader)
+		json_object_object_add(o, "start", json_object_new_int64((int64_t)start_time(getpid())));
+	char *name = record_name();
+	publish_json(o, name);
+	free(name);
 }
 
 static void set_percent(int p)
@@ -258,6 +291,17 @@ void running_attach(const char *root, int lock_fd)
 	publish(1);
 }
 
+void running_attach_reader(const char *root)
+{
+	if (run.root || !run.plan)
+		return;
+	run.reader = 1;
+	run.root = xstrdup(root);
+	if (run.step < 0)
+		enter(run.plan->steps[0].step);
+	publish(1);
+}
+
 int running_percent(void)
 {
 	return run.percent;
@@ -277,22 +321,27 @@ void running_end(int code, const char *reason, const char *message)
 	/* Remove our own publication only (the record as it is, not running_read's view of it).
 	 * The store is still held through run.lock_fd, released below once last-operation is
 	 * written. */
-	char *path = path_join(run.root, STORE_RUNNING);
-	json_object *mine = read_json(run.root, STORE_RUNNING);
+	char *name = record_name(), *path = path_join(run.root, name);
+	json_object *mine = read_json(run.root, name);
 	if (mine && get_int(mine, "pid") == (int)getpid() && !strcmp(get_str(mine, "command"), run.command))
 		unlink(path);
 	json_object_put(mine);
 	free(path);
-	json_object *o = json_object_new_object();
-	json_object_object_add(o, "operation", json_object_new_string(run.command));
-	json_object_object_add(o, "ok", json_object_new_boolean(code == 0));
-	json_object_object_add(o, "code", json_object_new_int(code));
-	json_object_object_add(o, "reason", json_object_new_string(reason ? reason : ""));
-	json_object_object_add(o, "message", json_object_new_string(message ? message : ""));
-	publish_json(o, STORE_LAST_OPERATION);
+	free(name);
+	/* last-operation is a writer's: a reader leaves the store as it found it (§3, Pins) */
+	json_object *o = run.reader ? NULL : json_object_new_object();
+	if (o) {
+		json_object_object_add(o, "operation", json_object_new_string(run.command));
+		json_object_object_add(o, "ok", json_object_new_boolean(code == 0));
+		json_object_object_add(o, "code", json_object_new_int(code));
+		json_object_object_add(o, "reason", json_object_new_string(reason ? reason : ""));
+		json_object_object_add(o, "message", json_object_new_string(message ? message : ""));
+		publish_json(o, STORE_LAST_OPERATION);
+	}
 	free(run.root);
 	run.root = NULL;
-	close(run.lock_fd);
+	if (run.lock_fd >= 0)
+		close(run.lock_fd);
 	run.lock_fd = -1;
 }
 
@@ -351,12 +400,46 @@ static int record_is_live(const char *root, int pid)
 	return writer_holds_lock(root) != 0;
 }
 
+/* The record of a reader still running: its pid's process, started when the record says (a
+ * killed reader's record, or its pid used again, says nothing). The first found, or NULL. */
+static json_object *live_reader(const char *root)
+{
+	DIR *d = opendir(root);
+	if (!d)
+		return NULL;
+	json_object *found = NULL;
+	struct dirent *de;
+	size_t prefix = strlen(STORE_RUNNING_READER);
+	while (!found && (de = readdir(d))) {
+		if (strncmp(de->d_name, STORE_RUNNING_READER, prefix))
+			continue;
+		char *end;
+		long pid = strtol(de->d_name + prefix, &end, 10);
+		if (pid <= 0 || *end)
+			continue;
+		json_object *o = read_json(root, de->d_name), *v;
+		unsigned long long start = start_time(pid);
+		if (o && get_int(o, "pid") == pid && start && json_object_object_get_ex(o, "start", &v) &&
+		    (unsigned long long)json_object_get_int64(v) == start)
+			found = o;
+		else
+			json_object_put(o);
+	}
+	closedir(d);
+	return found;
+}
+
 void running_read(const char *root, struct running_info *ri)
 {
 	memset(ri, 0, sizeof *ri);
 	json_object *o = read_json(root, STORE_RUNNING);
 	int pid = o ? get_int(o, "pid") : 0;
-	if (record_is_live(root, pid)) {
+	if (!record_is_live(root, pid)) { /* no writer runs: a reader may */
+		json_object_put(o);
+		o = live_reader(root);
+		pid = o ? get_int(o, "pid") : 0;
+	}
+	if (o && pid > 0) {
 		snprintf(ri->command, sizeof ri->command, "%s", get_str(o, "command"));
 		ri->pid = pid;
 		snprintf(ri->step, sizeof ri->step, "%s", get_str(o, "step"));

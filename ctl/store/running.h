@@ -13,6 +13,10 @@ const struct tb_progress *running_begin(const char *command, const struct tb_pro
  * published in <root>/running (replaced atomically, at most four times a second). The lock
  * stays held, through a duplicate of lock_fd, until running_end has written last-operation. */
 void running_attach(const char *root, int lock_fd);
+/* The same for a reader that pins its version and takes no lock (smoke, bench, verify): its
+ * record is <root>/.running-reader.<pid>, with its start time, so status shows it while no
+ * writer runs, and a record a killed reader left (or a pid used again) says nothing. */
+void running_attach_reader(const char *root);
 /* The whole command's percent so far (0-100, never decreasing; 100 only once it succeeded). */
 int running_percent(void);
 /* The command ended: <root>/running goes, <root>/last-operation keeps the outcome; the

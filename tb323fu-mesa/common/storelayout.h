@@ -66,6 +66,9 @@
 /* The writers' lock, the commit journal, and the running operation. */
 #define STORE_LOCK ".lock"
 #define STORE_RUNNING "running"
+/* A reader's publication (smoke, bench, verify pin their version and take no lock):
+ * .running-reader.<pid>, the same record with the process's start time */
+#define STORE_RUNNING_READER ".running-reader."
 #define STORE_LAST_OPERATION "last-operation"
 #define STORE_JOURNAL ".journal"
 /* Space kept free so that a commit on a full disk still completes. */

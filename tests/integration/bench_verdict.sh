@@ -67,7 +67,7 @@ check "…the sentence: verdict, ratio, interval and noise floor" \
 	grep -q "^Mesa $V against the distribution's Mesa: faster, [0-9.]*x (95 % interval [0-9.]*x-[0-9.]*x, noise floor 3 %; $CMD, [0-9]* rounds, geometric mean of 1 figure)$" "$T/out"
 run_cmd ctl mesa status
 check "status gives the last verdict with its interval" \
-	grep -q "^its last benchmark: faster, [0-9.]*x the distribution's Mesa (95 % interval [0-9.]*x-[0-9.]*x; $CMD, [0-9]* rounds; \`tb323fu-ctl mesa bench\` measures again)$" "$T/out"
+	grep -q "^its last benchmark: faster, [0-9.]*x the distribution's Mesa (95 % interval [0-9.]*x-[0-9.]*x; $CMD, [0-9]* rounds; \`tb323fu-ctl --store $STORE mesa bench\` measures again)$" "$T/out"
 check "…never a bare ratio" sh -c "! grep -q 'its last benchmark: [0-9]' '$T/out'"
 run_cmd ctl mesa list --json
 check "list --json: the version's bench with its verdict and interval" \

@@ -32,7 +32,7 @@ names() { grep -qF -- "$1" "$T/err"; }
 printf 'mesa-%s flip-byte %s\n' $V2 "$R2" | serve
 expect_exit 4 "a download that does not match its SHA256SUMS" ctl --json mesa download $V2
 reason_is hash-mismatch
-check "  says to download it again, with the command" names "download it again (tb323fu-ctl mesa download $V2)"
+check "  says to download it again, with the command" names "download it again (tb323fu-ctl --store $STORE mesa download $V2)"
 check "  and what to do if it repeats" said "if it fails the same way again, the release itself is wrong: choose another version and tell the release's publisher"
 check "  kept nothing" test ! -e "$STORE/versions/$V2"
 rm -rf "$WWW/repos" "$WWW/download"
@@ -61,7 +61,7 @@ cp "$R2" "$T/renamed/tb323fu-mesa-2026.10.09-$(uname -m).tar.gz"
 expect_exit 4 "install-local of $V2's tarball named 2026.10.09" ctl --json mesa install-local "$T/renamed" --no-smoke
 reason_is tag-mismatch
 check "  says it is another release's tarball" said "its MANIFEST says version $V2, the release (its name or signed tag) is 2026.10.09, so it is another release's tarball"
-check "  names the release to fetch for each" said "for $V2, fetch release $V2 (tb323fu-ctl mesa download $V2)"
+check "  names the release to fetch for each" said "for $V2, fetch release $V2 (tb323fu-ctl --store $STORE mesa download $V2)"
 expect_exit 0 "  the next step: tb323fu-ctl mesa download $V2" ctl mesa download $V2
 rm -rf "$STORE"
 
@@ -87,8 +87,8 @@ check "  says to name a release's directory or its tarball" said "name the direc
 expect_exit 1 "rollback with one version installed" ctl --json mesa rollback
 reason_is no-previous
 check "  names the only version and the ways on" \
-	said "there is no previous version to go back to (Mesa $V1 is the only version installed that rollback knows); nothing was changed: \`tb323fu-ctl mesa off\` switches to the distribution's Mesa"
-check "  and how to have one" said "to have a version to go back to, install another one (\`tb323fu-ctl mesa download VERSION\`, then \`tb323fu-ctl mesa install VERSION\`)"
+	said "there is no previous version to go back to (Mesa $V1 is the only version installed that rollback knows); nothing was changed: \`tb323fu-ctl --store $STORE mesa off\` switches to the distribution's Mesa"
+check "  and how to have one" said "to have a version to go back to, install another one (\`tb323fu-ctl --store $STORE mesa download VERSION\`, then \`tb323fu-ctl --store $STORE mesa install VERSION\`)"
 expect_exit 0 "  the next step: tb323fu-ctl mesa off" ctl mesa off
 expect_exit 0 "  the next step: tb323fu-ctl mesa download $V2" ctl mesa download $V2
 expect_exit 0 "  then tb323fu-ctl mesa install $V2" ctl mesa install $V2 --no-smoke

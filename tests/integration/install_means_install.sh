@@ -73,7 +73,7 @@ check "  --json: downgrade, and the sentence says it" \
 damage $V1
 expect_exit 4 "verify of a damaged version that is not current" ctl mesa verify $V1
 check "  advises verify --repair --from its tarball (the release list does not offer it)" \
-	grep -qF "repair it from its tarball with \`tb323fu-ctl mesa verify --repair $V1 --from FILE\`" "$T/err"
+	grep -qF "repair it from its tarball with \`tb323fu-ctl --store $STORE mesa verify --repair $V1 --from FILE\`" "$T/err"
 check "  and not install-local, which would switch to it" sh -c "! grep -q install-local '$T/err'"
 BEFORE=$(digest)
 expect_exit 4 "verify --repair --from another version's tarball" ctl --json mesa verify $V1 --repair --from "$R2"
@@ -204,7 +204,7 @@ if mkdir -p "$T/small" && mount -t tmpfs -o size=2m tmpfs "$T/small" 2>/dev/null
 		rc=$?
 		check "a full disk after the tree was placed: exit 1" test "$rc" = 1
 		check "  says it stays, not current, what to delete, and that the same command makes it current" grep -q \
-			"^tb323fu-ctl: Mesa $V4 was not made current: .*; it stays in $STORE/versions, not current, and nothing else was changed; the disk holding $STORE is full: delete partial downloads ($STORE/cache/\*.part) or versions not in use (\`tb323fu-ctl mesa remove VERSION\`: $V1); once there is room, the same command run again makes it current$" \
+			"^tb323fu-ctl: Mesa $V4 was not made current: .*; it stays in $STORE/versions, not current, and nothing else was changed; the disk holding $STORE is full: delete partial downloads ($STORE/cache/\*.part) or versions not in use (\`tb323fu-ctl --store $STORE mesa remove VERSION\`: $V1); once there is room, the same command run again makes it current$" \
 			"$T/paused.err"
 		check "  which is so" test "$(st 'd["installed"]')|$(versions)" = "$V3|$V1 $V2 $V3 $V4 "
 		rm -f "$T/small/fill"

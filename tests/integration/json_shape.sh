@@ -93,6 +93,10 @@ shape "off" 0 j mesa off
 shape "off" fail jf mesa off
 shape "verify" 0 j mesa verify
 shape "verify" fail j mesa verify 2099.1.1
+shape "forget" 0 j mesa forget $V3
+shape "forget" fail j mesa forget
+shape "bisect" 0 j mesa bisect --good $V2 --bad $V3 --command "case \$VK_DRIVER_FILES in *$V3*) exit 1 ;; esac"
+shape "bisect" fail j mesa bisect --good $V2 --bad $V3
 shape "doctor" 0 "$CTL" --store "$T/no-store" --json mesa doctor
 shape "doctor" fail jf mesa doctor --bogus
 shape "takeover" 0 j mesa takeover

@@ -200,13 +200,12 @@ cts_dir = $T/broken
 cts_tests = basic
 smoke_suite_filter = $FOUR
 EOF2
-# $V2 is still in the store from the rollback above: install-local would only check it
-ctl mesa remove $V2 >/dev/null || not_ok "remove $V2 before installing it again"
+# $V2 failed above, so it left the store (a failed version is not kept, docs/design.md §12);
+# install-local installs it again whatever the store holds
 expect_exit 6 "install-local $V2, whose clEnqueueMapBuffer fails, is rolled back" \
 	ctl --json mesa install-local "$R2" --sums "$(dirname "$R2")/SHA256SUMS"
 check "…named with exactly the sub-test that maps a buffer" \
 	test "$(json 'd["reason"], "1 of 4 OpenCL-CTS sub-tests pass" in d["message"], "and not with Mesa '$V2': basic/hostptr)" in d["message"]' <"$T/out")" = "('suite-regression', True, True)"
-check "…the others pass on both sides" \
-	test "$(python3 -c 'import json,sys; d=json.load(open(sys.argv[1]))["suites"]["opencl-cts"]; print(sorted(t["name"] for t in d["results"] if t["store"] == t["distribution"] == "pass"))' "$STORE/smoke/$V2.json")" = \
-	"['basic/astype', 'basic/fpmath', 'basic/intmath_int']"
+check "…and, failed, it left the store with its results (the sentence above is what stays)" \
+	test ! -e "$STORE/versions/$V2" -a ! -e "$STORE/smoke/$V2.json"
 done_testing

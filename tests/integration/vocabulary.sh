@@ -37,11 +37,11 @@ st() { "$CTL" --store "$STORE" --json mesa status | json_strict - "$1"; }
 expect_exit 0 "install-local $V1" ctl mesa install-local "$R1" --no-smoke
 expect_exit 1 "install of a version not in the store" ctl --json mesa install $V2
 check "  says it is not installed, and to download it" \
-	grep -qx "tb323fu-ctl: Mesa $V2 is not installed: download it first (tb323fu-ctl mesa download $V2)" "$T/err"
+	grep -qx "tb323fu-ctl: Mesa $V2 is not installed; did you mean $V1? (or download it first: tb323fu-ctl --store $STORE mesa download $V2)" "$T/err"
 reason_is not-installed
 expect_exit 0 "  the next step: download $V2" ctl mesa download $V2
 expect_exit 0 "status" ctl mesa status
-check "  says $V2 is downloaded, not current yet" grep -qx "Mesa $V2 is downloaded, not current yet; make it current with \`tb323fu-ctl mesa install $V2\`" "$T/out"
+check "  says $V2 is downloaded, not current yet" grep -qx "Mesa $V2 is downloaded, not current yet; make it current with \`tb323fu-ctl --store $STORE mesa install $V2\`" "$T/out"
 check "  its JSON: downloaded and ready are $V2, installed (current) $V1" test "$(st '(d["downloaded"], d["ready"], d["installed"])')" = "('$V2', '$V2', '$V1')"
 expect_exit 0 "list" ctl --json mesa list
 check "  lists both installed versions" test "$(json_strict "$T/out" 'sorted(v["version"] for v in d["versions"])')" = "['$V1', '$V2']"
