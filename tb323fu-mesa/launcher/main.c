@@ -126,6 +126,7 @@ static int cmd_run(const char *store, int argc, char **argv)
 	if (!start)
 		return done;
 	const char *root = store_root(store);
+	message_store(store);
 	int rc = launch_env_load(&selected, root, version);
 	if (rc != 0)
 		return rc;
@@ -192,6 +193,7 @@ static int cmd_distro(const char *store, int argc, char **argv)
 	if (!start)
 		return done;
 	const char *root = store_root(store);
+	message_store(store);
 	int rc;
 	const struct env_list *release = distro_env(root, version, &rc);
 	if (rc != 0)
@@ -326,6 +328,7 @@ int main(int argc, char **argv)
 	}
 	sub_argv = args;
 	const char *root = store_root(store_option);
+	message_store(store_option);
 	/* Reports name the store by its real path. run and distro keep the name they were
 	 * given: they recognise the store's directories under both names. */
 	static char real_root[PATH_MAX];

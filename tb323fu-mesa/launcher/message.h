@@ -13,6 +13,11 @@ int fail(int code, const char *first, ...) __attribute__((sentinel));
  * else "failed". */
 int fail_because(int code, const char *reason, const char *first, ...) __attribute__((sentinel));
 
+/* The --store the user gave (NULL: none): every "tb323fu-ctl mesa" a sentence names becomes
+ * "tb323fu-ctl --store DIR mesa", quoted for a shell where DIR needs it, so a hint acts on the
+ * store the user was working on (docs/design.md §5). */
+void message_store(const char *given);
+
 /* With --json (never on run's path): a failure also prints one object on stdout, {"ok":false,
  * "message","reason"} (docs/design.md §12), unless an answer was already printed
  * (message_json_answered). Calls the stdio of the report commands. */

@@ -46,6 +46,16 @@ run_cmd h mesa rollback
 hints_kept "rollback to a damaged previous"
 run_cmd h --json mesa doctor
 hints_kept "doctor (JSON)"
+# the launcher's hints too (it writes them without stdio): the store given, quoted where a
+# shell needs it, and none added where none was given
+mkdir -p "$T/a b"
+run_cmd "$MESA" --store "$T/a b/s" run true
+check "tb323fu-mesa --store: its hint names that store" \
+	grep -qxF "tb323fu-mesa: no Mesa version installed (tb323fu-ctl --store '$T/a b/s' mesa update)" "$T/err"
+run_cmd "$MESA" --json which --store "$T/a b/s"
+check "…in its JSON too" json_strict "$T/out" 'd["message"] == "no Mesa version installed (tb323fu-ctl --store '"'$T/a b/s'"' mesa update)" or exit(1)'
+run_cmd env TB323FU_MESA_DIR="$T/a b/s" "$MESA" run true
+check "…and none where none was given" grep -qxF "tb323fu-mesa: no Mesa version installed (tb323fu-ctl mesa update)" "$T/err"
 # a command named is never given the options twice
 check "no command names --store twice" sh -c "! grep -q -- '--store [^ ]* --store\|mesa [^\`)]*--store' '$T/said'"
 done_testing

@@ -10,11 +10,11 @@ json() { json_strict - "$1"; }
 
 # --- nothing installed ---
 expect_exit 1 "run with nothing installed" mesa run true
-check "exactly the sentence of the design" \
-	test "$(cat "$T/err")" = "tb323fu-mesa: no Mesa version installed (tb323fu-ctl mesa update)"
+check "exactly the sentence of the design, with the --store given" \
+	test "$(cat "$T/err")" = "tb323fu-mesa: no Mesa version installed (tb323fu-ctl --store $STORE mesa update)"
 expect_exit 1 "env with nothing installed" mesa env
 expect_exit 1 "which with nothing installed" mesa which
-check "the same sentence" grep -qx "tb323fu-mesa: no Mesa version installed (tb323fu-ctl mesa update)" "$T/err"
+check "the same sentence" grep -qx "tb323fu-mesa: no Mesa version installed (tb323fu-ctl --store $STORE mesa update)" "$T/err"
 expect_exit 0 "distro works with nothing installed" mesa distro true
 check "…and leaves the caller's RUSTICL_ENABLE as it is" test "$(RUSTICL_ENABLE=mine mesa distro printenv RUSTICL_ENABLE)" = mine
 check "…and sets none of its own" sh -c "! '$MESA' --store '$STORE' distro printenv RUSTICL_ENABLE"
@@ -51,7 +51,7 @@ check "says it is not found" grep -qx "tb323fu-mesa: no-such-command-tb323fu: co
 expect_exit 126 "a command that cannot be run" mesa run "$STORE/env/current.env"
 check "says why" grep -q "^tb323fu-mesa: cannot run .*Permission denied" "$T/err"
 expect_exit 1 "run --version of a version not installed" mesa run --version 2027.01.01 true
-check "the version-unknown sentence" grep -qx "tb323fu-mesa: version 2027.01.01 is not installed (tb323fu-ctl mesa list)" "$T/err"
+check "the version-unknown sentence" grep -qx "tb323fu-mesa: version 2027.01.01 is not installed (tb323fu-ctl --store $STORE mesa list)" "$T/err"
 expect_exit 2 "run --version with a path in it" mesa run --version ../../etc/x true
 check "refused as a version name" grep -q "is not a version name" "$T/err"
 expect_exit 2 "run without a COMMAND" mesa run
@@ -115,7 +115,7 @@ check "an empty RUSTICL_ENABLE is no choice: the current version's" test "$(RUST
 check "distro --version $V1: that version's value, also over the caller's" \
 	test "$(RUSTICL_ENABLE=mine mesa distro --version $V1 printenv RUSTICL_ENABLE)" = llvmpipe
 expect_exit 1 "distro --version of a version not installed" mesa distro --version 2000.01.01 true
-check "…says so" grep -qx "tb323fu-mesa: version 2000.01.01 is not installed (tb323fu-ctl mesa list)" "$T/err"
+check "…says so" grep -qx "tb323fu-mesa: version 2000.01.01 is not installed (tb323fu-ctl --store $STORE mesa list)" "$T/err"
 expect_exit 2 "distro with an unknown option" mesa distro --verbose true
 check "distro leaves other variables alone" test "$(OTHER=kept mesa distro printenv OTHER)" = kept
 check "a store reached through a link is recognised in LD_LIBRARY_PATH" sh -c \
