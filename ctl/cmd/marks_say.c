@@ -3,18 +3,7 @@
 
 json_object *marks_json(const struct marks *m)
 {
-	json_object *a = json_object_new_array();
-	for (size_t i = 0; i < m->n; i++) {
-		const struct mark *k = &m->v[i];
-		json_object *o = json_object_new_object();
-		json_object_object_add(o, "version", json_object_new_string(k->version));
-		json_object_object_add(o, "reason", json_object_new_string(k->reason));
-		json_object_object_add(o, "why", json_object_new_string(k->why));
-		json_object_object_add(o, "refused", json_object_new_boolean(k->refused));
-		json_object_object_add(o, "digest", json_object_new_string(k->digest));
-		json_object_array_add(a, o);
-	}
-	return a;
+	return marks_array(m, 0);
 }
 
 void marks_say(struct strbuf *sb, const char *prefix, const struct marks *m)

@@ -111,9 +111,9 @@ int marks_parse(const char *text, size_t len, struct marks *m)
 	return 0;
 }
 
-char *marks_format(const struct marks *m)
+json_object *marks_array(const struct marks *m, int with_size)
 {
-	json_object *root = json_object_new_object(), *list = json_object_new_array();
+	json_object *list = json_object_new_array();
 	for (size_t i = 0; i < m->n; i++) {
 		const struct mark *k = &m->v[i];
 		json_object *o = json_object_new_object();
@@ -121,11 +121,18 @@ char *marks_format(const struct marks *m)
 		json_object_object_add(o, "reason", json_object_new_string(k->reason));
 		json_object_object_add(o, "why", json_object_new_string(k->why));
 		json_object_object_add(o, "digest", json_object_new_string(k->digest));
-		json_object_object_add(o, "size", json_object_new_int64((int64_t)k->size));
+		if (with_size)
+			json_object_object_add(o, "size", json_object_new_int64((int64_t)k->size));
 		json_object_object_add(o, "refused", json_object_new_boolean(k->refused));
 		json_object_array_add(list, o);
 	}
-	json_object_object_add(root, "marked", list);
+	return list;
+}
+
+char *marks_format(const struct marks *m)
+{
+	json_object *root = json_object_new_object();
+	json_object_object_add(root, "marked", marks_array(m, 1));
 	char *text = xasprintf("%s\n", json_out(root, JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE));
 	json_object_put(root);
 	return text;

@@ -11,6 +11,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <json-c/json.h>
 
 #include "store/store.h"
 #include "base/error.h"
@@ -36,6 +37,9 @@ struct marks {
 /* Parses the file's text: 0 when it is what writers write, -1 when damaged (m empty). */
 int marks_parse(const char *text, size_t len, struct marks *m);
 /* The file's text (NUL-terminated; free it). */
+/* The marks as a JSON array of {"version","reason","why","digest","refused"} (and "size",
+ * which the file keeps and the commands do not show, with with_size). */
+json_object *marks_array(const struct marks *m, int with_size);
 char *marks_format(const struct marks *m);
 /* Reads <store>/marked: 0 when whole or absent, 1 when damaged (m empty either way then). */
 int marks_load(const struct store *s, struct marks *m);

@@ -15,23 +15,7 @@ if [ ! -x "$JR" ]; then
 	done_testing
 	exit 0
 fi
-FIX="$TB_TOP/tests/fixtures/crashes"
-V1=2026.10.06
-V2=2026.10.07
-R1=$(standin $V1) && R2=$(standin $V2) || { not_ok "the stand-in releases"; done_testing; exit 1; }
-
-fresh() {
-	rm -rf "$STORE" "$LOCAL_APPS"
-	ctl mesa install-local "$R1" --no-smoke >/dev/null && ctl mesa install-local "$R2" --no-smoke >/dev/null &&
-		ctl mesa on >/dev/null 2>&1 || return 1
-	REAL=$(cd "$STORE" && pwd -P)
-}
-journal() {
-	_out=$1
-	shift
-	CRASH_STORE=$REAL python3 "$TB_TOP/tests/tools/crash_journal.py" "$_out" "$@"
-}
-field() { json_strict "$T/out" "$1"; }
+. "$TB_TOP/tests/crash-lib.sh"
 session() { "$CTL" --store "$STORE" --json mesa status | python3 -c 'import json,sys; d=json.load(sys.stdin); print(d["session"], d["installed"])'; }
 
 mkdir -p "$T/bin"
