@@ -191,7 +191,7 @@ check "before: vulkaninfo in the sandbox maps the runtime's lavapipe" \
 echo "# before: $(grep -m1 deviceName "$T/before-vk" | sed 's/^[[:space:]]*//'); mapped $(mapped "$T/before-vk")"
 inside unexported-vk mesa run flatpak run --user "$APP" vulkaninfo --summary
 check "run flatpak run of a version not exported says so" grep -q \
-	"^tb323fu-mesa: Mesa $V is not exported to Flatpak (tb323fu-ctl mesa flatpak export $V); the application runs on its runtime's Mesa" \
+	"^tb323fu-mesa: Mesa $V is not exported to Flatpak (tb323fu-ctl --store $STORE mesa flatpak export $V); the application runs on its runtime's Mesa" \
 	"$T/unexported-vk"
 check "…and the application gets the runtime's own Mesa" test "$(mapped "$T/unexported-vk")" = "$THEIRS/libvulkan_lvp.so"
 
