@@ -1,6 +1,7 @@
 /* A writer stopped at a named point for a test (docs/design.md §14): the test reads the point
  * from a FIFO and kills the writer there, so that what a kill leaves is not left to timing. */
 #include "base/testhook.h"
+#include "base/error.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -40,11 +41,13 @@ static int open_caller_fifo(const char *path)
 	return fd;
 }
 
-/* Until the reader closes its end (POLLERR on a pipe's write end) or a signal comes. */
+/* Until the reader closes its end (POLLERR on a pipe's write end) or a signal comes. A signal
+ * caught between the write above and the poll (its handler sets tb_interrupted) would not
+ * interrupt a poll that begins after it: the flag is looked at every tenth of a second. */
 static void wait_for_reader_gone(int fd)
 {
 	struct pollfd p = {.fd = fd, .events = 0};
-	while (poll(&p, 1, -1) == 0)
+	while (!tb_interrupted && poll(&p, 1, 100) == 0)
 		;
 }
 

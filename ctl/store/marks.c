@@ -67,7 +67,10 @@ int marks_parse(const char *text, size_t len, struct marks *m)
 	if (len > MARKS_MAX_BYTES || memchr(text, '\0', len))
 		return -1;
 	json_tokener *tok = json_tokener_new();
-	json_tokener_set_flags(tok, JSON_TOKENER_STRICT);
+	/* UTF-8 checked by json-c, not its strict mode: json-c 0.18 (Debian 13) refuses every byte
+	 * above 0x7f in a string in strict mode, and a sentence with a dash would make the whole
+	 * record unreadable; the record's shape is checked member by member below */
+	json_tokener_set_flags(tok, JSON_TOKENER_VALIDATE_UTF8);
 	json_object *root = json_tokener_parse_ex(tok, text, (int)len);
 	int whole = root && json_tokener_get_error(tok) == json_tokener_success &&
 		    json_tokener_get_parse_end(tok) == len;

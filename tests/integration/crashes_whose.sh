@@ -33,10 +33,12 @@ fresh || { not_ok "install two stand-in releases, switch the session on"; done_t
 # --- 1. only systemd-coredump's own entries count: the journal's fields, which no sender sets
 # a real journald in a namespace of the test's own; senders: nobody through the journal's
 # API, and root from a systemd-coredump@….service cgroup (systemd-coredump's own place)
+# A private mount namespace of this test's own: not in every root (a chroot may refuse it).
+private_ns() { command -v unshare >/dev/null && unshare -m --propagation private true 2>/dev/null; }
 # shellcheck disable=SC2046 # pkg-config's flags are words
-if [ "$(id -u)" -ne 0 ] || [ ! -x "$JD" ] || ! command -v unshare >/dev/null || ! reachable_by nobody ||
+if [ "$(id -u)" -ne 0 ] || [ ! -x "$JD" ] || ! private_ns || ! reachable_by nobody ||
 	! cc -o "$T/journal-send" "$TB_TOP/tests/tools/journal-send.c" $(pkg-config --cflags --libs libsystemd) 2>"$T/cc.err"; then
-	skip "entries sent through the journal's API to a real journald" "needs root, systemd-journald, unshare, runuser and a C compiler"
+	skip "entries sent through the journal's API to a real journald" "needs root, systemd-journald, a private mount namespace (unshare -m), runuser and a C compiler"
 else
 	mkdir -p "$T/sd" "$T/nobody"
 	cp "$T/journal-send" "$T/sd/systemd-coredump"
@@ -212,7 +214,7 @@ fresh
 journal "$T/mixed.journal" "$CRASH,COREDUMP_UID=1000" "$OTHER" || not_ok "a crash of user 1000 and one of root's"
 TB323FU_MESA_JOURNAL="$T/mixed.journal" expect_exit 0 "one application of user 1000 and one of root's crashed on $V2" ctl --json mesa crashes --apply
 check "…not rolled back (a user's crash is not the system's)" test "$(field 'd["rolled_back"]')" = ""
-if [ "$(id -u)" -eq 0 ] && command -v unshare >/dev/null; then
+if [ "$(id -u)" -eq 0 ] && private_ns; then
 	printf 'ACTIVE=c7\nACTIVE_UID=1000\n' >"$T/seat0"
 	cat >"$T/seat.sh" <<-'NS'
 		set -u
@@ -233,7 +235,7 @@ if [ "$(id -u)" -eq 0 ] && command -v unshare >/dev/null; then
 		unshare -m --propagation private sh "$T/seat.sh" "$T/seat0" "$CTL" --store "$STORE" --json mesa crashes --apply
 	check "…not rolled back" test "$(field 'd["rolled_back"]')" = ""
 else
-	skip "the seat's user" "needs root and unshare"
+	skip "the seat's user" "needs root and a private mount namespace (unshare -m)"
 fi
 
 # --- 6. crashes dated before the trial began end nothing and pin nothing
