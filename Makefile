@@ -84,7 +84,7 @@ endif
 # The layers (docs/design.md §15): one folder each, one wildcard each. The contract layer
 # (tb323fu-mesa/common) is in both programs; the launcher and the smoke program are separate
 # folders, so nothing of the smoke program can end up in the static launcher.
-CTL_LAYERS := base store release trial ops cli cmd
+CTL_LAYERS := base store release trial flatpak apprules ops crash cli cmd
 CTL_SRC := $(foreach d,$(CTL_LAYERS),$(wildcard ctl/$(d)/*.c))
 CTL_CXX_SRC := $(foreach d,$(CTL_LAYERS),$(wildcard ctl/$(d)/*.cpp))
 CTL_OBJ := $(CTL_SRC:%.c=$(BUILD)/obj/%.o) $(CTL_CXX_SRC:%.cpp=$(BUILD)/obj/%.o)

@@ -4,8 +4,8 @@
 #include "cli/command.h"
 #include "cmd/commands.h"
 #include "cmd/app_scope.h"
-#include "ops/override_files.h"
-#include "store/apprules.h"
+#include "apprules/override_files.h"
+#include "apprules/rules.h"
 #include "base/alloc.h"
 #include "base/error.h"
 

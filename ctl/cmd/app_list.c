@@ -3,7 +3,7 @@
 #include "cli/command.h"
 #include "cmd/commands.h"
 #include "cmd/app_scope.h"
-#include "store/apprules.h"
+#include "apprules/rules.h"
 #include "base/alloc.h"
 #include "base/error.h"
 #include "base/strbuf.h"

@@ -5,8 +5,8 @@
 #define TB_CMD_APP_SCOPE_H
 
 #include "cli/cli.h"
-#include "ops/override_entry.h"
-#include "store/apprules.h"
+#include "apprules/override_entry.h"
+#include "apprules/rules.h"
 
 /* --user, the caller's own rules: the store is only read (its versions), whoever may write it. */
 #define APP_USER_OPTION(type)                                                                              \

@@ -3,9 +3,9 @@
 #include "cli/command.h"
 #include "cmd/commands.h"
 #include "cmd/app_scope.h"
-#include "ops/desktop_find.h"
-#include "ops/override_files.h"
-#include "store/apprules.h"
+#include "apprules/desktop_find.h"
+#include "apprules/override_files.h"
+#include "apprules/rules.h"
 #include "base/alloc.h"
 #include "base/error.h"
 

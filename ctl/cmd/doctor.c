@@ -29,10 +29,10 @@
 #include "cmd/commands.h"
 #include "cmd/app_scope.h"
 #include "cmd/crashes.h"
-#include "trial/journal.h"
+#include "crash/journal.h"
 #include "cmd/flatpak_scope.h"
-#include "ops/flatpak_session.h"
-#include "ops/flatpak_runtime.h"
+#include "flatpak/session.h"
+#include "flatpak/runtime.h"
 
 /* Where the Vulkan loader looks for ICD files when no variable overrides it (besides
  * $XDG_DATA_DIRS, read below). */

@@ -1,6 +1,6 @@
 /* flatpak export [VERSION|current] [--branch B] [--user]: a version as the Flatpak extension
  * org.freedesktop.Platform.GL.tb323fu-mesa-V, ABI-checked against each runtime branch first
- * (docs/design.md §17; the rules are ctl/ops/flatpak_export.c). */
+ * (docs/design.md §17; the rules are ctl/flatpak/export.c). */
 #include "cli/cli.h"
 #include "cli/command.h"
 #include "cmd/commands.h"

@@ -7,7 +7,7 @@
 #include "common/storelayout.h"
 #include "common/envvars.h"
 #include "base/fs.h"
-#include "ops/flatpak_session.h"
+#include "flatpak/session.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -8,7 +8,7 @@
 
 #include "cli/cli.h"
 #include "cli/command.h"
-#include "ops/flatpak_export.h"
+#include "flatpak/export.h"
 
 struct flatpak_opts {
 	const char *version; /* VERSION or current (NULL: current), checked by the body */

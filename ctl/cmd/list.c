@@ -5,7 +5,7 @@
 #include "cmd/commands.h"
 #include "cmd/marks_say.h"
 #include "ops/lifecycle.h"
-#include "ops/app_pinning.h"
+#include "apprules/pinning.h"
 #include "store/manifest.h"
 #include "store/state.h"
 #include "trial/bench.h"

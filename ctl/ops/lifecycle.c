@@ -2,9 +2,9 @@
  * decides the new links and state, and commits them with the files of current. */
 #include "ops/lifecycle.h"
 #include "ops/remember.h"
-#include "ops/app_pinning.h"
-#include "ops/flatpak_export.h"
-#include "ops/flatpak_session.h"
+#include "apprules/pinning.h"
+#include "flatpak/export.h"
+#include "flatpak/session.h"
 #include "release/release.h"
 #include "store/envfiles.h"
 #include "store/manifest.h"

@@ -1,6 +1,6 @@
 /* Completing a store made by the Open Device Helper (docs/design.md §13). */
 #include "ops/takeover.h"
-#include "ops/flatpak_session.h"
+#include "flatpak/session.h"
 #include "store/envfiles.h"
 #include "release/elfcheck.h"
 #include "ops/lifecycle.h"

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "base/crash_fields.h"
+#include "crash/fields.h"
 #include "common/version_name.h"
 
 /* A C string of out, or abort: every reader writes a NUL-terminated value within its room. */

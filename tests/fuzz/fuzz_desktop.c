@@ -6,8 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ops/desktop_entry.h"
-#include "ops/override_entry.h"
+#include "apprules/desktop_entry.h"
+#include "apprules/override_entry.h"
 
 #define PREFIX "/usr/bin/tb323fu-mesa run --version 2026.10.06 -- "
 

@@ -5,8 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ops/flatpak_export.h"
-#include "ops/flatpak_runtime.h"
+#include "flatpak/export.h"
+#include "flatpak/runtime.h"
 #include "base/error.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

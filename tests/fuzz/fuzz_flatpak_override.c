@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ops/flatpak_session.h"
+#include "flatpak/session.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

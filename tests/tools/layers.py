@@ -2,7 +2,8 @@
 """Checks the include direction of docs/design.md §15 over a source tree and prints every
 include that goes against it (file:line: the layer, the include); exit 1 when there is one.
 
-  common  <  base  <  store  <  release | trial  <  ops  <  cli  <  cmd  <  ctl/main.c
+  common  <  base  <  store  <  release | trial  <  flatpak  <  apprules  <  ops  <  crash
+          <  cli  <  cmd  <  ctl/main.c
 
 A file of ctl/ includes its own layer or one below it (release and trial not each other);
 tb323fu-mesa/launcher and tb323fu-mesa/smoke include themselves and common only; common
@@ -11,7 +12,8 @@ import os
 import re
 import sys
 
-RANK = {"common": 0, "base": 1, "store": 2, "release": 3, "trial": 3, "ops": 4, "cli": 5, "cmd": 6}
+RANK = {"common": 0, "base": 1, "store": 2, "release": 3, "trial": 3, "flatpak": 4, "apprules": 5, "ops": 6,
+        "crash": 7, "cli": 8, "cmd": 9}
 INCLUDE = re.compile(r'\s*#\s*include\s+"([a-z]+)/')
 
 

@@ -9,9 +9,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "store/apprules.h"
-#include "ops/desktop_entry.h"
-#include "ops/override_entry.h"
+#include "apprules/rules.h"
+#include "apprules/desktop_entry.h"
+#include "apprules/override_entry.h"
 
 static int parses(const char *text)
 {

@@ -8,7 +8,7 @@
 #include <cmocka.h>
 #include <string.h>
 
-#include "base/crash_fields.h"
+#include "crash/fields.h"
 
 static int kline(const char *s, struct crash_kline *k)
 {

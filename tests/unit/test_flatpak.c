@@ -10,9 +10,9 @@
 #include <string.h>
 
 #include "common/flatpakname.h"
-#include "ops/flatpak_export.h"
-#include "ops/flatpak_runtime.h"
-#include "ops/flatpak_session.h"
+#include "flatpak/export.h"
+#include "flatpak/runtime.h"
+#include "flatpak/session.h"
 #include "base/error.h"
 
 static void test_names(void **state)

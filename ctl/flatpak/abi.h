@@ -4,7 +4,7 @@
 #define TB_FLATPAK_ABI_H
 
 #include "base/error.h"
-#include "ops/flatpak_runtime.h"
+#include "flatpak/runtime.h"
 #include "store/manifest.h"
 
 /* The glibc a runtime has: the highest GLIBC_x.y its libc.so.6 defines, into out ("" and

@@ -1,8 +1,8 @@
 /* Attributing crash evidence to a store version. */
-#include "ops/crash_attrib.h"
+#include "crash/attrib.h"
 #include "base/alloc.h"
-#include "base/crash_fields.h"
-#include "store/apprules.h"
+#include "crash/fields.h"
+#include "apprules/rules.h"
 #include "store/manifest.h"
 #include "common/envvars.h"
 #include "common/storelayout.h"

@@ -1,7 +1,7 @@
 /* Reading crash evidence from the journal with sd-journal. */
-#include "trial/journal.h"
+#include "crash/journal.h"
 #include "base/alloc.h"
-#include "base/crash_fields.h"
+#include "crash/fields.h"
 
 #include <errno.h>
 #include <stdlib.h>

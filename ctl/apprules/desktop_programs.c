@@ -1,7 +1,7 @@
 /* The programs of the desktop's application entries. */
-#include "ops/desktop_programs.h"
-#include "ops/desktop_entry.h"
-#include "ops/desktop_find.h"
+#include "apprules/desktop_programs.h"
+#include "apprules/desktop_entry.h"
+#include "apprules/desktop_find.h"
 #include "base/alloc.h"
 #include "base/fs.h"
 

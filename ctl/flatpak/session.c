@@ -3,9 +3,9 @@
  * without any vendor; an override's empty value makes flatpak unset it there, and that is
  * right whatever is mounted: ocl-icd then reads the folder flatpak merges the active GL
  * extensions' vendors into. */
-#include "ops/flatpak_session.h"
-#include "ops/flatpak_export.h"
-#include "ops/flatpak_runtime.h"
+#include "flatpak/session.h"
+#include "flatpak/export.h"
+#include "flatpak/runtime.h"
 #include "base/alloc.h"
 #include "base/fs.h"
 #include "common/envvars.h"

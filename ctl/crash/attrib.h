@@ -9,9 +9,9 @@
 #ifndef TB_CRASH_ATTRIB_H
 #define TB_CRASH_ATTRIB_H
 
-#include "ops/desktop_programs.h"
+#include "apprules/desktop_programs.h"
 #include "store/store.h"
-#include "trial/journal.h"
+#include "crash/journal.h"
 
 #include <stdint.h>
 

@@ -3,7 +3,7 @@
 #ifndef TB_DESKTOP_FIND_H
 #define TB_DESKTOP_FIND_H
 
-#include "store/apprules.h"
+#include "apprules/rules.h"
 
 /* Resolves APP (a desktop file ID with or without ".desktop", or a name that exactly one
  * installed entry has) to an ID. Fails with reason app-not-found or app-ambiguous (listing

@@ -1,5 +1,5 @@
 /* <store>/crash-record: the journal cursor read up to, the events and the pins made. */
-#include "store/crash_record.h"
+#include "crash/record.h"
 #include "base/jsontext.h"
 #include "base/fs.h"
 #include "common/storelayout.h"

@@ -1,5 +1,5 @@
-/* Writing, listing and removing a version's Flatpak GL extension (ops/flatpak_export.h). */
-#include "ops/flatpak_export.h"
+/* Writing, listing and removing a version's Flatpak GL extension (flatpak/export.h). */
+#include "flatpak/export.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -16,8 +16,8 @@
 #include "base/strbuf.h"
 #include "common/flatpakname.h"
 #include "common/ident.h"
-#include "ops/flatpak_abi.h"
-#include "ops/flatpak_runtime.h"
+#include "flatpak/abi.h"
+#include "flatpak/runtime.h"
 #include "store/envfiles.h"
 #include "store/manifest.h"
 

@@ -3,8 +3,8 @@
 #ifndef TB_OVERRIDE_FILES_H
 #define TB_OVERRIDE_FILES_H
 
-#include "ops/override_entry.h"
-#include "store/apprules.h"
+#include "apprules/override_entry.h"
+#include "apprules/rules.h"
 
 /* Who has the entry apps_dir/id: 0 nobody, 1 we do (its original's path, hash and rule when
  * asked for; free them), 2 someone else (or it is a link, unreadable or not an entry). */

@@ -1,8 +1,8 @@
-/* Where the desktop finds entries, and which one an application names (ctl/ops/desktop_find.h,
+/* Where the desktop finds entries, and which one an application names (ctl/apprules/desktop_find.h,
  * docs/design.md §16). */
-#include "ops/desktop_find.h"
-#include "ops/desktop_entry.h"
-#include "ops/flatpak_runtime.h"
+#include "apprules/desktop_find.h"
+#include "apprules/desktop_entry.h"
+#include "flatpak/runtime.h"
 #include "base/alloc.h"
 #include "base/fs.h"
 #include "base/strbuf.h"

@@ -1,6 +1,6 @@
-/* The per-application rule files (ctl/store/apprules.h, docs/design.md §16): parsed strictly, like
+/* The per-application rule files (ctl/apprules/rules.h, docs/design.md §16): parsed strictly, like
  * the state file, so that damage is seen rather than read as "no rules". */
-#include "store/apprules.h"
+#include "apprules/rules.h"
 #include "base/alloc.h"
 #include "base/error.h"
 #include "base/fs.h"

@@ -1,7 +1,7 @@
-/* Which rule pins a version (ctl/ops/app_pinning.h): the rule files, and where one is damaged
+/* Which rule pins a version (ctl/apprules/pinning.h): the rule files, and where one is damaged
  * the rules its scope's entries of ours record. */
-#include "ops/app_pinning.h"
-#include "ops/override_files.h"
+#include "apprules/pinning.h"
+#include "apprules/override_files.h"
 #include "base/alloc.h"
 
 #include <stdlib.h>

@@ -1,8 +1,8 @@
 /* Our entries on disk: whose entry is there, writing ours, removing ours, the rules they
- * carry (ctl/ops/override_files.h, docs/design.md §16). */
-#include "ops/override_files.h"
-#include "ops/desktop_entry.h"
-#include "ops/override_entry.h"
+ * carry (ctl/apprules/override_files.h, docs/design.md §16). */
+#include "apprules/override_files.h"
+#include "apprules/desktop_entry.h"
+#include "apprules/override_entry.h"
 #include "base/alloc.h"
 #include "base/fs.h"
 #include "base/hash.h"

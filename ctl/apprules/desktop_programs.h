@@ -7,7 +7,7 @@
 #ifndef TB_DESKTOP_PROGRAMS_H
 #define TB_DESKTOP_PROGRAMS_H
 
-#include "store/apprules.h"
+#include "apprules/rules.h"
 
 #include <stddef.h>
 

@@ -8,7 +8,7 @@
 #ifndef TB_CRASH_POLICY_H
 #define TB_CRASH_POLICY_H
 
-#include "ops/crash_attrib.h"
+#include "crash/attrib.h"
 #include "ops/lifecycle.h"
 
 #include <json-c/json.h>

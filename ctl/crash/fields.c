@@ -1,5 +1,5 @@
 /* The fields of crash evidence: maps lines, environment blobs, kernel lines, cgroup units. */
-#include "base/crash_fields.h"
+#include "crash/fields.h"
 #include "common/version_name.h"
 
 #include <signal.h>

@@ -31,7 +31,7 @@ struct flatpak_export {
 
 /* Exports version (installed in s) for branch (NULL: every installed branch of
  * org.freedesktop.Platform) into the user's or the system's installation, each after the
- * ABI check against that branch (ops/flatpak_abi.h). All branches pass the check before
+ * ABI check against that branch (flatpak/abi.h). All branches pass the check before
  * anything is written. done gets one entry a branch. */
 int flatpak_export(const struct store *s, const char *version, const char *branch, int user,
 		   struct flatpak_export **done, size_t *n, struct tb_error *e);

@@ -1,7 +1,7 @@
-/* A version's ELF needs against a Flatpak runtime branch's own files (ops/flatpak_abi.h),
+/* A version's ELF needs against a Flatpak runtime branch's own files (flatpak/abi.h),
  * with the release checker (release/elfcheck.h) and the symbol versions of
  * release/elfversions.h. */
-#include "ops/flatpak_abi.h"
+#include "flatpak/abi.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,8 +1,8 @@
 /* Our entry made from an original: every Exec prefixed by the launcher, the marks that say it
- * is ours (ctl/ops/override_entry.h, docs/design.md §16). The Exec values are only ever
+ * is ours (ctl/apprules/override_entry.h, docs/design.md §16). The Exec values are only ever
  * prefixed, never parsed. */
-#include "ops/override_entry.h"
-#include "ops/desktop_entry.h"
+#include "apprules/override_entry.h"
+#include "apprules/desktop_entry.h"
 #include "base/alloc.h"
 #include "base/fs.h"
 #include "base/hash.h"

@@ -1,6 +1,6 @@
-/* Finding flatpak's installations and the runtime branches in them (ops/flatpak_runtime.h);
+/* Finding flatpak's installations and the runtime branches in them (flatpak/runtime.h);
  * a runtime's metadata is read with GLib's GKeyFile. */
-#include "ops/flatpak_runtime.h"
+#include "flatpak/runtime.h"
 
 #include <dirent.h>
 #include <glib.h>

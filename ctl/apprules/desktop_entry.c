@@ -1,5 +1,5 @@
-/* Reading desktop entries, the originals and ours (ctl/ops/desktop_entry.h). */
-#include "ops/desktop_entry.h"
+/* Reading desktop entries, the originals and ours (ctl/apprules/desktop_entry.h). */
+#include "apprules/desktop_entry.h"
 #include "base/alloc.h"
 #include "base/fs.h"
 #include "base/hash.h"
