@@ -4,7 +4,7 @@
 #include "cli/command.h"
 #include "cmd/commands.h"
 #include "cmd/remote.h"
-#include "cmd/crashes.h"
+#include "cmd/lifecycle_say.h"
 #include "base/strbuf.h"
 
 #include <stdlib.h>
@@ -17,8 +17,8 @@ static int cmd_auto_check(struct cli *c, const void *opts, struct store *s, stru
 	int rc = check_and_say(c, s, o);
 	/* the journal read from the last cursor, the policy applied (docs/design.md §18) */
 	struct strbuf crash_said = {0};
-	crashes_after(c, s, o, 0, &crash_said);
-	crashes_said(o, &crash_said);
+	read_crashes(c, s, o, 0, &crash_said);
+	say_crashes(o, &crash_said);
 	json_object *newer = NULL;
 	if (rc || !c->cfg.auto_download || !o->fields ||
 	    !json_object_object_get_ex(o->fields, "newer", &newer) || !json_object_get_boolean(newer))

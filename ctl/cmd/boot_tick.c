@@ -3,7 +3,6 @@
 #include "cli/command.h"
 #include "cmd/commands.h"
 #include "cmd/lifecycle_say.h"
-#include "cmd/crashes.h"
 #include "base/strbuf.h"
 #include "ops/lifecycle.h"
 
@@ -19,9 +18,9 @@ static int cmd_boot_tick(struct cli *c, const void *opts, struct store *s, struc
 	/* the journal read from the last cursor and the policy applied (keep_after_clean_boots
 	 * too) before the start is counted (docs/design.md §18) */
 	struct strbuf crash_said = {0};
-	crashes_after(c, s, o, 1, &crash_said);
+	read_crashes(c, s, o, 1, &crash_said);
 	if (run_transition(c, boot_tick_now, &r, s, o)) {
-		crashes_said(o, &crash_said);
+		say_crashes(o, &crash_said);
 		return o->code;
 	}
 	if (r.switched_off && r.current_gone == 2) {
@@ -45,7 +44,7 @@ static int cmd_boot_tick(struct cli *c, const void *opts, struct store *s, struc
 		outcome_say(o, "no Mesa version is on trial");
 	}
 	say_repaired(o, &r);
-	crashes_said(o, &crash_said);
+	say_crashes(o, &crash_said);
 	return TB_OK;
 }
 

@@ -28,7 +28,7 @@
 #include "cmd/marks_say.h"
 #include "cmd/commands.h"
 #include "cmd/app_scope.h"
-#include "cmd/crashes.h"
+#include "crash/summary.h"
 #include "crash/journal.h"
 #include "cmd/flatpak_scope.h"
 #include "flatpak/session.h"
@@ -519,7 +519,7 @@ static void report_crashes(struct doctor *d, const struct store *s)
 {
 	json_object *crashes = json_object_new_object(), *secure = json_object_new_array();
 	struct strbuf lines = {0}, progs = {0};
-	crashes_summary(s, crashes, &lines);
+	crash_summary(s, crashes, &lines);
 	/* whether there is a journal to read crashes from at all: listed, not a problem of the
 	 * store (a system may keep no journal) */
 	struct tb_error why = {0};
@@ -527,7 +527,7 @@ static void report_crashes(struct doctor *d, const struct store *s)
 	json_object_object_add(crashes, "journal_readable", json_object_new_boolean(!unreadable));
 	if (unreadable)
 		sb_appendf(&lines, "%s\n", why.msg);
-	secure_programs_summary(s, secure, &progs);
+	crash_secure_programs(s, secure, &progs);
 	json_object_object_add(d->fields, "crashes", crashes);
 	json_object_object_add(d->fields, "not_switchable", secure);
 	if (lines.len)

@@ -3,6 +3,7 @@
 #include "cli/cli_state_first.h"
 #include "ops/lifecycle.h"
 #include "trial/smoke_run.h"
+#include "crash/summary.h"
 #include "base/error.h"
 #include "base/alloc.h"
 #include "base/strbuf.h"
@@ -91,4 +92,22 @@ int run_transition(struct cli *c, transition_fn fn, struct lc_result *r, struct 
 	if (r->version[0])
 		outcome_str(o, "version", r->version);
 	return TB_OK;
+}
+
+void read_crashes(struct cli *c, struct store *s, struct outcome *o, int boot_tick,
+		  struct strbuf *said)
+{
+	struct lc_ctx x = {.s = s, .cfg = &c->cfg, .progress = c->progress};
+	json_object *crashes = crash_after(&x, boot_tick, said);
+	if (!o->fields)
+		o->fields = json_object_new_object();
+	json_object_object_add(o->fields, "crashes", crashes);
+}
+
+void say_crashes(struct outcome *o, struct strbuf *said)
+{
+	if (said->len)
+		outcome_say(o, "%s%s%.*s", o->message ? o->message : "", o->message ? "\n" : "",
+			    (int)said->len - 1, said->buf);
+	sb_free(said);
 }

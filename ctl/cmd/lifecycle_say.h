@@ -6,6 +6,7 @@
 
 #include "cli/cli.h"
 #include "ops/lifecycle.h"
+#include "base/strbuf.h"
 
 /* The engine's context for this command's store. */
 struct lc_ctx lc_ctx_of(struct cli *c, struct store *s);
@@ -23,5 +24,12 @@ int install_and_say(struct cli *c, struct store *s, const char *v, int no_smoke,
 typedef int (*transition_fn)(const struct lc_ctx *c, struct lc_result *r, struct tb_error *e);
 int run_transition(struct cli *c, transition_fn fn, struct lc_result *r, struct store *s,
 		   struct outcome *o);
+
+/* boot-tick (before it counts the start) and auto-check: the crash evidence read and its
+ * policy applied (crash/summary.h), JSON "crashes" added to o, its sentences to said, which
+ * say_crashes appends to o's message once the command said its own. */
+void read_crashes(struct cli *c, struct store *s, struct outcome *o, int boot_tick,
+		  struct strbuf *said);
+void say_crashes(struct outcome *o, struct strbuf *said);
 
 #endif

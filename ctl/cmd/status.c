@@ -5,7 +5,7 @@
 #include "cli/cli_state_first.h"
 #include "cmd/commands.h"
 #include "cmd/app_scope.h"
-#include "cmd/crashes.h"
+#include "crash/summary.h"
 #include "cmd/flatpak_scope.h"
 #include "ops/lifecycle.h"
 #include "ops/takeover.h"
@@ -152,7 +152,7 @@ static void status_app_rules(const struct store *s, struct strbuf *sb)
 		sb_appendf(sb, "\n%.*s", (int)gone.len - 1, gone.buf);
 	/* what the crash record says (docs/design.md §18) */
 	struct strbuf crashes = {0};
-	crashes_summary(s, NULL, &crashes);
+	crash_summary(s, NULL, &crashes);
 	if (crashes.len)
 		sb_appendf(sb, "\n%.*s", (int)crashes.len - 1, crashes.buf);
 	sb_free(&crashes);

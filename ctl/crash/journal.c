@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 #include <systemd/sd-journal.h>
 
@@ -204,4 +205,51 @@ int journal_check_readable(struct tb_error *e)
 		tb_fail_why(e, TB_EFAIL, "not-found",
 			    "no journal file could be read (journalctl: \"No journal files were found\"), so no crash can be seen: this system keeps no journal; start systemd-journald with Storage=persistent or auto (and /var/log/journal) in journald.conf");
 	return 1;
+}
+
+/* The latest --since accepted: 9999-12-31 23:59:59 UTC, in seconds. */
+#define SINCE_MAX_SECONDS 253402300799ULL
+
+/* A count of at most 12 decimal digits and nothing before it (no sign, no space): *n and the
+ * first byte after it; NULL when there is none or it is longer. */
+static const char *digits(const char *w, unsigned long long *n)
+{
+	size_t k = 0;
+	*n = 0;
+	while (w[k] >= '0' && w[k] <= '9' && k < 13)
+		*n = *n * 10 + (unsigned long long)(w[k++] - '0');
+	return k && k <= 12 ? w + k : NULL;
+}
+
+uint64_t journal_since_usec(const char *w)
+{
+	unsigned long long n;
+	const char *end;
+	if (w[0] == '@') {
+		end = digits(w + 1, &n);
+		return end && !*end && n && n <= SINCE_MAX_SECONDS ? (uint64_t)n * 1000000u : 0;
+	}
+	if (w[0] == '-') {
+		end = digits(w + 1, &n);
+		unsigned long long unit = !end ? 0 : *end == 's' ? 1 : *end == 'm' ? 60 : *end == 'h' ? 3600 : *end == 'd' ? 86400 : 0;
+		time_t now = time(NULL);
+		if (!unit || end[1] || n > 36500ULL * 86400 / unit || (unsigned long long)now <= n * unit)
+			return 0;
+		return ((uint64_t)now - n * unit) * 1000000u;
+	}
+	static const char *forms[] = {"%Y-%m-%d %H:%M:%S", "%Y-%m-%dT%H:%M:%S", "%Y-%m-%d %H:%M",
+				      "%Y-%m-%dT%H:%M", "%Y-%m-%d"};
+	/* strptime would take a sign, spaces, or a year of any length */
+	if (!(w[0] >= '0' && w[0] <= '9' && w[1] >= '0' && w[1] <= '9' && w[2] >= '0' && w[2] <= '9' &&
+	      w[3] >= '0' && w[3] <= '9' && w[4] == '-'))
+		return 0;
+	for (size_t i = 0; i < sizeof forms / sizeof *forms; i++) {
+		struct tm tm = {0};
+		const char *rest = strptime(w, forms[i], &tm);
+		if (rest && (!*rest || !strcmp(rest, "Z"))) {
+			time_t t = timegm(&tm);
+			return t > 0 && (unsigned long long)t <= SINCE_MAX_SECONDS ? (uint64_t)t * 1000000u : 0;
+		}
+	}
+	return 0;
 }

@@ -49,4 +49,9 @@ int journal_read(const char *cursor, uint64_t since_usec, journal_entry_fn fn, v
  * kept, or none the caller may read). journalctl's "No journal files were found". */
 int journal_check_readable(struct tb_error *e);
 
+/* A time as `crashes --since` takes it: @SECONDS, YYYY-MM-DD[ HH:MM[:SS]] (UTC; a T may stand
+ * for the space, a Z may end it) or -N[smhd] (that long ago), from 1970 to the year 9999; in
+ * microseconds since the epoch, 0 when it reads as none of them. */
+uint64_t journal_since_usec(const char *w);
+
 #endif

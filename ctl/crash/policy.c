@@ -251,12 +251,38 @@ static int keep_clean(const struct lc_ctx *c, json_object *rec, struct crash_app
 	return rc;
 }
 
-int crash_apply(const struct lc_ctx *c, int boot_tick, struct crash_apply_result *r,
-		struct tb_error *e)
+/* A new event: listed in r, and when attributed counted and added to the record's events.
+ * 1 when it is attributed (it may act), 0 when not. */
+static int record_event(struct crash_apply_result *r, json_object *events, const struct crash_event *ev)
+{
+	json_object_array_add(r->events, crash_event_json(ev));
+	if (ev->verdict != CRASH_ATTRIBUTED) {
+		r->unattributed++;
+		return 0;
+	}
+	r->attributed++;
+	json_object_array_add(events, crash_event_json(ev));
+	return 1;
+}
+
+static void result_init(struct crash_apply_result *r)
 {
 	memset(r, 0, sizeof *r);
 	r->events = json_object_new_array();
 	r->pins = json_object_new_array();
+}
+
+/* When a file last changed, in microseconds; 0 when it cannot be said. */
+static uint64_t changed_usec(const char *path)
+{
+	struct stat st;
+	return lstat(path, &st) ? 0 : (uint64_t)st.st_mtim.tv_sec * 1000000u + (uint64_t)st.st_mtim.tv_nsec / 1000u;
+}
+
+int crash_apply(const struct lc_ctx *c, int boot_tick, struct crash_apply_result *r,
+		struct tb_error *e)
+{
+	result_init(r);
 	int damaged = 0;
 	json_object *rec = crash_record_load(c->s, &damaged);
 	struct crash_ctx x;
@@ -265,9 +291,7 @@ int crash_apply(const struct lc_ctx *c, int boot_tick, struct crash_apply_result
 	if (damaged) {
 		/* what was read before the damaged record's last write may have been acted on */
 		char *path = store_path(c->s, "%s", STORE_CRASH_RECORD);
-		struct stat st;
-		uint64_t at = lstat(path, &st) ? 0
-			      : (uint64_t)st.st_mtim.tv_sec * 1000000u + (uint64_t)st.st_mtim.tv_nsec / 1000u;
+		uint64_t at = changed_usec(path);
 		if (at > w.floor)
 			w.floor = at;
 		free(path);
@@ -281,14 +305,8 @@ int crash_apply(const struct lc_ctx *c, int boot_tick, struct crash_apply_result
 	json_object *events = crash_record_member(rec, "events", json_type_array);
 	for (size_t i = 0; !rc && i < g.n; i++) {
 		const struct crash_event *ev = &g.v[i];
-		json_object_array_add(r->events, crash_event_json(ev));
-		if (ev->verdict != CRASH_ATTRIBUTED) {
-			r->unattributed++;
-			continue;
-		}
-		r->attributed++;
-		json_object_array_add(events, crash_event_json(ev));
-		act_on(c, &v, rec, ev, &w, r);
+		if (record_event(r, events, ev))
+			act_on(c, &v, rec, ev, &w, r);
 	}
 	r->read = g.read;
 	r->forged = g.forged;
@@ -312,19 +330,15 @@ int crash_apply(const struct lc_ctx *c, int boot_tick, struct crash_apply_result
 int crash_apply_user(const struct store *s, const struct config *cfg, const struct app_scope *sc,
 		     struct crash_apply_result *r, struct tb_error *e)
 {
-	memset(r, 0, sizeof *r);
-	r->events = json_object_new_array();
-	r->pins = json_object_new_array();
+	result_init(r);
 	const char *policy = cfg->crash_policy ? cfg->crash_policy : "pin";
 	char *path = crash_record_user_path(sc);
 	int damaged = 0;
 	json_object *rec = crash_record_load_at(path, &damaged);
 	struct crash_ctx x;
 	crash_ctx_open(&x, s);
-	uint64_t floor = x.switched_usec;
-	struct stat st;
-	if (damaged && !lstat(path, &st)) {
-		uint64_t at = (uint64_t)st.st_mtim.tv_sec * 1000000u + (uint64_t)st.st_mtim.tv_nsec / 1000u;
+	uint64_t floor = x.switched_usec, at = damaged ? changed_usec(path) : 0;
+	if (damaged && at) {
 		floor = at > floor ? at : floor;
 		sb_appendf(&r->said, "your crash record %s was damaged: crashes it may have acted on already (before its last change) act on nothing now\n", path);
 	}
@@ -340,13 +354,8 @@ int crash_apply_user(const struct store *s, const struct config *cfg, const stru
 		const struct crash_event *ev = &g.v[i];
 		if (ev->uid != me)
 			continue; /* another user's, or a kernel line's (whose, not known) */
-		json_object_array_add(r->events, crash_event_json(ev));
-		if (ev->verdict != CRASH_ATTRIBUTED) {
-			r->unattributed++;
+		if (!record_event(r, events, ev))
 			continue;
-		}
-		r->attributed++;
-		json_object_array_add(events, crash_event_json(ev));
 		if (ev->usec < floor) {
 			r->not_counted++;
 			continue;
