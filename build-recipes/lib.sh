@@ -1,0 +1,119 @@
+# shellcheck shell=sh
+# What the scripts of build-recipes/ and ci/ (and the opt-in checks of tests/ that drive them)
+# share, sourced once `set -eu` holds: how they speak and time their steps, the Debian mirror
+# and the chroot of the roots (arm64-root, ci/debian-root), and the CMake steps of the Khronos
+# suites' recipes (deqp-vk, opencl-cts). It defines functions and `me`, and runs nothing.
+#
+#   . "$top/build-recipes/lib.sh"          (a script that knows the checkout's top)
+#   . "$(dirname "$0")/lib.sh"             (a script of build-recipes/ that does not)
+
+# me: the script's name, the first word of everything it says.
+me=${0##*/}
+
+# say WORDS…: "me: WORDS" on stdout. A script that speaks otherwise (on stderr, or through a
+# filter) defines its own say after sourcing this; die speaks through it.
+say() { echo "$me: $*"; }
+# die WORDS…: says WORDS on stderr and exits 1.
+die() {
+	say "$*" >&2
+	exit 1
+}
+# elapsed START: seconds since START (a `date +%s`).
+elapsed() { echo $(($(date +%s) - $1)); }
+# need PROGRAM PACKAGE: dies unless PROGRAM is on PATH, naming the package that has it.
+need() { command -v "$1" >/dev/null || die "no $1 (apt-get install $2)"; }
+
+# mirror: the first Debian mirror of this system's apt sources (deb822 or one-line form), or
+# $TB_DEBIAN_MIRROR.
+mirror() {
+	if [ -n "${TB_DEBIAN_MIRROR:-}" ]; then
+		echo "$TB_DEBIAN_MIRROR"
+		return
+	fi
+	m=$(cat /etc/apt/sources.list.d/*.sources 2>/dev/null |
+		sed -n 's/^URIs: *\([^ ]*\).*/\1/p' | grep -v -e security -e '^$' | grep debian | head -n 1)
+	[ -n "$m" ] || m=$(cat /etc/apt/sources.list /etc/apt/sources.list.d/*.list 2>/dev/null |
+		sed -n 's/^deb \(\[[^]]*\] \)\{0,1\}\([^ ]*\) .*/\2/p' | grep -v security | grep debian | head -n 1)
+	[ -n "$m" ] || die "no Debian mirror in this system's apt sources; set TB_DEBIAN_MIRROR"
+	echo "$m"
+}
+
+# chrooted ROOT MOUNT… -- CMD…: replaces the shell with CMD chrooted into ROOT, in a private
+# mount namespace (nothing stays mounted when it ends), with each MOUNT, DIR or DIR:AT, bound
+# (recursively) at AT inside, at DIR itself without one.
+chrooted() {
+	# shellcheck disable=SC2016 # the script is for the shell in the namespace
+	exec unshare --mount --propagation private sh -euc '
+		root=$1
+		shift
+		while [ "$1" != -- ]; do
+			mkdir -p "$root${1#*:}"
+			mount --rbind "${1%%:*}" "$root${1#*:}"
+			shift
+		done
+		shift
+		cd "$root"
+		exec chroot "$root" "$@"
+	' sh "$@"
+}
+
+# unpacked -J|-z ARCHIVE AT: the archive's single top directory as AT (-J for xz, -z for gzip,
+# as tar takes them).
+unpacked() {
+	[ -d "$3" ] && return 0
+	rm -rf "$3.tmp"
+	mkdir -p "$3.tmp"
+	tar -x "$1" -f "$2" -C "$3.tmp" || die "unpacking $2 failed"
+	set -- "$2" "$3" "$3.tmp"/*
+	{ [ $# -eq 3 ] && [ -d "$3" ]; } || die "$1 does not hold one top directory"
+	mv "$3" "$2"
+	rmdir "$2.tmp"
+}
+
+# The Khronos suites' builds: cmake with ninja in DIR/build (DIR/cmake.log its output), for this
+# machine or for aarch64 in the amd64 builder root of arm64-root ($roots, the recipe's command
+# for it: sh …/build-recipes/arm64-root).
+
+# cmake_failed DIR WHAT: the end of DIR/cmake.log, and dies.
+cmake_failed() {
+	tail -n 20 "$1/cmake.log" >&2
+	die "cmake failed to configure $2 (whole log: $1/cmake.log)"
+}
+# native_configure NAME DIR NEEDS CMAKE-ARG…: cmake run with CMAKE-ARGs here, once cmake, ninja
+# and what the command NEEDS checks (the recipe's compiler and libraries) are there.
+native_configure() {
+	need cmake cmake
+	need ninja ninja-build
+	"$3"
+	_name=$1 _dir=$2
+	shift 3
+	cmake "$@" >"$_dir/cmake.log" 2>&1 || cmake_failed "$_dir" "$_name"
+}
+# cross_configure NAME DIR WHAT CMAKE PACKAGE…: in the builder root (needs root), the PACKAGEs
+# installed (WHAT names them when that fails), then the command line CMAKE run by the root's
+# shell in DIR.
+# shellcheck disable=SC2154 # roots is the recipe's
+cross_configure() {
+	[ "$(id -u)" = 0 ] || die "--arch aarch64 needs root (it builds in the Debian 13 builder root)"
+	_name=$1 _dir=$2 _what=$3 _cmake=$4
+	shift 4
+	$roots --builder >/dev/null
+	# shellcheck disable=SC2016 # the script is for the root's shell
+	$roots --builder run sh -c 'dpkg --print-foreign-architectures | grep -qx arm64 &&
+		DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends "$@" >/dev/null' sh "$@" ||
+		die "installing $_what in the builder root failed"
+	$roots --builder run --bind "$_dir" --cd "$_dir" sh -c "$_cmake >cmake.log 2>&1" ||
+		cmake_failed "$_dir" "$_name for aarch64"
+}
+# native_build BUILD JOBS TARGET…: ninja builds TARGETs in BUILD with JOBS jobs, niced.
+native_build() {
+	_build=$1 _jobs=$2
+	shift 2
+	nice -n 15 ninja -C "$_build" -j "$_jobs" "$@"
+}
+# cross_build DIR JOBS TARGET…: the same in the builder root, in DIR/build.
+cross_build() {
+	_dir=$1 _jobs=$2
+	shift 2
+	$roots --builder run --bind "$_dir" --cd "$_dir" nice -n 15 ninja -C build -j "$_jobs" "$@"
+}
