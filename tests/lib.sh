@@ -50,6 +50,9 @@ skip() {
 # strict parsers take it (valid UTF-8, no NaN/Infinity, no lone surrogate; --lines: each line
 # is); with EXPR prints eval(EXPR) over the document d.
 json_strict() { python3 "$TB_TOP/tests/tools/json_strict.py" "$@"; }
+# json EXPR: eval(EXPR) over d, the JSON document on stdin, read as json_strict reads it (a
+# command's output: `ctl --json mesa status | json 'd["installed"]'`, or `<"$T/out"`).
+json() { json_strict - "$1"; }
 
 # check NAME CMD…: passes when CMD succeeds.
 check() {

@@ -10,7 +10,6 @@
 
 V=2026.08.01
 R=$(standin $V) || { not_ok "stand-in release"; done_testing; exit 1; }
-json() { json_strict - "$1"; }
 expect_exit 0 "install-local $V" ctl mesa install-local "$R" --sums "$(dirname "$R")/SHA256SUMS" --no-smoke
 
 # A cheap benchmark in clpeak's format: twice the bandwidth and half the latency under the

@@ -13,7 +13,6 @@ fi
 V=2026.08.02
 R=$(standin $V) || { not_ok "stand-in release"; done_testing; exit 1; }
 expect_exit 0 "install-local $V" ctl mesa install-local "$R" --sums "$(dirname "$R")/SHA256SUMS" --no-smoke
-json() { python3 -c 'import json,sys; d=json.load(sys.stdin); print(eval(sys.argv[1]))' "$1"; }
 others=$(grep -L 'libRusticlOpenCL' /etc/OpenCL/vendors/*.icd 2>/dev/null | tr '\n' ' ')
 echo "# other OpenCL vendors registered here: ${others:-none}"
 

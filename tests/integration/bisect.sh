@@ -23,7 +23,6 @@ for i in 8 7 6 5 4 3 2 1; do
 done | python3 "$TB_TOP/tests/doubles/fake-github" "$WWW" "$API"
 net_config
 LOG="$WWW/.log"
-json() { json_strict "$T/out" "$1"; }
 
 expect_exit 0 "install-local ${P}1" ctl mesa install-local "$R1" --no-smoke
 expect_exit 0 "install-local ${P}8 (current; ${P}1 previous)" ctl mesa install-local "$R8" --no-smoke
@@ -50,14 +49,14 @@ downloads() { grep -c "GET /download/.*\.tar\.gz .*-> 200" "$LOG"; }
 # --- the first bad version in five runs -----------------------------------------------------
 : >"$T/runs"
 expect_exit 0 "bisect names the first bad version" ctl --json mesa bisect --command "$(probe)"
-check "…${P}5 is the first bad, ${P}4 the last good" test "$(json 'd["first_bad"], d["last_good"], d["skipped"]')" = "('${P}5', '${P}4', [])"
+check "…${P}5 is the first bad, ${P}4 the last good" test "$(json 'd["first_bad"], d["last_good"], d["skipped"]' <"$T/out")" = "('${P}5', '${P}4', [])"
 check "…in five runs: the bad end, the good end (current, and the newest installed before it), then halving" \
 	test "$(tr '\n' ' ' <"$T/runs")" = "${P}8 ${P}1 ${P}4 ${P}6 ${P}5 "
 check "…each step with its version, exit code and seconds; the three not installed were fetched" \
-	test "$(json '[(s["version"], s["code"], s["verdict"], s["fetched"], s["seconds"] >= 0) for s in d["steps"]]')" = \
+	test "$(json '[(s["version"], s["code"], s["verdict"], s["fetched"], s["seconds"] >= 0) for s in d["steps"]]' <"$T/out")" = \
 	"[('${P}8', 1, 'bad', False, True), ('${P}1', 0, 'good', False, True), ('${P}4', 0, 'good', True, True), ('${P}6', 1, 'bad', True, True), ('${P}5', 1, 'bad', True, True)]"
 check "…what changed: both builds' Mesa versions and upstream commits, the notes in between" \
-	test "$(json 'd["changes"]["last_good"]["commit"], d["changes"]["first_bad"]["commit"], [n["version"] for n in d["changes"]["notes"]]')" = \
+	test "$(json 'd["changes"]["last_good"]["commit"], d["changes"]["first_bad"]["commit"], [n["version"] for n in d["changes"]["notes"]]' <"$T/out")" = \
 	"('standin-${P}4', 'standin-${P}5', ['${P}5'])"
 check "…current, previous, versions/ and the cache are as they were" same_parts
 check "…the work folder is gone" test ! -e "$STORE/bisect"
@@ -76,12 +75,12 @@ check "…bisect:VERSION, run and then its verdict" \
 : >"$T/runs"
 n=$(downloads)
 expect_exit 0 "exit 125 on ${P}6 skips it (--keep)" ctl --json mesa bisect --good ${P}1 --bad ${P}8 --command "$(probe ${P}6)" --keep
-check "…still ${P}5, with ${P}6 skipped" test "$(json 'd["first_bad"], d["last_good"], d["skipped"]')" = "('${P}5', '${P}4', ['${P}6'])"
+check "…still ${P}5, with ${P}6 skipped" test "$(json 'd["first_bad"], d["last_good"], d["skipped"]' <"$T/out")" = "('${P}5', '${P}4', ['${P}6'])"
 check "…the skip was a run of its own" test "$(tr '\n' ' ' <"$T/runs")" = "${P}8 ${P}1 ${P}4 ${P}6 ${P}5 "
 check "…--keep keeps the fetched versions in the work folder" test "$(ls "$STORE/bisect/versions" | tr '\n' ' ')" = "${P}4 ${P}5 ${P}6 "
 check "…outside versions/: current, previous, versions/ and the cache as they were" same_parts
 expect_exit 0 "list shows the two installed versions only" ctl --json mesa list
-check "…never counted with the installed ones" test "$(json '[v["version"] for v in d["versions"]]')" = "['${P}8', '${P}1']"
+check "…never counted with the installed ones" test "$(json '[v["version"] for v in d["versions"]]' <"$T/out")" = "['${P}8', '${P}1']"
 expect_exit 0 "the next bisect takes the kept versions without fetching them" ctl --json mesa bisect --command "$(probe)"
 check "…nothing downloaded again" test "$(downloads)" = $((n + 3))
 check "…and without --keep the work folder goes" test ! -e "$STORE/bisect"
@@ -94,17 +93,17 @@ exit 0
 EOF
 TB323FU_MESA_BISECT_TIMEOUT=3 expect_exit 0 "a command that hangs on ${P}8" ctl --json mesa bisect --good ${P}6 --command "sh '$T/hang-on-8'"
 check "…is stopped at TB323FU_MESA_BISECT_TIMEOUT, counted bad as 124" \
-	test "$(json 'd["steps"][0]["code"], d["steps"][0]["verdict"], "TB323FU_MESA_BISECT_TIMEOUT" in d["steps"][0]["why"], d["first_bad"]')" = "(124, 'bad', True, '${P}8')"
+	test "$(json 'd["steps"][0]["code"], d["steps"][0]["verdict"], "TB323FU_MESA_BISECT_TIMEOUT" in d["steps"][0]["why"], d["first_bad"]' <"$T/out")" = "(124, 'bad', True, '${P}8')"
 
 # --- ends that do not test as named ---------------------------------------------------------
 : >"$T/runs"
 expect_exit 1 "a bad end that passes is said at once" ctl --json mesa bisect --good ${P}1 --bad ${P}3 --command "$(probe)"
 reason_is bisect-ends
-check "…after one run, naming --bad" test "$(wc -l <"$T/runs") $(json '"--bad VERSION" in d["message"]')" = "1 True"
+check "…after one run, naming --bad" test "$(wc -l <"$T/runs") $(json '"--bad VERSION" in d["message"]' <"$T/out")" = "1 True"
 : >"$T/runs"
 expect_exit 1 "a good end that fails is said at once" ctl --json mesa bisect --good ${P}5 --command "$(probe)"
 reason_is bisect-ends
-check "…after the two ends, naming --good" test "$(wc -l <"$T/runs") $(json '"--good VERSION" in d["message"]')" = "2 True"
+check "…after the two ends, naming --good" test "$(wc -l <"$T/runs") $(json '"--good VERSION" in d["message"]' <"$T/out")" = "2 True"
 check "…the fetched end is gone with the work folder" test ! -e "$STORE/bisect"
 expect_exit 2 "--good newer than --bad is a usage error" ctl --json mesa bisect --good ${P}8 --bad ${P}2 --command true
 reason_is usage
@@ -115,7 +114,7 @@ reason_is usage
 expect_exit 2 "dEQP-GLES alone" ctl --json mesa bisect --case dEQP-GLES3.functional.a
 check "…said so, with --command as the way" has "bisect it with --command" "$T/out"
 expect_exit 1 "an exit code git's rule does not know stops the bisect" ctl --json mesa bisect --command 'exit 127'
-check "…saying how to count it bad and where the range stands" test "$(json '"|| exit 1" in d["message"], d["resume"].startswith("tb323fu-ctl")')" = "(True, True)"
+check "…saying how to count it bad and where the range stands" test "$(json '"|| exit 1" in d["message"], d["resume"].startswith("tb323fu-ctl")' <"$T/out")" = "(True, True)"
 
 # --- Ctrl-C: the running step ends, the range and the command that goes on are said --------
 : >"$T/runs"
@@ -126,16 +125,16 @@ if paused bisect-step "$CTL" --store "$STORE" --json mesa bisect --command "$(pr
 	wait "$paused_job"
 	rc=$?
 	cp "$T/paused.out" "$T/out"
-	check "…exits 1, interrupted" test "$rc $(json 'd["reason"]')" = "1 interrupted"
+	check "…exits 1, interrupted" test "$rc $(json 'd["reason"]' <"$T/out")" = "1 interrupted"
 	check "…after the step that was running" test "$(tr '\n' ' ' <"$T/runs")" = "${P}8 "
 	check "…saying where the range stands and the command that goes on" \
-		test "$(json '"the range stands at good '${P}1', bad '${P}8'" in d["message"], d["resume"] in d["message"]')" = "(True, True)"
+		test "$(json '"the range stands at good '${P}1', bad '${P}8'" in d["message"], d["resume"] in d["message"]' <"$T/out")" = "(True, True)"
 	check "…nothing left of the work folder" test ! -e "$STORE/bisect"
-	check "…keeping the --store given" test "$(json 'd["resume"].startswith("tb323fu-ctl --store '"$STORE"' mesa bisect --good '${P}1' --bad '${P}8' --command ")')" = True
-	eval "set -- $(json 'd["resume"]')"
+	check "…keeping the --store given" test "$(json 'd["resume"].startswith("tb323fu-ctl --store '"$STORE"' mesa bisect --good '${P}1' --bad '${P}8' --command ")' <"$T/out")" = True
+	eval "set -- $(json 'd["resume"]' <"$T/out")"
 	shift
 	expect_exit 0 "the command said goes on" "$CTL" --json "$@"
-	check "…to the same answer" test "$(json 'd["first_bad"]')" = "${P}5"
+	check "…to the same answer" test "$(json 'd["first_bad"]' <"$T/out")" = "${P}5"
 else
 	not_ok "bisect stops at its first step" "$(cat "$T/paused.err")"
 fi
@@ -156,14 +155,14 @@ if paused bisect-step "$CTL" --store "$STORE" --json mesa bisect --command "$(pr
 	reason_is busy
 	check "…saying another bisect runs" has "another bisect is running" "$T/out"
 	expect_exit 0 "status while bisect runs" ctl --json mesa status
-	check "…no operation runs as far as writers go" test "$(json 'd["op"]')" = ""
+	check "…no operation runs as far as writers go" test "$(json 'd["op"]' <"$T/out")" = ""
 	check "…the installed versions of its range are pinned by it" \
 		test "$(find "$STORE/.pins" -name "*@$paused_pid" | sort | sed 's|.*/||' | tr '\n' ' ')" = "${P}1@$paused_pid ${P}8@$paused_pid "
 	resume
 	wait "$paused_job"
 	rc=$?
 	cp "$T/paused.out" "$T/out"
-	check "…the bisect went on to its answer" test "$rc $(json 'd["first_bad"], d["last_good"]')" = "0 ('${P}5', '${P}4')"
+	check "…the bisect went on to its answer" test "$rc $(json 'd["first_bad"], d["last_good"]' <"$T/out")" = "0 ('${P}5', '${P}4')"
 	check "…its pins gone with it" test -z "$(find "$STORE/.pins" -name "*@$paused_pid")"
 else
 	not_ok "bisect waits at its first step" "$(cat "$T/paused.err")"
@@ -173,8 +172,8 @@ fi
 net_config "deqp_dir = $TB_TOP/tests/doubles/fake-deqp-vk"
 export FAKE_DEQP_BROKEN_FROM=${P}7
 expect_exit 0 "--case on one dEQP-VK case" ctl --json mesa bisect --case dEQP-VK.compute.fake.breaksfrom_1
-check "…names ${P}7" test "$(json 'd["first_bad"], d["last_good"], len(d["steps"])')" = "('${P}7', '${P}6', 5)"
-check "…a failing case is bad, a passing one good" test "$(json '[s["verdict"] + ":" + s["why"] for s in d["steps"]][:2]')" = "['bad:fail', 'good:pass']"
+check "…names ${P}7" test "$(json 'd["first_bad"], d["last_good"], len(d["steps"])' <"$T/out")" = "('${P}7', '${P}6', 5)"
+check "…a failing case is bad, a passing one good" test "$(json '[s["verdict"] + ":" + s["why"] for s in d["steps"]][:2]' <"$T/out")" = "['bad:fail', 'good:pass']"
 check "…current and versions/ as they were, no work folder left" \
 	test "$(readlink "$STORE/current") $(ls "$STORE/versions" | tr '\n' ' ')$(test -e "$STORE/bisect" && echo left)" = "versions/${P}8 ${P}1 ${P}8 "
 
@@ -183,7 +182,7 @@ mkdir -p "$T/cts" && cp "$TB_TOP/tests/doubles/fake-cts" "$T/cts/test_bisect"
 net_config "cts_dir = $T/cts"
 export FAKE_CTS_BROKEN_FROM=${P}3 FAKE_CTS_RECORD="$T/cts-record"
 expect_exit 0 "--case on one OpenCL-CTS sub-test" ctl --json mesa bisect --case bisect/breaksfrom
-check "…names $FAKE_CTS_BROKEN_FROM" test "$(json 'd["first_bad"], d["last_good"]')" = "('${P}3', '${P}2')"
+check "…names $FAKE_CTS_BROKEN_FROM" test "$(json 'd["first_bad"], d["last_good"]' <"$T/out")" = "('${P}3', '${P}2')"
 check "…running that sub-test alone, on both sides (a failure twice, as the suite confirms a regression)" \
 	test "$(grep -vc ' test_bisect -w breaksfrom$' "$T/cts-record") $(grep -c '^store ' "$T/cts-record")" = "0 8"
 expect_exit 2 "--case with a slash too many is a usage error" ctl --json mesa bisect --case a/b/c
@@ -198,7 +197,7 @@ if paused bisect-step "$CTL" --store "$STORE" --json mesa bisect --command "$(pr
 	kill_paused
 	check "a bisect killed leaves its work folder" test -d "$STORE/bisect"
 	expect_exit 0 "the next bisect takes it over" ctl --json mesa bisect --good ${P}1 --command "$(probe)"
-	check "…and it is gone after" test "$(json 'd["first_bad"]')$(test -e "$STORE/bisect" && echo ' left')" = "${P}5"
+	check "…and it is gone after" test "$(json 'd["first_bad"]' <"$T/out")$(test -e "$STORE/bisect" && echo ' left')" = "${P}5"
 	expect_exit 0 "remove goes through once no bisect reads it" ctl --json mesa remove ${P}3
 else
 	not_ok "bisect waits at its first step" "$(cat "$T/paused.err")"

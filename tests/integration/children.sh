@@ -9,7 +9,6 @@
 
 V=2026.08.01
 R=$(standin $V) || { not_ok "stand-in release"; done_testing; exit 1; }
-json() { python3 -c 'import json,sys; d=json.load(sys.stdin); print(eval(sys.argv[1]))' "$1"; }
 expect_exit 0 "install-local $V" ctl mesa install-local "$R" --sums "$(dirname "$R")/SHA256SUMS" --no-smoke
 # Limits far beyond the waits below: a command that ends within them ended by our signal.
 export TB323FU_MESA_SMOKE_TIMEOUT=3600 TB323FU_MESA_BENCH_TIMEOUT=3600 TB323FU_MESA_PIGLIT_TIMEOUT=3600

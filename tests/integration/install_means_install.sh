@@ -33,7 +33,6 @@ SH
 chmod 755 "$T/smoke"
 export TB323FU_MESA_SMOKE="$T/smoke" FAKE_SMOKE_FAIL="$T/smoke-fails"
 quiet() { "$@" >/dev/null 2>&1; }
-json() { json_strict "$T/out" "$1"; }
 said() { json_strict "$T/out" 'd["message"]' | grep -q -- "$1"; }
 st() { ctl --json mesa status | json_strict - "$1"; }
 # the store but what every command writes (the running record, the last operation's sentence)
@@ -50,23 +49,23 @@ for r in "$R1" "$R2" "$R3"; do ctl mesa install-local "$r" --no-smoke >/dev/null
 # --- install-local of a version the store holds installs it ---
 expect_exit 0 "install-local of an older kept version's tarball" ctl --json mesa install-local "$R1"
 check "  makes it current, the old current previous" test "$(st 'd["installed"], d["previous"]')" = "('$V1', '$V3')"
-check "  after its smoke tests" test "$(json 'd["smoke"], d["smoke_passed"]')" = "(True, 6)"
-check "  --json: downgrade true, repaired false" test "$(json 'd["downgrade"], d["repaired"]')" = "(True, False)"
+check "  after its smoke tests" test "$(json 'd["smoke"], d["smoke_passed"]' <"$T/out")" = "(True, 6)"
+check "  --json: downgrade true, repaired false" test "$(json 'd["downgrade"], d["repaired"]' <"$T/out")" = "(True, False)"
 check "  the sentence says it is back to an older version" \
 	said "^back to an older version: Mesa $V1 replaces Mesa $V3, which stays as previous$"
 expect_exit 0 "install-local of the previous version's tarball" ctl --json mesa install-local "$R3"
 check "  makes it current again" test "$(st 'd["installed"], d["previous"]')" = "('$V3', '$V1')"
-check "  --json: no downgrade, and the sentence says none" test "$(json 'd["downgrade"], "older version" in d["message"]')" = "(False, False)"
+check "  --json: no downgrade, and the sentence says none" test "$(json 'd["downgrade"], "older version" in d["message"]' <"$T/out")" = "(False, False)"
 BEFORE=$(digest)
 expect_exit 0 "install-local of the current version's tarball" ctl --json mesa install-local "$R3"
 check "  says it is already current and nothing was changed" said "^Mesa $V3 is already the current version; nothing was changed"
 check "  and changes nothing" test "$(digest)" = "$BEFORE"
 expect_exit 0 "install of an older kept version (only downloaded, never current)" ctl --json mesa install $V2
 check "  makes it current" test "$(st 'd["installed"], d["previous"]')" = "('$V2', '$V3')"
-check "  --json: downgrade" test "$(json 'd["downgrade"]')" = True
+check "  --json: downgrade" test "$(json 'd["downgrade"]' <"$T/out")" = True
 expect_exit 0 "install --dry-run of an older version says it" ctl --json mesa install $V1 --dry-run
 check "  --json: downgrade, and the sentence says it" \
-	test "$(json 'd["downgrade"], ", back to an older version" in d["message"]')" = "(True, True)"
+	test "$(json 'd["downgrade"], ", back to an older version" in d["message"]' <"$T/out")" = "(True, True)"
 
 # --- repair without switching: verify --repair V --from FILE ---
 # V2 current, V3 previous, V1 older
@@ -84,7 +83,7 @@ expect_exit 2 "--from without --repair is a usage error" ctl mesa verify $V1 --f
 expect_exit 0 "verify --repair --from its own tarball" ctl --json mesa verify $V1 --repair --from "$R1"
 check "  it is whole again" quiet ctl mesa verify $V1
 check "  current and previous stay as they were" test "$(st 'd["installed"], d["previous"]')" = "('$V2', '$V3')"
-check "  --json: repaired, not switched" test "$(json 'd["repaired"], d["switched"]')" = "(True, False)"
+check "  --json: repaired, not switched" test "$(json 'd["repaired"], d["switched"]' <"$T/out")" = "(True, False)"
 check "  the sentence says so" said "^Mesa $V1 was damaged and is whole again (checked against $R1); it stays installed, not current (Mesa $V2 is current)$"
 
 # --- install-local of a damaged version: repaired, then installed ---
@@ -92,7 +91,7 @@ damage $V1
 expect_exit 0 "install-local of a damaged older version's tarball" ctl --json mesa install-local "$R1"
 check "  repairs it and makes it current" test "$(st 'd["installed"], d["previous"]')" = "('$V1', '$V2')"
 check "  it is whole" quiet ctl mesa verify $V1
-check "  --json: repaired and downgrade" test "$(json 'd["repaired"], d["downgrade"]')" = "(True, True)"
+check "  --json: repaired and downgrade" test "$(json 'd["repaired"], d["downgrade"]' <"$T/out")" = "(True, True)"
 check "  the sentence says the repair first" said "^Mesa $V1 was damaged and is whole again (checked against the tarball)$"
 damage $V1
 expect_exit 0 "install-local of the damaged current version's tarball" ctl --json mesa install-local "$R1"

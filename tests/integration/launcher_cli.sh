@@ -6,7 +6,6 @@
 
 V1=2026.10.06
 V2=2026.10.08
-json() { json_strict - "$1"; }
 
 # --- nothing installed ---
 expect_exit 1 "run with nothing installed" mesa run true

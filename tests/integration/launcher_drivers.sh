@@ -13,7 +13,6 @@ ctl mesa install-local "$R1" --no-smoke >/dev/null &&
 	{ not_ok "install the stand-in releases"; done_testing; exit 1; }
 REAL=$(cd "$STORE" && pwd -P)
 SYSLIB=/usr/lib/${DEB_HOST_MULTIARCH:-$(gcc -print-multiarch 2>/dev/null || dpkg-architecture -qDEB_HOST_MULTIARCH 2>/dev/null || echo "$(uname -m)-linux-gnu")}
-json() { json_strict - "$1"; }
 
 realpaths() { while read -r p; do readlink -f "$p"; done; }
 # loaded CMD…: runs CMD with the dynamic linker's trace; leaves in $T/loaded the real path of

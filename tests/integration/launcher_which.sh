@@ -5,7 +5,6 @@
 # Vulkan driver, which is all which --pid looks at.
 . "$TB_TOP/tests/lib.sh"
 
-json() { python3 -c 'import json,sys; d=json.load(sys.stdin); print(eval(sys.argv[1]))' "$1"; }
 
 # --- no process id: the words say what was missing and why that happens ---
 for args in "--pid" "--pid --json" "--json --pid" "--pid=" "--pid ''"; do

@@ -10,7 +10,6 @@ V2=2026.03.02
 V3=2026.03.03
 R1=$(standin $V1) && R2=$(standin $V2 --vulkan-driver-id 18) ||
 	{ not_ok "stand-in releases"; done_testing; exit 1; }
-json() { json_strict - "$1"; }
 st() { ctl mesa status --json | json "$1"; }
 result() { json "$1" <"$STORE/smoke/$2.json"; }
 multiarch=$(gcc -print-multiarch)

@@ -7,7 +7,6 @@
 
 V=2026.04.01
 R=$(standin $V) || { not_ok "stand-in release"; done_testing; exit 1; }
-json() { json_strict - "$1"; }
 FAKE=$TB_TOP/tests/doubles/fake-deqp-vk
 expect_exit 0 "install-local $V" ctl mesa install-local "$R" --sums "$(dirname "$R")/SHA256SUMS" --no-smoke
 REAL=$(cd "$STORE" && pwd -P)

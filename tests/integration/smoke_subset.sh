@@ -6,7 +6,6 @@
 
 V1=2026.03.11
 R1=$(standin $V1) || { not_ok "stand-in release"; done_testing; exit 1; }
-json() { json_strict - "$1"; }
 statuses() { json '" ".join(t["status"] for t in d["tests"])' <"$T/out"; }
 
 expect_exit 0 "install-local $V1 --no-smoke" \

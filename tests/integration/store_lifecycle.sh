@@ -12,7 +12,6 @@ printf 'max_tries = 2\nkeep_versions = 3\n' >"$TB323FU_MESA_CONFIG"
 mkdir -p "$T/real"
 ln -s "$T/real" "$STORE"
 REAL=$(cd "$T/real" && pwd -P)
-json() { json_strict - "$1"; }
 st() { ctl mesa status --json | json "$1"; }
 
 expect_exit 0 "install-local $V1" ctl --progress json mesa install-local "$R1" --no-smoke

@@ -9,7 +9,6 @@ R1=$(tiny_release 2026.1.1 "$T/r1") && R2=$(tiny_release 2026.2.1 "$T/r2") ||
 	{ not_ok "tiny releases"; done_testing; exit 1; }
 printf 'keep_versions = 3\n' >"$TB323FU_MESA_CONFIG"
 export TB323FU_BOOT_ID=boot-1
-json() { json_strict - "$1"; }
 st() { ctl --json mesa status | json "$1"; }
 
 ctl mesa install-local "$R1" --no-smoke >/dev/null && ctl mesa install-local "$R2" --no-smoke >/dev/null

@@ -14,7 +14,6 @@ V3=2026.10.08
 V4=2026.10.09
 R1=$(standin $V1) && R2=$(standin $V2) && R3=$(standin $V3) && R4=$(standin $V4) ||
 	{ not_ok "stand-in releases"; done_testing; exit 1; }
-json() { json_strict "$T/out" "$1"; }
 # said PATTERN: the JSON message in $T/out matches the grep pattern.
 said() { json_strict "$T/out" 'd["message"]' | grep -q -- "$1"; }
 quiet() { "$@" >/dev/null 2>&1; }
@@ -54,13 +53,13 @@ printf 'keep_versions = 3\n' >"$TB323FU_MESA_CONFIG"
 for r in "$R1" "$R2" "$R3"; do ctl mesa install-local "$r" --no-smoke >/dev/null || not_ok "install-local $r"; done
 printf 'keep_versions = 2\n' >"$TB323FU_MESA_CONFIG"
 expect_exit 0 "a fourth install with keep_versions = 2" ctl --json mesa install-local "$R4" --no-smoke
-check "  --json: removed lists the two versions pruned, oldest first" test "$(json 'd["removed"]')" = "['$V1', '$V2']"
+check "  --json: removed lists the two versions pruned, oldest first" test "$(json 'd["removed"]' <"$T/out")" = "['$V1', '$V2']"
 check "  they are gone" sh -c "test ! -e '$STORE/versions/$V1' && test ! -e '$STORE/versions/$V2'"
 check "  the sentence names them, the setting and why" \
 	said "^Mesa $V1, $V2 were removed to keep 2 versions (keep_versions in mesa.conf): they were neither current nor previous$"
 expect_exit 0 "an install that prunes nothing" ctl --json mesa install $V3 --no-smoke
 check "  removed is empty and no sentence says removed" \
-	test "$(json 'd["removed"], "removed to keep" in d["message"]')" = "([], False)"
+	test "$(json 'd["removed"], "removed to keep" in d["message"]' <"$T/out")" = "([], False)"
 
 # --- a damaged older version is repaired from its tarball without switching ---
 printf 'keep_versions = 3\n' >"$TB323FU_MESA_CONFIG"
@@ -73,7 +72,7 @@ check "  its hint: verify --repair from its tarball (the release list does not o
 expect_exit 0 "verify --repair from the damaged older version's tarball" ctl --json mesa verify $V1 --repair --from "$R1"
 check "  it is whole again" quiet ctl mesa verify $V1
 check "  current and previous stay as they were" test "$(st 'd["installed"], d["previous"]')" = "('$V3', '$V2')"
-check "  --json: repaired, not switched" test "$(json 'd["repaired"], d["switched"], d["version"]')" = "(True, False, '$V1')"
+check "  --json: repaired, not switched" test "$(json 'd["repaired"], d["switched"], d["version"]' <"$T/out")" = "(True, False, '$V1')"
 check "  the sentence says it was repaired and is not current" \
 	said "^Mesa $V1 was damaged and is whole again (checked against $R1); it stays installed, not current (Mesa $V3 is current)$"
 
@@ -96,7 +95,7 @@ check "  to $V2" test "$(st 'd["installed"]')" = "$V2"
 
 # --- on, off: the state answers, and a store no login reads is said at once ---
 expect_exit 0 "on with a private store" ctl --json mesa on
-check "  --json: logins_read_store is false" test "$(json 'd["logins_read_store"]')" = "False"
+check "  --json: logins_read_store is false" test "$(json 'd["logins_read_store"]' <"$T/out")" = "False"
 check "  the sentence says no login reads the store and how to use it" \
 	said "^Mesa $V2 is switched on, but no login reads the store .* (/etc/environment.d/60-tb323fu-mesa.conf is missing), so programs keep the distribution.s Mesa; start one with .tb323fu-mesa --store .* run PROGRAM."
 check "  and does not claim every program from the next login" sh -c "! grep -q 'for every program from the next login' '$T/out'"

@@ -11,7 +11,6 @@ R1=$(tiny_release 2026.1.1 "$T/r1") && R2=$(tiny_release 2026.2.1 "$T/r2") ||
 	{ not_ok "tiny releases"; done_testing; exit 1; }
 printf 'keep_versions = 3\n' >"$TB323FU_MESA_CONFIG"
 export TB323FU_BOOT_ID=boot-1
-json() { python3 -c 'import json,sys; d=json.load(sys.stdin); print(eval(sys.argv[1]))' "$1"; }
 st() { ctl --json mesa status | json "$1"; }
 # victim NAME: a file outside the store with known content, and its copy to compare with.
 victim() {
