@@ -1,3 +1,4 @@
+# shellcheck shell=sh
 # Sourced by the app_*.sh tests after tests/lib.sh: desktop directories of the test's own, in
 # the desktop's order (the user's, then "/usr/local/share" where the system's rules write,
 # then "/usr/share" with the distribution's entries), and the caller's home.
@@ -8,6 +9,7 @@ export XDG_DATA_DIRS="$T/local/share:$SHARE"
 export TB323FU_MESA_APPS_DIR="$LOCAL_APPS"
 export HOME="$T/home"
 export XDG_CONFIG_HOME="$HOME/.config" XDG_DATA_HOME="$HOME/.local/share"
+# shellcheck disable=SC2034 # for the scripts that source this
 USER_APPS="$XDG_DATA_HOME/applications"
 mkdir -p "$APPS" "$HOME"
 

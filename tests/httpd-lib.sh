@@ -1,3 +1,4 @@
+# shellcheck shell=sh
 # Sourced by the network tests after tests/lib.sh: the test server, the fake GitHub tree and
 # the configuration that points at them.
 

@@ -1,3 +1,4 @@
+# shellcheck shell=sh
 # Sourced by every integration test: a private work directory, TAP output, and the
 # stand-in releases that the tests share.
 set -u

@@ -1,3 +1,4 @@
+# shellcheck shell=sh
 # /etc/profile.d/tb323fu-mesa.sh: login shells get the Mesa build that `tb323fu-ctl mesa on`
 # switched on, with the same variables systemd's environment.d gives the session: both read the
 # store's env.conf, which is empty while switched off, and its flatpak.conf (the Flatpak
@@ -24,6 +25,7 @@ for _tb323fu_conf in "$_tb323fu_store/env.conf" "$_tb323fu_store/flatpak.conf"; 
 		VK_DRIVER_FILES=* | VK_ICD_FILENAMES=* | OCL_ICD_VENDORS=* | RUSTICL_ENABLE=* | FLATPAK_GL_DRIVERS=*)
 			# only the variables a release selects and flatpak's choice of GL extension: never
 			# LD_PRELOAD, PATH or the like
+			# shellcheck disable=SC2163 # the line is NAME=VALUE: export assigns it
 			export "$_tb323fu_line"
 			;;
 		esac

@@ -21,7 +21,8 @@ unchanged() {
 	store_digest >"$T/before"
 	run_cmd "$@"
 	store_digest >"$T/after"
-	if [ "$rc" -eq "$want" ] && cmp -s "$T/before" "$T/after"; then ok "${*#"$CTL"}: exit $want, the store unchanged"
+	_cmd=$*
+	if [ "$rc" -eq "$want" ] && cmp -s "$T/before" "$T/after"; then ok "${_cmd#"$CTL"}: exit $want, the store unchanged"
 	else not_ok "$*: exit $want, the store unchanged" "exit $rc" "$(head -c 400 "$T/out" "$T/err")" \
 		"$(diff "$T/before" "$T/after" | head -5)"; fi
 }

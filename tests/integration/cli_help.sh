@@ -155,8 +155,8 @@ done
 
 # --- bash completion: an interactive bash, bash-completion and our script ---
 BC=/usr/share/bash-completion/bash_completion
-# complete LINE: the words bash offers for LINE (its last word is the one being completed).
-complete() {
+# offered LINE: the words bash offers for LINE (its last word is the one being completed).
+offered() {
 	HOME=$T PATH="$TB_BIN:$PATH" TB323FU_MESA_DIR="$STORE" bash --norc --noprofile -i -c '
 		. "$1"; . "$2"
 		eval "COMP_WORDS=($3)"
@@ -168,29 +168,29 @@ complete() {
 if [ ! -f "$BC" ]; then
 	not_ok "bash-completion is installed ($BC)"
 else
-	check "tb323fu-ctl <tab>" test "$(complete 'tb323fu-ctl ')" = "help mesa "
-	check "tb323fu-ctl mesa in<tab>" test "$(complete 'tb323fu-ctl mesa in')" = "install install-local "
-	check "tb323fu-ctl mesa r<tab>" test "$(complete 'tb323fu-ctl mesa r')" = "remove rollback "
-	check "tb323fu-ctl mesa install --no<tab>" test "$(complete 'tb323fu-ctl mesa install --no')" = "--no-smoke "
-	check "tb323fu-ctl mesa smoke --a<tab>" test "$(complete 'tb323fu-ctl mesa smoke --a')" = "--all "
-	check "tb323fu-ctl --progress <tab>" test "$(complete 'tb323fu-ctl --progress ')" = "auto bar json none "
-	check "tb323fu-mesa <tab>" test "$(complete 'tb323fu-mesa ')" = "distro env help run which "
-	check "tb323fu-mesa which --<tab>" test "$(complete 'tb323fu-mesa which --')" = "--json --pid --version "
+	check "tb323fu-ctl <tab>" test "$(offered 'tb323fu-ctl ')" = "help mesa "
+	check "tb323fu-ctl mesa in<tab>" test "$(offered 'tb323fu-ctl mesa in')" = "install install-local "
+	check "tb323fu-ctl mesa r<tab>" test "$(offered 'tb323fu-ctl mesa r')" = "remove rollback "
+	check "tb323fu-ctl mesa install --no<tab>" test "$(offered 'tb323fu-ctl mesa install --no')" = "--no-smoke "
+	check "tb323fu-ctl mesa smoke --a<tab>" test "$(offered 'tb323fu-ctl mesa smoke --a')" = "--all "
+	check "tb323fu-ctl --progress <tab>" test "$(offered 'tb323fu-ctl --progress ')" = "auto bar json none "
+	check "tb323fu-mesa <tab>" test "$(offered 'tb323fu-mesa ')" = "distro env help run which "
+	check "tb323fu-mesa which --<tab>" test "$(offered 'tb323fu-mesa which --')" = "--json --pid --version "
 	check "tb323fu-ctl mesa verify --ver<tab>: no --version after a command that takes one" \
-		test "$(complete 'tb323fu-ctl mesa verify --ver')" = " "
-	check "tb323fu-ctl mesa smoke --ver<tab>: the same" test "$(complete 'tb323fu-ctl mesa smoke --ver')" = " "
-	check "tb323fu-ctl mesa --ver<tab>: the program's own" test "$(complete 'tb323fu-ctl mesa --ver')" = "--version "
+		test "$(offered 'tb323fu-ctl mesa verify --ver')" = " "
+	check "tb323fu-ctl mesa smoke --ver<tab>: the same" test "$(offered 'tb323fu-ctl mesa smoke --ver')" = " "
+	check "tb323fu-ctl mesa --ver<tab>: the program's own" test "$(offered 'tb323fu-ctl mesa --ver')" = "--version "
 	# installed versions come from the store
 	for v in 2026.10.06 2026.11.01 .2026.12.01.tmp; do
 		mkdir -p "$STORE/versions/$v" && echo "version=$v" >"$STORE/versions/$v/MANIFEST"
 	done
 	check "tb323fu-ctl mesa remove <tab>: the installed versions" \
-		test "$(complete 'tb323fu-ctl mesa remove ')" = "2026.10.06 2026.11.01 "
-	check "tb323fu-ctl mesa verify 2026.1<tab>" test "$(complete 'tb323fu-ctl mesa verify 2026.1')" = "2026.10.06 2026.11.01 "
-	check "tb323fu-ctl mesa smoke 2026.11<tab>" test "$(complete 'tb323fu-ctl mesa smoke 2026.11')" = "2026.11.01 "
-	check "tb323fu-mesa run --version <tab>" test "$(complete 'tb323fu-mesa run --version ')" = "2026.10.06 2026.11.01 "
+		test "$(offered 'tb323fu-ctl mesa remove ')" = "2026.10.06 2026.11.01 "
+	check "tb323fu-ctl mesa verify 2026.1<tab>" test "$(offered 'tb323fu-ctl mesa verify 2026.1')" = "2026.10.06 2026.11.01 "
+	check "tb323fu-ctl mesa smoke 2026.11<tab>" test "$(offered 'tb323fu-ctl mesa smoke 2026.11')" = "2026.11.01 "
+	check "tb323fu-mesa run --version <tab>" test "$(offered 'tb323fu-mesa run --version ')" = "2026.10.06 2026.11.01 "
 	check "tb323fu-mesa run --version 2026.10.06 vulkani<tab>: programs" \
-		sh -c "echo '$(complete 'tb323fu-mesa run --version 2026.10.06 vulkani')' | grep -q vulkaninfo"
+		sh -c "echo '$(offered 'tb323fu-mesa run --version 2026.10.06 vulkani')' | grep -q vulkaninfo"
 	rm -rf "$STORE"
 fi
 # --- usage errors with --json and --progress json are JSON too (reason usage)

@@ -10,7 +10,8 @@ R1=$(tiny_release 2026.10.01 "$T/r1") && R2=$(tiny_release 2026.10.02 "$T/r2") |
 # silent CMD…: CMD exits 0 with nothing on stdout or stderr.
 silent() {
 	run_cmd "$@"
-	if [ "$rc" -eq 0 ] && [ ! -s "$T/out" ] && [ ! -s "$T/err" ]; then ok "${*#"$CTL"}: exit 0, nothing printed"
+	_cmd=$*
+	if [ "$rc" -eq 0 ] && [ ! -s "$T/out" ] && [ ! -s "$T/err" ]; then ok "${_cmd#"$CTL"}: exit 0, nothing printed"
 	else not_ok "$*: exit 0, nothing printed" "exit $rc" "stdout: $(head -c 300 "$T/out")" "stderr: $(head -c 300 "$T/err")"; fi
 }
 

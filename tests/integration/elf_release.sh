@@ -31,7 +31,7 @@ release() {
 	# shellcheck disable=SC2086
 	"$CTL" mesa pack --stage "$stage" --version "$version" $opts "$T/rel-$name" >/dev/null ||
 		return 1
-	ls "$T/rel-$name"/tb323fu-mesa-"$version"-*.tar.*
+	ls "$T/rel-$name/tb323fu-mesa-$version"-*.tar.*
 }
 
 # install NAME TARBALL: install-local into a store of its own ($T/store-NAME).

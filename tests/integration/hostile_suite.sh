@@ -112,6 +112,7 @@ cts_in "$T/cts"
 : >"$T/record"
 # A limit of the shell's own, so that a build without the bound fails here instead of
 # taking the machine's memory (a sanitizer's shadow counts as data: not there).
+# shellcheck disable=SC3045 # dash's ulimit and bash's take -d
 limited() { if ldd "$CTL" | grep -q libasan; then "$@"; else (ulimit -d 4194304 && "$@"); fi; }
 expect_exit 1 "--subtests 'a{1,32000}{1,32000}': refused" \
 	limited ctl mesa smoke $V1 --suite opencl-cts --cts "$T/cts" --tests fake --subtests 'a{1,32000}{1,32000}'

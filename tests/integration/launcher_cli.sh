@@ -110,7 +110,7 @@ check "…and selects the system's vendor file of the store's OpenCL driver inst
 check "distro selects the driver the current version selects (RUSTICL_ENABLE of its env file)" \
 	test "$(mesa distro printenv RUSTICL_ENABLE)" = llvmpipe
 check "distro keeps the caller's own RUSTICL_ENABLE" test "$(RUSTICL_ENABLE=mine mesa distro printenv RUSTICL_ENABLE)" = mine
-check "an empty RUSTICL_ENABLE is no choice: the current version's" test "$(RUSTICL_ENABLE= mesa distro printenv RUSTICL_ENABLE)" = llvmpipe
+check "an empty RUSTICL_ENABLE is no choice: the current version's" test "$(RUSTICL_ENABLE='' mesa distro printenv RUSTICL_ENABLE)" = llvmpipe
 check "distro --version $V1: that version's value, also over the caller's" \
 	test "$(RUSTICL_ENABLE=mine mesa distro --version $V1 printenv RUSTICL_ENABLE)" = llvmpipe
 expect_exit 1 "distro --version of a version not installed" mesa distro --version 2000.01.01 true

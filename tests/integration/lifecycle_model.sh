@@ -11,7 +11,6 @@
 . "$TB_TOP/tests/lib.sh"
 . "$TB_TOP/tests/httpd-lib.sh"
 
-arch=$(uname -m)
 W="$T/model"
 mkdir -p "$W/rel" "$W/hostile/flipped" "$W/hostile/renamed" "$W/hostile/nosums"
 
@@ -77,7 +76,7 @@ echo "[$servers]" >"$W/server.json"
 # that build runs a share in both. LIFECYCLE_SEED / LIFECYCLE_RUNS / LIFECYCLE_KILLS choose
 # another set.
 case ${TB_TIER:-quick} in
-full) seed= runs=300 kills=120 ;;
+full) seed='' runs=300 kills=120 ;;
 *) seed=20260101 runs=24 kills=12 ;;
 esac
 case $TB_BUILD in *-san*) runs=8 kills=4 ;; esac

@@ -36,7 +36,7 @@ expect_exit 0 "a writer with links planted at running.tmp and last-operation.tmp
 check "…the target of running.tmp is byte for byte as it was" untouched run-victim
 check "…the target of last-operation.tmp too" untouched last-victim
 check "…the planted temporaries are gone" sh -c "test ! -L '$STORE/running.tmp' && test ! -L '$STORE/last-operation.tmp'"
-check "…no temporary is left in the store" test -z "$(cd "$STORE" && ls -A | grep tmp)"
+check "…no temporary is left in the store" test -z "$(find "$STORE" -mindepth 1 -maxdepth 1 -name '*tmp*')"
 
 printf '{"operation":"install","ok":true,"code":0,"reason":"","message":"planted sentence"}\n' >"$T/fake-last"
 cp "$T/fake-last" "$T/fake-last.orig"

@@ -106,9 +106,9 @@ for p in $reader_pids; do wait "$p"; done
 # shellcheck disable=SC2086
 run_cmd python3 "$TB_TOP/tests/tools/status_answers.py" "$T/answers" "$T/truth" $versions
 check "every answer of every reader is valid JSON with status's keys, versions the store had, a state of §9, and current as the store went" test "$rc" -eq 0
-set -- $(head -n 1 "$T/out")
-check "…$1 readers, $2 answers, each at least $polls" test "${1:-0}" -eq "$readers" -a "${2:-0}" -ge $((readers * polls))
-echo "# $1 readers made $2 answers (at least $polls each${pause:+, $hz a second each}) while $((APPS_N + 3)) writers ran and $killed were killed"
+read -r seen answers _ <"$T/out"
+check "…$seen readers, $answers answers, each at least $polls" test "${seen:-0}" -eq "$readers" -a "${answers:-0}" -ge $((readers * polls))
+echo "# $seen readers made $answers answers (at least $polls each${pause:+, $hz a second each}) while $((APPS_N + 3)) writers ran and $killed were killed"
 [ "$rc" -eq 0 ] || sed 's/^/#   /' "$T/out" | head -20
 check "the store went through $(sort -u "$T/truth" | wc -l) versions as current" test "$(sort -u "$T/truth" | wc -l)" -ge 3
 done_testing

@@ -30,12 +30,12 @@ ctl mesa off >/dev/null
 BIG=$(STANDIN_PAD_MB=150 standin 2026.10.20 --commit big)
 before=$(snapshot "$STORE")
 check "a writer stops in the middle of unpacking" paused unpacking "$CTL" --store "$STORE" mesa install-local "$BIG" --no-smoke
-check "…its staging tree is there" test -n "$(ls -A "$STORE/versions" | grep '^\.')"
+check "…its staging tree is there" test -n "$(find "$STORE/versions" -mindepth 1 -maxdepth 1 -name '.*')"
 kill_paused
 check "killed while unpacking: status still shows the old version" test "$(ctl mesa status --json | python3 -c 'import json,sys; print(json.load(sys.stdin)["installed"])')" = 2026.10.06
 check "killed while unpacking: current untouched" test "$(readlink "$STORE/current")" = versions/2026.10.06
 expect_exit 0 "the next writer runs" ctl mesa off
-check "…and removes the leftovers" test -z "$(ls -A "$STORE/versions" | grep '^\.')"
+check "…and removes the leftovers" test -z "$(find "$STORE/versions" -mindepth 1 -maxdepth 1 -name '.*')"
 check "the store is as it was" test "$(snapshot "$STORE")" = "$before"
 
 # kill -9 at each named point of install-local (unpack, checks, env files, the tree's rename,
@@ -47,9 +47,9 @@ whole() {
 		case $cur in versions/2026.10.06 | versions/2026.10.07) ;; *) return 1 ;; esac &&
 		lib=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["ICD"]["library_path"])' "$STORE/icd/turnip.json") &&
 		test -f "$lib" && test -s "$STORE/env/current.env" &&
-		for v in $(ls "$STORE/versions"); do
-			case $v in .*) continue ;; esac
-			"$CTL" --store "$STORE" mesa verify "$v" >/dev/null 2>&1 || return 1
+		for v in "$STORE/versions"/*; do
+			[ -e "$v" ] || [ -L "$v" ] || continue
+			"$CTL" --store "$STORE" mesa verify "${v##*/}" >/dev/null 2>&1 || return 1
 		done
 }
 broken=0

@@ -14,7 +14,6 @@ V1=2026.07.01
 V2=2026.07.02
 R1=$(standin $V1) && R2=$(standin $V2) || { not_ok "stand-in releases"; done_testing; exit 1; }
 expect_exit 0 "install-local $V1" ctl mesa install-local "$R1" --sums "$(dirname "$R1")/SHA256SUMS"
-REAL=$(cd "$STORE" && pwd -P)
 FAKE=$TB_TOP/tests/doubles/fake-deqp-vk
 export FAKE_DEQP_RECORD="$T/record" FAKE_DEQP_STATE="$T/state"
 fresh() { rm -rf "$T/state" && mkdir "$T/state" && : >"$T/record"; }
