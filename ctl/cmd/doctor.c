@@ -3,7 +3,6 @@
  * current version against this system, and every problem found, each with what to do. */
 #include "cli/cli.h"
 #include "release/elfcheck.h"
-#include "store/manifest.h"
 #include "release/release.h"
 #include "release/buildrecord.h"
 #include "trial/side.h"
@@ -431,14 +430,8 @@ static void report_elf(struct doctor *d, const struct store *s, const struct elf
 {
 	struct elf_report r = {0};
 	if (current) {
-		char *tree = store_version_dir(s, current);
-		struct manifest m;
 		struct tb_error e = {0};
-		int rc = manifest_load(tree, &m, &e);
-		if (!rc) {
-			rc = elf_check_tree_on_host(tree, &m, h, &r, &e);
-			manifest_free(&m);
-		}
+		int rc = release_check_installed(s, current, h, &r, &e);
 		if (rc)
 			problem(d, "Mesa %s no longer fits this system: %s", current, e.msg);
 		else if (r.glibc_floor[0])
@@ -450,7 +443,6 @@ static void report_elf(struct doctor *d, const struct store *s, const struct elf
 				     ? "needs LD_LIBRARY_PATH for libraries only its lib/ has (its env "
 				       "files set it)"
 				     : "finds its own libraries without LD_LIBRARY_PATH");
-		free(tree);
 	} else {
 		line(d, "glibc: this system has %s", h->glibc);
 	}
