@@ -9,7 +9,6 @@
 #include "trial/smoke_run.h"
 #include "ops/lifecycle.h"
 #include "ops/login_reach.h"
-#include "cli/cli_state_first.h"
 #include "common/exitcode.h"
 #include "base/alloc.h"
 #include "base/strbuf.h"
@@ -212,7 +211,7 @@ static void report_system(struct doctor *d, const struct store *s)
 		const char *found;
 		login_reach(s, &found);
 		struct strbuf no_login = {0};
-		if (cli_say_no_login(s, &no_login)) /* on's and status's sentence */
+		if (login_reach_say(s, &no_login)) /* on's and status's sentence */
 			problem(d, "it is switched on, but %s", no_login.buf);
 		else
 			line(d, "session files: %s reads this store's env.conf", found);
