@@ -45,34 +45,6 @@ void outcome_str(struct outcome *o, const char *key, const char *value);
 void outcome_int(struct outcome *o, const char *key, int64_t value);
 void outcome_bool(struct outcome *o, const char *key, int value);
 
-/* The fields and sentences after a version became current (smoke NULL: not run), with what
- * the pruning to keep versions removed (r). Shared by install, install-local and update so
- * they speak alike. */
-struct smoke_outcome;
-struct lc_result;
-void outcome_installed(struct outcome *o, const struct store *s, const char *version,
-		       const struct smoke_outcome *smoke, const struct lc_result *r, int keep);
-
-/* What the pruning after an install removed (r->pruned) and which versions a rule kept: the
- * sentences appended to sb, one a line, and "removed" (an array, oldest first) in o. */
-struct strbuf;
-void say_pruned(struct outcome *o, struct strbuf *sb, const struct lc_result *r, int keep);
-
-/* A dry run's answer (--dry-run, docs/design.md §11): "dry_run", "version", "previous",
- * "trial" and "would_remove" (an array, oldest first) from the plan, and the sentence said
- * (what the command would do) with "nothing was changed". */
-struct lc_plan;
-void outcome_dry_run(struct outcome *o, const struct lc_plan *p, const char *said);
-/* The Flatpak extensions removed with a version (would: that a dry run would remove), names
- * ", " between as flatpak_exports_named gives them: JSON "flatpak_removed" (or
- * "would_remove_flatpak"), always there, and a sentence appended to sb when there are some. */
-struct strbuf;
-void outcome_flatpak_removed(struct outcome *o, struct strbuf *sb, const char *names, int would);
-/* install's and update's dry run: which version would become current, which stay as
- * previous, which the pruning would remove; smoke says the smoke tests would run. */
-void outcome_install_plan(struct outcome *o, const char *cmd, const struct lc_plan *p,
-			  int smoke, int keep);
-
 /* A usage error: exit 2, reason usage, the sentence (printf format) naming the right usage. */
 int cli_usage(struct outcome *o, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 

@@ -94,21 +94,14 @@ void cli_help_command(FILE *f, const struct cli_command *cmd)
 		cmd->example);
 }
 
-/* Words other tools use for our commands: meant, not mistyped ("uninstall" is two edits
- * from install, and means remove). */
-static const struct {
-	const char *name, *command;
-} synonyms[] = {
-	{"uninstall", "remove"}, {"delete", "remove"}, {"rm", "remove"},   {"purge", "remove"},
-	{"upgrade", "update"},   {"enable", "on"},     {"disable", "off"}, {"revert", "rollback"},
-	{"confirm", "keep"},     {"info", "status"},   {"ls", "list"},
-};
-
 const char *cli_suggest_command(const struct cli_program *p, const char *word)
 {
-	for (size_t i = 0; i < sizeof synonyms / sizeof *synonyms; i++)
-		if (!strcmp(word, synonyms[i].name))
-			return synonyms[i].command;
+	/* a word other tools use for one of ours is meant, not mistyped ("uninstall" is two
+	 * edits from install, and means remove) */
+	for (size_t i = 0; i < p->count; i++)
+		for (const char *const *w = p->commands[i]->synonyms; w && *w; w++)
+			if (!strcmp(word, *w))
+				return p->commands[i]->name;
 	struct { const char *name; } names[64];
 	size_t n = 0;
 	for (; n < p->count && n < sizeof names / sizeof *names; n++)

@@ -3,9 +3,7 @@
 #include "cli/cli_access.h"
 #include "cli/command.h"
 #include "ops/lifecycle.h"
-#include "ops/login_reach.h"
 #include "common/storepath.h"
-#include "base/strbuf.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -26,44 +24,6 @@ static int no_store(const struct cli_command *cmd, const char *dir, struct outco
 		    "there is no store at %s (nothing was made there): no Mesa version installed for `tb323fu-ctl mesa %s`; check --store, or install a version first (tb323fu-ctl mesa update)",
 		    dir, cmd->name);
 	return outcome_fail(o, &e);
-}
-
-int cli_say_no_login(const struct store *s, struct strbuf *sb)
-{
-	const char *link;
-	enum login_reach reach = login_reach(s, &link);
-	if (reach == LOGIN_READS)
-		return 0;
-	sb_appendf(sb, "no login reads the store %s (%s %s), so programs keep the distribution's Mesa; "
-		       "start one with `tb323fu-mesa --store %s run PROGRAM`, or use the store the session "
-		       "files name (reinstalling tb323fu-mesa puts them back for %s)",
-		   s->root, link, reach == LOGIN_NO_LINK ? "is missing" : "leads to another store's env.conf",
-		   s->root, STORE_DEFAULT_ROOT);
-	return 1;
-}
-
-void cli_say_already_on(struct outcome *o, const struct store *s, const char *version)
-{
-	struct strbuf no_login = {0};
-	int reads = !cli_say_no_login(s, &no_login);
-	outcome_str(o, "version", version);
-	outcome_bool(o, "logins_read_store", reads);
-	outcome_say(o, "Mesa %s is already on; nothing was changed%s%s", version, reads ? "" : "; but ",
-		    reads ? "" : no_login.buf);
-	sb_free(&no_login);
-}
-
-void cli_say_already_off(struct outcome *o)
-{
-	outcome_say(o, "Mesa is already off: programs use the distribution's Mesa; nothing was changed");
-}
-
-void cli_say_already_current(struct outcome *o, const char *version)
-{
-	outcome_str(o, "version", version);
-	outcome_bool(o, "switched", 0);
-	outcome_say(o, "Mesa %s is already the current version; nothing was changed (`tb323fu-ctl mesa verify %s` checks its files, `tb323fu-ctl mesa smoke %s` tests it again)",
-		    version, version, version);
 }
 
 int cli_state_first(struct cli *c, const struct cli_command *cmd, const void *opts,

@@ -12,15 +12,4 @@ struct cli_command;
 int cli_state_first(struct cli *c, const struct cli_command *cmd, const void *opts,
 		    struct outcome *o);
 
-/* The sentences of a command that changed nothing, the same from here and from the body. */
-void cli_say_already_on(struct outcome *o, const struct store *s, const char *version);
-/* The one sentence on, status and doctor say of a store no login reads (docs/design.md,
- * Glossary: on): "no login reads the store S (LINK is missing), so programs keep the
- * distribution's Mesa; …". Appends it to sb and returns 1 when no login reads s; 0 (nothing
- * appended) when logins read it. */
-struct strbuf;
-int cli_say_no_login(const struct store *s, struct strbuf *sb);
-void cli_say_already_off(struct outcome *o);
-void cli_say_already_current(struct outcome *o, const char *version);
-
 #endif

@@ -87,6 +87,9 @@ struct cli_command {
 	const char *args;    /* what follows the name in its usage line */
 	const char *summary; /* one line */
 	const char *example;
+	/* Words other tools use for it ("uninstall" for remove), taken as meant, not mistyped,
+	 * by "did you mean"; NULL, or a list ending with NULL. */
+	const char *const *synonyms;
 	const struct cli_option *options; /* NULL, or rows ending with CLI_END */
 	size_t opts_size;                 /* sizeof its options struct (0: none) */
 	enum cli_operand operand;

@@ -4,7 +4,6 @@
 #include "cli/command.h"
 #include "cmd/commands.h"
 #include "cmd/lifecycle_say.h"
-#include "cli/cli_state_first.h"
 #include "ops/lifecycle.h"
 #include "release/release.h"
 #include "base/error.h"
@@ -63,7 +62,7 @@ static int install_answer(const struct store *s, const struct lc_view *v, const 
 	struct tb_error e = {0};
 	if (!version || !lc_is_current(v, version) || release_verify_installed(s, version, &e) != TB_OK)
 		return 0;
-	cli_say_already_current(o, version);
+	say_already_current(o, version);
 	return 1;
 }
 

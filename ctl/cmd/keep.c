@@ -30,11 +30,14 @@ static int keep_answer(const struct store *s, const struct lc_view *v, const voi
 	return 1;
 }
 
+static const char *const keep_synonyms[] = {"confirm", NULL};
+
 const struct cli_command keep_command = {
 	.name = "keep",
 	.args = "",
 	.summary = "confirm the version on trial",
 	.example = "tb323fu-ctl mesa keep",
+	.synonyms = keep_synonyms,
 	.open = OPEN_WRITER,
 	.writes = 1,
 	.done_without_store = "nothing to keep",

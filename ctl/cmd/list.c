@@ -87,11 +87,14 @@ static int cmd_list(struct cli *c, const void *opts, struct store *s, struct out
 	return TB_OK;
 }
 
+static const char *const list_synonyms[] = {"ls", NULL};
+
 const struct cli_command list_command = {
 	.name = "list",
 	.args = "",
 	.summary = "installed versions, newest first",
 	.example = "tb323fu-ctl mesa list",
+	.synonyms = list_synonyms,
 	.open = OPEN_READER,
 	.run = cmd_list,
 };

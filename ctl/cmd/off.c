@@ -3,7 +3,6 @@
 #include "cli/command.h"
 #include "cmd/commands.h"
 #include "cmd/lifecycle_say.h"
-#include "cli/cli_state_first.h"
 #include "ops/lifecycle.h"
 
 static int cmd_off(struct cli *c, const void *opts, struct store *s, struct outcome *o)
@@ -13,7 +12,7 @@ static int cmd_off(struct cli *c, const void *opts, struct store *s, struct outc
 	if (run_transition(c, lc_off, &r, s, o))
 		return o->code;
 	if (r.unchanged)
-		cli_say_already_off(o);
+		say_already_off(o);
 	else if (r.current_gone)
 		outcome_say(o, "the distribution's Mesa is used from the next login; Mesa %s, the current version, is gone from %s/versions (`tb323fu-ctl mesa status` says what to do)",
 			    r.version, s->root);
@@ -29,15 +28,18 @@ static int off_answer(const struct store *s, const struct lc_view *v, const void
 	(void)opts;
 	if (!lc_is_off(s, v))
 		return 0;
-	cli_say_already_off(o);
+	say_already_off(o);
 	return 1;
 }
+
+static const char *const off_synonyms[] = {"disable", NULL};
 
 const struct cli_command off_command = {
 	.name = "off",
 	.args = "",
 	.summary = "use the distribution's Mesa again from the next login",
 	.example = "tb323fu-ctl mesa off",
+	.synonyms = off_synonyms,
 	.open = OPEN_WRITER,
 	.writes = 1,
 	.done_without_store = "nothing to switch off",

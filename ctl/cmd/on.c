@@ -3,7 +3,6 @@
 #include "cli/command.h"
 #include "cmd/commands.h"
 #include "cmd/lifecycle_say.h"
-#include "cli/cli_state_first.h"
 #include "ops/lifecycle.h"
 #include "ops/login_reach.h"
 #include "base/error.h"
@@ -17,14 +16,14 @@ static int cmd_on(struct cli *c, const void *opts, struct store *s, struct outco
 	if (run_transition(c, lc_on, &r, s, o))
 		return o->code;
 	if (r.unchanged) {
-		cli_say_already_on(o, s, r.version);
+		say_already_on(o, s, r.version);
 		say_repaired(o, &r);
 		return TB_OK;
 	}
 	struct strbuf sb = {0}, no_login = {0};
 	/* the switch is in the store, but nothing carries it into a login: said now, in the
-	 * sentence status and doctor say too (cli_say_no_login) */
-	int reads = !cli_say_no_login(s, &no_login);
+	 * sentence status and doctor say too (login_reach_say) */
+	int reads = !login_reach_say(s, &no_login);
 	outcome_bool(o, "logins_read_store", reads);
 	if (reads)
 		sb_appendf(&sb, "Mesa %s is switched on for every program from the next login", r.version);
@@ -50,15 +49,18 @@ static int on_answer(const struct store *s, const struct lc_view *v, const void 
 		return outcome_fail(o, &e), 1;
 	if (!lc_is_on(s, v))
 		return 0;
-	cli_say_already_on(o, s, v->current);
+	say_already_on(o, s, v->current);
 	return 1;
 }
+
+static const char *const on_synonyms[] = {"enable", NULL};
 
 const struct cli_command on_command = {
 	.name = "on",
 	.args = "",
 	.summary = "use the current version for every program from the next login (on trial)",
 	.example = "tb323fu-ctl mesa on",
+	.synonyms = on_synonyms,
 	.open = OPEN_WRITER,
 	.writes = 1,
 	.answer = on_answer,

@@ -84,11 +84,14 @@ static const struct cli_option remove_options[] = {
 		 "remove the previous version too (rollback is then no longer possible); never the current one"),
 	CLI_DRY_RUN(struct remove_opts), CLI_END};
 
+static const char *const remove_synonyms[] = {"uninstall", "delete", "rm", "purge", NULL};
+
 const struct cli_command remove_command = {
 	.name = "remove",
 	.args = "VERSION [--force] [--dry-run]",
 	.summary = "remove a version that is neither current nor previous",
 	.example = "tb323fu-ctl mesa remove 2026.09.30",
+	.synonyms = remove_synonyms,
 	.options = remove_options,
 	.opts_size = sizeof(struct remove_opts),
 	.operand = OPERAND_VERSION,

@@ -1,7 +1,7 @@
 /* rollback: swap the current and the previous version. */
 #include "cli/cli.h"
 #include "cli/command.h"
-#include "cli/cli_state_first.h"
+#include "ops/login_reach.h"
 #include "base/strbuf.h"
 #include "cmd/commands.h"
 #include "cmd/lifecycle_say.h"
@@ -39,7 +39,7 @@ static int cmd_rollback(struct cli *c, const void *opts, struct store *s, struct
 		return o->code;
 	outcome_str(o, "previous", r.other);
 	struct strbuf no_login = {0};
-	if (r.enabled && cli_say_no_login(s, &no_login)) /* on's, status's and doctor's sentence */
+	if (r.enabled && login_reach_say(s, &no_login)) /* on's, status's and doctor's sentence */
 		outcome_say(o, "Mesa %s is current again; it is switched on, but %s%s; Mesa %s is kept as previous",
 			    r.version, no_login.buf, r.trial ? "; it is on trial until `tb323fu-ctl mesa keep`" : "", r.other);
 	else if (r.trial)
@@ -77,11 +77,14 @@ static int rollback_answer(const struct store *s, const struct lc_view *v, const
 
 static const struct cli_option rollback_options[] = {CLI_DRY_RUN(struct rollback_opts), CLI_END};
 
+static const char *const rollback_synonyms[] = {"revert", NULL};
+
 const struct cli_command rollback_command = {
 	.name = "rollback",
 	.args = "[--dry-run]",
 	.summary = "swap the current and the previous version",
 	.example = "tb323fu-ctl mesa rollback",
+	.synonyms = rollback_synonyms,
 	.options = rollback_options,
 	.opts_size = sizeof(struct rollback_opts),
 	.open = OPEN_WRITER,

@@ -2,7 +2,7 @@
  * docs/design.md §5's, exactly. */
 #include "cli/cli.h"
 #include "cli/command.h"
-#include "cli/cli_state_first.h"
+#include "ops/login_reach.h"
 #include "cmd/commands.h"
 #include "cmd/app_scope.h"
 #include "crash/summary.h"
@@ -106,7 +106,7 @@ static void status_sentence(struct strbuf *sb, const struct store *s, const stru
 		; /* said above */
 	else if (v->current && v->st.enabled) {
 		struct strbuf no_login = {0};
-		if (cli_say_no_login(s, &no_login))
+		if (login_reach_say(s, &no_login))
 			sb_appendf(sb, "\nit is switched on, but %s", no_login.buf);
 		else
 			sb_append(sb, "\nit is switched on: programs started from now on use it (in a session started while it was off, from the next login)");
@@ -238,11 +238,14 @@ static int cmd_status(struct cli *c, const void *opts, struct store *s, struct o
 	return TB_OK;
 }
 
+static const char *const status_synonyms[] = {"info", NULL};
+
 const struct cli_command status_command = {
 	.name = "status",
 	.args = "",
 	.summary = "what is installed and switched on (the default command)",
 	.example = "tb323fu-ctl mesa status --json",
+	.synonyms = status_synonyms,
 	.open = OPEN_READER,
 	.run = cmd_status,
 };

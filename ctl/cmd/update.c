@@ -4,6 +4,7 @@
 #include "cli/command.h"
 #include "cmd/commands.h"
 #include "cmd/remote.h"
+#include "cmd/lifecycle_say.h"
 #include "ops/acquire.h"
 #include "ops/remember.h"
 #include "ops/lifecycle.h"
@@ -178,11 +179,14 @@ static const struct cli_option update_options[] = {
 	CLI_END,
 };
 
+static const char *const update_synonyms[] = {"upgrade", NULL};
+
 const struct cli_command update_command = {
 	.name = "update",
 	.args = "[--to VERSION] [--no-smoke] [--dry-run]",
 	.summary = "check, download and install when the channel has a newer version",
 	.example = "tb323fu-ctl mesa update",
+	.synonyms = update_synonyms,
 	.options = update_options,
 	.opts_size = sizeof(struct update_opts),
 	.open = OPEN_WRITER,

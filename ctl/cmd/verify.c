@@ -9,7 +9,6 @@
 #include "release/elfcheck.h"
 #include "release/feed.h"
 #include "release/release.h"
-#include "store/manifest.h"
 #include "base/error.h"
 #include "base/alloc.h"
 #include "base/strbuf.h"
@@ -44,17 +43,9 @@ static int offered(const struct cli *c, const struct store *s, const char *v)
 static int verify_tree(const struct cli *c, struct store *s, const char *v, struct tb_error *e)
 {
 	int rc = offered(c, s, v) ? release_verify_installed(s, v, e) : release_verify_offline(s, v, e);
-	if (!rc) {
-		char *tree = store_version_dir(s, v);
-		struct manifest m;
-		rc = manifest_load(tree, &m, e);
-		if (!rc) {
-			struct elf_report r;
-			rc = elf_check_tree(tree, &m, &r, e);
-			manifest_free(&m);
-		}
-		free(tree);
-	}
+	struct elf_report r;
+	if (!rc)
+		rc = release_check_installed(s, v, NULL, &r, e);
 	return rc;
 }
 

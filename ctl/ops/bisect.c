@@ -222,7 +222,7 @@ static int run_command(struct bisection *b, struct store *where, const char *ver
 		return e->code;
 	struct child ch;
 	int rc = child_start(&ch, argv, NULL, e);
-	smoke_free_argv(argv);
+	side_free_argv(argv);
 	if (rc)
 		return rc;
 	int limit = side_time_limit(SIDE_JOB_BISECT), status;

@@ -1,5 +1,7 @@
 /* Whether logins read a store's env.conf (ctl/ops/login_reach.h). */
 #include "ops/login_reach.h"
+#include "base/strbuf.h"
+#include "common/storepath.h"
 
 #include <limits.h>
 #include <stdlib.h>
@@ -30,4 +32,18 @@ enum login_reach login_reach(const struct store *s, const char **link)
 		return reads ? LOGIN_READS : LOGIN_ELSEWHERE;
 	}
 	return LOGIN_NO_LINK;
+}
+
+int login_reach_say(const struct store *s, struct strbuf *sb)
+{
+	const char *link;
+	enum login_reach reach = login_reach(s, &link);
+	if (reach == LOGIN_READS)
+		return 0;
+	sb_appendf(sb, "no login reads the store %s (%s %s), so programs keep the distribution's Mesa; "
+		       "start one with `tb323fu-mesa --store %s run PROGRAM`, or use the store the session "
+		       "files name (reinstalling tb323fu-mesa puts them back for %s)",
+		   s->root, link, reach == LOGIN_NO_LINK ? "is missing" : "leads to another store's env.conf",
+		   s->root, STORE_DEFAULT_ROOT);
+	return 1;
 }

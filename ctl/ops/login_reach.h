@@ -15,4 +15,11 @@ enum login_reach {
 /* *link gets the link found, or the one that would be there (static text). */
 enum login_reach login_reach(const struct store *s, const char **link);
 
+/* The one sentence on, status and doctor say of a store no login reads (docs/design.md,
+ * Glossary: on): "no login reads the store S (LINK is missing), so programs keep the
+ * distribution's Mesa; …". Appends it to sb and returns 1 when no login reads s; 0 (nothing
+ * appended) when logins read it. */
+struct strbuf;
+int login_reach_say(const struct store *s, struct strbuf *sb);
+
 #endif

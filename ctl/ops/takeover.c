@@ -3,6 +3,7 @@
 #include "flatpak/session.h"
 #include "store/envfiles.h"
 #include "release/elfcheck.h"
+#include "release/release.h"
 #include "ops/lifecycle.h"
 #include "store/manifest.h"
 #include "store/txn.h"
@@ -90,12 +91,9 @@ static int needs_ld_library_path(const struct store *s, const char *v, const str
 {
 	if (m->ld_library_path)
 		return 1;
-	char *tree = store_version_dir(s, v);
 	struct elf_report r;
 	struct tb_error ignored = {0};
-	int yes = elf_check_tree(tree, m, &r, &ignored) == TB_OK && r.needs_ld_library_path;
-	free(tree);
-	return yes;
+	return release_check_installed(s, v, NULL, &r, &ignored) == TB_OK && r.needs_ld_library_path;
 }
 
 /* The session's files are left as they are when current cannot be selected: a tree that is

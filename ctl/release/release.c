@@ -787,3 +787,18 @@ int release_check_present(const struct store *s, const char *version, struct tb_
 {
 	return check_installed(s, version, 0, 0, e);
 }
+
+int release_check_installed(const struct store *s, const char *version, const struct elf_host *h,
+			    struct elf_report *r, struct tb_error *e)
+{
+	memset(r, 0, sizeof *r);
+	char *tree = store_version_dir(s, version);
+	struct manifest m;
+	int rc = manifest_load(tree, &m, e);
+	if (!rc) {
+		rc = h ? elf_check_tree_on_host(tree, &m, h, r, e) : elf_check_tree(tree, &m, r, e);
+		manifest_free(&m);
+	}
+	free(tree);
+	return rc;
+}

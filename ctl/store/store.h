@@ -30,7 +30,7 @@ int store_lock(struct store *s, int wait, struct tb_error *e);
 
 /* A path under the store root (printf format). */
 char *store_path(const struct store *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-/* The store's paths, built here only (docs/design.md §3). Free them. */
+/* The store's paths, built here only (store/paths.c, docs/design.md §3). Free them. */
 char *store_version_dir(const struct store *s, const char *version);  /* versions/<v> */
 /* "versions/<v>", relative to the root: what current and previous point at; NULL for NULL. */
 char *store_version_rel(const char *version);

@@ -442,7 +442,7 @@ static int run_benchmark(struct bench_ctx *b, enum side side, int round, int *fa
 	int status, timed_out;
 	struct child_tail tail = {0};
 	int rc = side_run(argv, NULL, SIDE_JOB_BENCH, b->xml ? NULL : on_line, &b->fs, &status, &timed_out, &tail, e);
-	smoke_free_argv(argv);
+	side_free_argv(argv);
 	if (!rc && b->xml)
 		read_xml(b);
 	if (rc || (WIFEXITED(status) && WEXITSTATUS(status) == 0))
@@ -475,7 +475,7 @@ static int run_vulkan(struct bench_ctx *b, enum side side, int round, char *cons
 	int status, timed_out;
 	struct child_tail tail = {0};
 	int rc = side_run(argv, NULL, SIDE_JOB_BENCH, on_smoke_line, &b->fs, &status, &timed_out, &tail, e);
-	smoke_free_argv(argv);
+	side_free_argv(argv);
 	return rc;
 }
 
@@ -787,10 +787,10 @@ int bench_run(struct store *s, const char *version, const struct bench_request *
 	for (int k = 0; k < 2; k++) {
 		side_drivers_free(&d[k]);
 		if (b.env[k])
-			smoke_free_argv(b.env[k]);
+			side_free_argv(b.env[k]);
 	}
 	if (b.cmd)
-		smoke_free_argv(b.cmd);
+		side_free_argv(b.cmd);
 	free(b.xml);
 	json_object_put(b.failures);
 	figures_free(&b.fs);

@@ -15,7 +15,7 @@
 #include <unistd.h>
 
 #include "trial/child.h"
-#include "trial/smoke_run.h"
+#include "trial/side.h"
 #include "base/error.h"
 #include "base/alloc.h"
 #include "base/strbuf.h"
@@ -189,7 +189,7 @@ static int run_once(const struct deqp_request *r, const char *deqp, const char *
 	memset(out, 0, sizeof *out);
 	struct child child;
 	int rc = child_start(&child, argv, dir, e);
-	smoke_free_argv(argv);
+	side_free_argv(argv);
 	if (rc)
 		return rc;
 

@@ -156,6 +156,15 @@ char **side_drivers_env(const struct side_drivers *d)
 	return env;
 }
 
+void side_free_argv(char **argv)
+{
+	if (!argv)
+		return;
+	for (size_t i = 0; argv[i]; i++)
+		free(argv[i]);
+	free(argv);
+}
+
 char **side_launch_argv(const struct store *s, const char *version, enum side side,
 			char *const cmd[], struct tb_error *e)
 {
@@ -205,7 +214,7 @@ char **side_argv(const struct store *s, const char *version, enum side side,
 	for (size_t k = 0; k < n_cmd; k++)
 		inner[i++] = xstrdup(cmd[k]);
 	char **argv = side_launch_argv(s, version, side, inner, e);
-	smoke_free_argv(inner);
+	side_free_argv(inner);
 	return argv;
 }
 

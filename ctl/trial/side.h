@@ -20,7 +20,7 @@ const char *side_name(enum side side);
 /* The launcher's command line that runs cmd on one side, the one builder of it:
  * `tb323fu-mesa --store ROOT run --version V cmd…` for the store's,
  * `tb323fu-mesa --store ROOT distro --version V -- cmd…` for the distribution's;
- * NULL-terminated, free with smoke_free_argv. */
+ * NULL-terminated, free with side_free_argv. */
 char **side_launch_argv(const struct store *s, const char *version, enum side side,
 			char *const cmd[], struct tb_error *e);
 
@@ -28,7 +28,7 @@ char **side_launch_argv(const struct store *s, const char *version, enum side si
  * terminated, may be NULL) set for cmd: `tb323fu-mesa run --version V` for the store's,
  * `tb323fu-mesa distro --version V` for the distribution's, which also decides the driver
  * selection (RUSTICL_ENABLE as V selects it; docs/design.md §6). rusticl_enable is not used:
- * the launcher takes the value from V's env file. Free with smoke_free_argv. */
+ * the launcher takes the value from V's env file. Free with side_free_argv. */
 char **side_argv(const struct store *s, const char *version, enum side side,
 		 const char *rusticl_enable, char *const env[], char *const cmd[],
 		 struct tb_error *e);
@@ -50,8 +50,12 @@ int side_drivers_find(const struct store *s, const struct manifest *m, enum side
 void side_drivers_free(struct side_drivers *d);
 /* OCL_ICD_VENDORS (ocl-icd, Debian 12 and 13, loads only the library a single .icd file
  * names), VK_DRIVER_FILES and VK_ICD_FILENAMES as "KEY=VALUE" strings for side_argv,
- * NULL-terminated; free with smoke_free_argv. */
+ * NULL-terminated; free with side_free_argv. */
 char **side_drivers_env(const struct side_drivers *d);
+
+/* Frees a NULL-terminated argv of allocated strings (side_launch_argv's, side_argv's,
+ * side_drivers_env's). */
+void side_free_argv(char **argv);
 
 /* Called with each line the command writes to stdout (without the newline). */
 typedef void (*side_line_fn)(void *ctx, const char *line);

@@ -43,17 +43,6 @@ int smoke_timeout_seconds(void)
 	return DEFAULT_TIMEOUT_SECONDS;
 }
 
-/* ---- children ---- */
-
-void smoke_free_argv(char **argv)
-{
-	if (!argv)
-		return;
-	for (size_t i = 0; argv[i]; i++)
-		free(argv[i]);
-	free(argv);
-}
-
 /* ---- one smoke run ---- */
 
 struct test_record {
@@ -425,7 +414,7 @@ int smoke_run_tests(struct store *s, const char *version, const char *tests,
 		rc = write_result(s, version, res, e);
 		json_object_put(res);
 	}
-	smoke_free_argv(argv);
+	side_free_argv(argv);
 	free(r);
 	free(vulkan_lib);
 	free(opencl_lib);

@@ -44,8 +44,6 @@ int smoke_record_set(struct store *s, const char *version, const char *key, cons
  * $TB323FU_MESA_SMOKE_TIMEOUT, else 60. */
 int smoke_timeout_seconds(void);
 
-/* Frees a NULL-terminated argv of allocated strings (side_launch_argv's, side_argv's). */
-void smoke_free_argv(char **argv);
 
 
 #endif

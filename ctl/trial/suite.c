@@ -25,17 +25,6 @@ const struct suite *suite_find(const char *name)
 	return NULL;
 }
 
-void suite_append_names(struct strbuf *sb, json_object *result, const char *key, const char *prefix)
-{
-	json_object *list;
-	if (!json_object_object_get_ex(result, key, &list) || !json_object_is_type(list, json_type_array) ||
-	    !json_object_array_length(list))
-		return;
-	sb_append(sb, prefix);
-	for (size_t i = 0; i < json_object_array_length(list); i++)
-		sb_appendf(sb, "%s%s", i ? ", " : "", json_object_get_string(json_object_array_get_idx(list, i)));
-}
-
 char *suite_run_notes(const struct suite *su, json_object *result)
 {
 	struct strbuf sb = {0};

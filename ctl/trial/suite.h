@@ -68,9 +68,6 @@ const struct suite *suite_next(size_t *i);
 /* What the sentence adds to a suite's verdict: its notes, then the tests that gave another
  * result when run again; "" when nothing (free it). */
 char *suite_run_notes(const struct suite *su, struct json_object *result);
-/* Appends prefix and the names in result's array key, joined by ", ", when it has any. */
-void suite_append_names(struct strbuf *sb, struct json_object *result, const char *key,
-			const char *prefix);
 
 /* The suite mesa.conf asks for after every install (smoke_suite): TB_OK when none is asked
  * for or it has no regression; TB_ESMOKE with reason suite-regression naming them; another

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "base/alloc.h"
+#include "base/strbuf.h"
 #include "trial/expected.h"
 
 int suite_result_passes(const char *result)
@@ -138,4 +139,15 @@ int suite_regressions(json_object *comparison, char *buf, unsigned size)
 	if (n > 10 && buf && used + 8 < size)
 		snprintf(buf + used, size - used, ", …");
 	return n;
+}
+
+void suite_append_names(struct strbuf *sb, json_object *result, const char *key, const char *prefix)
+{
+	json_object *list;
+	if (!json_object_object_get_ex(result, key, &list) || !json_object_is_type(list, json_type_array) ||
+	    !json_object_array_length(list))
+		return;
+	sb_append(sb, prefix);
+	for (size_t i = 0; i < json_object_array_length(list); i++)
+		sb_appendf(sb, "%s%s", i ? ", " : "", json_object_get_string(json_object_array_get_idx(list, i)));
 }

@@ -23,4 +23,9 @@ void suite_apply_expected(struct json_object *comparison, struct json_object *ex
 /* The number of regressions in a comparison, and "a, b, c" of the first few into buf. */
 int suite_regressions(struct json_object *comparison, char *buf, unsigned size);
 
+struct strbuf;
+/* Appends prefix and the names in result's array key, joined by ", ", when it has any. */
+void suite_append_names(struct strbuf *sb, struct json_object *result, const char *key,
+			const char *prefix);
+
 #endif

@@ -335,7 +335,7 @@ static int run_process(struct cts_run *run, enum side side, const struct cts_bin
 	free(var);
 	struct child c;
 	int rc = argv ? child_start(&c, argv, b->cwd, e) : TB_EFAIL;
-	smoke_free_argv(argv);
+	side_free_argv(argv);
 	if (rc) {
 		free(file);
 		return rc;

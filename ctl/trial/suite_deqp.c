@@ -360,7 +360,7 @@ static int prefixes_make(struct deqp_suite *run, const struct manifest *m, struc
 		return rc;
 	char **env = side_drivers_env(&d);
 	run->prefix[SIDE_DISTRO] = side_argv(run->s, run->version, SIDE_DISTRO, NULL, env, none, e);
-	smoke_free_argv(env);
+	side_free_argv(env);
 	char *lib = d.vulkan_icd ? vulkan_icd_library(d.vulkan_icd) : NULL;
 	run->distro_icd = xstrdup(d.vulkan_icd ? d.vulkan_icd : "");
 	run->distro_lib = xstrdup(lib && lib[0] == '/' ? lib : "");
@@ -545,8 +545,8 @@ int suite_deqp_run(struct store *s, const char *version, const struct deqp_suite
 	json_object_put(run.cached);
 	json_object_put(expected);
 	deqp_cases_free(&c);
-	smoke_free_argv(run.prefix[SIDE_STORE]);
-	smoke_free_argv(run.prefix[SIDE_DISTRO]);
+	side_free_argv(run.prefix[SIDE_STORE]);
+	side_free_argv(run.prefix[SIDE_DISTRO]);
 	free(run.deqp);
 	locked_progress_free(&run.lp);
 	manifest_free(&m);
@@ -565,7 +565,7 @@ int suite_deqp_store_side(struct store *s, const char *version, const char *deqp
 	int rc = prefix ? run_log(prefix, deqp, caselist, dir, 0, NULL, p, q, e) : TB_EFAIL;
 	remove_tree(dir);
 	free(dir);
-	smoke_free_argv(prefix);
+	side_free_argv(prefix);
 	return rc;
 }
 

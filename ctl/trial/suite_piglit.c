@@ -115,7 +115,7 @@ static int run_side(struct store *s, const char *version, enum side side, const 
 	struct side_progress sp = {r->progress, label};
 	if (!rc)
 		rc = side_run(argv, NULL, SIDE_JOB_PIGLIT, on_log_line, &sp, &status, &timed_out, &tail, e);
-	smoke_free_argv(argv);
+	side_free_argv(argv);
 	if (!rc) {
 		*map = read_results(results);
 		if (!*map) {

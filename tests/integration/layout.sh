@@ -1,7 +1,8 @@
 #!/bin/sh
-# The layout of docs/design.md §15 holds: includes go down the layers only, no contract is
-# spelled outside the contract layer (tb323fu-mesa/common), and a changed header rebuilds
-# exactly the objects that include it (the compiler's dependency files, not a guess).
+# The layout of docs/design.md §15 holds: includes go down the layers only, no two objects
+# call each other (a registry and its entries aside), no contract is spelled outside the
+# contract layer (tb323fu-mesa/common), and a changed header rebuilds exactly the objects that
+# include it (the compiler's dependency files, not a guess).
 . "$TB_TOP/tests/lib.sh"
 
 layers() { python3 "$TB_TOP/tests/tools/layers.py" "$@"; }
@@ -36,6 +37,23 @@ run_cmd python3 "$TB_TOP/tests/tools/symbol-layers.py" "$T/tree" "$T/obj"
 check "the symbol check names an engine file that uses a command's entry" \
 	sh -c "[ $rc -eq 1 ] && grep -qx 'ctl/cli/planted.o: cli uses status_command of cmd' '$T/out'"
 rm -rf "$T/obj" "$T/tree/ctl/cli/planted.c"
+
+# --- no two objects call each other, a registry and the entries it lists aside ---
+run_cmd python3 "$TB_TOP/tests/tools/symbol-cycles.py" "$TB_TOP" "$TB_BUILD/obj"
+if [ "$rc" -eq 0 ]; then ok "no two objects use each other's symbols (a registry and its entries aside)"; else
+	not_ok "no two objects use each other's symbols (a registry and its entries aside)" "$(head -n 20 "$T/out")"; fi
+# … and sees two planted objects that do, but not a registry's entry that uses the registry.
+cp -R "$TB_BUILD/obj" "$T/obj"
+printf 'void planted_b(void);\nvoid planted_a(void) { planted_b(); }\n' >"$T/tree/ctl/trial/planted_a.c"
+printf 'void planted_a(void);\nvoid planted_b(void) { planted_a(); }\n' >"$T/tree/ctl/trial/planted_b.c"
+printf 'int main(int, char **);\nint (*const status_command)(int, char **) = main;\n' >"$T/tree/ctl/cmd/planted_entry.c"
+for f in trial/planted_a trial/planted_b cmd/planted_entry; do cc -c -o "$T/obj/ctl/$f.o" "$T/tree/ctl/$f.c"; done
+rm "$T/obj/ctl/cmd/status.o"
+run_cmd python3 "$TB_TOP/tests/tools/symbol-cycles.py" "$T/tree" "$T/obj"
+check "the cycle check names two objects that call each other" \
+	sh -c "[ $rc -eq 1 ] && grep -qx 'ctl/trial/planted_a.o <-> ctl/trial/planted_b.o: planted_a.o uses planted_b; planted_b.o uses planted_a' '$T/out'"
+check "… and only them: the command registry's entry may use the registry" test "$(wc -l <"$T/out")" -eq 1
+rm -rf "$T/obj" "$T/tree/ctl/trial/planted_a.c" "$T/tree/ctl/trial/planted_b.c" "$T/tree/ctl/cmd/planted_entry.c"
 
 # --- contracts spelled once ---
 run_cmd literals "$TB_TOP"
