@@ -59,7 +59,7 @@ static int print_outcome(const struct cli *c, struct outcome *o, int json_progre
 			json_object_object_add(o->fields, "message", json_object_new_string(msg));
 		if (o->code)
 			json_object_object_add(o->fields, "reason",
-					       json_object_new_string(o->reason ? o->reason : "failed"));
+					       json_object_new_string(o->reason ? o->reason : tb_reason_id(TB_R_FAILED)));
 		printf("%s\n", json_out(o->fields, JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE));
 		if (o->code && !o->report && !json_progress)
 			say(stderr, "tb323fu-ctl: ", msg);
@@ -162,24 +162,25 @@ static void scan_output_options(int argc, char **argv)
 /* The sentence of a usage error: the JSON error object (reason usage) on stdout with --json,
  * the finished line with --progress json (then stderr carries JSON only), else text. */
 /* With --json: a failure found before the command ran, as its one JSON object on stdout. */
-static void early_json_failure(const char *sentence, const char *reason)
+static void early_json_failure(const char *sentence, enum tb_reason reason)
 {
 	if (!early.json)
 		return;
 	json_object *o = json_object_new_object();
 	json_object_object_add(o, "ok", json_object_new_boolean(0));
 	json_object_object_add(o, "message", json_object_new_string(sentence));
-	json_object_object_add(o, "reason", json_object_new_string(reason));
+	json_object_object_add(o, "reason", json_object_new_string(tb_reason_id(reason)));
 	printf("%s\n", json_out(o, JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE));
 	json_object_put(o);
 }
 
 static int usage_failed(const char *sentence)
 {
-	early_json_failure(sentence, "usage");
+	early_json_failure(sentence, TB_R_USAGE);
 	if (early.json_progress) {
 		cli_progress("json");
-		cli_progress_finished(early.operation ? early.operation : "", TB_EUSAGE, "usage", sentence);
+		cli_progress_finished(early.operation ? early.operation : "", tb_reason_code(TB_R_USAGE),
+				      tb_reason_id(TB_R_USAGE), sentence);
 	} else {
 		say(stderr, "tb323fu-ctl: ", sentence);
 	}
@@ -191,10 +192,11 @@ static int usage_failed(const char *sentence)
  * --progress json, and recorded as the store's last operation. */
 static void library_failed(const char *sentence)
 {
-	running_end(TB_ENOT_FOUND, "library-missing", sentence);
-	early_json_failure(sentence, "library-missing");
+	enum tb_reason r = TB_R_LIBRARY_MISSING;
+	running_end(tb_reason_code(r), tb_reason_id(r), sentence);
+	early_json_failure(sentence, r);
 	if (early.json_progress)
-		cli_progress_finished(early.operation ? early.operation : "", TB_ENOT_FOUND, "library-missing", sentence);
+		cli_progress_finished(early.operation ? early.operation : "", tb_reason_code(r), tb_reason_id(r), sentence);
 	else
 		say(stderr, "tb323fu-ctl: ", sentence);
 	fflush(stdout);

@@ -1,43 +1,73 @@
 /* Failures as the engine reports them: an exit code (common/exitcode.h), a stable reason id
- * and one sentence (docs/design.md §5, §11). */
+ * and one sentence (docs/design.md §5, §9, §11). A failure is raised by its reason alone, a
+ * row of the one table (common/reasons.h), which gives its id, exit code and class:
+ *
+ *	return tb_fail(e, TB_R_NOT_INSTALLED, "Mesa %s is not installed", v);
+ *
+ * A misspelt reason does not compile, nor does an exit code where the reason goes. */
 #ifndef TB_ERROR_H
 #define TB_ERROR_H
 
 #include <signal.h>
 
 #include "common/exitcode.h"
+#include "common/reasons.h"
 
-/* The first failure wins: later calls keep the original sentence. reason is one of the
- * stable kebab-case ids of docs/design.md ("hash-mismatch", "busy", …), a static string;
- * NULL means "derive it from code" (tb_error_reason). */
+/* The first failure wins: later calls keep the original sentence. code is TB_OK while
+ * nothing failed; then reason names the row the failure was raised with, or the one its errno
+ * said (tb_fail_errno), and code is that row's exit code (or, for a failure passed on, the one
+ * it came with: tb_fail_again, tb_fail_code). */
 struct tb_error {
 	int code;
-	const char *reason;
+	enum tb_reason reason;
 	char msg[1024];
 };
 
-/* Records code and sentence (printf format) unless an error is already set; returns code. */
-int tb_fail(struct tb_error *e, int code, const char *fmt, ...)
+/* Each takes its reason through a macro that refuses anything but an enum tb_reason
+ * (TB_REASON_ARG); the functions are called as (tb_fail)(…) there, so their names stay
+ * plain for grep and ctags. All return the exit code recorded (or the one already there). */
+
+/* Records r (its id and exit code) and the sentence (printf format) unless an error is already
+ * set. */
+int (tb_fail)(struct tb_error *e, enum tb_reason r, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
-/* Like tb_fail, appending ": strerror(errno)". */
-int tb_fail_errno(struct tb_error *e, int code, const char *fmt, ...)
+#define tb_fail(e, r, ...) (tb_fail)((e), TB_REASON_ARG(r), __VA_ARGS__)
+
+/* Like tb_fail, appending ": strerror(errno)"; the errno may name the reason more precisely
+ * than r: ENOSPC and EDQUOT no-space, EACCES and EPERM permission, EROFS read-only, EINTR
+ * interrupted, E2BIG too-large (the exit code stays r's). */
+int (tb_fail_errno)(struct tb_error *e, enum tb_reason r, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
-/* The same with a reason id (a string literal from the documented list). */
-int tb_fail_why(struct tb_error *e, int code, const char *reason, const char *fmt, ...)
+#define tb_fail_errno(e, r, ...) (tb_fail_errno)((e), TB_REASON_ARG(r), __VA_ARGS__)
+
+/* Like tb_fail_errno, with r whatever the errno is. */
+int (tb_fail_errno_as)(struct tb_error *e, enum tb_reason r, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+#define tb_fail_errno_as(e, r, ...) (tb_fail_errno_as)((e), TB_REASON_ARG(r), __VA_ARGS__)
+
+/* An earlier failure passed on in a new sentence (which may quote from->msg): its exit code
+ * and reason. */
+int tb_fail_again(struct tb_error *e, const struct tb_error *from, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+/* r with the exit code an earlier failure came with, for the few places that pass one on
+ * with a reason of their own: code is never spelled at the call (TB_EFAIL), and need not be
+ * r's own. */
+int (tb_fail_code)(struct tb_error *e, int code, enum tb_reason r, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
-int tb_fail_errno_why(struct tb_error *e, int code, const char *reason, const char *fmt, ...)
-	__attribute__((format(printf, 4, 5)));
-/* The reason id of a failure: the one recorded, else one that follows from the errno it
- * carried (no-space, permission, read-only) or from its exit code (usage, busy, network,
- * smoke-failed, …); "" for success. */
+#define tb_fail_code(e, code, r, ...) (tb_fail_code)((e), (code), TB_REASON_ARG(r), __VA_ARGS__)
+
+/* The reason id of a failure ("hash-mismatch"); "" for success. */
 const char *tb_error_reason(const struct tb_error *e);
+/* Whether e failed with r's id (either row of an id that has two). */
+int tb_error_is(const struct tb_error *e, enum tb_reason r);
 void tb_error_clear(struct tb_error *e);
 
 /* SIGTERM, SIGINT or SIGHUP arrived (the signal's number, 0 when none): the command line
  * sets it from its handler; long engine loops (unpacking, transfers) stop at the next step,
  * clean up as for any failure and say what was interrupted. */
 extern volatile sig_atomic_t tb_interrupted;
-/* TB_EFAIL with reason "interrupted" ("…while WHAT; …") once a signal arrived, else TB_OK. */
+/* TB_R_INTERRUPTED ("…while WHAT; …") once a signal arrived, else TB_OK. */
 int tb_check_interrupted(struct tb_error *e, const char *what);
 /* The signal that interrupted the command, for a sentence: "SIGINT (Ctrl-C)", "SIGHUP" or
  * "SIGTERM". */

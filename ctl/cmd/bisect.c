@@ -173,9 +173,8 @@ static int cmd_bisect(struct cli *c, const void *opts, struct store *s, struct o
 		say_found(o, &r);
 	} else {
 		outcome_fail(o, &e);
-		const char *why = tb_error_reason(&e);
 		/* an end that does not test as named is said alone: there is no range to go on with */
-		if (r.at_good && strcmp(why, "bisect-ends") && strcmp(why, "busy")) {
+		if (r.at_good && !tb_error_is(&e, TB_R_BISECT_ENDS) && !tb_error_is(&e, TB_R_BUSY)) {
 			char *resume = resume_line(a, &r);
 			outcome_say(o, "%s; the range stands at good %s, bad %s (%zu runs so far); `%s` goes on from there",
 				    e.msg, r.at_good, r.at_bad, r.n_steps, resume);

@@ -206,7 +206,7 @@ static int cmd_status(struct cli *c, const void *opts, struct store *s, struct o
 	outcome_str(o, "failed", v.st.failed);
 	outcome_str(o, "failed_reason", v.st.failed_reason);
 	outcome_str(o, "failed_reason_id",
-		    v.st.failed ? (v.st.failed_reason_id ? v.st.failed_reason_id : "failed") : "");
+		    v.st.failed ? (v.st.failed_reason_id ? v.st.failed_reason_id : tb_reason_id(TB_R_FAILED)) : "");
 	json_object_object_add(o->fields, "drivers", cli_drivers_array(have_m ? &m : NULL));
 	outcome_str(o, "base", have_m ? m.base : "");
 	outcome_str(o, "mesa_version", have_m ? m.mesa_version : "");

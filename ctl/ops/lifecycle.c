@@ -540,13 +540,13 @@ static int failed_removable(const struct store *s, const struct lc_view *v, cons
 }
 
 static int smoke_failed(const struct lc_ctx *c, struct lc_view *v, const char *version,
-			const char *reason_id, const char *why, struct lc_result *r,
+			enum tb_reason reason, const char *why, struct lc_result *r,
 			struct tb_error *e)
 {
-	state_set_failed(&v->st, version, reason_id, why);
+	state_set_failed(&v->st, version, reason, why);
 	struct marks mk; /* the store remembers it (§12), in the same commit */
 	marks_load(c->s, &mk);
-	remember_mark(c->cfg, c->s, &mk, version, reason_id, why);
+	remember_mark(c->cfg, c->s, &mk, version, reason, why);
 	int rc = commit_as(c, v->current, v->previous, &v->st, 0, NULL, &mk, r, e);
 	marks_free(&mk);
 	if (rc)

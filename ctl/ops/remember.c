@@ -15,7 +15,7 @@ static void asset_digest(const struct feed_asset *a, char *out, size_t n)
 }
 
 void remember_mark(const struct config *cfg, const struct store *s, struct marks *m,
-		   const char *version, const char *reason, const char *why)
+		   const char *version, enum tb_reason reason, const char *why)
 {
 	char digest[80] = "";
 	uint64_t size = 0;
@@ -31,11 +31,11 @@ void remember_mark(const struct config *cfg, const struct store *s, struct marks
 		feed_free(&f);
 	}
 	free(cache);
-	marks_set(m, version, reason, why, digest, size, 0);
+	marks_set(m, version, tb_reason_id(reason), why, digest, size, 0);
 }
 
 int remember_version(const struct config *cfg, struct store *s, const char *version,
-		     const char *reason, const char *why)
+		     enum tb_reason reason, const char *why)
 {
 	struct marks m;
 	marks_load(s, &m);
@@ -46,13 +46,13 @@ int remember_version(const struct config *cfg, struct store *s, const char *vers
 	return rc;
 }
 
-int remember_refused(struct store *s, const struct feed_release *r, const char *reason,
+int remember_refused(struct store *s, const struct feed_release *r, enum tb_reason reason,
 		     const char *why)
 {
 	char digest[80];
 	asset_digest(&r->tarball, digest, sizeof digest);
 	struct tb_error e = {0};
-	return marks_record(s, r->version, reason, why, digest, r->tarball.size, 1, &e);
+	return marks_record(s, r->version, tb_reason_id(reason), why, digest, r->tarball.size, 1, &e);
 }
 
 int remember_is_refusal(const char *reason_id)

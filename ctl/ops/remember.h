@@ -18,13 +18,13 @@
  * version. Under the store's lock. A mark that cannot be written is not a reason to fail
  * what happened: 0 or the errno-less failure, ignored by callers that have done their work. */
 int remember_version(const struct config *cfg, struct store *s, const char *version,
-		     const char *reason, const char *why);
+		     enum tb_reason reason, const char *why);
 /* The same into m (not saved): for a commit of the life cycle that writes the marks with
  * its links (ctl/ops/lifecycle.c). */
 void remember_mark(const struct config *cfg, const struct store *s, struct marks *m,
-		   const char *version, const char *reason, const char *why);
-/* Marks r's release as refused (reason: an integrity or system reason id) with its asset. */
-int remember_refused(struct store *s, const struct feed_release *r, const char *reason,
+		   const char *version, enum tb_reason reason, const char *why);
+/* Marks r's release as refused (reason: an integrity or system reason) with its asset. */
+int remember_refused(struct store *s, const struct feed_release *r, enum tb_reason reason,
 		     const char *why);
 /* Whether reason_id is one a release is refused for (class integrity or system). */
 int remember_is_refusal(const char *reason_id);

@@ -96,10 +96,10 @@ static ssize_t read_tar(struct archive *a, void *data, const void **out)
 	return (ssize_t)len;
 }
 
-static int refuse(struct tb_error *e, const struct unpack *u, const char *why, const char *fmt,
+static int refuse(struct tb_error *e, const struct unpack *u, enum tb_reason why, const char *fmt,
 		  const char *what)
 {
-	return tb_fail_why(e, TB_EVERIFY, why, fmt, u->name, what);
+	return tb_fail(e, why, fmt, u->name, what);
 }
 
 /* Creates the parent directories of rel inside the staging tree. No symbolic links exist in

@@ -215,7 +215,7 @@ int marks_set(struct marks *m, const char *version, const char *reason, const ch
 		json_object_put(j);
 	}
 	m->v = xrealloc(m->v, (m->n + 1) * sizeof *m->v);
-	m->v[m->n++] = (struct mark){xstrdup(version), xstrdup(reason && tb_reason_find(reason) >= 0 ? reason : "failed"),
+	m->v[m->n++] = (struct mark){xstrdup(version), xstrdup(reason && tb_reason_find(reason) >= 0 ? reason : tb_reason_id(TB_R_FAILED)),
 				     w, xstrdup(digest && digest_ok(digest) ? digest : ""), size, !!refused};
 	return 0;
 }

@@ -19,12 +19,17 @@ void state_set(char **field, const char *value)
 	*field = copy;
 }
 
-void state_set_failed(struct state *st, const char *version, const char *reason_id,
+void state_set_failed(struct state *st, const char *version, enum tb_reason reason,
 		      const char *sentence)
 {
 	state_set(&st->failed, version);
 	state_set(&st->failed_reason, version ? sentence : NULL);
-	state_set(&st->failed_reason_id, version ? reason_id : NULL);
+	state_set(&st->failed_reason_id, version ? tb_reason_id(reason) : NULL);
+}
+
+void state_clear_failed(struct state *st)
+{
+	state_set_failed(st, NULL, TB_R_FAILED, NULL);
 }
 
 void state_free(struct state *st)

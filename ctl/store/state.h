@@ -33,9 +33,10 @@ void state_free(struct state *st);
 void state_set(char **field, const char *value);
 /* A copy of src into dst (dst not initialised). */
 void state_copy(struct state *dst, const struct state *src);
-/* Records that version failed (reason_id from docs/design.md, sentence without command-line
- * syntax), or clears the record (version NULL). */
-void state_set_failed(struct state *st, const char *version, const char *reason_id,
+/* Records that version failed (its reason, kept as its id; a sentence without command-line
+ * syntax); version NULL clears the record as state_clear_failed does. */
+void state_set_failed(struct state *st, const char *version, enum tb_reason reason,
 		      const char *sentence);
+void state_clear_failed(struct state *st);
 
 #endif

@@ -52,12 +52,18 @@ static int take_option(int argc, char **argv, int *i, const char *name, const ch
 	return 1;
 }
 
+/* A command that cannot be started exits as a shell's would: 127 not found, 126 cannot run.
+ * That is the command's status, not a failure of ours with a reason (run's path has no
+ * --json), so the sentence is said alone. */
 static int exec_command(char **argv)
 {
 	execvp(argv[0], argv);
-	if (errno == ENOENT)
-		return fail(TB_ENOT_FOUND, argv[0], ": command not found", NULL);
-	return fail(TB_ECANNOT_RUN, "cannot run ", argv[0], ": ", strerror(errno), NULL);
+	if (errno == ENOENT) {
+		say_error(argv[0], ": command not found", NULL);
+		return TB_ENOT_FOUND;
+	}
+	say_error("cannot run ", argv[0], ": ", strerror(errno), NULL);
+	return TB_ECANNOT_RUN;
 }
 
 /* Where COMMAND starts after the options: a leading "--" ends them explicitly. */

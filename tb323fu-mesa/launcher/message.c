@@ -110,31 +110,15 @@ void say_error(const char *first, ...)
 	va_end(ap);
 }
 
-static int vfail(int code, const char *reason, const char *first, va_list ap)
+int (fail)(enum tb_reason reason, const char *first, ...)
 {
-	va_list again;
+	va_list ap, again;
+	va_start(ap, first);
 	va_copy(again, ap);
 	if (json_mode && !json_answered)
-		json_failure(reason ? reason : code == TB_EUSAGE ? "usage" : "failed", first, again);
+		json_failure(tb_reason_id(reason), first, again);
 	va_end(again);
 	vsay(first, ap);
-	return code;
-}
-
-int fail(int code, const char *first, ...)
-{
-	va_list ap;
-	va_start(ap, first);
-	int rc = vfail(code, NULL, first, ap);
 	va_end(ap);
-	return rc;
-}
-
-int fail_because(int code, const char *reason, const char *first, ...)
-{
-	va_list ap;
-	va_start(ap, first);
-	int rc = vfail(code, reason, first, ap);
-	va_end(ap);
-	return rc;
+	return tb_reason_code(reason);
 }

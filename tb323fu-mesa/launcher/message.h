@@ -3,15 +3,16 @@
 #ifndef TB_MESSAGE_H
 #define TB_MESSAGE_H
 
+#include "common/reasons.h"
+
 /* Writes "tb323fu-mesa: " and the strings (up to a NULL) and a newline to stderr. */
 void say_error(const char *first, ...) __attribute__((sentinel));
 
-/* The same, then returns code: `return fail(1, "…", NULL);`. */
-int fail(int code, const char *first, ...) __attribute__((sentinel));
-
-/* As fail, with the failure's reason id (common/reasons.h); fail says "usage" for exit 2,
- * else "failed". */
-int fail_because(int code, const char *reason, const char *first, ...) __attribute__((sentinel));
+/* The same for a failure raised by its reason (a row of common/reasons.h: its id for --json,
+ * its exit code returned): `return fail(TB_R_NOT_INSTALLED, "…", NULL);`. An exit code where
+ * the reason goes does not compile (TB_REASON_ARG). */
+int (fail)(enum tb_reason reason, const char *first, ...) __attribute__((sentinel));
+#define fail(reason, ...) (fail)(TB_REASON_ARG(reason), __VA_ARGS__)
 
 /* The --store the user gave (NULL: none): every "tb323fu-ctl mesa" a sentence names becomes
  * "tb323fu-ctl --store DIR mesa", quoted for a shell where DIR needs it, so a hint acts on the

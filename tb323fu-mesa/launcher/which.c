@@ -312,17 +312,18 @@ static int which_pid(const char *root, int number, int json, int several, const 
 		snprintf(said, sizeof said, gone ? "no process %s is running (ps -e lists those that are)"
 					       : "cannot read %s: %s (run as the process's owner or as root)",
 			 gone ? pid : maps_path, strerror(errno));
-		const char *reason = gone ? "not-found" : errno == EACCES || errno == EPERM ? "permission" : "failed";
+		enum tb_reason reason = gone ? TB_R_NOT_FOUND_LOCAL
+					: errno == EACCES || errno == EPERM ? TB_R_PERMISSION : TB_R_FAILED;
 		if (!pid_reason)
-			pid_reason = reason;
+			pid_reason = tb_reason_id(reason);
 		if (json && several) { /* one entry of the list, said on stderr too */
 			printf("%s{\"pid\":%s,\"ok\":false,\"message\":", lead, pid);
 			json_string(stdout, said);
-			printf(",\"reason\":\"%s\"}", reason);
+			printf(",\"reason\":\"%s\"}", tb_reason_id(reason));
 			say_error(said, NULL);
-			return TB_EFAIL;
+			return tb_reason_code(reason);
 		}
-		return fail_because(TB_EFAIL, reason, said, NULL);
+		return fail(reason, said, NULL);
 	}
 	if (envfile_read(comm_path, comm, sizeof comm) > 0)
 		comm[strcspn(comm, "\n")] = '\0';
@@ -482,7 +483,7 @@ static int which_pids(const char *root, const struct pid_list *l, int json)
 		printf("],\"ok\":%s,\"message\":", answered == l->n ? "true" : "false");
 		json_string(stdout, said);
 		if (answered < l->n)
-			printf(",\"reason\":\"%s\"", pid_reason ? pid_reason : "failed");
+			printf(",\"reason\":\"%s\"", pid_reason ? pid_reason : tb_reason_id(TB_R_FAILED));
 		fputs("}\n", stdout);
 		message_json_answered();
 	}

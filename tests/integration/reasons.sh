@@ -1,35 +1,78 @@
 #!/bin/sh
-# The reason ids have one table (tb323fu-mesa/common/reasons.c, docs/design.md §9): every id
-# the code records is in it with the exit code it is given, the documented list and the table
-# are the same set, and what --json says of real failures is an id of the table with its exit
-# code. The check itself sees an unknown id, a wrong exit code and an undocumented entry.
+# The reason ids have one table (tb323fu-mesa/common/reasons.c, docs/design.md §9): the
+# documented list and the table are the same set, each row is one reason of enum tb_reason,
+# and what --json says of real failures is an id of the table with its exit code. A failure
+# is raised by its row (tb_fail(e, TB_R_…, …)): the compiler refuses a misspelt reason and an
+# exit code where the reason goes, with each compiler the build uses. The check itself sees
+# an undocumented entry, a documented id without a row and an exit code spelled where one is
+# passed on.
 . "$TB_TOP/tests/lib.sh"
 
 ids() { python3 "$TB_TOP/tests/tools/reason-ids.py" "$@"; }
 
 run_cmd ids "$TB_TOP"
-if [ "$rc" -eq 0 ]; then ok "every reason id the code names is in the table, with its exit code, and documented"; else
-	not_ok "every reason id the code names is in the table, with its exit code, and documented" "$(head -n 20 "$T/out")"; fi
+if [ "$rc" -eq 0 ]; then ok "the table of reasons and its documented list agree"; else
+	not_ok "the table of reasons and its documented list agree" "$(head -n 20 "$T/out")"; fi
 
 # --- the check sees what it is for (in a copy of the tree) ---
 mkdir -p "$T/tree/docs"
 cp -R "$TB_TOP/ctl" "$TB_TOP/tb323fu-mesa" "$T/tree/"
 cp "$TB_TOP/docs/design.md" "$T/tree/docs/"
 cat >>"$T/tree/ctl/store/state.c" <<'C'
-static int planted_unknown(struct tb_error *e) { return tb_fail_why(e, TB_EFAIL, "no-such-reason", "x"); }
 static int planted_code(struct tb_error *e)
 {
-	return tb_fail_why(e, TB_ENET,
-			   "hash-mismatch", "x");
+	return tb_fail_code(e,
+			    TB_ENET, TB_R_HASH_MISMATCH, "x");
 }
 C
 sed -i 's/R(TB_R_RULES_CORRUPT, "rules-corrupt"/R(TB_R_RULES_CORRUPT, "rules-planted"/' "$T/tree/tb323fu-mesa/common/reasons.c"
 run_cmd ids "$T/tree"
-check "the check names an unknown id by file and line" grep -q '^ctl/store/state.c:[0-9]*: reason "no-such-reason" is not in the table' "$T/out"
-check "… a known id with another exit code, across lines" grep -q '^ctl/store/state.c:[0-9]*: reason "hash-mismatch" with exit code 5; the table gives \[4\]' "$T/out"
+check "the check names an exit code spelled for tb_fail_code by file and line, across lines" \
+	grep -q '^ctl/store/state.c:[0-9]*: tb_fail_code with TB_ENET spelled' "$T/out"
 check "… an entry not documented, and a documented id not in the table" \
 	sh -c "grep -q 'the table.s \"rules-planted\" is not documented' '$T/out' && grep -q '\"rules-corrupt\" is documented but not in the table' '$T/out'"
 check "… and fails" test "$rc" -eq 1
+
+# --- the compiler refuses a misspelt reason and an exit code where a reason goes ---
+# planted NAME STATEMENT: a C file whose function raises a failure, against the project's headers.
+planted() {
+	printf '#include "base/error.h"\n#include "launcher/message.h"\nint planted(struct tb_error *e);\nint planted(struct tb_error *e)\n{\n\t%s\n}\n' "$2" >"$T/$1.c"
+}
+planted right 'return tb_fail(e, TB_R_NOT_INSTALLED, "Mesa %s is not installed", "1") + tb_fail_errno(e, TB_R_DAMAGED_STORE, "x") + fail(TB_R_USAGE, "x", (char *)0);'
+planted misspelt 'return tb_fail(e, TB_R_NOT_INSTALED, "Mesa %s is not installed", "1");'
+planted code 'return tb_fail(e, TB_EFAIL, "Mesa %s is not installed", "1");'
+planted code_errno 'return tb_fail_errno(e, TB_EUSAGE, "cannot read %s", "x");'
+planted code_number 'return tb_fail_errno_as(e, 1, "cannot read %s", "x");'
+planted code_launcher 'return e ? fail(TB_EFAIL, "x", (char *)0) : 0;'
+# compiles CC NAME: CC takes the planted file as the build compiles the engine (with the
+# sanitizers under make check SANITIZE=1); its messages in $T/out.
+compiles() {
+	"$1" -std=gnu11 -Wall -Wextra -Werror -D_GNU_SOURCE -I"$TB_TOP/ctl" -I"$TB_TOP/tb323fu-mesa" \
+		${SANITIZE:+-fsanitize=address,undefined} -c -o "$T/$2.o" "$T/$2.c" >"$T/out" 2>&1
+}
+# refused CC NAME WHAT PATTERN: CC refuses the planted file, saying PATTERN.
+refused() {
+	if compiles "$1" "$2"; then not_ok "$1 refuses $3" "it compiled"
+	elif grep -q "$4" "$T/out"; then ok "$1 refuses $3"
+	else not_ok "$1 refuses $3" "$(head -n 10 "$T/out")"; fi
+}
+# the compiler of the build (CC, as make passes it on, else cc) and the fuzz targets' clang
+compilers=${CC:-cc}
+[ "$(command -v "$compilers")" = "$(command -v clang)" ] || compilers="$compilers clang"
+for c in $compilers; do
+	if ! command -v "$c" >/dev/null 2>&1; then
+		skip "$c refuses a misspelt reason and an exit code for a reason" "$c is not installed"
+		continue
+	fi
+	if compiles "$c" right; then ok "$c: failures raised by their reasons compile"; else
+		not_ok "$c: failures raised by their reasons compile" "$(head -n 10 "$T/out")"; fi
+	refused "$c" misspelt "a misspelt reason (TB_R_NOT_INSTALED)" TB_R_NOT_INSTALED
+	exit_code='a reason (TB_R_...) goes here, not an exit code'
+	refused "$c" code "an exit code where the reason goes (tb_fail(e, TB_EFAIL, …))" "$exit_code"
+	refused "$c" code_errno "… tb_fail_errno(e, TB_EUSAGE, …)" "$exit_code"
+	refused "$c" code_number "… tb_fail_errno_as(e, 1, …)" "$exit_code"
+	refused "$c" code_launcher "… the launcher's fail(TB_EFAIL, …)" "$exit_code"
+done
 
 # --- what --json says of real failures ---
 ids --table "$TB_TOP" >"$T/table"

@@ -66,7 +66,7 @@ static void test_refuses_what_it_cannot_show(void **state)
 		assert_non_null(at);
 		snprintf(buf, sizeof buf, "%.*s%s%s", (int)(at - good), good, bad[i][1], at + strlen(bad[i][0]));
 		assert_int_equal(parse(buf, &r, &e), TB_EVERIFY);
-		assert_string_equal(e.reason, "record-invalid");
+		assert_string_equal(tb_error_reason(&e), "record-invalid");
 	}
 	/* ':' and escaped quotes inside strings are no members */
 	const char *colons = strstr(good, "\"abc\"");

@@ -185,7 +185,7 @@ static int piece(void *ctx, size_t i, int worker, struct tb_error *e)
 	assert_true(worker >= 0 && worker < 4);
 	__atomic_add_fetch(&t->ran[i], 1, __ATOMIC_SEQ_CST);
 	if ((int)i == t->fail_at)
-		return tb_fail(e, TB_EFAIL, "piece %zu failed", i);
+		return tb_fail(e, TB_R_FAILED, "piece %zu failed", i);
 	return TB_OK;
 }
 

@@ -183,7 +183,7 @@ static void fill(struct state *st)
 	state_set(&st->trial, "2026.2.1");
 	st->tries = 2147483647;
 	st->max = 5;
-	state_set_failed(st, "2026.1.1", "smoke-failed", "the smoke test failed: vkcube");
+	state_set_failed(st, "2026.1.1", TB_R_SMOKE_FAILED, "the smoke test failed: vkcube");
 	state_set(&st->boot, "0f6e-boot");
 }
 
@@ -232,7 +232,7 @@ static void test_format_round_trip(void **state)
 	state_copy(&back, &st);
 	state_free(&st);
 	assert_string_equal(back.trial, "2026.2.1");
-	state_set_failed(&back, NULL, "ignored", "ignored");
+	state_set_failed(&back, NULL, TB_R_SMOKE_FAILED, "ignored");
 	assert_null(back.failed);
 	assert_null(back.failed_reason);
 	assert_null(back.failed_reason_id);
