@@ -228,13 +228,13 @@ int desktop_resolve(const struct app_scope *sc, const char *app, char **id_out, 
 	if (c.n == 1)
 		*id_out = c.id, c.id = NULL;
 	else if (c.n == 0)
-		rc = tb_fail_why(e, TB_EFAIL, "app-not-found",
-				 "no installed application has the desktop file ID or the name \"%.200s\"; give the ID of its entry (the file name in /usr/share/applications, like org.example.App.desktop)",
-				 asked);
+		rc = tb_fail(e, TB_R_APP_NOT_FOUND,
+			     "no installed application has the desktop file ID or the name \"%.200s\"; give the ID of its entry (the file name in /usr/share/applications, like org.example.App.desktop)",
+			     asked);
 	else
-		rc = tb_fail_why(e, TB_EFAIL, "app-ambiguous",
-				 "\"%.200s\" names %zu applications: %.600s%s; give one of their desktop file IDs",
-				 asked, c.n, c.list.buf, c.n > 10 ? ", …" : "");
+		rc = tb_fail(e, TB_R_APP_AMBIGUOUS,
+			     "\"%.200s\" names %zu applications: %.600s%s; give one of their desktop file IDs",
+			     asked, c.n, c.list.buf, c.n > 10 ? ", …" : "");
 	free(asked);
 	free(c.id);
 	sb_free(&c.list);

@@ -43,9 +43,9 @@ int override_owner(const struct app_scope *sc, const char *id, char **orig_path,
 
 static int refuse_foreign(const struct app_scope *sc, const char *id, struct tb_error *e)
 {
-	return tb_fail_why(e, TB_EFAIL, "not-ours",
-			   "%s/%s is not an entry tb323fu-ctl wrote; it is left as it is (move it away to give %s a rule here)",
-			   sc->apps_dir, id, id);
+	return tb_fail(e, TB_R_NOT_OURS,
+		       "%s/%s is not an entry tb323fu-ctl wrote; it is left as it is (move it away to give %s a rule here)",
+		       sc->apps_dir, id, id);
 }
 
 int override_plan(const struct app_scope *sc, const char *id, const char *orig_path,
@@ -59,8 +59,8 @@ int override_plan(const struct app_scope *sc, const char *id, const char *orig_p
 	char *text = read_small_file(orig_path, DESKTOP_MAX_BYTES, &len);
 	if (!text) {
 		if (errno == E2BIG)
-			return tb_fail_why(e, TB_EFAIL, "failed", "the desktop entry %s is over 1 MiB; no rule was set", orig_path);
-		return tb_fail_errno(e, TB_EFAIL, "cannot read the desktop entry %s", orig_path);
+			return tb_fail(e, TB_R_FAILED, "the desktop entry %s is over 1 MiB; no rule was set", orig_path);
+		return tb_fail_errno(e, TB_R_FAILED, "cannot read the desktop entry %s", orig_path);
 	}
 	char hex[SHA256_HEX_LEN + 1];
 	struct sha256_stream *h = sha256_begin();
@@ -97,7 +97,7 @@ int override_remove(const struct app_scope *sc, const char *id, struct tb_error 
 		return 0;
 	char *path = path_join(sc->apps_dir, id);
 	int rc = unlink(path) != 0 && errno != ENOENT
-			 ? tb_fail_errno(e, TB_EFAIL, "cannot remove %s", path) : 0;
+			 ? tb_fail_errno(e, TB_R_FAILED, "cannot remove %s", path) : 0;
 	free(path);
 	return rc;
 }

@@ -48,8 +48,8 @@ int app_scope_user(struct app_scope *sc, struct tb_error *e)
 	if (!config || !data) {
 		free(config);
 		free(data);
-		return tb_fail_why(e, TB_EFAIL, "failed",
-				   "your own rules need a home directory: set HOME (or XDG_CONFIG_HOME and XDG_DATA_HOME)");
+		return tb_fail(e, TB_R_FAILED,
+			       "your own rules need a home directory: set HOME (or XDG_CONFIG_HOME and XDG_DATA_HOME)");
 	}
 	sc->user = 1;
 	sc->rules_file = xasprintf("%s/tb323fu/mesa-apps", config);
@@ -176,24 +176,24 @@ int apprules_load(const struct app_scope *sc, struct app_rules *r, struct tb_err
 			return 1;
 		/* a file the caller may not open is not damage: said as a permission problem */
 		if ((errno == EACCES || errno == EPERM) && sc->user)
-			return tb_fail_why(e, TB_EFAIL, "permission",
-					   "you may not read your rule file %s (written by a command run with sudo?); nothing was changed: give it back with `sudo chown %u %s`",
-					   sc->rules_file, (unsigned)geteuid(), sc->rules_file),
+			return tb_fail(e, TB_R_PERMISSION,
+				       "you may not read your rule file %s (written by a command run with sudo?); nothing was changed: give it back with `sudo chown %u %s`",
+				       sc->rules_file, (unsigned)geteuid(), sc->rules_file),
 			       -1;
 		if (errno == EACCES || errno == EPERM)
-			return tb_fail_why(e, TB_EFAIL, "permission",
-					   "you may not read the system's rule file %s; nothing was changed: run the command as root (sudo)",
-					   sc->rules_file),
+			return tb_fail(e, TB_R_PERMISSION,
+				       "you may not read the system's rule file %s; nothing was changed: run the command as root (sudo)",
+				       sc->rules_file),
 			       -1;
-		return tb_fail_errno(e, TB_EFAIL, "cannot read the rules %s", sc->rules_file), -1;
+		return tb_fail_errno(e, TB_R_FAILED, "cannot read the rules %s", sc->rules_file), -1;
 	}
 	/* one owner: a user's rules are that user's file, the system's the store owner's */
 	struct stat st;
 	if (stat(sc->rules_file, &st) == 0 && sc->user && st.st_uid != geteuid()) {
 		free(text);
-		return tb_fail_why(e, TB_EFAIL, "permission",
-				   "your rule file %s belongs to another user (uid %u; written by a command run with sudo?), so it is not read and nothing was changed: give it back with `sudo chown %u %s`",
-				   sc->rules_file, (unsigned)st.st_uid, (unsigned)geteuid(), sc->rules_file),
+		return tb_fail(e, TB_R_PERMISSION,
+			       "your rule file %s belongs to another user (uid %u; written by a command run with sudo?), so it is not read and nothing was changed: give it back with `sudo chown %u %s`",
+			       sc->rules_file, (unsigned)st.st_uid, (unsigned)geteuid(), sc->rules_file),
 		       -1;
 	}
 	int rc = apprules_parse(text, len, r) ? 1 : 0;

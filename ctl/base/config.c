@@ -291,7 +291,7 @@ int config_parse(struct config *c, const char *text, const char *name, struct tb
 		if (*s) {
 			char *eq = strchr(s, '=');
 			if (!eq) {
-				rc = tb_fail(e, TB_EUSAGE, "%s line %d: expected key = value, found \"%s\"; fix or remove that line",
+				rc = tb_fail(e, TB_R_USAGE, "%s line %d: expected key = value, found \"%s\"; fix or remove that line",
 					     name, lineno, s);
 				break;
 			}
@@ -299,7 +299,7 @@ int config_parse(struct config *c, const char *text, const char *name, struct tb
 			char *k = trim(s), *v = trim(eq + 1);
 			int r = set_key(c, k, v);
 			if (r < 0) {
-				rc = tb_fail(e, TB_EUSAGE, "%s line %d: bad value \"%s\" for %s; fix that line",
+				rc = tb_fail(e, TB_R_USAGE, "%s line %d: bad value \"%s\" for %s; fix that line",
 					     name, lineno, v, k);
 				break;
 			}
@@ -307,10 +307,10 @@ int config_parse(struct config *c, const char *text, const char *name, struct tb
 				/* the nearest known key, as for a mistyped command (common/suggest.c) */
 				const char *near = suggest_name(k, config_keys, N_CONFIG_KEYS, sizeof *config_keys);
 				if (near)
-					rc = tb_fail(e, TB_EUSAGE, "%s line %d: unknown key \"%s\"; did you mean \"%s\"? fix or remove that line (man tb323fu-mesa.conf lists the keys)",
+					rc = tb_fail(e, TB_R_USAGE, "%s line %d: unknown key \"%s\"; did you mean \"%s\"? fix or remove that line (man tb323fu-mesa.conf lists the keys)",
 						     name, lineno, k, near);
 				else
-					rc = tb_fail(e, TB_EUSAGE, "%s line %d: unknown key \"%s\"; fix or remove that line (man tb323fu-mesa.conf lists the keys)",
+					rc = tb_fail(e, TB_R_USAGE, "%s line %d: unknown key \"%s\"; fix or remove that line (man tb323fu-mesa.conf lists the keys)",
 						     name, lineno, k);
 				break;
 			}
@@ -331,18 +331,18 @@ int config_load(struct config *c, const char *path, int must_exist, struct tb_er
 		if (errno == ESPIPE && !strcmp(path, "/dev/null"))
 			return TB_OK;
 		if (errno == E2BIG)
-			return tb_fail_why(e, TB_EUSAGE, "too-large",
-					   "the configuration %s is larger than 1 MiB; a mesa.conf is a few lines of key = value",
-					   path);
-		return tb_fail_errno(e, TB_EUSAGE, "cannot read the configuration %s", path);
+			return tb_fail(e, TB_R_TOO_LARGE_USAGE,
+				       "the configuration %s is larger than 1 MiB; a mesa.conf is a few lines of key = value",
+				       path);
+		return tb_fail_errno(e, TB_R_USAGE, "cannot read the configuration %s", path);
 	}
 	/* A NUL would silently end the text early and drop the lines after it (a
 	 * require_signature among them). */
 	if (memchr(text, '\0', len)) {
 		free(text);
-		return tb_fail_why(e, TB_EUSAGE, "usage",
-				   "the configuration %s contains a NUL byte, so it is not a text file; rewrite it as key = value lines",
-				   path);
+		return tb_fail(e, TB_R_USAGE,
+			       "the configuration %s contains a NUL byte, so it is not a text file; rewrite it as key = value lines",
+			       path);
 	}
 	int rc = config_parse(c, text, path, e);
 	free(text);

@@ -65,5 +65,5 @@ int lazylib_load(struct lazylib *lib, struct tb_error *e)
 	char why[1024];
 	if (handle_of(lib, why, sizeof why))
 		return TB_OK;
-	return tb_fail_why(e, TB_ENOT_FOUND, "library-missing", "%s", why);
+	return tb_fail(e, TB_R_LIBRARY_MISSING, "%s", why);
 }

@@ -80,28 +80,28 @@ int regex_compile_bounded(regex_t *re, const char *pattern, int cflags, const ch
 	const char *more;
 	int shown = shown_length(pattern, &more);
 	if (strlen(pattern) > REGEX_MAX_LENGTH)
-		return tb_fail_why(e, TB_EFAIL, "failed",
-				   "%s \"%.*s%s\" is %zu bytes long, more than the %d a regular expression "
-				   "may have here; use a shorter one",
-				   what, shown, pattern, more, strlen(pattern), REGEX_MAX_LENGTH);
+		return tb_fail(e, TB_R_FAILED,
+			       "%s \"%.*s%s\" is %zu bytes long, more than the %d a regular expression "
+			       "may have here; use a shorter one",
+			       what, shown, pattern, more, strlen(pattern), REGEX_MAX_LENGTH);
 	enum trial t = try_compile(pattern, cflags);
 	if (t == NO_TRIAL)
-		return tb_fail_errno_why(e, TB_EFAIL, "failed",
-					 "cannot compile %s \"%.*s%s\" within a memory limit", what, shown,
-					 pattern, more);
+		return tb_fail_errno_as(e, TB_R_FAILED,
+					"cannot compile %s \"%.*s%s\" within a memory limit", what, shown,
+					pattern, more);
 	if (t == TOO_LARGE)
-		return tb_fail_why(e, TB_EFAIL, "failed",
-				   "%s \"%.*s%s\" needs more than %ld MiB to compile (each repetition "
-				   "count is expanded in memory); use smaller counts such as {1,100}, or "
-				   "+ and * instead",
-				   what, shown, pattern, more, REGEX_MAX_COMPILE_BYTES >> 20);
+		return tb_fail(e, TB_R_FAILED,
+			       "%s \"%.*s%s\" needs more than %ld MiB to compile (each repetition "
+			       "count is expanded in memory); use smaller counts such as {1,100}, or "
+			       "+ and * instead",
+			       what, shown, pattern, more, REGEX_MAX_COMPILE_BYTES >> 20);
 	int rc = regcomp(re, pattern, cflags);
 	if (rc != 0) {
 		char why[128];
 		regerror(rc, re, why, sizeof why);
-		return tb_fail_why(e, TB_EFAIL, "failed",
-				   "%s \"%.*s%s\" is not an extended regular expression (%s); correct it",
-				   what, shown, pattern, more, why);
+		return tb_fail(e, TB_R_FAILED,
+			       "%s \"%.*s%s\" is not an extended regular expression (%s); correct it",
+			       what, shown, pattern, more, why);
 	}
 	return TB_OK;
 }

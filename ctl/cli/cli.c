@@ -32,7 +32,7 @@ int outcome_fail(struct outcome *o, const struct tb_error *e)
 	o->code = e->code ? e->code : TB_EFAIL;
 	free(o->message);
 	o->message = xstrdup(e->msg[0] ? e->msg : "failed");
-	o->reason = e->code ? tb_error_reason(e) : "failed";
+	o->reason = e->code ? tb_error_reason(e) : tb_reason_id(TB_R_FAILED);
 	return o->code;
 }
 
@@ -61,7 +61,7 @@ int cli_usage(struct outcome *o, const char *fmt, ...)
 	char *s = xvasprintf(fmt, ap);
 	va_end(ap);
 	struct tb_error e = {0};
-	tb_fail_why(&e, TB_EUSAGE, "usage", "%s", s);
+	tb_fail(&e, TB_R_USAGE, "%s", s);
 	free(s);
 	return outcome_fail(o, &e);
 }
@@ -112,7 +112,7 @@ int cli_pin_version(struct cli *c, const struct store *s, const char *version, s
 	if (store_has_version(s, version))
 		return 0;
 	struct tb_error e = {0};
-	tb_fail_why(&e, TB_EFAIL, "not-installed", "Mesa %s is not installed (tb323fu-ctl mesa list shows what is)", version);
+	tb_fail(&e, TB_R_NOT_INSTALLED, "Mesa %s is not installed (tb323fu-ctl mesa list shows what is)", version);
 	return outcome_fail(o, &e);
 }
 
@@ -121,10 +121,10 @@ char *cli_pick_version(const struct store *s, const char *version, struct outcom
 	struct tb_error e = {0};
 	char *chosen = version ? xstrdup(version) : store_current(s);
 	if (!chosen)
-		tb_fail_why(&e, TB_EFAIL, "not-installed", "no Mesa version is installed (tb323fu-ctl mesa update)");
+		tb_fail(&e, TB_R_NOT_INSTALLED, "no Mesa version is installed (tb323fu-ctl mesa update)");
 	else if (!store_has_version(s, chosen))
-		tb_fail_why(&e, TB_EFAIL, "not-installed",
-			    "Mesa %s is not installed (tb323fu-ctl mesa list shows what is)", chosen);
+		tb_fail(&e, TB_R_NOT_INSTALLED,
+			"Mesa %s is not installed (tb323fu-ctl mesa list shows what is)", chosen);
 	if (e.code) {
 		outcome_fail(o, &e);
 		free(chosen);

@@ -71,13 +71,13 @@ int cli_writer_preflight(struct cli *c, const char *name, int line_argc, char **
 		return -1;
 	struct tb_error e = {0};
 	if (err == EROFS) {
-		tb_fail_why(&e, TB_EFAIL, "read-only",
-			    "%s changes the store %s, which is on a read-only file system", name, dir);
+		tb_fail(&e, TB_R_READ_ONLY,
+			"%s changes the store %s, which is on a read-only file system", name, dir);
 	} else {
 		char *sudo = sudo_line(line_argc, line);
-		tb_fail_why(&e, TB_EFAIL, "permission",
-			    "%s changes the store %s and needs root for that: run `%s`", name, dir,
-			    sudo);
+		tb_fail(&e, TB_R_PERMISSION,
+			"%s changes the store %s and needs root for that: run `%s`", name, dir,
+			sudo);
 		free(sudo);
 	}
 	return outcome_fail(o, &e);

@@ -20,9 +20,9 @@ static int no_store(const struct cli_command *cmd, const char *dir, struct outco
 			    cmd->done_without_store, dir);
 		return TB_OK;
 	}
-	tb_fail_why(&e, TB_EFAIL, "not-installed",
-		    "there is no store at %s (nothing was made there): no Mesa version installed for `tb323fu-ctl mesa %s`; check --store, or install a version first (tb323fu-ctl mesa update)",
-		    dir, cmd->name);
+	tb_fail(&e, TB_R_NOT_INSTALLED,
+		"there is no store at %s (nothing was made there): no Mesa version installed for `tb323fu-ctl mesa %s`; check --store, or install a version first (tb323fu-ctl mesa update)",
+		dir, cmd->name);
 	return outcome_fail(o, &e);
 }
 

@@ -86,7 +86,7 @@ static int cmd_app_refresh(struct cli *c, const void *opts, struct store *s, str
 		goto out;
 	launcher = find_launcher_program();
 	if (!launcher && r.n) {
-		tb_fail_why(&e, TB_EFAIL, "program-missing", "the launcher tb323fu-mesa is not installed beside tb323fu-ctl; reinstall tb323fu-mesa");
+		tb_fail(&e, TB_R_PROGRAM_MISSING, "the launcher tb323fu-mesa is not installed beside tb323fu-ctl; reinstall tb323fu-mesa");
 		goto out;
 	}
 	json_object *done = json_object_new_array();

@@ -36,16 +36,16 @@ static int lock_user(struct app_ctx *x, int wait, struct tb_error *e)
 	if (x->lock_fd < 0 && (errno == EACCES || errno == EPERM)) {
 		struct stat st;
 		unsigned owner = lstat(x->sc.lock_file, &st) == 0 ? (unsigned)st.st_uid : 0;
-		return tb_fail_why(e, TB_EFAIL, "permission",
-				   "you may not open your rules' lock %s (it belongs to uid %u: written by a command run with sudo?); nothing was changed: give it back with `sudo chown %u %s`",
-				   x->sc.lock_file, owner, (unsigned)geteuid(), x->sc.lock_file);
+		return tb_fail(e, TB_R_PERMISSION,
+			       "you may not open your rules' lock %s (it belongs to uid %u: written by a command run with sudo?); nothing was changed: give it back with `sudo chown %u %s`",
+			       x->sc.lock_file, owner, (unsigned)geteuid(), x->sc.lock_file);
 	}
 	if (x->lock_fd < 0)
-		return tb_fail_errno(e, TB_EFAIL, "cannot open %s", x->sc.lock_file);
+		return tb_fail_errno(e, TB_R_FAILED, "cannot open %s", x->sc.lock_file);
 	if (flock(x->lock_fd, LOCK_EX | (wait ? 0 : LOCK_NB)) != 0)
 		return errno == EWOULDBLOCK
-			       ? tb_fail_why(e, TB_EBUSY, "busy", "busy: another tb323fu-ctl changes your rules (--wait waits for it)")
-			       : tb_fail_errno(e, TB_EFAIL, "cannot lock %s", x->sc.lock_file);
+			       ? tb_fail(e, TB_R_BUSY, "busy: another tb323fu-ctl changes your rules (--wait waits for it)")
+			       : tb_fail_errno(e, TB_R_FAILED, "cannot lock %s", x->sc.lock_file);
 	return 0;
 }
 

@@ -31,15 +31,15 @@ static char *choice_resolve(const struct store *s, const char *word, struct tb_e
 	if (!strcmp(word, "current")) {
 		char *cur = store_current(s);
 		if (!cur)
-			return tb_fail_why(e, TB_EFAIL, "not-installed", "no Mesa version is installed (tb323fu-ctl mesa update)"), NULL;
+			return tb_fail(e, TB_R_NOT_INSTALLED, "no Mesa version is installed (tb323fu-ctl mesa update)"), NULL;
 		free(cur);
 		return xstrdup(word);
 	}
 	char *v = !strcmp(word, "previous") ? store_previous(s) : xstrdup(word);
 	if (!v)
-		return tb_fail_why(e, TB_EFAIL, "not-installed", "there is no previous version to pin"), NULL;
+		return tb_fail(e, TB_R_NOT_INSTALLED, "there is no previous version to pin"), NULL;
 	if (!store_has_version(s, v)) {
-		tb_fail_why(e, TB_EFAIL, "not-installed", "Mesa %s is not installed (tb323fu-ctl mesa list shows what is)", v);
+		tb_fail(e, TB_R_NOT_INSTALLED, "Mesa %s is not installed (tb323fu-ctl mesa list shows what is)", v);
 		free(v);
 		return NULL;
 	}
@@ -103,11 +103,11 @@ static int cmd_app_set(struct cli *c, const void *opts, struct store *s, struct 
 	orig = desktop_original(&x.sc, id);
 	launcher = find_launcher_program();
 	if (!orig) {
-		tb_fail_why(&e, TB_EFAIL, "app-not-found", "no desktop entry %s is installed", id);
+		tb_fail(&e, TB_R_APP_NOT_FOUND, "no desktop entry %s is installed", id);
 		goto out;
 	}
 	if (!launcher) {
-		tb_fail_why(&e, TB_EFAIL, "program-missing", "the launcher tb323fu-mesa is not installed beside tb323fu-ctl; reinstall tb323fu-mesa");
+		tb_fail(&e, TB_R_PROGRAM_MISSING, "the launcher tb323fu-mesa is not installed beside tb323fu-ctl; reinstall tb323fu-mesa");
 		goto out;
 	}
 	if (dry) {

@@ -22,7 +22,7 @@ static int cmd_flatpak_unexport(struct cli *c, const void *opts, struct store *s
 		v = strcmp(a->version, "current") ? xstrdup(a->version) : store_current(s);
 		if (!v) {
 			struct tb_error e = {0};
-			tb_fail_why(&e, TB_EFAIL, "not-installed", "there is no current version to unexport");
+			tb_fail(&e, TB_R_NOT_INSTALLED, "there is no current version to unexport");
 			return outcome_fail(o, &e);
 		}
 	}

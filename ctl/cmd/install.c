@@ -40,7 +40,7 @@ static int cmd_install(struct cli *c, const void *opts, struct store *s, struct 
 	const char *chosen = version ? version : v.ready;
 	int rc;
 	if (!chosen)
-		rc = tb_fail_why(&e, TB_EFAIL, "not-installed", "no downloaded version waits for install (tb323fu-ctl mesa download, or update)"), outcome_fail(o, &e);
+		rc = tb_fail(&e, TB_R_NOT_INSTALLED, "no downloaded version waits for install (tb323fu-ctl mesa download, or update)"), outcome_fail(o, &e);
 	else if (!store_has_version(s, chosen))
 		rc = lc_not_downloaded(s, chosen, &e), outcome_fail(o, &e);
 	else if (release_verify_installed(s, chosen, &e))

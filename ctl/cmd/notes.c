@@ -31,11 +31,11 @@ static int cmd_notes(struct cli *c, const void *opts, struct store *s, struct ou
 	if (!rc) {
 		const struct feed_release *r = want ? feed_find(&f, want) : feed_newest(&f, c->cfg.channel);
 		if (!r && want)
-			rc = tb_fail_why(&e, TB_EFAIL, "unknown-version",
-					 "Mesa %s is not in the release list; `tb323fu-ctl mesa check` refreshes it", want);
+			rc = tb_fail(&e, TB_R_UNKNOWN_VERSION,
+				     "Mesa %s is not in the release list; `tb323fu-ctl mesa check` refreshes it", want);
 		else if (!r)
-			rc = tb_fail_why(&e, TB_EFAIL, "unknown-version", "no Mesa release for %s is offered on %s",
-					 host_arch(), c->cfg.channel);
+			rc = tb_fail(&e, TB_R_UNKNOWN_VERSION, "no Mesa release for %s is offered on %s",
+				     host_arch(), c->cfg.channel);
 		else {
 			outcome_str(o, "version", r->version);
 			outcome_str(o, "notes", r->notes);

@@ -115,13 +115,13 @@ static int stage_release(const struct pack_opts *a, struct pack_tree *st, struct
 	const char *stage = a->stage;
 	int rc = TB_OK;
 	if (!is_directory(stage))
-		rc = tb_fail(e, TB_EUSAGE, "%s is not a directory", stage);
+		rc = tb_fail(e, TB_R_USAGE, "%s is not a directory", stage);
 	if (!rc)
 		rc = pack_tree_walk(stage, "lib", st, e);
 	if (!rc)
 		rc = pack_tree_walk(stage, "share", st, e);
 	if (!rc && !st->m.n_files)
-		rc = tb_fail(e, TB_EUSAGE, "%s has no files under lib/ or share/", stage);
+		rc = tb_fail(e, TB_R_USAGE, "%s has no files under lib/ or share/", stage);
 	pack_tree_sort(st);
 	if (rc)
 		return rc;

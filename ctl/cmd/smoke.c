@@ -89,7 +89,7 @@ static int run_deqp(struct cli *c, struct store *s, const char *version, const c
 		counts[QPA_QUALITY_WARNING], counts[QPA_COMPATIBILITY_WARNING], counts[QPA_CRASH],
 		counts[QPA_TIMEOUT], counts[QPA_OTHER]);
 	if (failed) {
-		tb_fail_why(&e, TB_ESMOKE, "suite-regression", "dEQP-VK on Mesa %s: %zu of %zu cases failed (%s)", version,
+		tb_fail(&e, TB_R_SUITE_REGRESSION, "dEQP-VK on Mesa %s: %zu of %zu cases failed (%s)", version,
 			failed, q.n, summary);
 		rc = outcome_fail(o, &e);
 	} else {
@@ -224,10 +224,10 @@ static int run_suite(struct cli *c, struct store *s, const char *version,
 	json_object_put(res);
 	if (so.regressions) {
 		char *file = store_smoke_file(s, version);
-		tb_fail_why(&e, TB_ESMOKE, "suite-regression",
-			    "Mesa %s regressed in %d of %d %s tests against the distribution's Mesa: %s "
-			    "(the full result is in %s%s)",
-			    version, so.regressions, so.tests, suite, so.names, file, note);
+		tb_fail(&e, TB_R_SUITE_REGRESSION,
+			"Mesa %s regressed in %d of %d %s tests against the distribution's Mesa: %s "
+			"(the full result is in %s%s)",
+			version, so.regressions, so.tests, suite, so.names, file, note);
 		free(file);
 		free(note);
 		return outcome_fail(o, &e);
@@ -260,7 +260,7 @@ static int run_smoke(struct cli *c, struct store *s, const char *version, const 
 	}
 	if (so.failed) {
 		char *file = store_smoke_file(s, version);
-		tb_fail_why(&e, TB_ESMOKE, "smoke-failed", "Mesa %s failed %d of %d smoke tests (%s); the full result is in %s",
+		tb_fail(&e, TB_R_SMOKE_FAILED, "Mesa %s failed %d of %d smoke tests (%s); the full result is in %s",
 			version, so.failed, so.passed + so.failed + so.skipped, so.first_failure, file);
 		free(file);
 		return outcome_fail(o, &e);

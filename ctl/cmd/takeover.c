@@ -25,8 +25,8 @@ static int cmd_takeover(struct cli *c, const void *opts, struct store *s, struct
 	if (v.foreign) {
 		struct strbuf why = {0};
 		lc_gone_advice(s, &v, &why);
-		tb_fail_why(&e, TB_EFAIL, "damaged", "the store cannot be taken over: %s; nothing was changed",
-			    why.buf);
+		tb_fail(&e, TB_R_DAMAGED_STORE, "the store cannot be taken over: %s; nothing was changed",
+			why.buf);
 		sb_free(&why);
 	}
 	lc_view_free(&v);

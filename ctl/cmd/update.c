@@ -35,8 +35,8 @@ static int update_stays(struct cli *c, struct remote *rs, const struct feed_rele
 	const char *cur = v->current;
 	if (to && !r) {
 		struct tb_error e = {0};
-		tb_fail_why(&e, TB_EFAIL, "unknown-version", "Mesa %s is not offered for %s by %s; nothing was changed; `tb323fu-ctl mesa check` shows what is",
-			    to, host_arch(), c->cfg.source);
+		tb_fail(&e, TB_R_UNKNOWN_VERSION, "Mesa %s is not offered for %s by %s; nothing was changed; `tb323fu-ctl mesa check` shows what is",
+			to, host_arch(), c->cfg.source);
 		return outcome_fail(o, &e);
 	}
 	if (to && cur && !strcmp(cur, r->version) && present_and_whole(rs->s, cur)) {
@@ -51,8 +51,8 @@ static int update_stays(struct cli *c, struct remote *rs, const struct feed_rele
 		/* Never an older or equal version: update only moves forward. */
 		if (!cur) {
 			struct tb_error e = {0};
-			tb_fail_why(&e, TB_EFAIL, "unknown-version", "no Mesa release for %s is offered on %s by %s", host_arch(),
-				    c->cfg.channel, c->cfg.source);
+			tb_fail(&e, TB_R_UNKNOWN_VERSION, "no Mesa release for %s is offered on %s by %s", host_arch(),
+				c->cfg.channel, c->cfg.source);
 			return outcome_fail(o, &e);
 		}
 		outcome_str(o, "version", cur);

@@ -107,7 +107,7 @@ static int verify_all(struct cli *c, struct store *s, int repair, struct outcome
 		json_object_object_add(it, "version", json_object_new_string(list[i]));
 		json_object_object_add(it, "intact", json_object_new_boolean(!r));
 		json_object_object_add(it, "repaired", json_object_new_boolean(!r && one.message));
-		json_object_object_add(it, "reason", json_object_new_string(r ? tb_error_reason(e.code ? &e : &(struct tb_error){.code = r}) : ""));
+		json_object_object_add(it, "reason", json_object_new_string(r ? tb_error_reason(e.code ? &e : &(struct tb_error){.code = r, .reason = tb_reason_of_code(r)}) : ""));
 		json_object_array_add(arr, it);
 		sb_appendf(&sb, "%s%s", i ? "\n" : "",
 			   r ? (e.msg[0] ? e.msg : one.message ? one.message : "damaged")
@@ -162,7 +162,7 @@ static int cmd_verify(struct cli *c, const void *opts, struct store *s, struct o
 	char *v = want ? xstrdup(want) : store_current(s);
 	int rc;
 	if (!v)
-		rc = tb_fail_why(&e, TB_EFAIL, "not-installed", "no Mesa version installed (tb323fu-ctl mesa update)");
+		rc = tb_fail(&e, TB_R_NOT_INSTALLED, "no Mesa version installed (tb323fu-ctl mesa update)");
 	else {
 		/* without --repair it only reads: a pin keeps it from removal meanwhile (§3) */
 		if (!a->repair && store_has_version(s, v))

@@ -43,15 +43,15 @@ static int journal_open(sd_journal **j, struct tb_error *e)
 	}
 	if (r < 0) {
 		errno = -r;
-		return tb_fail_errno_why(e, TB_EFAIL, -r == ENOENT ? "not-found" : NULL,
-					 "cannot open the journal%s%s", files ? " files of $" : "",
-					 files ? JOURNAL_ENV_VAR : "");
+		return tb_fail_errno(e, -r == ENOENT ? TB_R_NOT_FOUND_LOCAL : TB_R_FAILED,
+				     "cannot open the journal%s%s", files ? " files of $" : "",
+				     files ? JOURNAL_ENV_VAR : "");
 	}
 	sd_journal_set_data_threshold(*j, JOURNAL_FIELD_MAX);
 	if (sd_journal_add_match(*j, "MESSAGE_ID=" COREDUMP_MESSAGE_ID, 0) < 0 ||
 	    sd_journal_add_disjunction(*j) < 0 || sd_journal_add_match(*j, "_TRANSPORT=kernel", 0) < 0) {
 		sd_journal_close(*j);
-		return tb_fail(e, TB_EFAIL, "cannot read the journal (sd-journal refused a match)");
+		return tb_fail(e, TB_R_FAILED, "cannot read the journal (sd-journal refused a match)");
 	}
 	return 0;
 }
@@ -199,11 +199,11 @@ int journal_check_readable(struct tb_error *e)
 	if (r < 0 || bytes)
 		return 0;
 	if (geteuid())
-		tb_fail_why(e, TB_EFAIL, "not-found",
-			    "no journal file could be read (journalctl: \"No journal files were found\"), so no crash can be seen: run it as root, or as a member of the systemd-journal group");
+		tb_fail(e, TB_R_NOT_FOUND_LOCAL,
+			"no journal file could be read (journalctl: \"No journal files were found\"), so no crash can be seen: run it as root, or as a member of the systemd-journal group");
 	else
-		tb_fail_why(e, TB_EFAIL, "not-found",
-			    "no journal file could be read (journalctl: \"No journal files were found\"), so no crash can be seen: this system keeps no journal; start systemd-journald with Storage=persistent or auto (and /var/log/journal) in journald.conf");
+		tb_fail(e, TB_R_NOT_FOUND_LOCAL,
+			"no journal file could be read (journalctl: \"No journal files were found\"), so no crash can be seen: this system keeps no journal; start systemd-journald with Storage=persistent or auto (and /var/log/journal) in journald.conf");
 	return 1;
 }
 

@@ -73,9 +73,9 @@ static int pin_in(const struct store *s, const struct app_scope *scope, const ch
 	if (!rc && apprules_find(&r, app))
 		rc = 1;
 	if (!rc && !(orig = desktop_original(&sc, app)))
-		rc = tb_fail_why(e, TB_EFAIL, "app-not-found", "no desktop entry %s is installed", app);
+		rc = tb_fail(e, TB_R_APP_NOT_FOUND, "no desktop entry %s is installed", app);
 	if (!rc && !(launcher = find_launcher_program()))
-		rc = tb_fail_why(e, TB_EFAIL, "program-missing", "the launcher tb323fu-mesa is not installed beside tb323fu-ctl; reinstall tb323fu-mesa");
+		rc = tb_fail(e, TB_R_PROGRAM_MISSING, "the launcher tb323fu-mesa is not installed beside tb323fu-ctl; reinstall tb323fu-mesa");
 	if (!rc) {
 		struct override_spec spec = {
 			.launcher = launcher,
@@ -208,7 +208,7 @@ static int end_trial(const struct lc_ctx *c, const struct lc_view *v, json_objec
 		return rc;
 	snprintf(r->rolled_back, sizeof r->rolled_back, "%s", v->st.trial);
 	char *why = xasprintf("%zu applications crashed on it on trial", json_object_array_length(apps));
-	remember_version(c->cfg, c->s, v->st.trial, "trial-crashed", why);
+	remember_version(c->cfg, c->s, v->st.trial, TB_R_TRIAL_CRASHED, why);
 	free(why);
 	json_object_object_add(rec, "rolled_back", json_object_new_string(v->st.trial));
 	size_t n_apps = json_object_array_length(apps);

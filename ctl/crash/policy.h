@@ -48,8 +48,8 @@ char *crash_record_user_path(const struct app_scope *sc);
 json_object *crash_event_json(const struct crash_event *ev);
 
 /* The reason id of an automatic pin (docs/design.md §9). */
-#define CRASH_PIN_REASON "crash-pinned"
+#define CRASH_PIN_REASON tb_reason_id(TB_R_CRASH_PINNED)
 /* The reason id of a trial the policy ended. */
-#define CRASH_ROLLBACK_REASON "trial-crashed"
+#define CRASH_ROLLBACK_REASON tb_reason_id(TB_R_TRIAL_CRASHED)
 
 #endif

@@ -69,12 +69,12 @@ int flatpak_runtime_glibc(const struct flatpak_runtime *r, char *out, size_t n, 
 	free_dirs(dirs, nd);
 	free(libc);
 	if (!out[0] && refused.code)
-		return tb_fail_why(e, refused.code, refused.reason, "%s//%s's C library cannot be read: %s",
-				   FLATPAK_RUNTIME, r->branch, refused.msg);
+		return tb_fail_again(e, &refused, "%s//%s's C library cannot be read: %s",
+				     FLATPAK_RUNTIME, r->branch, refused.msg);
 	if (!out[0])
-		return tb_fail_why(e, TB_EVERIFY, "library-unresolved",
-				   "%s//%s has no libc.so.6 that names its glibc in %s; reinstall the runtime",
-				   FLATPAK_RUNTIME, r->branch, r->files);
+		return tb_fail(e, TB_R_LIBRARY_UNRESOLVED,
+			       "%s//%s has no libc.so.6 that names its glibc in %s; reinstall the runtime",
+			       FLATPAK_RUNTIME, r->branch, r->files);
 	return TB_OK;
 }
 
@@ -105,9 +105,9 @@ static int check_versions(const struct elf_host *h, const char *tree, const char
 		struct tb_error ignored = {0};
 		if (elf_read_versions_file(lib, lib, &d, &ignored) == TB_OK && d.is_elf &&
 		    !elf_versions_defines(&d, need->name))
-			rc = tb_fail_why(e, TB_EVERIFY, "abi-mismatch",
-					 "%s needs %s of %s, which %s's %s does not define; use a release built for that runtime",
-					 rel, need->name, need->file, h->who, need->file);
+			rc = tb_fail(e, TB_R_ABI_MISMATCH,
+				     "%s needs %s of %s, which %s's %s does not define; use a release built for that runtime",
+				     rel, need->name, need->file, h->who, need->file);
 		elf_versions_free(&d);
 		free(lib);
 	}
@@ -139,7 +139,7 @@ int flatpak_abi_check(const char *tree, const struct manifest *m, const char *ve
 	h.lib_dirs = NULL;
 out:
 	if (rc)
-		tb_fail_why(e, rc, inner.reason, "Mesa %s cannot be exported for %s//%s: %s", version,
-			    FLATPAK_RUNTIME, r->branch, inner.msg);
+		tb_fail_code(e, rc, inner.code ? inner.reason : tb_reason_of_code(rc), "Mesa %s cannot be exported for %s//%s: %s", version,
+			     FLATPAK_RUNTIME, r->branch, inner.msg);
 	return rc;
 }

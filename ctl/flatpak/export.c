@@ -90,28 +90,28 @@ static int copy_file(const char *from, const char *to, mode_t mode, struct tb_er
 {
 	int in = open(from, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
 	if (in < 0)
-		return tb_fail_errno(e, TB_EFAIL, "cannot read %s", from);
+		return tb_fail_errno(e, TB_R_FAILED, "cannot read %s", from);
 	int out = open(to, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, mode);
-	int rc = out < 0 ? tb_fail_errno(e, TB_EFAIL, "cannot write %s", to) : TB_OK;
+	int rc = out < 0 ? tb_fail_errno(e, TB_R_FAILED, "cannot write %s", to) : TB_OK;
 	char buf[65536];
 	while (!rc) {
 		ssize_t k = read(in, buf, sizeof buf);
 		if (k < 0)
-			rc = tb_fail_errno(e, TB_EFAIL, "cannot read %s", from);
+			rc = tb_fail_errno(e, TB_R_FAILED, "cannot read %s", from);
 		if (k <= 0)
 			break;
 		for (ssize_t w = 0; !rc && w < k;) {
 			ssize_t d = write(out, buf + w, (size_t)(k - w));
 			if (d < 0)
-				rc = tb_fail_errno(e, TB_EFAIL, "cannot write %s", to);
+				rc = tb_fail_errno(e, TB_R_FAILED, "cannot write %s", to);
 			else
 				w += d;
 		}
 	}
 	if (out >= 0 && fchmod(out, mode) != 0 && !rc)
-		rc = tb_fail_errno(e, TB_EFAIL, "cannot write %s", to);
+		rc = tb_fail_errno(e, TB_R_FAILED, "cannot write %s", to);
 	if (out >= 0 && close(out) != 0 && !rc)
-		rc = tb_fail_errno(e, TB_EFAIL, "cannot write %s", to);
+		rc = tb_fail_errno(e, TB_R_FAILED, "cannot write %s", to);
 	close(in);
 	return rc;
 }
@@ -152,7 +152,7 @@ static int put_files(const char *tree, const struct manifest *m, const char *tmp
 		char *to = path_join(tmp, m->links[i].path);
 		rc = parent_dirs(to, e);
 		if (!rc && symlink(m->links[i].target, to) != 0)
-			rc = tb_fail_errno(e, TB_EFAIL, "cannot write %s", to);
+			rc = tb_fail_errno(e, TB_R_FAILED, "cannot write %s", to);
 		free(to);
 	}
 	return rc;
@@ -251,18 +251,18 @@ static int write_one(const struct store *s, const char *version, const struct ma
 	if (rc)
 		;
 	else if (exists && !ours_at(x->path, &old))
-		rc = tb_fail_why(e, TB_EFAIL, "not-ours",
-				 "%s is there and was not written by this tool; nothing was changed there (move it away to export)",
-				 x->path);
+		rc = tb_fail(e, TB_R_NOT_OURS,
+			     "%s is there and was not written by this tool; nothing was changed there (move it away to export)",
+			     x->path);
 	else if (exists && strcmp(old.store, s->root))
-		rc = tb_fail_why(e, TB_EFAIL, "not-ours",
-				 "%s is the export of the store %s; nothing was changed there (tb323fu-ctl --store %s mesa flatpak unexport %s removes it)",
-				 x->path, old.store, old.store, version);
+		rc = tb_fail(e, TB_R_NOT_OURS,
+			     "%s is the export of the store %s; nothing was changed there (tb323fu-ctl --store %s mesa flatpak unexport %s removes it)",
+			     x->path, old.store, old.store, version);
 	export_clear(&old);
 	if (!rc) {
 		remove_tree(tmp); /* a killed export's, or a link planted there: never followed */
 		if (mkdir(tmp, 0755) != 0)
-			rc = tb_fail_errno(e, TB_EFAIL, "cannot create %s", tmp);
+			rc = tb_fail_errno(e, TB_R_FAILED, "cannot create %s", tmp);
 	}
 	if (!rc)
 		rc = put_files(tree, m, tmp, x, e);
@@ -278,9 +278,9 @@ static int write_one(const struct store *s, const char *version, const struct ma
 	if (!rc && exists) {
 		/* a running application keeps the files it opened: the two folders trade places */
 		if (renameat2(AT_FDCWD, tmp, AT_FDCWD, x->path, RENAME_EXCHANGE) != 0)
-			rc = tb_fail_errno(e, TB_EFAIL, "cannot replace %s", x->path);
+			rc = tb_fail_errno(e, TB_R_FAILED, "cannot replace %s", x->path);
 	} else if (!rc && rename(tmp, x->path) != 0) {
-		rc = tb_fail_errno(e, TB_EFAIL, "cannot write %s", x->path);
+		rc = tb_fail_errno(e, TB_R_FAILED, "cannot write %s", x->path);
 	}
 	remove_tree(tmp);
 	free(tmp);
@@ -300,14 +300,14 @@ static int no_runtime(const struct flatpak_runtime *v, size_t n, const char *bra
 		      struct tb_error *e)
 {
 	if (!n)
-		return tb_fail_why(e, TB_EFAIL, "no-runtime",
-				   "no branch of %s is installed for %s, so no Flatpak application could use an export; install one (flatpak install flathub %s//24.08)",
-				   FLATPAK_RUNTIME, flatpak_arch(), FLATPAK_RUNTIME);
+		return tb_fail(e, TB_R_NO_RUNTIME,
+			       "no branch of %s is installed for %s, so no Flatpak application could use an export; install one (flatpak install flathub %s//24.08)",
+			       FLATPAK_RUNTIME, flatpak_arch(), FLATPAK_RUNTIME);
 	struct strbuf have = {0};
 	for (size_t i = 0; i < n; i++)
 		sb_appendf(&have, "%s%s", i ? ", " : "", v[i].branch);
-	int rc = tb_fail_why(e, TB_EFAIL, "no-runtime", "%s//%s is not installed (installed: %s); nothing was exported",
-			     FLATPAK_RUNTIME, branch, have.buf);
+	int rc = tb_fail(e, TB_R_NO_RUNTIME, "%s//%s is not installed (installed: %s); nothing was exported",
+			 FLATPAK_RUNTIME, branch, have.buf);
 	sb_free(&have);
 	return rc;
 }
@@ -319,9 +319,9 @@ int flatpak_export(const struct store *s, const char *version, const char *branc
 	*n = 0;
 	char name[NAME_MAX_LEN];
 	if (!flatpak_export_name(version, name, sizeof name))
-		return tb_fail_why(e, TB_EUSAGE, "usage",
-				   "Mesa %s cannot be named as a Flatpak extension (a '+' in its version); nothing was exported",
-				   version);
+		return tb_fail(e, TB_R_USAGE,
+			       "Mesa %s cannot be named as a Flatpak extension (a '+' in its version); nothing was exported",
+			       version);
 	struct manifest m;
 	int rc = store_load_manifest(s, version, &m, e);
 	if (rc)
@@ -338,11 +338,11 @@ int flatpak_export(const struct store *s, const char *version, const char *branc
 			rc = flatpak_abi_check(tree, &m, version, &rts[i], e);
 	char *inst = rc ? NULL : flatpak_installation_dir(user);
 	if (!rc && !inst)
-		rc = tb_fail(e, TB_EFAIL, "there is no home directory for the user's Flatpak installation (set HOME)");
+		rc = tb_fail(e, TB_R_FAILED, "there is no home directory for the user's Flatpak installation (set HOME)");
 	if (!rc && !user && access(inst, W_OK) != 0 && errno != ENOENT)
-		rc = tb_fail_why(e, TB_EFAIL, "permission",
-				 "the system's Flatpak installation %s needs root to write: run it with sudo, or export into your own with --user; nothing was exported",
-				 inst);
+		rc = tb_fail(e, TB_R_PERMISSION,
+			     "the system's Flatpak installation %s needs root to write: run it with sudo, or export into your own with --user; nothing was exported",
+			     inst);
 	for (size_t i = 0; !rc && i < nr; i++) {
 		if (only >= 0 && (size_t)only != i)
 			continue;
@@ -422,7 +422,7 @@ static int remove_one(const struct flatpak_export *x, struct tb_error *e)
 	free(doomed);
 	int rc = TB_OK;
 	if (rename(x->path, hidden) != 0)
-		rc = tb_fail_errno(e, TB_EFAIL, "cannot remove %s", x->path);
+		rc = tb_fail_errno(e, TB_R_FAILED, "cannot remove %s", x->path);
 	else
 		remove_tree(hidden);
 	free(hidden);

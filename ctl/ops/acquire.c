@@ -85,9 +85,9 @@ static char *tarball_in(const char *dir, struct tb_error *e)
 	if (n == 1)
 		found = xstrdup(g.gl_pathv[0]);
 	else if (n)
-		tb_fail(e, TB_EFAIL, "%s holds %d release tarballs for %s; name the one to install", dir, n, host_arch());
+		tb_fail(e, TB_R_FAILED, "%s holds %d release tarballs for %s; name the one to install", dir, n, host_arch());
 	else
-		tb_fail_why(e, TB_EFAIL, "not-found", "%s holds no release tarball for %s (tb323fu-mesa-VERSION-%s.tar.gz); name the directory of a release, or the tarball itself", dir,
+		tb_fail(e, TB_R_NOT_FOUND_LOCAL, "%s holds no release tarball for %s (tb323fu-mesa-VERSION-%s.tar.gz); name the directory of a release, or the tarball itself", dir,
 			host_arch(), host_arch());
 	if (n)
 		globfree(&g);
@@ -101,12 +101,12 @@ static char *local_tarball(const struct acquire_local_req *q, struct tb_error *e
 {
 	struct stat st;
 	if (stat(q->file, &st) != 0 && errno == ENOENT) {
-		tb_fail_why(e, TB_EFAIL, "not-found", "%s does not exist; pass the release tarball (tb323fu-mesa-VERSION-%s.tar.gz) or the directory that holds it with its SHA256SUMS; nothing was changed",
+		tb_fail(e, TB_R_NOT_FOUND_LOCAL, "%s does not exist; pass the release tarball (tb323fu-mesa-VERSION-%s.tar.gz) or the directory that holds it with its SHA256SUMS; nothing was changed",
 			q->file, host_arch());
 		return NULL;
 	}
 	if (stat(q->file, &st) != 0) {
-		tb_fail_errno(e, TB_EFAIL, "cannot read %s", q->file);
+		tb_fail_errno(e, TB_R_FAILED, "cannot read %s", q->file);
 		return NULL;
 	}
 	return S_ISDIR(st.st_mode) ? tarball_in(q->file, e) : xstrdup(q->file);
@@ -141,16 +141,16 @@ static int acquire_tarball(const struct config *cfg, struct store *s, const stru
 	char expect[65] = "";
 	int rc = TB_OK;
 	if (q->expect_version && claimed && strcmp(claimed, q->expect_version))
-		rc = tb_fail_why(e, TB_EVERIFY, "tag-mismatch", "%s is the tarball of Mesa %s, not of Mesa %s; give Mesa %s's own tarball; nothing was changed",
-				 q->file, claimed, q->expect_version, q->expect_version);
+		rc = tb_fail(e, TB_R_TAG_MISMATCH, "%s is the tarball of Mesa %s, not of Mesa %s; give Mesa %s's own tarball; nothing was changed",
+			     q->file, claimed, q->expect_version, q->expect_version);
 	else if (q->expect_version && !claimed) /* the signature's tag and the MANIFEST must name it */
 		claimed = xstrdup(q->expect_version);
 	if (rc)
 		; /* refused by its name */
 	else if (!path_exists(sums_path) && q->sums)
-		rc = tb_fail_why(e, TB_EVERIFY, "sums-invalid", "%s, the SHA256SUMS given with --sums, does not exist", sums_path);
+		rc = tb_fail(e, TB_R_SUMS_INVALID, "%s, the SHA256SUMS given with --sums, does not exist", sums_path);
 	else if (!path_exists(sums_path))
-		rc = tb_fail_why(e, TB_EVERIFY, "sums-invalid", "no SHA256SUMS beside %s: pass the release's SHA256SUMS with --sums FILE", q->file);
+		rc = tb_fail(e, TB_R_SUMS_INVALID, "no SHA256SUMS beside %s: pass the release's SHA256SUMS with --sums FILE", q->file);
 	else
 		rc = check_sums(cfg, sums_path, sig_path, claimed, claimed ? NULL : &claimed,
 				base_name(q->file), expect, e);
@@ -158,9 +158,9 @@ static int acquire_tarball(const struct config *cfg, struct store *s, const stru
 	 * as such, not as a checksum problem (SHA256SUMS itself, its signature, a key file). */
 	if (rc && !strstr(base_name(q->file), ".tar.")) {
 		tb_error_clear(e);
-		rc = tb_fail_why(e, TB_EVERIFY, "not-a-release",
-				 "%s is not a release tarball (a release is tb323fu-mesa-VERSION-%s.tar.gz, .zst or .xz, with its SHA256SUMS beside it); nothing was changed: pass that tarball, or the directory that holds both",
-				 q->file, host_arch());
+		rc = tb_fail(e, TB_R_NOT_A_RELEASE,
+			     "%s is not a release tarball (a release is tb323fu-mesa-VERSION-%s.tar.gz, .zst or .xz, with its SHA256SUMS beside it); nothing was changed: pass that tarball, or the directory that holds both",
+			     q->file, host_arch());
 	}
 	if (!rc) {
 		struct release_request req = {.tarball = q->file, .expect_sha256 = expect,
@@ -186,7 +186,7 @@ static int fetch_small_asset(const struct config *cfg, const char *cache, const 
 	struct fetch_reply reply;
 	int rc = fetch_memory(cfg, &rq, &reply, e);
 	if (!rc && reply.len != a->size)
-		rc = tb_fail_why(e, TB_EVERIFY, "size-mismatch", "%s has %zu bytes, the release says %llu; refusing it", what,
+		rc = tb_fail(e, TB_R_SIZE_MISMATCH, "%s has %zu bytes, the release says %llu; refusing it", what,
 			     reply.len, (unsigned long long)a->size);
 	if (!rc) {
 		char *dir = path_join(cache, r->tag);
@@ -214,7 +214,7 @@ int acquire_remote(const struct config *cfg, struct store *s, const struct feed_
 	if (!rc)
 		rc = check_sums(cfg, sums_path, sig_path, r->version, NULL, r->tarball.name, expect, e);
 	if (!rc && r->tarball.digest[0] && strcmp(r->tarball.digest, expect))
-		rc = tb_fail_why(e, TB_EVERIFY, "digest-mismatch", "the digest the release gives for %s differs from its SHA256SUMS; refusing it",
+		rc = tb_fail(e, TB_R_DIGEST_MISMATCH, "the digest the release gives for %s differs from its SHA256SUMS; refusing it",
 			     r->tarball.name);
 	struct fetch_file_result got;
 	if (!rc) {
@@ -228,10 +228,10 @@ int acquire_remote(const struct config *cfg, struct store *s, const struct feed_
 		*resumed_from = got.resumed_from;
 	}
 	if (!rc && strcmp(got.sha256, expect))
-		rc = tb_fail_why(e, TB_EVERIFY, "hash-mismatch", "%s does not match its SHA256SUMS (damaged or altered on the way); it was refused and not kept: download it again (tb323fu-ctl mesa download %s); if it fails the same way again, the release itself is wrong: choose another version and tell the release's publisher",
+		rc = tb_fail(e, TB_R_HASH_MISMATCH, "%s does not match its SHA256SUMS (damaged or altered on the way); it was refused and not kept: download it again (tb323fu-ctl mesa download %s); if it fails the same way again, the release itself is wrong: choose another version and tell the release's publisher",
 			     r->tarball.name, r->version);
 	if (!rc && r->tarball.digest[0] && strcmp(got.sha256, r->tarball.digest))
-		rc = tb_fail_why(e, TB_EVERIFY, "digest-mismatch", "%s does not match the digest the release gives; refusing it",
+		rc = tb_fail(e, TB_R_DIGEST_MISMATCH, "%s does not match the digest the release gives; refusing it",
 			     r->tarball.name);
 	if (!rc)
 		testhook_pause("downloaded");
@@ -252,7 +252,7 @@ int acquire_remote(const struct config *cfg, struct store *s, const struct feed_
 	/* the store remembers a refused release with its asset, and forgets the refusal once
 	 * the release came whole (docs/design.md §12) */
 	if (rc == TB_EVERIFY)
-		remember_refused(s, r, tb_error_reason(e), e->msg);
+		remember_refused(s, r, e->reason, e->msg);
 	else if (!rc)
 		remember_fetched(s, r->version);
 	free(part);

@@ -115,12 +115,12 @@ char *bisect_default_good(const struct store *s, const char *bad)
 static int unknown(struct bisection *b, const char *version, struct tb_error *e)
 {
 	if (b->r->listed)
-		return tb_fail_why(e, TB_EFAIL, "unknown-version",
-				   "Mesa %s is neither installed nor in the release list; `tb323fu-ctl mesa list` shows what is installed, `tb323fu-ctl mesa check` refreshes the list",
-				   version);
-	return tb_fail_why(e, TB_EFAIL, "unknown-version",
-			   "Mesa %s is not installed and no release list is cached to fetch it from; run `tb323fu-ctl mesa check` first",
-			   version);
+		return tb_fail(e, TB_R_UNKNOWN_VERSION,
+			       "Mesa %s is neither installed nor in the release list; `tb323fu-ctl mesa list` shows what is installed, `tb323fu-ctl mesa check` refreshes the list",
+			       version);
+	return tb_fail(e, TB_R_UNKNOWN_VERSION,
+		       "Mesa %s is not installed and no release list is cached to fetch it from; run `tb323fu-ctl mesa check` first",
+		       version);
 }
 
 /* The ends: given, or current and the default good one; good older than bad. */
@@ -129,21 +129,21 @@ static int resolve_ends(struct bisection *b, struct tb_error *e)
 	struct bisect_result *r = b->r;
 	r->bad = b->q->bad ? xstrdup(b->q->bad) : store_current(b->s);
 	if (!r->bad)
-		return tb_fail_why(e, TB_EFAIL, "not-installed",
-				   "no Mesa version is current to call bad; name the bad one with --bad VERSION");
+		return tb_fail(e, TB_R_NOT_INSTALLED,
+			       "no Mesa version is current to call bad; name the bad one with --bad VERSION");
 	r->good = b->q->good ? xstrdup(b->q->good) : bisect_default_good(b->s, r->bad);
 	if (!r->good)
-		return tb_fail_why(e, TB_EFAIL, "unknown-version",
-				   "no installed version older than Mesa %s that has not failed and is not marked to call good; name one with --good VERSION (`tb323fu-ctl mesa list` shows the installed ones and their marks)",
-				   r->bad);
+		return tb_fail(e, TB_R_UNKNOWN_VERSION,
+			       "no installed version older than Mesa %s that has not failed and is not marked to call good; name one with --good VERSION (`tb323fu-ctl mesa list` shows the installed ones and their marks)",
+			       r->bad);
 	if (!find(b, r->bad))
 		return unknown(b, r->bad, e);
 	if (!find(b, r->good))
 		return unknown(b, r->good, e);
 	if (version_compare(r->good, r->bad) >= 0)
-		return tb_fail_why(e, TB_EUSAGE, "usage",
-				   "the good version (%s) must be older than the bad one (%s): bisect looks for the first bad version after a good one",
-				   r->good, r->bad);
+		return tb_fail(e, TB_R_USAGE,
+			       "the good version (%s) must be older than the bad one (%s): bisect looks for the first bad version after a good one",
+			       r->good, r->bad);
 	r->n_range = (size_t)(find(b, r->bad) - find(b, r->good)) + 1;
 	return TB_OK;
 }
@@ -160,8 +160,8 @@ static int open_work(struct bisection *b, struct tb_error *e)
 	struct tb_error busy = {0};
 	rc = store_lock(&b->ws, 0, &busy);
 	if (rc == TB_EBUSY)
-		return tb_fail_why(e, TB_EBUSY, "busy", "busy: another bisect is running on the store %s; try again when it is done",
-				   b->s->root);
+		return tb_fail(e, TB_R_BUSY, "busy: another bisect is running on the store %s; try again when it is done",
+			       b->s->root);
 	if (rc)
 		*e = busy;
 	return rc;
@@ -320,9 +320,9 @@ static int test_version(struct bisection *b, struct candidate *c, struct tb_erro
 				   : run_case(b, where, c->version, &st.code, &st, e);
 		st.seconds = now_seconds() - t0;
 		if (!rc && st.code > BISECT_SKIP_CODE)
-			rc = tb_fail_why(e, TB_EFAIL, "failed",
-					 "the command exited %d on Mesa %s, which is neither good (0), bad (1-124) nor untestable (125), so bisect stops as git bisect run does; end the command with `|| exit 1` to count that as bad",
-					 st.code, c->version);
+			rc = tb_fail(e, TB_R_FAILED,
+				     "the command exited %d on Mesa %s, which is neither good (0), bad (1-124) nor untestable (125), so bisect stops as git bisect run does; end the command with `|| exit 1` to count that as bad",
+				     st.code, c->version);
 		if (!rc)
 			st.verdict = verdict_of(st.code);
 	}
@@ -360,17 +360,17 @@ static int check_end(struct bisection *b, struct candidate *c, enum bisect_verdi
 		return rc;
 	const char *what = b->q->command ? "the command" : b->q->test_case;
 	if (c->verdict == BISECT_SKIP)
-		return tb_fail_why(e, TB_EFAIL, "bisect-ends",
-				   "Mesa %s, the %s end, cannot be tested (%s); name another with %s VERSION",
-				   c->version, want == BISECT_GOOD ? "good" : "bad",
-				   *b->r->steps[b->r->n_steps - 1].why ? b->r->steps[b->r->n_steps - 1].why : "exit 125",
-				   want == BISECT_GOOD ? "--good" : "--bad");
+		return tb_fail(e, TB_R_BISECT_ENDS,
+			       "Mesa %s, the %s end, cannot be tested (%s); name another with %s VERSION",
+			       c->version, want == BISECT_GOOD ? "good" : "bad",
+			       *b->r->steps[b->r->n_steps - 1].why ? b->r->steps[b->r->n_steps - 1].why : "exit 125",
+			       want == BISECT_GOOD ? "--good" : "--bad");
 	if (want == BISECT_GOOD)
-		return tb_fail_why(e, TB_EFAIL, "bisect-ends",
-				   "Mesa %s, named good, fails %s already; name an older version that passes with --good VERSION",
-				   c->version, what);
-	return tb_fail_why(e, TB_EFAIL, "bisect-ends",
-			   "Mesa %s, named bad, passes %s; name a version that fails with --bad VERSION", c->version, what);
+		return tb_fail(e, TB_R_BISECT_ENDS,
+			       "Mesa %s, named good, fails %s already; name an older version that passes with --good VERSION",
+			       c->version, what);
+	return tb_fail(e, TB_R_BISECT_ENDS,
+		       "Mesa %s, named bad, passes %s; name a version that fails with --bad VERSION", c->version, what);
 }
 
 /* The untested, unskipped version nearest the middle of (lo, hi), or 0 when none is left. */

@@ -353,7 +353,7 @@ static int commit_as(const struct lc_ctx *c, const char *cur, const char *prev,
 			r->max = st->max;
 			return TB_OK;
 		}
-		int full = !strcmp(tb_error_reason(&err), "no-space");
+		int full = tb_error_is(&err, TB_R_NO_SPACE);
 		if (safety && full && attempt == 0 && lc_reserve_release(c->s)) {
 			r->used_reserve = 1;
 			continue;
@@ -365,15 +365,15 @@ static int commit_as(const struct lc_ctx *c, const char *cur, const char *prev,
 			char *now = store_current(c->s), left[512];
 			install_left(c->s, now, installing, left, sizeof left);
 			int was_current = same(now, installing);
-			rc = tb_fail_why(e, err.code, tb_error_reason(&err), "%sMesa %s %s: %.300s; %s%.300s; %sthe same command run again %s",
-					 was_current ? "the install of " : "", installing,
-					 was_current ? "did not finish" : "was not made current", err.msg, left,
-					 why.buf ? why.buf : "", full ? "once there is room, " : "",
-					 was_current ? "finishes it" : "makes it current");
+			rc = tb_fail_again(e, &err, "%sMesa %s %s: %.300s; %s%.300s; %sthe same command run again %s",
+					   was_current ? "the install of " : "", installing,
+					   was_current ? "did not finish" : "was not made current", err.msg, left,
+					   why.buf ? why.buf : "", full ? "once there is room, " : "",
+					   was_current ? "finishes it" : "makes it current");
 			free(now);
 		} else
-			rc = tb_fail_why(e, err.code, tb_error_reason(&err), "%.500s; nothing was changed%.400s",
-					 err.msg, why.buf ? why.buf : "");
+			rc = tb_fail_again(e, &err, "%.500s; nothing was changed%.400s",
+					   err.msg, why.buf ? why.buf : "");
 		sb_free(&why);
 		return rc;
 	}
@@ -422,8 +422,8 @@ static int current_unusable(const struct store *s, const struct lc_view *v, cons
 		return TB_OK;
 	struct strbuf sb = {0};
 	lc_gone_advice(s, v, &sb);
-	int rc = tb_fail_why(e, TB_EFAIL, v->foreign ? "damaged" : "not-installed",
-			     "%s cannot go on: %s; nothing was changed", cmd, sb.buf);
+	int rc = tb_fail(e, v->foreign ? TB_R_DAMAGED_STORE : TB_R_NOT_INSTALLED,
+			 "%s cannot go on: %s; nothing was changed", cmd, sb.buf);
 	sb_free(&sb);
 	return rc;
 }
@@ -443,7 +443,7 @@ int release_remove(struct store *s, const char *version, struct strbuf *flatpak,
 	int rc = TB_OK;
 	/* One rename takes the version away whole; its own files follow. */
 	if (rename(tree, doomed) != 0 && errno != ENOENT)
-		rc = tb_fail_errno(e, TB_EFAIL, "cannot remove %s", tree);
+		rc = tb_fail_errno(e, TB_R_FAILED, "cannot remove %s", tree);
 	if (!rc) {
 		testhook_pause("removing");
 		remove_tree(doomed);
@@ -552,8 +552,8 @@ static int smoke_failed(const struct lc_ctx *c, struct lc_view *v, const char *v
 	if (rc)
 		return rc;
 	if (same(v->current, version))
-		return tb_fail_why(e, TB_ESMOKE, "smoke-failed", "Mesa %s failed its smoke test (%s); it stays current, roll back with `tb323fu-ctl mesa rollback` or switch it off with `tb323fu-ctl mesa off` (look with `tb323fu-ctl mesa smoke %s`)",
-				   version, why, version);
+		return tb_fail(e, TB_R_SMOKE_FAILED, "Mesa %s failed its smoke test (%s); it stays current, roll back with `tb323fu-ctl mesa rollback` or switch it off with `tb323fu-ctl mesa off` (look with `tb323fu-ctl mesa smoke %s`)",
+			       version, why, version);
 	char stays[160] = "no store version is current";
 	if (v->current)
 		snprintf(stays, sizeof stays, "Mesa %s stays current", v->current);
@@ -562,15 +562,15 @@ static int smoke_failed(const struct lc_ctx *c, struct lc_view *v, const char *v
 	if (failed_removable(c->s, v, version) && release_remove(c->s, version, &flatpak, &ignored) == TB_OK) {
 		r->failed_removed = 1;
 		int with = flatpak.buf && *flatpak.buf;
-		rc = tb_fail_why(e, TB_ESMOKE, "smoke-failed", "Mesa %s failed its smoke test (%s) and was removed from the store%s%s; nothing was switched, %s (`tb323fu-ctl mesa status` shows the failure)",
-				 version, why, with ? " with its Flatpak extensions " : "", with ? flatpak.buf : "", stays);
+		rc = tb_fail(e, TB_R_SMOKE_FAILED, "Mesa %s failed its smoke test (%s) and was removed from the store%s%s; nothing was switched, %s (`tb323fu-ctl mesa status` shows the failure)",
+			     version, why, with ? " with its Flatpak extensions " : "", with ? flatpak.buf : "", stays);
 		sb_free(&flatpak);
 		return rc;
 	}
 	sb_free(&flatpak);
-	return tb_fail_why(e, TB_ESMOKE, "smoke-failed", "Mesa %s failed its smoke test (%s); nothing was switched, %s, and Mesa %s stays in the store as %s (look with `tb323fu-ctl mesa smoke %s`)",
-			   version, why, stays, version,
-			   same(version, v->previous) ? "the previous version" : "an application's rule pins it", version);
+	return tb_fail(e, TB_R_SMOKE_FAILED, "Mesa %s failed its smoke test (%s); nothing was switched, %s, and Mesa %s stays in the store as %s (look with `tb323fu-ctl mesa smoke %s`)",
+		       version, why, stays, version,
+		       same(version, v->previous) ? "the previous version" : "an application's rule pins it", version);
 }
 
 /* The tree install switches to, found whole just before the commit: its smoke test (and a
@@ -587,14 +587,14 @@ static int still_whole(const struct lc_ctx *c, const struct lc_view *v, const ch
 	if (v->current && !same(v->current, version))
 		snprintf(stays, sizeof stays, "Mesa %s stays current", v->current);
 	if (!store_has_version(c->s, version))
-		return tb_fail_why(e, TB_EFAIL, "not-installed",
-				   "Mesa %s is gone from %s/versions since its install began, so it was not made "
-				   "current (%s; nothing was switched); download or install-local it again",
-				   version, c->s->root, stays);
-	return tb_fail_why(e, bad.code, tb_error_reason(&bad),
-			   "Mesa %s changed since its install began, so it was not made current (%s; "
-			   "nothing was switched): %.600s",
-			   version, stays, bad.msg);
+		return tb_fail(e, TB_R_NOT_INSTALLED,
+			       "Mesa %s is gone from %s/versions since its install began, so it was not made "
+			       "current (%s; nothing was switched); download or install-local it again",
+			       version, c->s->root, stays);
+	return tb_fail_again(e, &bad,
+			     "Mesa %s changed since its install began, so it was not made current (%s; "
+			     "nothing was switched): %.600s",
+			     version, stays, bad.msg);
 }
 
 /* What becomes previous when version becomes current. */
@@ -619,7 +619,7 @@ int lc_install(const struct lc_ctx *c, const char *version, int run_smoke,
 		goto out;
 	}
 	if (!store_has_version(c->s, version)) {
-		rc = tb_fail_why(e, TB_EFAIL, "not-installed", "Mesa %s is not installed: download it first (tb323fu-ctl mesa download %s)", version, version);
+		rc = tb_fail(e, TB_R_NOT_INSTALLED, "Mesa %s is not installed: download it first (tb323fu-ctl mesa download %s)", version, version);
 		goto out;
 	}
 	if (lc_is_current(&v, version)) {
@@ -643,14 +643,14 @@ int lc_install(const struct lc_ctx *c, const char *version, int run_smoke,
 			 * which stays where it is for the same command to take up again */
 			char left[512];
 			install_left(c->s, v.current, version, left, sizeof left);
-			rc = tb_fail_why(e, smoke_err.code, "interrupted", "interrupted by %s while the smoke tests of Mesa %s ran: %s; the same command run again smoke-tests it and makes it current",
-					 tb_interrupted_name(), version, left);
+			rc = tb_fail_code(e, smoke_err.code, TB_R_INTERRUPTED, "interrupted by %s while the smoke tests of Mesa %s ran: %s; the same command run again smoke-tests it and makes it current",
+					  tb_interrupted_name(), version, left);
 			goto out;
 		}
 		if (src || smoke->failed) {
-			rc = smoke_failed(c, &v, version, src ? tb_error_reason(&smoke_err) : "smoke-failed",
+			rc = smoke_failed(c, &v, version, src ? smoke_err.reason : TB_R_SMOKE_FAILED,
 					  src ? smoke_err.msg : smoke->first_failure, r, e);
-			if (src && smoke_err.reason && !strcmp(smoke_err.reason, "suite-regression"))
+			if (src && tb_error_is(&smoke_err, TB_R_SUITE_REGRESSION))
 				e->reason = smoke_err.reason;
 			goto out;
 		}
@@ -660,7 +660,7 @@ int lc_install(const struct lc_ctx *c, const char *version, int run_smoke,
 	if (rc)
 		goto out;
 	const char *prev = install_previous(&v, version);
-	state_set_failed(&v.st, NULL, NULL, NULL);
+	state_clear_failed(&v.st);
 	if (v.st.enabled)
 		start_trial(&v.st, version, c->cfg);
 	else
@@ -686,7 +686,7 @@ int lc_on_refusal(const struct store *s, const struct lc_view *v, struct tb_erro
 	if (v->current_gone || v->foreign)
 		return current_unusable(s, v, "on", e);
 	if (!v->current)
-		return tb_fail_why(e, TB_EFAIL, "not-installed", "no Mesa version installed to switch on (tb323fu-ctl mesa update)");
+		return tb_fail(e, TB_R_NOT_INSTALLED, "no Mesa version installed to switch on (tb323fu-ctl mesa update)");
 	return TB_OK;
 }
 
@@ -710,7 +710,7 @@ int lc_on(const struct lc_ctx *c, struct lc_result *r, struct tb_error *e)
 			start_trial(&v.st, v.current, c->cfg);
 		}
 		if (same(v.st.failed, v.current)) {
-			state_set_failed(&v.st, NULL, NULL, NULL);
+			state_clear_failed(&v.st);
 		}
 		phase(c, LC_SWITCHING, v.current);
 		rc = commit(c, v.current, v.previous, &v.st, 0, r, e);
@@ -763,17 +763,17 @@ int lc_rollback_refusal(const struct store *s, const struct lc_view *v, struct t
 	if (v->foreign)
 		return current_unusable(s, v, "rollback", e);
 	if (!v->previous)
-		return tb_fail_why(e, TB_EFAIL, "no-previous",
-				   "there is no previous version to go back to%s%s%s; nothing was changed: `tb323fu-ctl mesa off` switches to the distribution's Mesa; to have a version to go back to, install another one (`tb323fu-ctl mesa download VERSION`, then `tb323fu-ctl mesa install VERSION`)",
-				   v->current ? " (Mesa " : "", v->current ? v->current : "",
-				   v->current ? " is the only version installed that rollback knows)" : "");
+		return tb_fail(e, TB_R_NO_PREVIOUS,
+			       "there is no previous version to go back to%s%s%s; nothing was changed: `tb323fu-ctl mesa off` switches to the distribution's Mesa; to have a version to go back to, install another one (`tb323fu-ctl mesa download VERSION`, then `tb323fu-ctl mesa install VERSION`)",
+			       v->current ? " (Mesa " : "", v->current ? v->current : "",
+			       v->current ? " is the only version installed that rollback knows)" : "");
 	if (v->previous_gone)
-		return tb_fail_why(e, TB_EFAIL, "not-installed", "Mesa %s, the previous version, is gone from %s/versions (deleted outside tb323fu-ctl); nothing was changed; install a version with `tb323fu-ctl mesa update`%s",
-				   v->previous, s->root, v->st.enabled ? "; `tb323fu-ctl mesa off` switches the session to the distribution's Mesa meanwhile" : "");
+		return tb_fail(e, TB_R_NOT_INSTALLED, "Mesa %s, the previous version, is gone from %s/versions (deleted outside tb323fu-ctl); nothing was changed; install a version with `tb323fu-ctl mesa update`%s",
+			       v->previous, s->root, v->st.enabled ? "; `tb323fu-ctl mesa off` switches the session to the distribution's Mesa meanwhile" : "");
 	if (release_verify_installed(s, v->previous, &damage) == TB_EVERIFY)
 		/* going back onto damaged files would trade one broken build for another */
-		return tb_fail_why(e, TB_EVERIFY, "damaged", "rollback did not switch to the previous version, nothing was changed: %s",
-				   damage.msg);
+		return tb_fail(e, TB_R_DAMAGED, "rollback did not switch to the previous version, nothing was changed: %s",
+			       damage.msg);
 	return TB_OK;
 }
 
@@ -796,7 +796,7 @@ int lc_rollback(const struct lc_ctx *c, struct lc_result *r, struct tb_error *e)
 		marks_load(c->s, &mk);
 		marks_clear(&mk, v.previous);
 		if (v.current && !v.current_gone)
-			remember_mark(c->cfg, c->s, &mk, v.current, "rolled-back", "the user rolled back from it");
+			remember_mark(c->cfg, c->s, &mk, v.current, TB_R_ROLLED_BACK, "the user rolled back from it");
 		/* a current whose tree is gone is dropped, not kept for going back to */
 		rc = commit_as(c, v.previous, v.current_gone ? NULL : v.current, &v.st, 1, NULL, &mk, r, e);
 		marks_free(&mk);
@@ -834,13 +834,13 @@ int lc_boot_tick(const struct lc_ctx *c, const char *boot_id, struct lc_result *
 	} else if (v.st.tries >= v.st.max) {
 		char *why = xasprintf("not confirmed after %d starts", v.st.tries);
 		v.st.enabled = 0;
-		state_set_failed(&v.st, v.st.trial, "trial-expired", why);
+		state_set_failed(&v.st, v.st.trial, TB_R_TRIAL_EXPIRED, why);
 		end_trial(&v.st);
 		state_set(&v.st.boot, id);
 		phase(c, LC_SWITCHING, r->version);
 		struct marks mk; /* the store remembers it (§12), in the same commit */
 		marks_load(c->s, &mk);
-		remember_mark(c->cfg, c->s, &mk, r->version, "trial-expired", why);
+		remember_mark(c->cfg, c->s, &mk, r->version, TB_R_TRIAL_EXPIRED, why);
 		rc = commit_as(c, v.current, v.previous, &v.st, 1, NULL, &mk, r, e);
 		marks_free(&mk);
 		r->switched_off = !rc;
@@ -861,8 +861,8 @@ int lc_not_installed(const struct store *s, const char *version, struct tb_error
 	size_t n;
 	char **list = store_versions(s, &n);
 	const char *near = suggest_name(version, list, n, sizeof *list);
-	int rc = near ? tb_fail_why(e, TB_EFAIL, "not-installed", "Mesa %s is not installed; did you mean %s? (tb323fu-ctl mesa list)", version, near)
-		      : tb_fail_why(e, TB_EFAIL, "not-installed", "Mesa %s is not installed (tb323fu-ctl mesa list)", version);
+	int rc = near ? tb_fail(e, TB_R_NOT_INSTALLED, "Mesa %s is not installed; did you mean %s? (tb323fu-ctl mesa list)", version, near)
+		      : tb_fail(e, TB_R_NOT_INSTALLED, "Mesa %s is not installed (tb323fu-ctl mesa list)", version);
 	store_free_list(list, n);
 	return rc;
 }
@@ -872,8 +872,8 @@ int lc_not_downloaded(const struct store *s, const char *version, struct tb_erro
 	size_t n;
 	char **list = store_versions(s, &n);
 	const char *near = suggest_name(version, list, n, sizeof *list);
-	int rc = near ? tb_fail_why(e, TB_EFAIL, "not-installed", "Mesa %s is not installed; did you mean %s? (or download it first: tb323fu-ctl mesa download %s)", version, near, version)
-		      : tb_fail_why(e, TB_EFAIL, "not-installed", "Mesa %s is not installed: download it first (tb323fu-ctl mesa download %s)", version, version);
+	int rc = near ? tb_fail(e, TB_R_NOT_INSTALLED, "Mesa %s is not installed; did you mean %s? (or download it first: tb323fu-ctl mesa download %s)", version, near, version)
+		      : tb_fail(e, TB_R_NOT_INSTALLED, "Mesa %s is not installed: download it first (tb323fu-ctl mesa download %s)", version, version);
 	store_free_list(list, n);
 	return rc;
 }
@@ -886,15 +886,15 @@ int lc_remove_refusal(const struct store *s, const struct lc_view *v, const char
 	char *pin = apprules_pinning(s, version);
 	int rc = TB_OK;
 	if (pin)
-		rc = tb_fail_why(e, TB_EFAIL, "pinned", "Mesa %s is pinned by %s; remove that rule first", version, pin);
+		rc = tb_fail(e, TB_R_PINNED, "Mesa %s is pinned by %s; remove that rule first", version, pin);
 	else if (v->foreign && v->state_damaged)
 		rc = current_unusable(s, v, "remove", e);
 	else if (same(version, v->current))
-		rc = tb_fail_why(e, TB_EFAIL, "in-use", "Mesa %s is current, so it stays; make another version current first (`tb323fu-ctl mesa rollback`%s%s, or `tb323fu-ctl mesa install VERSION`), then remove it",
-				 version, v->previous ? " goes back to " : "", v->previous ? v->previous : "");
+		rc = tb_fail(e, TB_R_IN_USE, "Mesa %s is current, so it stays; make another version current first (`tb323fu-ctl mesa rollback`%s%s, or `tb323fu-ctl mesa install VERSION`), then remove it",
+			     version, v->previous ? " goes back to " : "", v->previous ? v->previous : "");
 	else if (same(version, v->previous) && !force)
-		rc = tb_fail_why(e, TB_EFAIL, "in-use", "Mesa %s is the previous version, kept for `tb323fu-ctl mesa rollback`; nothing was changed; `tb323fu-ctl mesa remove --force %s` removes it now, and rollback is then no longer possible",
-				 version, version);
+		rc = tb_fail(e, TB_R_IN_USE, "Mesa %s is the previous version, kept for `tb323fu-ctl mesa rollback`; nothing was changed; `tb323fu-ctl mesa remove --force %s` removes it now, and rollback is then no longer possible",
+			     version, version);
 	free(pin);
 	return rc;
 }
@@ -961,7 +961,7 @@ static int plan_install(const struct lc_ctx *c, const char *version, int update,
 	if (v.foreign)
 		rc = current_unusable(c->s, &v, update ? "update" : "install", e);
 	else if (!there && !update)
-		rc = tb_fail_why(e, TB_EFAIL, "not-installed", "Mesa %s is not installed: download it first (tb323fu-ctl mesa download %s)", version, version);
+		rc = tb_fail(e, TB_R_NOT_INSTALLED, "Mesa %s is not installed: download it first (tb323fu-ctl mesa download %s)", version, version);
 	else {
 		/* already current: only what the pruning left would go */
 		p->unchanged = lc_is_current(&v, version);

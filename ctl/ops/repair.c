@@ -21,8 +21,8 @@ static int read_feed(const struct config *cfg, struct store *s, struct feed *f,
 		 * repaired from that tarball */
 		struct tb_error why = *e;
 		*e = (struct tb_error){0};
-		tb_fail_why(e, why.code, tb_error_reason(&why), "%.700s; a version installed from a tarball on disk is repaired offline with `tb323fu-ctl mesa verify --repair VERSION --from FILE`",
-			    why.msg);
+		tb_fail_again(e, &why, "%.700s; a version installed from a tarball on disk is repaired offline with `tb323fu-ctl mesa verify --repair VERSION --from FILE`",
+			      why.msg);
 	}
 	return rc;
 }
@@ -34,8 +34,8 @@ int repair_from_source(const struct config *cfg, struct store *s, const char *ve
 	int rc = read_feed(cfg, s, &f, e);
 	const struct feed_release *r = rc ? NULL : feed_find(&f, version);
 	if (!rc && !r)
-		rc = tb_fail_why(e, TB_EFAIL, "unknown-version", "Mesa %s is damaged and %s no longer offers it; repair it from its tarball with `tb323fu-ctl mesa verify --repair %s --from FILE`",
-				 version, cfg->source, version);
+		rc = tb_fail(e, TB_R_UNKNOWN_VERSION, "Mesa %s is damaged and %s no longer offers it; repair it from its tarball with `tb323fu-ctl mesa verify --repair %s --from FILE`",
+			     version, cfg->source, version);
 	uint64_t resumed = 0;
 	if (!rc)
 		rc = acquire_remote(cfg, s, r, p, &resumed, e);

@@ -132,11 +132,11 @@ int build_record_parse(const char *text, size_t len, struct build_record *r, str
 {
 	memset(r, 0, sizeof *r);
 	if (len > BUILD_RECORD_MAX_BYTES)
-		return tb_fail_why(e, TB_EVERIFY, "record-invalid", "the build record is larger than %d KiB; it is not one this tool wrote",
-				   BUILD_RECORD_MAX_BYTES / 1024);
+		return tb_fail(e, TB_R_RECORD_INVALID, "the build record is larger than %d KiB; it is not one this tool wrote",
+			       BUILD_RECORD_MAX_BYTES / 1024);
 	json_tokener *tok = json_tokener_new();
 	if (!tok)
-		return tb_fail(e, TB_EFAIL, "out of memory reading the build record");
+		return tb_fail(e, TB_R_FAILED, "out of memory reading the build record");
 	json_tokener_set_flags(tok, JSON_TOKENER_STRICT);
 	json_object *root = json_tokener_parse_ex(tok, text, (int)len);
 	int whole = root && json_tokener_get_error(tok) == json_tokener_success &&
@@ -147,10 +147,10 @@ int build_record_parse(const char *text, size_t len, struct build_record *r, str
 	 * twice in one object says two things, and the recipes never write one. */
 	if (!bad && members_in_text(text, len) != members_in_tree(root)) {
 		json_object_put(root);
-		return tb_fail_why(e, TB_EVERIFY, "record-invalid",
-				   "the build record (%s) names a key twice in one object, so readers could take "
-				   "different values from it; it is not one the recipes wrote",
-				   BUILD_RECORD_PATH);
+		return tb_fail(e, TB_R_RECORD_INVALID,
+			       "the build record (%s) names a key twice in one object, so readers could take "
+			       "different values from it; it is not one the recipes wrote",
+			       BUILD_RECORD_PATH);
 	}
 	if (!bad) {
 		r->version = text_member(root, "version");
@@ -166,9 +166,9 @@ int build_record_parse(const char *text, size_t len, struct build_record *r, str
 	json_object_put(root);
 	if (bad) {
 		build_record_free(r);
-		return tb_fail_why(e, TB_EVERIFY, "record-invalid",
-				   "the build record (%s) is not a format-1 record of this tool (JSON with version, arch, drivers, mesa_version, recipe_commit, source_date_epoch, sources and toolchain); its release was not built by the recipes",
-				   BUILD_RECORD_PATH);
+		return tb_fail(e, TB_R_RECORD_INVALID,
+			       "the build record (%s) is not a format-1 record of this tool (JSON with version, arch, drivers, mesa_version, recipe_commit, source_date_epoch, sources and toolchain); its release was not built by the recipes",
+			       BUILD_RECORD_PATH);
 	}
 	struct sha256_stream *h = sha256_begin();
 	sha256_add(h, text, len);
@@ -185,9 +185,9 @@ int build_record_load(const char *dir, struct build_record *r, int *present, str
 	char *text = read_small_file_nofollow(path, BUILD_RECORD_MAX_BYTES, &len);
 	int rc = TB_OK;
 	if (!text && errno != ENOENT)
-		rc = tb_fail_errno_why(e, TB_EVERIFY, "record-invalid", "cannot read the build record %s", path);
+		rc = tb_fail_errno_as(e, TB_R_RECORD_INVALID, "cannot read the build record %s", path);
 	else if (text && strlen(text) != len)
-		rc = tb_fail_why(e, TB_EVERIFY, "record-invalid", "the build record %s holds a NUL byte; it is not one this tool wrote", path);
+		rc = tb_fail(e, TB_R_RECORD_INVALID, "the build record %s holds a NUL byte; it is not one this tool wrote", path);
 	else if (text)
 		rc = build_record_parse(text, len, r, e);
 	if (text && !rc)
@@ -246,7 +246,7 @@ int trusted_comment_parse(const char *comment, size_t len, struct trusted_fields
 	/* a minisign trusted comment is one line; anything longer than a signature file's line
 	 * is not one */
 	if (len > 4096 || memchr(comment, '\0', len) || memchr(comment, '\n', len))
-		return tb_fail_why(e, TB_EVERIFY, "record-invalid", "the trusted comment is not one line of at most 4096 bytes");
+		return tb_fail(e, TB_R_RECORD_INVALID, "the trusted comment is not one line of at most 4096 bytes");
 	const char *p = comment, *end = comment + len;
 	int bad = 0;
 	while (p < end && !bad) {
@@ -267,8 +267,8 @@ int trusted_comment_parse(const char *comment, size_t len, struct trusted_fields
 	}
 	if (bad) {
 		memset(t, 0, sizeof *t);
-		return tb_fail_why(e, TB_EVERIFY, "record-invalid",
-				   "the trusted comment's tag:, build-record:sha256:<64 hex digits> or run:<https URL> word is malformed or repeated");
+		return tb_fail(e, TB_R_RECORD_INVALID,
+			       "the trusted comment's tag:, build-record:sha256:<64 hex digits> or run:<https URL> word is malformed or repeated");
 	}
 	return TB_OK;
 }

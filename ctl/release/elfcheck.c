@@ -76,7 +76,7 @@ int elf_host_detect(struct elf_host *h, struct tb_error *e)
 		if (elf_read_facts_file("/proc/self/exe", "/proc/self/exe", &self, &ignored) ||
 		    !self.is_elf) {
 			elf_facts_free(&self);
-			return tb_fail(e, TB_EFAIL,
+			return tb_fail(e, TB_R_FAILED,
 				       "cannot tell which ELF machine this %s system runs", h->arch);
 		}
 		h->elf_class = self.elf_class;
@@ -240,9 +240,9 @@ static int check_search_path(const struct tree_check *c, const char *rel, const 
 		char *dir = origin_entry_dir(entry, origin);
 		int ok = dir ? path_is_inside(dir, c->root) : *entry && is_system_dir(c->h, entry);
 		if (!ok)
-			rc = tb_fail_why(e, TB_EVERIFY, "runpath-unsafe",
-					 "%s has the %s entry \"%.200s\", which reaches outside the release; only $ORIGIN-based directories inside it and the system's library directories may be searched; fix the release's link flags",
-					 rel, kind, entry);
+			rc = tb_fail(e, TB_R_RUNPATH_UNSAFE,
+				     "%s has the %s entry \"%.200s\", which reaches outside the release; only $ORIGIN-based directories inside it and the system's library directories may be searched; fix the release's link flags",
+				     rel, kind, entry);
 		free(dir);
 		free(entry);
 		if (rc || !p[n])
@@ -288,14 +288,14 @@ static int check_file(struct tree_check *c, const char *rel, const char *path,
 	const struct elf_host *h = c->h;
 	char mine[48], theirs[48];
 	if (f.machine != h->machine) {
-		rc = tb_fail_why(e, TB_EVERIFY, "arch-mismatch",
+		rc = tb_fail(e, TB_R_ARCH_MISMATCH,
 			     "%s is built for %s, this system is %s; install the release built for %s",
 			     rel, elf_machine_name(f.machine, f.elf_class, theirs, sizeof theirs),
 			     h->arch, h->arch);
 		goto out;
 	}
 	if (f.elf_class != h->elf_class) {
-		rc = tb_fail_why(e, TB_EVERIFY, "arch-mismatch",
+		rc = tb_fail(e, TB_R_ARCH_MISMATCH,
 			     "%s is a %d-bit %s file, this system runs %d-bit %s programs; install the "
 			     "release built for %s",
 			     rel, f.elf_class == ELFCLASS32 ? 32 : 64,
@@ -306,7 +306,7 @@ static int check_file(struct tree_check *c, const char *rel, const char *path,
 	}
 	if (f.glibc_floor[0]) {
 		if (h->glibc[0] && glibc_version_compare(f.glibc_floor, h->glibc) > 0) {
-			rc = tb_fail_why(e, TB_EVERIFY, "glibc-too-old",
+			rc = tb_fail(e, TB_R_GLIBC_TOO_OLD,
 				     "%s needs glibc %s (%s), %s has %s; use a release built "
 				     "for %s glibc",
 				     rel, f.glibc_floor, f.glibc_floor_name, h->who ? h->who : "this system",
@@ -336,7 +336,7 @@ static int check_file(struct tree_check *c, const char *rel, const char *path,
 				c->r->needs_ld_library_path = 1;
 				break;
 			case FOUND_NOWHERE:
-				rc = tb_fail_why(e, TB_EVERIFY, "library-unresolved",
+				rc = tb_fail(e, TB_R_LIBRARY_UNRESOLVED,
 					     "%s needs %s, which %s does not have; install it "
 					     "or use a release that ships it in lib/",
 					     rel, f.needed[i], h->who ? h->who : "this system");
@@ -361,11 +361,11 @@ static int walk(struct tree_check *c, const char *dir, const char *rel_dir, int 
 		struct tb_error *e)
 {
 	if (depth > TREE_MAX_DEPTH)
-		return tb_fail_why(e, TB_EVERIFY, "unsafe-archive", "%s is nested too deeply for a release", rel_dir);
+		return tb_fail(e, TB_R_UNSAFE_ARCHIVE, "%s is nested too deeply for a release", rel_dir);
 	struct dirent **names;
 	int n = scandir(dir, &names, not_dot_entries, alphasort);
 	if (n < 0)
-		return tb_fail_errno(e, TB_EVERIFY, "cannot list %s", rel_dir[0] ? rel_dir : dir);
+		return tb_fail_errno(e, TB_R_MANIFEST_INVALID, "cannot list %s", rel_dir[0] ? rel_dir : dir);
 	int rc = TB_OK;
 	for (int i = 0; i < n; i++) {
 		if (!rc) {
@@ -374,7 +374,7 @@ static int walk(struct tree_check *c, const char *dir, const char *rel_dir, int 
 					       : xstrdup(names[i]->d_name);
 			struct stat st;
 			if (lstat(path, &st) != 0)
-				rc = tb_fail_errno(e, TB_EVERIFY, "cannot inspect %s", rel);
+				rc = tb_fail_errno(e, TB_R_MANIFEST_INVALID, "cannot inspect %s", rel);
 			else if (S_ISDIR(st.st_mode))
 				rc = walk(c, path, rel, depth + 1, e);
 			else if (S_ISREG(st.st_mode))
@@ -392,27 +392,27 @@ static int check_driver(const struct tree_check *c, const char *lib, const char 
 			const char *entry, int vulkan, struct tb_error *e)
 {
 	if (!lib || !*lib)
-		return tb_fail_why(e, TB_EVERIFY, "driver-entry-missing", "the MANIFEST names no %s driver library", api);
+		return tb_fail(e, TB_R_DRIVER_ENTRY_MISSING, "the MANIFEST names no %s driver library", api);
 	char *path = path_join(c->root, lib);
 	char *real = realpath(path, NULL);
 	int rc = TB_OK;
 	struct stat st;
 	if (!real || stat(real, &st) != 0 || !S_ISREG(st.st_mode)) {
-		rc = tb_fail_why(e, TB_EVERIFY, "driver-entry-missing",
+		rc = tb_fail(e, TB_R_DRIVER_ENTRY_MISSING,
 			     "the %s driver %s named in the MANIFEST is missing from the release; "
 			     "fix the release's MANIFEST or its files",
 			     api, lib);
 	} else if (!path_is_inside(real, c->root)) {
-		rc = tb_fail_why(e, TB_EVERIFY, "driver-entry-missing", "the %s driver %s points outside the release", api, lib);
+		rc = tb_fail(e, TB_R_DRIVER_ENTRY_MISSING, "the %s driver %s points outside the release", api, lib);
 	} else {
 		struct elf_facts f;
 		rc = elf_read_facts_file(lib, real, &f, e);
 		if (!rc && !f.is_elf)
-			rc = tb_fail_why(e, TB_EVERIFY, "driver-entry-missing",
+			rc = tb_fail(e, TB_R_DRIVER_ENTRY_MISSING,
 				     "the %s driver %s is not an ELF library; fix the release", api,
 				     lib);
 		else if (!rc && !(vulkan ? f.exports_vulkan_entry : f.exports_opencl_entry))
-			rc = tb_fail_why(e, TB_EVERIFY, "driver-entry-missing",
+			rc = tb_fail(e, TB_R_DRIVER_ENTRY_MISSING,
 				     "the %s driver %s does not export %s, so the %s loader cannot use "
 				     "it; fix the release",
 				     api, lib, entry, api);
@@ -429,7 +429,7 @@ int elf_check_tree_on_host(const char *root, const struct manifest *m, const str
 	memset(r, 0, sizeof *r);
 	char *real_root = realpath(root, NULL);
 	if (!real_root)
-		return tb_fail_errno(e, TB_EVERIFY, "cannot open the release tree %s", root);
+		return tb_fail_errno(e, TB_R_MANIFEST_INVALID, "cannot open the release tree %s", root);
 	struct tree_check c = {
 		.root = real_root,
 		.m = m,

@@ -115,7 +115,7 @@ static void note_version_need(struct elf_facts *f, const char *name)
 int elf_damaged(const char *name, struct tb_error *e)
 {
 	int err = elf_errno();
-	return tb_fail_why(e, TB_EVERIFY, "damaged",
+	return tb_fail(e, TB_R_DAMAGED,
 		       "%s is a damaged ELF file (%s); rebuild the release or download it again",
 		       name, err ? elf_errmsg(err) : "its section table is cut short");
 }
@@ -126,12 +126,12 @@ static int one_section_bounded(const GElf_Shdr *sh, uint64_t size, const char *n
 	if (sh->sh_type == SHT_NOBITS)
 		return TB_OK;
 	if (sh->sh_size > ELF_SECTION_MAX || sh->sh_offset > size || sh->sh_size > size - sh->sh_offset)
-		return tb_fail_why(e, TB_EVERIFY, "damaged",
-				   "%s is a damaged ELF file (a section claims %llu bytes at offset %llu of a "
-				   "file of %llu, and at most %llu MiB within the file are read); replace it "
-				   "with the file its release, package or Flatpak runtime ships",
-				   name, (unsigned long long)sh->sh_size, (unsigned long long)sh->sh_offset,
-				   (unsigned long long)size, (unsigned long long)(ELF_SECTION_MAX >> 20));
+		return tb_fail(e, TB_R_DAMAGED,
+			       "%s is a damaged ELF file (a section claims %llu bytes at offset %llu of a "
+			       "file of %llu, and at most %llu MiB within the file are read); replace it "
+			       "with the file its release, package or Flatpak runtime ships",
+			       name, (unsigned long long)sh->sh_size, (unsigned long long)sh->sh_offset,
+			       (unsigned long long)size, (unsigned long long)(ELF_SECTION_MAX >> 20));
 	return TB_OK;
 }
 
@@ -156,16 +156,16 @@ int elf_file_open(const char *name, const char *path, struct elf_file *f, struct
 	/* O_NONBLOCK: a FIFO's open must not wait for a writer; it is refused below. */
 	f->fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
 	if (f->fd < 0)
-		return tb_fail_errno(e, TB_EVERIFY, "cannot read %s", name);
+		return tb_fail_errno(e, TB_R_MANIFEST_INVALID, "cannot read %s", name);
 	struct stat st;
 	if (fstat(f->fd, &st) != 0 || !S_ISREG(st.st_mode)) {
 		close(f->fd);
 		f->fd = -1;
-		return tb_fail_why(e, TB_EVERIFY, "damaged",
-				   "%s is not a regular file (a FIFO, a device or a folder stands where a "
-				   "library belongs); replace it with the file its release, package or Flatpak "
-				   "runtime ships",
-				   name);
+		return tb_fail(e, TB_R_DAMAGED,
+			       "%s is not a regular file (a FIFO, a device or a folder stands where a "
+			       "library belongs); replace it with the file its release, package or Flatpak "
+			       "runtime ships",
+			       name);
 	}
 	f->size = (uint64_t)st.st_size;
 	f->elf = elf_begin(f->fd, ELF_C_READ, NULL);
@@ -343,7 +343,7 @@ static int read_facts(Elf *elf, uint64_t size, const char *name, struct elf_fact
 	    (eh.e_shoff != 0 && eh.e_shnum > 1 && seen == 0))
 		return elf_damaged(name, e);
 	if (!has_dynamic && has_dynamic_segment(elf))
-		return tb_fail_why(e, TB_EVERIFY, "damaged",
+		return tb_fail(e, TB_R_DAMAGED,
 			       "%s has a dynamic segment but no section table, so the libraries it "
 			       "needs cannot be checked; rebuild it without removing its section headers",
 			       name);

@@ -184,7 +184,7 @@ int feed_parse(const char *json, size_t len, const char *arch, struct feed *f, s
 	memset(f, 0, sizeof *f);
 	json_tokener *tok = json_tokener_new();
 	if (!tok)
-		return tb_fail(e, TB_EFAIL, "out of memory reading the release list");
+		return tb_fail(e, TB_R_FAILED, "out of memory reading the release list");
 	json_object *root = NULL;
 	if (len <= INT32_MAX)
 		root = json_tokener_parse_ex(tok, json, (int)len);
@@ -194,13 +194,13 @@ int feed_parse(const char *json, size_t len, const char *arch, struct feed *f, s
 	json_tokener_free(tok);
 	if (!root || jerr != json_tokener_success || trailing) {
 		json_object_put(root);
-		return tb_fail_why(e, TB_ENET, "network", "the release list is not valid JSON; check api_url and source in the configuration");
+		return tb_fail(e, TB_R_NETWORK, "the release list is not valid JSON; check api_url and source in the configuration");
 	}
 	if (!json_object_is_type(root, json_type_array)) {
 		const char *msg = json_object_is_type(root, json_type_object) ? json_str(root, "message") : NULL;
 		/* the server's words, at most 200 bytes, never cut inside a character */
 		int shown = msg ? (int)utf8_cut(msg, strlen(msg), 200) : 0;
-		int rc = tb_fail_why(e, TB_ENET, "network", "the answer is not a release list%s%.*s%s; check api_url and source in the configuration",
+		int rc = tb_fail(e, TB_R_NETWORK, "the answer is not a release list%s%.*s%s; check api_url and source in the configuration",
 				 msg ? " (\"" : "", shown, msg ? msg : "", msg ? "\")" : "");
 		json_object_put(root);
 		return rc;
@@ -282,7 +282,7 @@ static int parse_cached(const char *cache_dir, struct feed *f, struct tb_error *
 	char *text = read_small_file_nofollow(path, FEED_MAX_BYTES, &len);
 	int rc;
 	if (!text)
-		rc = tb_fail_errno_why(e, TB_EFAIL, "not-checked", "cannot read the cached release list %s; run `tb323fu-ctl mesa check`", path);
+		rc = tb_fail_errno_as(e, TB_R_NOT_CHECKED, "cannot read the cached release list %s; run `tb323fu-ctl mesa check`", path);
 	else
 		rc = feed_parse(text, len, host_arch(), f, e);
 	free(text);
@@ -301,7 +301,7 @@ int feed_cached(const struct config *cfg, const char *cache_dir, struct feed *f,
 	free(text);
 	free(url);
 	if (!same)
-		return tb_fail_why(e, TB_EFAIL, "not-checked", "the release list of %s was not fetched yet; run `tb323fu-ctl mesa check`",
+		return tb_fail(e, TB_R_NOT_CHECKED, "the release list of %s was not fetched yet; run `tb323fu-ctl mesa check`",
 			       cfg->source);
 	return parse_cached(cache_dir, f, e);
 }

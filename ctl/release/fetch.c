@@ -328,7 +328,7 @@ static int set_ca(struct transfer *t, struct strbuf *blob, struct tb_error *e)
 	size_t len;
 	char *extra = read_small_file(t->cfg->ca_file, 4 << 20, &len);
 	if (!extra)
-		return tb_fail_errno(e, TB_EUSAGE, "cannot read ca_file %s; fix ca_file in the configuration",
+		return tb_fail_errno(e, TB_R_USAGE, "cannot read ca_file %s; fix ca_file in the configuration",
 				     t->cfg->ca_file);
 	char *def = NULL;
 	curl_easy_getinfo(t->curl, CURLINFO_CAINFO, &def);
@@ -351,7 +351,7 @@ static char *read_token(const struct config *cfg, struct tb_error *e)
 {
 	char *tok = read_small_file(cfg->token_file, 4096, NULL);
 	if (!tok) {
-		tb_fail_errno(e, TB_EUSAGE, "cannot read token_file %s; fix token_file in the configuration",
+		tb_fail_errno(e, TB_R_USAGE, "cannot read token_file %s; fix token_file in the configuration",
 			      cfg->token_file);
 		return NULL;
 	}
@@ -366,7 +366,7 @@ static char *read_token(const struct config *cfg, struct tb_error *e)
 	for (char *p = clean; *p; p++)
 		if (!isgraph((unsigned char)*p)) {
 			free(clean);
-			tb_fail(e, TB_EUSAGE, "token_file %s holds more than one token; keep only the token in it",
+			tb_fail(e, TB_R_USAGE, "token_file %s holds more than one token; keep only the token in it",
 				cfg->token_file);
 			return NULL;
 		}
@@ -465,55 +465,55 @@ static int curl_failure(struct transfer *t, CURLcode rc, const char *url, struct
 		return r;
 	}
 	if (t->too_big)
-		return tb_fail_why(e, rq->too_big_code, "too-large", "%s from %s is larger than %llu bytes; refusing it",
-				   rq->what, host, (unsigned long long)t->limit);
+		return tb_fail_code(e, rq->too_big_code, TB_R_TOO_LARGE, "%s from %s is larger than %llu bytes; refusing it",
+				    rq->what, host, (unsigned long long)t->limit);
 	if (t->bad_range)
-		return tb_fail_why(e, TB_ENET, "network", "%s answered a different range than asked for %s; run the command again",
+		return tb_fail(e, TB_R_NETWORK, "%s answered a different range than asked for %s; run the command again",
 			       host, rq->what);
 	if (t->write_errno) {
 		errno = t->write_errno;
-		return tb_fail_errno(e, TB_EFAIL, "cannot write %s into the cache", rq->what);
+		return tb_fail_errno(e, TB_R_FAILED, "cannot write %s into the cache", rq->what);
 	}
 	switch (rc) {
 	case CURLE_OPERATION_TIMEDOUT: {
 		curl_off_t connected = 0;
 		curl_easy_getinfo(t->curl, CURLINFO_CONNECT_TIME_T, &connected);
 		if (!connected && !t->received && !t->mem.len)
-			return tb_fail_why(e, TB_ENET, "network", "cannot connect to %s within %ld s; check the network connection",
+			return tb_fail(e, TB_R_NETWORK, "cannot connect to %s within %ld s; check the network connection",
 				       host, t->cfg->connect_timeout);
-		return tb_fail_why(e, TB_ENET, "network",
+		return tb_fail(e, TB_R_NETWORK,
 			       "the transfer of %s from %s stalled (below %ld bytes/s for %ld s); run the command again, a download resumes where it stopped",
 			       rq->what, host, t->cfg->stall_speed, t->cfg->stall_timeout);
 	}
 	case CURLE_COULDNT_RESOLVE_HOST:
 	case CURLE_COULDNT_RESOLVE_PROXY:
 	case CURLE_COULDNT_CONNECT:
-		return tb_fail_why(e, TB_ENET, "network", "cannot reach %s (%s); check the network connection and api_url",
+		return tb_fail(e, TB_R_NETWORK, "cannot reach %s (%s); check the network connection and api_url",
 			       host, why);
 	case CURLE_PEER_FAILED_VERIFICATION:
 	case CURLE_SSL_CONNECT_ERROR:
 	case CURLE_SSL_CACERT_BADFILE:
 	case CURLE_SSL_CERTPROBLEM:
-		return tb_fail_why(e, TB_ENET, "network",
+		return tb_fail(e, TB_R_NETWORK,
 			       "the TLS connection to %s cannot be trusted (%s); for a mirror of your own, add its CA with ca_file",
 			       host, why);
 	case CURLE_BAD_DOWNLOAD_RESUME:
 	case CURLE_RANGE_ERROR:
-		return tb_fail_why(e, TB_ENET, "network", "%s could not resume %s where the last attempt stopped; run the command again to start it over",
+		return tb_fail(e, TB_R_NETWORK, "%s could not resume %s where the last attempt stopped; run the command again to start it over",
 			       host, rq->what);
 	case CURLE_FILE_COULDNT_READ_FILE:
-		return tb_fail_why(e, TB_ENET, "network", "cannot read %s from the mirror (%s); check api_url", rq->what, url);
+		return tb_fail(e, TB_R_NETWORK, "cannot read %s from the mirror (%s); check api_url", rq->what, url);
 	case CURLE_PARTIAL_FILE:
 	case CURLE_RECV_ERROR:
 	case CURLE_GOT_NOTHING:
 	case CURLE_SEND_ERROR:
 	case CURLE_HTTP2:
 	case CURLE_HTTP2_STREAM:
-		return tb_fail_why(e, TB_ENET, "network",
+		return tb_fail(e, TB_R_NETWORK,
 			       "the connection to %s broke off during %s (%s); run the command again, a download resumes where it stopped",
 			       host, rq->what, why);
 	default:
-		return tb_fail_why(e, TB_ENET, "network", "fetching %s from %s failed (%s); check the network connection and api_url",
+		return tb_fail(e, TB_R_NETWORK, "fetching %s from %s failed (%s); check the network connection and api_url",
 			       rq->what, host, why);
 	}
 }
@@ -526,23 +526,23 @@ static int status_failure(struct transfer *t, const char *url, struct tb_error *
 	if ((s == 403 || s == 429) && t->rl_remaining == 0) {
 		char when[64];
 		describe_time(t->rl_reset, when, sizeof when);
-		return tb_fail_why(e, TB_ENET, "rate-limited", "the API rate limit of %s is used up until %s; try again then, or set token_file",
+		return tb_fail(e, TB_R_RATE_LIMITED, "the API rate limit of %s is used up until %s; try again then, or set token_file",
 			       host, when);
 	}
 	if (s == 416)
-		return tb_fail_why(e, TB_ENET, "network", "%s could not resume %s where the last attempt stopped (HTTP 416); run the command again to start it over",
+		return tb_fail(e, TB_R_NETWORK, "%s could not resume %s where the last attempt stopped (HTTP 416); run the command again to start it over",
 			       host, t->rq->what);
 	if (s == 429)
-		return tb_fail_why(e, TB_ENET, "rate-limited", "%s asks to slow down (HTTP 429) for %s; try again later", host, t->rq->what);
+		return tb_fail(e, TB_R_RATE_LIMITED, "%s asks to slow down (HTTP 429) for %s; try again later", host, t->rq->what);
 	if (s == 404)
-		return tb_fail_why(e, TB_ENET, "not-found", "%s answered 404 Not Found for %s (%.300s); check source and api_url in the configuration",
+		return tb_fail(e, TB_R_NOT_FOUND, "%s answered 404 Not Found for %s (%.300s); check source and api_url in the configuration",
 			       host, t->rq->what, url);
 	if (s == 401 || s == 403)
-		return tb_fail_why(e, TB_ENET, "network", "%s refused %s (HTTP %ld); check token_file and source in the configuration",
+		return tb_fail(e, TB_R_NETWORK, "%s refused %s (HTTP %ld); check token_file and source in the configuration",
 			       host, t->rq->what, s);
 	if (s >= 500)
-		return tb_fail_why(e, TB_ENET, "network", "%s failed to serve %s (HTTP %ld); try again later", host, t->rq->what, s);
-	return tb_fail_why(e, TB_ENET, "network", "%s answered HTTP %ld for %s (%.300s); check api_url or try again later",
+		return tb_fail(e, TB_R_NETWORK, "%s failed to serve %s (HTTP %ld); try again later", host, t->rq->what, s);
+	return tb_fail(e, TB_R_NETWORK, "%s answered HTTP %ld for %s (%.300s); check api_url or try again later",
 		       host, s, t->rq->what, url);
 }
 
@@ -564,7 +564,7 @@ static int perform(struct transfer *t, struct tb_error *e)
 	ensure_curl_init();
 	t->curl = curl_easy_init();
 	if (!t->curl)
-		return tb_fail(e, TB_EFAIL, "cannot start a transfer (libcurl failed to initialise)");
+		return tb_fail(e, TB_R_FAILED, "cannot start a transfer (libcurl failed to initialise)");
 	CURL *c = t->curl;
 	struct strbuf ca = {0};
 	char *token = NULL;
@@ -598,7 +598,7 @@ static int perform(struct transfer *t, struct tb_error *e)
 	char *url = xstrdup(rq->url);
 	for (int hop = 0; rc == TB_OK; hop++) {
 		if (hop > MAX_REDIRECTS) {
-			rc = tb_fail_why(e, TB_ENET, "network", "too many redirects fetching %s from %.300s", rq->what, rq->url);
+			rc = tb_fail(e, TB_R_NETWORK, "too many redirects fetching %s from %.300s", rq->what, rq->url);
 			break;
 		}
 		if ((rc = fetch_url_allowed(url, e)) != TB_OK)
@@ -643,11 +643,11 @@ static int perform(struct transfer *t, struct tb_error *e)
 			char *next = NULL;
 			curl_easy_getinfo(c, CURLINFO_REDIRECT_URL, &next);
 			if (!next) {
-				rc = tb_fail_why(e, TB_ENET, "network", "%.300s redirected %s nowhere (HTTP %ld)", url, rq->what, t->status);
+				rc = tb_fail(e, TB_R_NETWORK, "%.300s redirected %s nowhere (HTTP %ld)", url, rq->what, t->status);
 				break;
 			}
 			if (url_redirect_downgrades(url, next)) {
-				rc = tb_fail_why(e, TB_ENET, "url-refused", "refusing the redirect of %s from %.200s to %.200s: a redirect may not leave https or lead to local files",
+				rc = tb_fail(e, TB_R_URL_REFUSED, "refusing the redirect of %s from %.200s to %.200s: a redirect may not leave https or lead to local files",
 					     rq->what, url, next);
 				break;
 			}
@@ -730,12 +730,12 @@ int fetch_file(const struct config *cfg, const struct fetch_request *rq, const c
 	/* 0600: what a server sent is nobody else's business until it is checked. */
 	int fd = open(part_path, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600);
 	if (fd < 0)
-		return tb_fail_errno(e, TB_EFAIL, "cannot open %s", part_path);
+		return tb_fail_errno(e, TB_R_FAILED, "cannot open %s", part_path);
 	struct stat pst;
 	if (fstat(fd, &pst) != 0 || !S_ISREG(pst.st_mode) || fchmod(fd, 0600) != 0) {
 		close(fd);
-		return tb_fail_why(e, TB_EFAIL, "damaged",
-				   "%s is not a regular file; remove it and run the command again", part_path);
+		return tb_fail(e, TB_R_DAMAGED_STORE,
+			       "%s is not a regular file; remove it and run the command again", part_path);
 	}
 	struct transfer t = {.cfg = cfg, .rq = rq, .to_file = 1, .fd = fd, .limit = expect_size,
 			     .progress = p, .name = name};
@@ -744,7 +744,7 @@ int fetch_file(const struct config *cfg, const struct fetch_request *rq, const c
 	uint64_t have = 0;
 	char hex[SHA256_HEX_LEN + 1];
 	if (hash_existing(fd, h, &have) < 0) {
-		int rc = tb_fail_errno(e, TB_EFAIL, "cannot read %s", part_path);
+		int rc = tb_fail_errno(e, TB_R_FAILED, "cannot read %s", part_path);
 		sha256_end(h, hex);
 		close(fd);
 		return rc;
@@ -764,7 +764,7 @@ int fetch_file(const struct config *cfg, const struct fetch_request *rq, const c
 		sha256_end(h, hex);
 		h = sha256_begin();
 		if (ftruncate(fd, 0) < 0 || lseek(fd, 0, SEEK_SET) < 0) {
-			int rc = tb_fail_errno(e, TB_EFAIL, "cannot truncate %s", part_path);
+			int rc = tb_fail_errno(e, TB_R_FAILED, "cannot truncate %s", part_path);
 			sha256_end(h, hex);
 			close(fd);
 			return rc;
@@ -780,17 +780,17 @@ int fetch_file(const struct config *cfg, const struct fetch_request *rq, const c
 
 	int rc = perform(&t, e);
 	if (rc == TB_OK && t.status == 304)
-		rc = tb_fail_why(e, TB_ENET, "network", "unexpected answer 304 for %s", rq->what);
+		rc = tb_fail(e, TB_R_NETWORK, "unexpected answer 304 for %s", rq->what);
 	/* No fsync: a partial file damaged by a crash only fails its hash check and is fetched
 	 * again, and the unpacked tree is what the store makes durable. */
 	if (close(fd) < 0 && rc == TB_OK)
-		rc = tb_fail_errno(e, TB_EFAIL, "cannot write %s", part_path);
+		rc = tb_fail_errno(e, TB_R_FAILED, "cannot write %s", part_path);
 	bg_hash_end(&t.hash, out->sha256);
 	out->size = t.received;
 	if (t.offset < out->resumed_from)
 		out->resumed_from = 0; /* the server ignored the Range: started over */
 	if (rc == TB_OK && t.received != expect_size)
-		rc = tb_fail_why(e, TB_EVERIFY, "size-mismatch", "%s has %llu bytes, the release says %llu; refusing it",
+		rc = tb_fail(e, TB_R_SIZE_MISMATCH, "%s has %llu bytes, the release says %llu; refusing it",
 			     name, (unsigned long long)t.received, (unsigned long long)expect_size);
 	if (rc == TB_OK)
 		progress_done(p, "download", name);

@@ -115,7 +115,7 @@ static int load_keys(const struct config *cfg, struct pubkey *keys, size_t *n, s
 		int bad = parse_pubkey(s, strlen(s), &keys[*n]) < 0;
 		free(copy);
 		if (bad)
-			return tb_fail_why(e, TB_EVERIFY, "key-invalid", "public_key \"%.80s\" in the configuration is not a minisign public key (RW…); fix that line",
+			return tb_fail(e, TB_R_KEY_INVALID, "public_key \"%.80s\" in the configuration is not a minisign public key (RW…); fix that line",
 				       cfg->public_keys[i]);
 		(*n)++;
 	}
@@ -126,16 +126,16 @@ static int load_keys(const struct config *cfg, struct pubkey *keys, size_t *n, s
 	if (count < 0)
 		return errno == ENOENT || errno == ENOTDIR
 			       ? TB_OK
-			       : tb_fail_errno(e, TB_EVERIFY, "cannot read keys_dir %s", cfg->keys_dir);
+			       : tb_fail_errno(e, TB_R_MANIFEST_INVALID, "cannot read keys_dir %s", cfg->keys_dir);
 	int rc = TB_OK;
 	for (int i = 0; i < count; i++) {
 		if (rc == TB_OK && *n < MAX_KEYS) {
 			char *path = path_join(cfg->keys_dir, list[i]->d_name);
 			char *text = read_small_file(path, KEY_FILE_MAX, NULL);
 			if (!text)
-				rc = tb_fail_errno(e, TB_EVERIFY, "cannot read the public key %s", path);
+				rc = tb_fail_errno(e, TB_R_MANIFEST_INVALID, "cannot read the public key %s", path);
 			else if (parse_pubkey_file(text, &keys[*n]) < 0)
-				rc = tb_fail_why(e, TB_EVERIFY, "key-invalid", "%s is not a minisign public key file; replace or remove it", path);
+				rc = tb_fail(e, TB_R_KEY_INVALID, "%s is not a minisign public key file; replace or remove it", path);
 			else
 				(*n)++;
 			free(text);
@@ -251,13 +251,13 @@ static int check_message(const struct pubkey *k, const struct signature *sig, co
 	if (sig->prehashed) {
 		unsigned char h[PREHASH_LEN];
 		if (blake2b512_file(data_path, h) < 0)
-			return tb_fail_errno(e, TB_EVERIFY, "cannot read %s to check its signature", data_path);
+			return tb_fail_errno(e, TB_R_MANIFEST_INVALID, "cannot read %s to check its signature", data_path);
 		return ed25519_ok(k->pk, sig->sig, h, sizeof h) ? TB_OK : TB_EVERIFY;
 	}
 	size_t len;
 	char *data = read_small_file(data_path, LEGACY_DATA_MAX, &len);
 	if (!data)
-		return tb_fail_errno(e, TB_EVERIFY, "cannot read %s to check its signature", data_path);
+		return tb_fail_errno(e, TB_R_MANIFEST_INVALID, "cannot read %s to check its signature", data_path);
 	int ok = ed25519_ok(k->pk, sig->sig, (unsigned char *)data, len);
 	free(data);
 	return ok ? TB_OK : TB_EVERIFY;
@@ -304,24 +304,24 @@ static int verify_file(const struct config *cfg, const char *data_path, const ch
 	if (!n_keys) {
 		/* Nothing to check against: fine unless signatures are required. */
 		if (cfg->require_signature)
-			rc = tb_fail_why(e, TB_EVERIFY, "signature-missing",
+			rc = tb_fail(e, TB_R_SIGNATURE_MISSING,
 				     "require_signature is set but no public key is configured; add public_key or a .pub file in %s",
 				     cfg->keys_dir ? cfg->keys_dir : "keys_dir");
 		goto out;
 	}
 	if (!sig_path) {
-		rc = tb_fail_why(e, TB_EVERIFY, "signature-missing", "%s of this release is not signed (no %s.minisig) but signatures are expected; refusing it",
+		rc = tb_fail(e, TB_R_SIGNATURE_MISSING, "%s of this release is not signed (no %s.minisig) but signatures are expected; refusing it",
 			     name, name);
 		goto out;
 	}
 	size_t len;
 	text = read_small_file(sig_path, SIG_FILE_MAX, &len);
 	if (!text) {
-		rc = tb_fail_errno(e, TB_EVERIFY, "cannot read the signature %s", sig_path);
+		rc = tb_fail_errno(e, TB_R_MANIFEST_INVALID, "cannot read the signature %s", sig_path);
 		goto out;
 	}
 	if (strlen(text) != len || parse_signature(text, &sig) < 0) {
-		rc = tb_fail_why(e, TB_EVERIFY, "signature-invalid", "the signature of %s is not a minisign signature file; refusing it", name);
+		rc = tb_fail(e, TB_R_SIGNATURE_INVALID, "the signature of %s is not a minisign signature file; refusing it", name);
 		goto out;
 	}
 	const struct pubkey *key = NULL;
@@ -331,13 +331,13 @@ static int verify_file(const struct config *cfg, const char *data_path, const ch
 	char id[2 * KEYID_LEN + 1];
 	keyid_hex(sig.id, id);
 	if (!key) {
-		rc = tb_fail_why(e, TB_EVERIFY, "signature-untrusted", "%s is signed by key %s, which is not trusted; add its public key if you trust it, otherwise do not install this release",
+		rc = tb_fail(e, TB_R_SIGNATURE_UNTRUSTED, "%s is signed by key %s, which is not trusted; add its public key if you trust it, otherwise do not install this release",
 			     name, id);
 		goto out;
 	}
 	rc = check_message(key, &sig, data_path, name, e);
 	if (rc != TB_OK) {
-		rc = tb_fail_why(e, TB_EVERIFY, "signature-invalid", "the signature of %s does not verify with key %s: the file was changed after signing; refusing it",
+		rc = tb_fail(e, TB_R_SIGNATURE_INVALID, "the signature of %s does not verify with key %s: the file was changed after signing; refusing it",
 			     name, id);
 		goto out;
 	}
@@ -349,18 +349,18 @@ static int verify_file(const struct config *cfg, const char *data_path, const ch
 	int global_ok = ed25519_ok(key->pk, sig.global, msg, SIG_LEN + tl);
 	free(msg);
 	if (!global_ok) {
-		rc = tb_fail_why(e, TB_EVERIFY, "signature-invalid", "the trusted comment of the signature of %s does not verify with key %s; refusing it",
+		rc = tb_fail(e, TB_R_SIGNATURE_INVALID, "the trusted comment of the signature of %s does not verify with key %s; refusing it",
 			     name, id);
 		goto out;
 	}
 	if (version && !names_tag(sig.trusted, version))
-		rc = tb_fail_why(e, TB_EVERIFY, "tag-mismatch",
-				 "the signature of %s was made for another release (trusted comment \"%.100s\", expected tag:mesa-%s); refusing it",
-				 name, sig.trusted, version);
+		rc = tb_fail(e, TB_R_TAG_MISMATCH,
+			     "the signature of %s was made for another release (trusted comment \"%.100s\", expected tag:mesa-%s); refusing it",
+			     name, sig.trusted, version);
 	else if (signed_version && !(*signed_version = tagged_version(sig.trusted)))
-		rc = tb_fail_why(e, TB_EVERIFY, "tag-mismatch",
-				 "the signature of %s names no release (its trusted comment \"%.100s\" has no tag:mesa-<version>); refusing it",
-				 name, sig.trusted);
+		rc = tb_fail(e, TB_R_TAG_MISMATCH,
+			     "the signature of %s names no release (its trusted comment \"%.100s\" has no tag:mesa-<version>); refusing it",
+			     name, sig.trusted);
 	if (!rc && trusted_out) {
 		*trusted_out = sig.trusted;
 		sig.trusted = NULL;

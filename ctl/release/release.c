@@ -116,11 +116,11 @@ static int make_parents(struct unpack *u, const char *rel, struct tb_error *e)
 		else if (errno == ENOTDIR || (errno == EEXIST &&
 					      (fstatat(u->staging_fd, p, &st, AT_SYMLINK_NOFOLLOW) != 0 ||
 					       !S_ISDIR(st.st_mode))))
-			rc = tb_fail_why(e, TB_EVERIFY, "unsafe-archive",
-					 "%s is refused: %s is both a file or link and a directory in it",
-					 u->name, p);
+			rc = tb_fail(e, TB_R_UNSAFE_ARCHIVE,
+				     "%s is refused: %s is both a file or link and a directory in it",
+				     u->name, p);
 		else if (errno != EEXIST)
-			rc = tb_fail_errno(e, TB_EFAIL, "cannot create %s/%s", u->staging, p);
+			rc = tb_fail_errno(e, TB_R_FAILED, "cannot create %s/%s", u->staging, p);
 		*s = '/';
 		if (rc)
 			break;
@@ -132,9 +132,9 @@ static int make_parents(struct unpack *u, const char *rel, struct tb_error *e)
 static int write_failed(struct tb_error *e, const struct unpack *u, const char *rel)
 {
 	if (errno == ENOSPC || errno == EDQUOT)
-		return tb_fail_why(e, TB_EFAIL, "no-space", "the disk is full while unpacking %s (%s); free some space (partial downloads in cache/, versions not in use: `tb323fu-ctl mesa list`, then `tb323fu-ctl mesa remove VERSION`) and try again; nothing was changed",
-				   u->name, rel);
-	return tb_fail_errno(e, TB_EFAIL, "cannot write %s/%s", u->staging, rel);
+		return tb_fail(e, TB_R_NO_SPACE, "the disk is full while unpacking %s (%s); free some space (partial downloads in cache/, versions not in use: `tb323fu-ctl mesa list`, then `tb323fu-ctl mesa remove VERSION`) and try again; nothing was changed",
+			       u->name, rel);
+	return tb_fail_errno(e, TB_R_FAILED, "cannot write %s/%s", u->staging, rel);
 }
 
 static int extract_file(struct unpack *u, struct archive *a, struct archive_entry *ent,
@@ -146,9 +146,9 @@ static int extract_file(struct unpack *u, struct archive *a, struct archive_entr
 	int fd = openat(u->staging_fd, rel, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
 	if (fd < 0) {
 		if (errno == EEXIST)
-			return refuse(e, u, "unsafe-archive", "%s is refused: the archive holds %s twice", rel);
+			return refuse(e, u, TB_R_UNSAFE_ARCHIVE, "%s is refused: the archive holds %s twice", rel);
 		if (errno == EISDIR || errno == ENOTDIR || errno == ELOOP)
-			return refuse(e, u, "unsafe-archive", "%s is refused: %s is both a file and a directory in it", rel);
+			return refuse(e, u, TB_R_UNSAFE_ARCHIVE, "%s is refused: %s is both a file and a directory in it", rel);
 		return write_failed(e, u, rel);
 	}
 	uint64_t size = 0, written_back = 0;
@@ -169,23 +169,23 @@ static int extract_file(struct unpack *u, struct archive *a, struct archive_entr
 			break;
 		}
 		if (n < 0) {
-			rc = tb_fail_why(e, TB_EVERIFY, "damaged", "%s is damaged or cut short (%s); download it again", u->name,
-					 archive_error_string(a));
+			rc = tb_fail(e, TB_R_DAMAGED, "%s is damaged or cut short (%s); download it again", u->name,
+				     archive_error_string(a));
 			break;
 		}
 		size += (uint64_t)n;
 		u->unpacked_bytes += (uint64_t)n;
 		if (size > u->limits.max_file_bytes) {
-			rc = refuse(e, u, "too-large", "%s is refused: %s is larger than the per-file limit", rel);
+			rc = refuse(e, u, TB_R_TOO_LARGE, "%s is refused: %s is larger than the per-file limit", rel);
 			break;
 		}
 		if (u->unpacked_bytes > u->limits.max_total_bytes) {
-			rc = refuse(e, u, "too-large", "%s is refused: it unpacks to more than the total limit (at %s)", rel);
+			rc = refuse(e, u, TB_R_TOO_LARGE, "%s is refused: it unpacks to more than the total limit (at %s)", rel);
 			break;
 		}
 		if (u->unpacked_bytes > u->limits.ratio_free_bytes &&
 		    u->unpacked_bytes / (u->read_bytes ? u->read_bytes : 1) > u->limits.max_ratio) {
-			rc = refuse(e, u, "bomb", "%s is refused: it expands more than 100 times (a decompression bomb?) at %s", rel);
+			rc = refuse(e, u, TB_R_BOMB, "%s is refused: it expands more than 100 times (a decompression bomb?) at %s", rel);
 			break;
 		}
 		sha256_add(hash, data, (size_t)n);
@@ -227,20 +227,20 @@ static int extract_file(struct unpack *u, struct archive *a, struct archive_entr
 static int read_manifest(struct unpack *u, struct archive *a, struct tb_error *e)
 {
 	if (u->manifest_text)
-		return refuse(e, u, "unsafe-archive", "%s is refused: the archive holds %s twice", "MANIFEST");
+		return refuse(e, u, TB_R_UNSAFE_ARCHIVE, "%s is refused: the archive holds %s twice", "MANIFEST");
 	size_t cap = 4096;
 	u->manifest_text = xmalloc(cap);
 	for (;;) {
 		if (u->manifest_len + 1 >= cap) {
 			if (cap > MANIFEST_MAX_BYTES + 1)
-				return refuse(e, u, "manifest-invalid", "%s is refused: its %s is larger than 1 MiB", "MANIFEST");
+				return refuse(e, u, TB_R_MANIFEST_INVALID, "%s is refused: its %s is larger than 1 MiB", "MANIFEST");
 			cap *= 2;
 			u->manifest_text = xrealloc(u->manifest_text, cap);
 		}
 		ssize_t n = archive_read_data(a, u->manifest_text + u->manifest_len, cap - u->manifest_len - 1);
 		if (n < 0)
-			return tb_fail_why(e, TB_EVERIFY, "damaged", "%s is damaged or cut short (%s); download it again",
-					   u->name, archive_error_string(a));
+			return tb_fail(e, TB_R_DAMAGED, "%s is damaged or cut short (%s); download it again",
+				       u->name, archive_error_string(a));
 		if (n == 0)
 			break;
 		u->manifest_len += (size_t)n;
@@ -254,21 +254,21 @@ static int take_entry(struct unpack *u, struct archive *a, struct archive_entry 
 {
 	const char *name = archive_entry_pathname(ent);
 	if (!name)
-		return refuse(e, u, "unsafe-archive", "%s is refused: an entry has no %s", "name");
+		return refuse(e, u, TB_R_UNSAFE_ARCHIVE, "%s is refused: an entry has no %s", "name");
 	if (++u->entries > u->limits.max_files + 64)
-		return refuse(e, u, "too-large", "%s is refused: it holds more than the limit of %s entries", "10,000");
+		return refuse(e, u, TB_R_TOO_LARGE, "%s is refused: it holds more than the limit of %s entries", "10,000");
 	mode_t type = archive_entry_filetype(ent);
 	if (archive_entry_hardlink(ent))
-		return refuse(e, u, "unsafe-archive", "%s is refused: %s is a hard link", name);
+		return refuse(e, u, TB_R_UNSAFE_ARCHIVE, "%s is refused: %s is a hard link", name);
 	if (archive_entry_mode(ent) & (S_ISUID | S_ISGID | S_ISVTX))
-		return refuse(e, u, "unsafe-archive", "%s is refused: %s has a setuid, setgid or sticky bit", name);
+		return refuse(e, u, TB_R_UNSAFE_ARCHIVE, "%s is refused: %s has a setuid, setgid or sticky bit", name);
 	if (!strcmp(name, "MANIFEST")) {
 		if (type != AE_IFREG)
-			return refuse(e, u, "unsafe-archive", "%s is refused: %s is not a regular file", name);
+			return refuse(e, u, TB_R_UNSAFE_ARCHIVE, "%s is refused: %s is not a regular file", name);
 		return read_manifest(u, a, e);
 	}
 	if (strncmp(name, "tree/", 5) != 0)
-		return refuse(e, u, "unsafe-archive", "%s is refused: unexpected entry \"%.200s\" (only MANIFEST and tree/… belong in a release)", name);
+		return refuse(e, u, TB_R_UNSAFE_ARCHIVE, "%s is refused: unexpected entry \"%.200s\" (only MANIFEST and tree/… belong in a release)", name);
 	char *rel = xstrdup(name + 5);
 	size_t len = strlen(rel);
 	int rc = TB_OK;
@@ -277,23 +277,23 @@ static int take_entry(struct unpack *u, struct archive *a, struct archive_entry 
 			rel[--len] = '\0';
 		/* "tree/" itself, or a directory whose path is as safe as a file's would be */
 		if (len && (!release_path_is_safe(rel) && strcmp(rel, "lib") && strcmp(rel, "share")))
-			rc = refuse(e, u, "unsafe-archive", "%s is refused: unsafe path \"%.200s\"", name);
+			rc = refuse(e, u, TB_R_UNSAFE_ARCHIVE, "%s is refused: unsafe path \"%.200s\"", name);
 		else if (len) {
 			rc = make_parents(u, rel, e);
 			if (!rc && mkdirat(u->staging_fd, rel, 0755) != 0 && errno != EEXIST)
-				rc = tb_fail_errno(e, TB_EFAIL, "cannot create %s/%s", u->staging, rel);
+				rc = tb_fail_errno(e, TB_R_FAILED, "cannot create %s/%s", u->staging, rel);
 		}
 	} else if (!release_path_is_safe(rel)) {
-		rc = refuse(e, u, "unsafe-archive", "%s is refused: unsafe path \"%.200s\"", name);
+		rc = refuse(e, u, TB_R_UNSAFE_ARCHIVE, "%s is refused: unsafe path \"%.200s\"", name);
 	} else if (type == AE_IFREG) {
 		if (u->n_files >= u->limits.max_files)
-			rc = refuse(e, u, "too-large", "%s is refused: it holds more than the limit of %s files", "10,000");
+			rc = refuse(e, u, TB_R_TOO_LARGE, "%s is refused: it holds more than the limit of %s files", "10,000");
 		else
 			rc = extract_file(u, a, ent, rel, e);
 	} else if (type == AE_IFLNK) {
 		const char *target = archive_entry_symlink(ent);
 		if (!target || !link_target_is_safe(rel, target))
-			rc = refuse(e, u, "unsafe-archive", "%s is refused: the symbolic link %s points out of the tree", name);
+			rc = refuse(e, u, TB_R_UNSAFE_ARCHIVE, "%s is refused: the symbolic link %s points out of the tree", name);
 		else {
 			if (u->n_links == u->cap_links) {
 				u->cap_links = u->cap_links ? u->cap_links * 2 : 16;
@@ -304,7 +304,7 @@ static int take_entry(struct unpack *u, struct archive *a, struct archive_entry 
 			u->n_links++;
 		}
 	} else {
-		rc = refuse(e, u, "unsafe-archive", "%s is refused: %s is a device, FIFO or socket", name);
+		rc = refuse(e, u, TB_R_UNSAFE_ARCHIVE, "%s is refused: %s is a device, FIFO or socket", name);
 	}
 	free(rel);
 	return rc;
@@ -322,13 +322,13 @@ static int match_manifest(struct unpack *u, const struct manifest *m, struct tb_
 		const struct seen_file *f = &u->files[i];
 		const struct manifest_file *mf = manifest_find_file(m, f->path);
 		if (!mf)
-			return refuse(e, u, "manifest-mismatch", "%s is refused: %s is not listed in its MANIFEST", f->path);
+			return refuse(e, u, TB_R_MANIFEST_MISMATCH, "%s is refused: %s is not listed in its MANIFEST", f->path);
 		if (mf->size != f->size)
-			return refuse(e, u, "manifest-mismatch", "%s is refused: %s has a different size than its MANIFEST says", f->path);
+			return refuse(e, u, TB_R_MANIFEST_MISMATCH, "%s is refused: %s has a different size than its MANIFEST says", f->path);
 		if (strcmp(mf->sha256, f->sha256))
-			return refuse(e, u, "manifest-mismatch", "%s is refused: %s has a different SHA-256 than its MANIFEST says", f->path);
+			return refuse(e, u, TB_R_MANIFEST_MISMATCH, "%s is refused: %s has a different SHA-256 than its MANIFEST says", f->path);
 		if (mf->mode != f->mode)
-			return refuse(e, u, "manifest-mismatch", "%s is refused: %s has a different mode than its MANIFEST says", f->path);
+			return refuse(e, u, TB_R_MANIFEST_MISMATCH, "%s is refused: %s has a different mode than its MANIFEST says", f->path);
 	}
 	if (u->n_files != m->n_files) {
 		if (u->n_files)
@@ -336,19 +336,19 @@ static int match_manifest(struct unpack *u, const struct manifest *m, struct tb_
 		for (size_t i = 0; i < m->n_files; i++) {
 			struct seen_file key = {.path = m->files[i].path};
 			if (!u->n_files || !bsearch(&key, u->files, u->n_files, sizeof key, by_path))
-				return refuse(e, u, "manifest-mismatch", "%s is refused: %s is listed in its MANIFEST but missing", m->files[i].path);
+				return refuse(e, u, TB_R_MANIFEST_MISMATCH, "%s is refused: %s is listed in its MANIFEST but missing", m->files[i].path);
 		}
-		return refuse(e, u, "unsafe-archive", "%s is refused: %s", "it holds a file twice");
+		return refuse(e, u, TB_R_UNSAFE_ARCHIVE, "%s is refused: %s", "it holds a file twice");
 	}
 	for (size_t i = 0; i < u->n_links; i++) {
 		const struct manifest_link *ml = manifest_find_link(m, u->links[i].path);
 		if (!ml)
-			return refuse(e, u, "manifest-mismatch", "%s is refused: the symbolic link %s is not declared in its MANIFEST", u->links[i].path);
+			return refuse(e, u, TB_R_MANIFEST_MISMATCH, "%s is refused: the symbolic link %s is not declared in its MANIFEST", u->links[i].path);
 		if (strcmp(ml->target, u->links[i].target))
-			return refuse(e, u, "manifest-mismatch", "%s is refused: the symbolic link %s points elsewhere than its MANIFEST says", u->links[i].path);
+			return refuse(e, u, TB_R_MANIFEST_MISMATCH, "%s is refused: the symbolic link %s points elsewhere than its MANIFEST says", u->links[i].path);
 		for (size_t j = 0; j < i; j++)
 			if (!strcmp(u->links[j].path, u->links[i].path))
-				return refuse(e, u, "unsafe-archive", "%s is refused: the archive holds %s twice", u->links[i].path);
+				return refuse(e, u, TB_R_UNSAFE_ARCHIVE, "%s is refused: the archive holds %s twice", u->links[i].path);
 	}
 	if (u->n_links != m->n_links)
 		for (size_t i = 0; i < m->n_links; i++) {
@@ -356,7 +356,7 @@ static int match_manifest(struct unpack *u, const struct manifest *m, struct tb_
 			for (j = 0; j < u->n_links && strcmp(u->links[j].path, m->links[i].path); j++)
 				;
 			if (j == u->n_links)
-				return refuse(e, u, "manifest-mismatch", "%s is refused: the link %s is listed in its MANIFEST but missing", m->links[i].path);
+				return refuse(e, u, TB_R_MANIFEST_MISMATCH, "%s is refused: the link %s is listed in its MANIFEST but missing", m->links[i].path);
 		}
 	return TB_OK;
 }
@@ -365,7 +365,7 @@ static int sync_at(struct unpack *u, const char *rel, int flags, struct tb_error
 {
 	int fd = openat(u->staging_fd, rel, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | flags);
 	if (fd < 0)
-		return tb_fail_errno(e, TB_EFAIL, "cannot open %s/%s", u->staging, rel);
+		return tb_fail_errno(e, TB_R_FAILED, "cannot open %s/%s", u->staging, rel);
 	int rc = fsync(fd) == 0 ? TB_OK : write_failed(e, u, rel);
 	close(fd);
 	return rc;
@@ -411,22 +411,22 @@ static int finish_tree(struct unpack *u, const struct manifest *m, struct tb_err
 {
 	for (size_t i = 0; i < m->n_files; i++)
 		if (fchmodat(u->staging_fd, m->files[i].path, m->files[i].mode, 0) != 0)
-			return tb_fail_errno(e, TB_EFAIL, "cannot set the mode of %s", m->files[i].path);
+			return tb_fail_errno(e, TB_R_FAILED, "cannot set the mode of %s", m->files[i].path);
 	for (size_t i = 0; i < m->n_links; i++) {
 		int rc = make_parents(u, m->links[i].path, e);
 		if (rc)
 			return rc;
 		if (symlinkat(m->links[i].target, u->staging_fd, m->links[i].path) != 0) {
 			if (errno == EEXIST || errno == ENOTDIR)
-				return tb_fail_why(e, TB_EVERIFY, "unsafe-archive",
-						   "%s is refused: the link %s stands where the release also has files",
-						   u->name, m->links[i].path);
-			return tb_fail_errno(e, TB_EFAIL, "cannot create the link %s", m->links[i].path);
+				return tb_fail(e, TB_R_UNSAFE_ARCHIVE,
+					       "%s is refused: the link %s stands where the release also has files",
+					       u->name, m->links[i].path);
+			return tb_fail_errno(e, TB_R_FAILED, "cannot create the link %s", m->links[i].path);
 		}
 	}
 	int mfd = openat(u->staging_fd, "MANIFEST", O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
 	if (mfd < 0)
-		return tb_fail_errno(e, TB_EFAIL, "cannot write %s/MANIFEST", u->staging);
+		return tb_fail_errno(e, TB_R_FAILED, "cannot write %s/MANIFEST", u->staging);
 	ssize_t w = write(mfd, u->manifest_text, u->manifest_len);
 	if (w != (ssize_t)u->manifest_len || fsync(mfd) != 0) {
 		close(mfd);
@@ -461,7 +461,7 @@ static int expected_sha256(const struct release_request *r, const char *name, ch
 	if (r->known_sha256)
 		return TB_OK;
 	if (!r->expect_sha256)
-		return tb_fail_why(e, TB_EVERIFY, "sums-invalid", "no SHA256SUMS for %s: pass --sums FILE (the release's SHA256SUMS)", name);
+		return tb_fail(e, TB_R_SUMS_INVALID, "no SHA256SUMS for %s: pass --sums FILE (the release's SHA256SUMS)", name);
 	snprintf(hex, 65, "%s", r->expect_sha256);
 	return TB_OK;
 }
@@ -474,7 +474,7 @@ static int stream_archive(struct unpack *u, struct tb_error *e)
 	char *what = xasprintf("unpacking %s", u->name);
 	if (archive_read_open(a, u, NULL, read_tar, NULL) != ARCHIVE_OK) {
 		if (!(rc = tb_check_interrupted(e, what)))
-			rc = tb_fail_why(e, TB_EVERIFY, "unsafe-archive", "%s is not a release tarball: %s", u->name, archive_error_string(a));
+			rc = tb_fail(e, TB_R_UNSAFE_ARCHIVE, "%s is not a release tarball: %s", u->name, archive_error_string(a));
 		goto out;
 	}
 	for (;;) {
@@ -485,7 +485,7 @@ static int stream_archive(struct unpack *u, struct tb_error *e)
 		if ((rc = tb_check_interrupted(e, what)))
 			break;
 		if (r != ARCHIVE_OK) {
-			rc = tb_fail_why(e, TB_EVERIFY, "damaged", "%s is damaged: %s; download it again", u->name,
+			rc = tb_fail(e, TB_R_DAMAGED, "%s is damaged: %s; download it again", u->name,
 				     archive_error_string(a) ? archive_error_string(a) : "unreadable entry");
 			break;
 		}
@@ -512,12 +512,12 @@ static int move_into_place(struct store *s, struct unpack *u, const char *versio
 	enum release_placed placed = RELEASE_NEW;
 	if (!path_exists(final)) {
 		if (rename(u->staging, final) != 0)
-			rc = tb_fail_errno(e, TB_EFAIL, "cannot move the new tree to %s", final);
+			rc = tb_fail_errno(e, TB_R_FAILED, "cannot move the new tree to %s", final);
 	} else if (release_verify_installed(s, version, &damage) == TB_OK) {
 		remove_tree(u->staging);
 		placed = RELEASE_KEPT;
 	} else if (renameat2(AT_FDCWD, u->staging, AT_FDCWD, final, RENAME_EXCHANGE) != 0) {
-		rc = tb_fail_errno(e, TB_EFAIL, "cannot replace the damaged %s", final);
+		rc = tb_fail_errno(e, TB_R_FAILED, "cannot replace the damaged %s", final);
 	} else {
 		remove_tree(u->staging); /* now the damaged tree */
 		placed = RELEASE_REPAIRED;
@@ -545,7 +545,7 @@ int release_unpack(struct store *s, const struct release_request *r, char **vers
 		unpack_limits_default(&u.limits);
 	u.name = r->asset_name ? r->asset_name : (strrchr(r->tarball, '/') ? strrchr(r->tarball, '/') + 1 : r->tarball);
 	if (r->expect_version && !version_name_ok(r->expect_version))
-		return tb_fail_why(e, TB_EVERIFY, "manifest-invalid", "\"%.80s\" is not a valid version", r->expect_version);
+		return tb_fail(e, TB_R_MANIFEST_INVALID, "\"%.80s\" is not a valid version", r->expect_version);
 
 	/* the libraries unpacking needs, loaded before anything is made: one that cannot be
 	 * loaded leaves no staging tree behind */
@@ -562,38 +562,38 @@ int release_unpack(struct store *s, const struct release_request *r, char **vers
 	u.fd = open(r->tarball, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
 	struct stat st;
 	if (u.fd < 0 || fstat(u.fd, &st) != 0) {
-		rc = tb_fail_errno(e, TB_EFAIL, "cannot read %s", r->tarball);
+		rc = tb_fail_errno(e, TB_R_FAILED, "cannot read %s", r->tarball);
 		goto out;
 	}
 	if (!S_ISREG(st.st_mode)) {
 		/* A device (/dev/zero) never ends: only a file on disk is a release. */
-		rc = tb_fail_why(e, TB_EVERIFY, "unsafe-archive",
-				 "%s is not a regular file (a device, FIFO or directory); pass the release tarball itself",
-				 r->tarball);
+		rc = tb_fail(e, TB_R_UNSAFE_ARCHIVE,
+			     "%s is not a regular file (a device, FIFO or directory); pass the release tarball itself",
+			     r->tarball);
 		goto out;
 	}
 	u.tar_size = (uint64_t)st.st_size;
 	if (r->known_size && r->known_size != u.tar_size) {
-		rc = tb_fail_why(e, TB_EVERIFY, "size-mismatch", "%s has %llu bytes, the release says %llu; download it again",
+		rc = tb_fail(e, TB_R_SIZE_MISMATCH, "%s has %llu bytes, the release says %llu; download it again",
 			     u.name, (unsigned long long)u.tar_size, (unsigned long long)r->known_size);
 		goto out;
 	}
 	u.inflater = inflater_start(u.fd, u.tar_size, !r->known_sha256);
 	u.buf = xmalloc(INFLATER_SLOT);
 	if (!u.inflater) {
-		rc = tb_fail_errno(e, TB_EFAIL, "cannot start a thread to check %s", u.name);
+		rc = tb_fail_errno(e, TB_R_FAILED, "cannot start a thread to check %s", u.name);
 		goto out;
 	}
 
 	u.staging = store_path(s, STORE_VERSIONS "/.%s" STORE_STAGING_SUFFIX, r->expect_version ? r->expect_version : "incoming");
 	remove_tree(u.staging);
 	if (mkdir(u.staging, 0755) != 0) {
-		rc = tb_fail_errno(e, TB_EFAIL, "cannot create %s", u.staging);
+		rc = tb_fail_errno(e, TB_R_FAILED, "cannot create %s", u.staging);
 		goto out;
 	}
 	u.staging_fd = open(u.staging, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (u.staging_fd < 0) {
-		rc = tb_fail_errno(e, TB_EFAIL, "cannot open %s", u.staging);
+		rc = tb_fail_errno(e, TB_R_FAILED, "cannot open %s", u.staging);
 		goto out;
 	}
 
@@ -604,17 +604,17 @@ int release_unpack(struct store *s, const struct release_request *r, char **vers
 	/* It hashes the rest (tar padding), so the hash covers the whole file. */
 	char got[65];
 	if (inflater_finish(u.inflater, got) != 0) {
-		rc = tb_fail_errno(e, TB_EFAIL, "cannot read %s", r->tarball);
+		rc = tb_fail_errno(e, TB_R_FAILED, "cannot read %s", r->tarball);
 		goto out;
 	}
 	if (!r->known_sha256) {
 		if (strcmp(got, expect)) {
-			rc = tb_fail_why(e, TB_EVERIFY, "hash-mismatch", "%s does not match its SHA256SUMS (damaged or altered on the way); nothing was changed: fetch the tarball again, with the SHA256SUMS of the same release; if it fails the same way again, the release itself is wrong: choose another version and tell the release's publisher", u.name);
+			rc = tb_fail(e, TB_R_HASH_MISMATCH, "%s does not match its SHA256SUMS (damaged or altered on the way); nothing was changed: fetch the tarball again, with the SHA256SUMS of the same release; if it fails the same way again, the release itself is wrong: choose another version and tell the release's publisher", u.name);
 			goto out;
 		}
 	}
 	if (!u.manifest_text) {
-		rc = tb_fail_why(e, TB_EVERIFY, "manifest-invalid", "%s is refused: it has no MANIFEST", u.name);
+		rc = tb_fail(e, TB_R_MANIFEST_INVALID, "%s is refused: it has no MANIFEST", u.name);
 		goto out;
 	}
 	rc = manifest_parse(u.manifest_text, u.manifest_len, &m, e);
@@ -626,14 +626,14 @@ int release_unpack(struct store *s, const struct release_request *r, char **vers
 	}
 	have_manifest = 1;
 	if (r->expect_version && strcmp(m.version, r->expect_version)) {
-		rc = tb_fail_why(e, TB_EVERIFY, "tag-mismatch",
-				 "%s is refused: its MANIFEST says version %s, the release (its name or signed tag) is %s, so it is another release's tarball; nothing was changed: for %s fetch the tarball of release %s itself (tb323fu-ctl mesa download %s); for %s, fetch release %s (tb323fu-ctl mesa download %s)",
-				 u.name, m.version, r->expect_version, r->expect_version, r->expect_version,
-				 r->expect_version, m.version, m.version, m.version);
+		rc = tb_fail(e, TB_R_TAG_MISMATCH,
+			     "%s is refused: its MANIFEST says version %s, the release (its name or signed tag) is %s, so it is another release's tarball; nothing was changed: for %s fetch the tarball of release %s itself (tb323fu-ctl mesa download %s); for %s, fetch release %s (tb323fu-ctl mesa download %s)",
+			     u.name, m.version, r->expect_version, r->expect_version, r->expect_version,
+			     r->expect_version, m.version, m.version, m.version);
 		goto out;
 	}
 	if (strcmp(m.arch, host_arch())) {
-		rc = tb_fail_why(e, TB_EVERIFY, "arch-mismatch", "%s is refused: it is built for %s, this system is %s",
+		rc = tb_fail(e, TB_R_ARCH_MISMATCH, "%s is refused: it is built for %s, this system is %s",
 			     u.name, m.arch, host_arch());
 		goto out;
 	}
@@ -704,7 +704,7 @@ static int check_installed(const struct store *s, const char *version, int hash,
 			   struct tb_error *e)
 {
 	if (!store_has_version(s, version))
-		return tb_fail_why(e, TB_EFAIL, "not-installed", "Mesa %s is not installed (tb323fu-ctl mesa list)", version);
+		return tb_fail(e, TB_R_NOT_INSTALLED, "Mesa %s is not installed (tb323fu-ctl mesa list)", version);
 	char *root = store_version_dir(s, version);
 	struct stat top;
 	if (lstat(root, &top) == 0 && !S_ISDIR(top.st_mode)) {
@@ -715,11 +715,11 @@ static int check_installed(const struct store *s, const char *version, int hash,
 		target[n > 0 ? n : 0] = '\0';
 		char *repair = offline ? xstrdup("install-local its tarball again (`tb323fu-ctl mesa install-local FILE`)")
 				       : xasprintf("install it again (`tb323fu-ctl mesa install %s`)", version);
-		int rc = tb_fail_why(e, TB_EVERIFY, "damaged",
-				     "Mesa %s is damaged: %s is %s%s%s, not the tree the store unpacked, so nothing "
-				     "there was checked; move it out of the store (rm %s) and %s",
-				     version, root, S_ISLNK(top.st_mode) ? "a symbolic link" : "not a folder",
-				     *target ? " to " : "", target, root, repair);
+		int rc = tb_fail(e, TB_R_DAMAGED,
+				 "Mesa %s is damaged: %s is %s%s%s, not the tree the store unpacked, so nothing "
+				 "there was checked; move it out of the store (rm %s) and %s",
+				 version, root, S_ISLNK(top.st_mode) ? "a symbolic link" : "not a folder",
+				 *target ? " to " : "", target, root, repair);
 		free(repair);
 		free(root);
 		return rc;
@@ -728,7 +728,7 @@ static int check_installed(const struct store *s, const char *version, int hash,
 	int rc = manifest_load(root, &m, e);
 	if (rc) {
 		free(root);
-		return rc == TB_EFAIL ? rc : tb_fail_why(e, TB_EVERIFY, "damaged", "the MANIFEST of Mesa %s is damaged", version);
+		return rc == TB_EFAIL ? rc : tb_fail(e, TB_R_DAMAGED, "the MANIFEST of Mesa %s is damaged", version);
 	}
 	struct strbuf bad = {0};
 	int count = 0;
@@ -762,10 +762,10 @@ static int check_installed(const struct store *s, const char *version, int hash,
 	}
 	find_extras(root, "", &m, &bad, &count);
 	if (count && offline)
-		rc = tb_fail_why(e, TB_EVERIFY, "damaged", "Mesa %s is damaged: %s; the release list does not offer it (installed from a tarball on disk?), so repair it from its tarball with `tb323fu-ctl mesa verify --repair %s --from FILE`",
+		rc = tb_fail(e, TB_R_DAMAGED, "Mesa %s is damaged: %s; the release list does not offer it (installed from a tarball on disk?), so repair it from its tarball with `tb323fu-ctl mesa verify --repair %s --from FILE`",
 			     version, bad.buf, version);
 	else if (count)
-		rc = tb_fail_why(e, TB_EVERIFY, "damaged", "Mesa %s is damaged: %s; repair it with `tb323fu-ctl mesa verify --repair %s` (or from its tarball on disk: `tb323fu-ctl mesa verify --repair %s --from FILE`)",
+		rc = tb_fail(e, TB_R_DAMAGED, "Mesa %s is damaged: %s; repair it with `tb323fu-ctl mesa verify --repair %s` (or from its tarball on disk: `tb323fu-ctl mesa verify --repair %s --from FILE`)",
 			     version, bad.buf, version, version);
 	sb_free(&bad);
 	manifest_free(&m);

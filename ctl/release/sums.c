@@ -14,7 +14,7 @@ int sums_lookup_text(const char *text, size_t len, const char *name, char hex[65
 {
 	char *copy = text_copy_checked(text, len, SUMS_MAX_BYTES);
 	if (!copy)
-		return tb_fail_why(e, TB_EVERIFY, "sums-invalid", "SHA256SUMS is not a checksum list");
+		return tb_fail(e, TB_R_SUMS_INVALID, "SHA256SUMS is not a checksum list");
 	int found = 0, rc = TB_OK, lineno = 0;
 	char *cursor = copy, *line;
 	while (rc == TB_OK && (line = next_line(&cursor))) {
@@ -23,7 +23,7 @@ int sums_lookup_text(const char *text, size_t len, const char *name, char hex[65
 		if (n) {
 			/* "<64 hex><space><space or *><name>" */
 			if (n < 67 || line[64] != ' ' || (line[65] != ' ' && line[65] != '*')) {
-				rc = tb_fail_why(e, TB_EVERIFY, "sums-invalid", "SHA256SUMS line %d is not \"<sha256>  <file>\"", lineno);
+				rc = tb_fail(e, TB_R_SUMS_INVALID, "SHA256SUMS line %d is not \"<sha256>  <file>\"", lineno);
 				break;
 			}
 			line[64] = '\0';
@@ -31,12 +31,12 @@ int sums_lookup_text(const char *text, size_t len, const char *name, char hex[65
 				if (*p >= 'A' && *p <= 'F')
 					*p = (char)(*p - 'A' + 'a');
 			if (!is_sha256_hex(line)) {
-				rc = tb_fail_why(e, TB_EVERIFY, "sums-invalid", "SHA256SUMS line %d has no valid SHA-256", lineno);
+				rc = tb_fail(e, TB_R_SUMS_INVALID, "SHA256SUMS line %d has no valid SHA-256", lineno);
 				break;
 			}
 			if (!strcmp(line + 66, name)) {
 				if (found && strcmp(hex, line))
-					rc = tb_fail_why(e, TB_EVERIFY, "sums-invalid", "SHA256SUMS lists %s twice with different sums", name);
+					rc = tb_fail(e, TB_R_SUMS_INVALID, "SHA256SUMS lists %s twice with different sums", name);
 				memcpy(hex, line, 65);
 				found = 1;
 			}
@@ -44,7 +44,7 @@ int sums_lookup_text(const char *text, size_t len, const char *name, char hex[65
 	}
 	free(copy);
 	if (rc == TB_OK && !found)
-		rc = tb_fail_why(e, TB_EVERIFY, "sums-invalid", "SHA256SUMS has no line for %s; use the SHA256SUMS of the same release", name);
+		rc = tb_fail(e, TB_R_SUMS_INVALID, "SHA256SUMS has no line for %s; use the SHA256SUMS of the same release", name);
 	return rc;
 }
 
@@ -53,14 +53,14 @@ int sums_lookup(const char *path, const char *name, char hex[65], struct tb_erro
 	size_t len;
 	char *text = read_small_file(path, SUMS_MAX_BYTES, &len);
 	if (!text && errno == E2BIG)
-		return tb_fail_why(e, TB_EVERIFY, "too-large",
-				   "%s is larger than %d KiB, so it is not a release's SHA256SUMS; refusing it",
-				   path, SUMS_MAX_BYTES >> 10);
+		return tb_fail(e, TB_R_TOO_LARGE,
+			       "%s is larger than %d KiB, so it is not a release's SHA256SUMS; refusing it",
+			       path, SUMS_MAX_BYTES >> 10);
 	if (!text && errno == ESPIPE)
-		return tb_fail_why(e, TB_EVERIFY, "unsafe-archive",
-				   "%s is not a regular file; pass the release's SHA256SUMS file", path);
+		return tb_fail(e, TB_R_UNSAFE_ARCHIVE,
+			       "%s is not a regular file; pass the release's SHA256SUMS file", path);
 	if (!text)
-		return tb_fail_errno(e, TB_EFAIL, "cannot read %s", path);
+		return tb_fail_errno(e, TB_R_FAILED, "cannot read %s", path);
 	int rc = sums_lookup_text(text, len, name, hex, e);
 	free(text);
 	return rc;

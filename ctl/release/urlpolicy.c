@@ -59,15 +59,15 @@ int fetch_url_allowed(const char *url, struct tb_error *e)
 {
 	struct url_parts u;
 	if (url_split(url, &u) < 0)
-		return tb_fail_why(e, TB_ENET, "url-refused", "cannot fetch \"%.200s\": not a valid URL", url);
+		return tb_fail(e, TB_R_URL_REFUSED, "cannot fetch \"%.200s\": not a valid URL", url);
 	int rc = TB_OK;
 	if (!strcasecmp(u.scheme, "http")) {
 		if (!host_is_loopback(u.host))
-			rc = tb_fail_why(e, TB_ENET, "url-refused",
+			rc = tb_fail(e, TB_R_URL_REFUSED,
 				     "refusing to fetch %.200s: plain http is only allowed to this machine (127.0.0.1, ::1, localhost); use https",
 				     url);
 	} else if (strcasecmp(u.scheme, "https") && strcasecmp(u.scheme, "file")) {
-		rc = tb_fail_why(e, TB_ENET, "url-refused", "refusing to fetch %.200s: only https, http to this machine and file:// are allowed",
+		rc = tb_fail(e, TB_R_URL_REFUSED, "refusing to fetch %.200s: only https, http to this machine and file:// are allowed",
 			     url);
 	}
 	url_parts_free(&u);
@@ -125,27 +125,27 @@ int url_local_file_allowed(const struct config *cfg, const char *url, const char
 			   struct tb_error *e)
 {
 	if (!cfg->api_url || !url_is_file(cfg->api_url))
-		return tb_fail_why(e, TB_ENET, "network",
-				   "refusing to read %s from %.200s: only a release list from a file:// mirror may name local files",
-				   what, url);
+		return tb_fail(e, TB_R_NETWORK,
+			       "refusing to read %s from %.200s: only a release list from a file:// mirror may name local files",
+			       what, url);
 	char *want = url_file_path(url), *root = url_file_path(cfg->api_url);
 	char *real = want ? realpath(want, NULL) : NULL;
 	char *real_root = root ? realpath(root, NULL) : NULL;
 	int rc = TB_OK;
 	struct stat st;
 	if (!real || !real_root) {
-		rc = tb_fail_why(e, TB_ENET, "network", "cannot read %s from the mirror (%.300s): %s; check api_url",
-				 what, url, strerror(errno));
+		rc = tb_fail(e, TB_R_NETWORK, "cannot read %s from the mirror (%.300s): %s; check api_url",
+			     what, url, strerror(errno));
 	} else {
 		size_t n = strlen(real_root);
 		int inside = !strncmp(real, real_root, n) && (real[n] == '/' || !strcmp(real_root, "/"));
 		if (!inside)
-			rc = tb_fail_why(e, TB_ENET, "network",
-					 "refusing to read %s from %.300s: it lies outside the mirror's directory %s",
-					 what, url, real_root);
+			rc = tb_fail(e, TB_R_NETWORK,
+				     "refusing to read %s from %.300s: it lies outside the mirror's directory %s",
+				     what, url, real_root);
 		else if (stat(real, &st) != 0 || !S_ISREG(st.st_mode))
-			rc = tb_fail_why(e, TB_ENET, "network",
-					 "refusing to read %s from %.300s: it is not a regular file", what, url);
+			rc = tb_fail(e, TB_R_NETWORK,
+				     "refusing to read %s from %.300s: it is not a regular file", what, url);
 	}
 	free(real);
 	free(real_root);

@@ -238,7 +238,7 @@ static int parse_u64(const char *s, uint64_t *out)
 	return 0;
 }
 
-#define BAD(...) (rc = tb_fail_why(e, TB_EVERIFY, "manifest-invalid", __VA_ARGS__))
+#define BAD(...) (rc = tb_fail(e, TB_R_MANIFEST_INVALID, __VA_ARGS__))
 
 static int parse_entry(struct manifest *m, char *rest, int is_file, int lineno, size_t *cap_f,
 		       size_t *cap_l, struct tb_error *e)
@@ -300,9 +300,9 @@ static int parse_key(struct manifest *m, const char *k, const char *v, int linen
 	size_t vlen = strlen(v);
 	for (size_t i = 0; i < sizeof known_keys / sizeof *known_keys; i++)
 		if (!strcmp(k, known_keys[i]) && vlen > MANIFEST_VALUE_MAX)
-			return tb_fail_why(e, TB_EVERIFY, "manifest-invalid",
-					   "MANIFEST line %d: the value of %s is %zu bytes long, more than the %d a MANIFEST value may have",
-					   lineno, k, vlen, MANIFEST_VALUE_MAX);
+			return tb_fail(e, TB_R_MANIFEST_INVALID,
+				       "MANIFEST line %d: the value of %s is %zu bytes long, more than the %d a MANIFEST value may have",
+				       lineno, k, vlen, MANIFEST_VALUE_MAX);
 	if (!strcmp(k, "format")) {
 		if (strcmp(v, "1"))
 			BAD("MANIFEST format %.20s is not supported by this tool; update tb323fu-mesa", v);
@@ -357,9 +357,9 @@ static int parse_key(struct manifest *m, const char *k, const char *v, int linen
 		set_field(&m->rusticl_enable, v);
 	} else if (!strcmp(k, "ld_library_path")) {
 		if (strcmp(v, "lib"))
-			rc = tb_fail_why(e, TB_EVERIFY, "runpath-unsafe",
-					 "MANIFEST line %d: ld_library_path \"%.200s\" may reach outside the release; it may only be \"lib\"",
-					 lineno, v);
+			rc = tb_fail(e, TB_R_RUNPATH_UNSAFE,
+				     "MANIFEST line %d: ld_library_path \"%.200s\" may reach outside the release; it may only be \"lib\"",
+				     lineno, v);
 		set_field(&m->ld_library_path, v);
 	}
 	/* unknown keys are ignored so that old tools read new releases */
@@ -456,9 +456,9 @@ int manifest_parse(const char *text, size_t len, struct manifest *m, struct tb_e
 	memset(m, 0, sizeof *m);
 	m->vulkan_driver_id = -1;
 	if (len > MANIFEST_MAX_BYTES)
-		return tb_fail_why(e, TB_EVERIFY, "manifest-invalid", "the MANIFEST is larger than 1 MiB");
+		return tb_fail(e, TB_R_MANIFEST_INVALID, "the MANIFEST is larger than 1 MiB");
 	if (memchr(text, '\0', len))
-		return tb_fail_why(e, TB_EVERIFY, "manifest-invalid", "the MANIFEST is not a text file");
+		return tb_fail(e, TB_R_MANIFEST_INVALID, "the MANIFEST is not a text file");
 	char *copy = xmalloc(len + 1);
 	memcpy(copy, text, len);
 	copy[len] = '\0';
@@ -495,7 +495,7 @@ int manifest_load(const char *dir, struct manifest *m, struct tb_error *e)
 	size_t len;
 	char *text = read_small_file(path, MANIFEST_MAX_BYTES, &len);
 	if (!text) {
-		int r = tb_fail_errno(e, TB_EFAIL, "cannot read %s", path);
+		int r = tb_fail_errno(e, TB_R_FAILED, "cannot read %s", path);
 		free(path);
 		return r;
 	}

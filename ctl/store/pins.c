@@ -179,13 +179,13 @@ int pin_exclude(const struct store *s, const char *version, int wait, const stru
 	free(who);
 	int rc = TB_OK;
 	if (!wait) {
-		rc = tb_fail_why(e, TB_EBUSY, "busy", "busy: %s; nothing was changed; try again when it is done, or pass --wait", sentence);
+		rc = tb_fail(e, TB_R_BUSY, "busy: %s; nothing was changed; try again when it is done, or pass --wait", sentence);
 	} else {
 		char *waiting = xasprintf("waiting: %s", sentence);
 		progress_wait(p, waiting);
 		free(waiting);
 		if (flock(*fd, LOCK_EX) != 0)
-			rc = tb_fail_errno(e, TB_EFAIL, "cannot wait for the readers of Mesa %s", version);
+			rc = tb_fail_errno(e, TB_R_FAILED, "cannot wait for the readers of Mesa %s", version);
 	}
 	free(sentence);
 	if (rc) {

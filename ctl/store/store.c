@@ -33,9 +33,9 @@ static int session_safe(const char *path)
 
 static int unsafe_store(const char *path, struct tb_error *e)
 {
-	return tb_fail_why(e, TB_EUSAGE, "usage",
-			   "the store path %s has characters the session files cannot carry (blanks, quotes, $ or :); choose a path of letters, digits and ._-/",
-			   path);
+	return tb_fail(e, TB_R_USAGE,
+		       "the store path %s has characters the session files cannot carry (blanks, quotes, $ or :); choose a path of letters, digits and ._-/",
+		       path);
 }
 
 /* ---- what each part of the store must be (docs/design.md §3) ----
@@ -57,9 +57,9 @@ static const char *kind_name(int k)
 
 static int wrong_part(const char *root, const char *rel, int have, int want, struct tb_error *e)
 {
-	return tb_fail_why(e, TB_EFAIL, "damaged",
-			   "the store %s is not as tb323fu-ctl left it: %s is %s where %s belongs; move it out of the store (or remove it) and run the command again",
-			   root, rel, kind_name(have), kind_name(want));
+	return tb_fail(e, TB_R_DAMAGED_STORE,
+		       "the store %s is not as tb323fu-ctl left it: %s is %s where %s belongs; move it out of the store (or remove it) and run the command again",
+		       root, rel, kind_name(have), kind_name(want));
 }
 
 /* rel (relative to the store) is absent or one of the kinds in want. */
@@ -67,7 +67,7 @@ static int part_is(int rootfd, const char *root, const char *rel, int want, stru
 {
 	struct stat st;
 	if (fstatat(rootfd, rel, &st, AT_SYMLINK_NOFOLLOW) != 0)
-		return errno == ENOENT ? TB_OK : tb_fail_errno(e, TB_EFAIL, "cannot inspect %s/%s", root, rel);
+		return errno == ENOENT ? TB_OK : tb_fail_errno(e, TB_R_FAILED, "cannot inspect %s/%s", root, rel);
 	return kind_of(st.st_mode) & want ? TB_OK : wrong_part(root, rel, kind_of(st.st_mode), want, e);
 }
 
@@ -78,11 +78,11 @@ static int part_dir_open(int rootfd, const char *root, const char *rel, DIR **d,
 	*d = NULL;
 	int fd = openat(rootfd, rel, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 	if (fd < 0)
-		return errno == ENOENT ? TB_OK : tb_fail_errno(e, TB_EFAIL, "cannot open %s/%s", root, rel);
+		return errno == ENOENT ? TB_OK : tb_fail_errno(e, TB_R_FAILED, "cannot open %s/%s", root, rel);
 	*d = fdopendir(fd);
 	if (!*d) {
 		close(fd);
-		return tb_fail_errno(e, TB_EFAIL, "cannot read %s/%s", root, rel);
+		return tb_fail_errno(e, TB_R_FAILED, "cannot read %s/%s", root, rel);
 	}
 	return TB_OK;
 }
@@ -146,7 +146,7 @@ static int store_check_parts(const struct store *s, struct tb_error *e)
 {
 	int rootfd = open(s->root, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (rootfd < 0)
-		return tb_fail_errno(e, TB_EFAIL, "cannot open the store %s", s->root);
+		return tb_fail_errno(e, TB_R_FAILED, "cannot open the store %s", s->root);
 	static const struct {
 		const char *rel;
 		int kind;
@@ -212,7 +212,7 @@ int store_open(struct store *s, const char *dir, int create, struct tb_error *e)
 	else if (errno == ENOENT && !create)
 		s->root = xstrdup(dir); /* a reader of a store that does not exist yet */
 	else
-		return tb_fail_errno(e, TB_EFAIL, "cannot open the store %s", dir);
+		return tb_fail_errno(e, TB_R_FAILED, "cannot open the store %s", dir);
 	if (create && !session_safe(s->root))
 		return unsafe_store(s->root, e);
 	if (create) {
@@ -352,7 +352,7 @@ int store_lock(struct store *s, int wait, struct tb_error *e)
 	if (fd < 0 && errno == ELOOP)
 		return wrong_part(s->root, STORE_LOCK, PART_LINK, PART_FILE, e);
 	if (fd < 0)
-		return tb_fail_errno_why(e, TB_EFAIL, "permission", "cannot open the store's lock in %s (run as the store's owner, e.g. with sudo)", s->root);
+		return tb_fail_errno_as(e, TB_R_PERMISSION, "cannot open the store's lock in %s (run as the store's owner, e.g. with sudo)", s->root);
 	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
 		int k = fstat(fd, &st) == 0 ? kind_of(st.st_mode) : 0;
 		close(fd);
@@ -364,7 +364,7 @@ int store_lock(struct store *s, int wait, struct tb_error *e)
 		char *who = running_holder(s->root);
 		if (!wait) {
 			close(fd);
-			int rc = tb_fail_why(e, TB_EBUSY, "busy", "busy: %s is changing the store %s; try again when it is done, or pass --wait", who, s->root);
+			int rc = tb_fail(e, TB_R_BUSY, "busy: %s is changing the store %s; try again when it is done, or pass --wait", who, s->root);
 			free(who);
 			return rc;
 		}
@@ -376,7 +376,7 @@ int store_lock(struct store *s, int wait, struct tb_error *e)
 	}
 	if (!locked) {
 		close(fd);
-		return tb_fail_errno(e, TB_EFAIL, "cannot lock the store %s", s->root);
+		return tb_fail_errno(e, TB_R_FAILED, "cannot lock the store %s", s->root);
 	}
 	s->lock_fd = fd;
 	/* who holds it, at once, for a writer that finds it taken (running_holder): the running
@@ -443,7 +443,7 @@ int store_set_link(struct store *s, const char *link, const char *version, struc
 	int rc = TB_OK;
 	if (!version) {
 		if (unlink(p) != 0 && errno != ENOENT)
-			rc = tb_fail_errno(e, TB_EFAIL, "cannot remove %s", p);
+			rc = tb_fail_errno(e, TB_R_FAILED, "cannot remove %s", p);
 	} else {
 		char *target = store_version_rel(version);
 		rc = atomic_symlink(target, p, e);

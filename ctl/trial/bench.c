@@ -452,8 +452,8 @@ static int run_benchmark(struct bench_ctx *b, enum side side, int round, int *fa
 	child_tail_last_line(&tail, last, sizeof last);
 	const char *where = side == SIDE_STORE ? "store's" : "distribution's";
 	if (!figures_seen(&b->fs))
-		return tb_fail_why(e, TB_EFAIL, "failed", "%s failed on the %s side (%s%s%s)", b->command,
-				   where, how, last[0] ? ": " : "", last);
+		return tb_fail(e, TB_R_FAILED, "%s failed on the %s side (%s%s%s)", b->command,
+			       where, how, last[0] ? ": " : "", last);
 	*failed = 1;
 	json_object *f = json_object_new_object();
 	json_object_object_add(f, "side", json_object_new_string(side_name(side)));
@@ -637,7 +637,7 @@ static int bench_command(struct bench_ctx *b, const struct bench_request *r, con
 	if (r->command && *r->command) {
 		char *sh = find_program("sh", NULL);
 		if (!sh)
-			return tb_fail_why(e, TB_EFAIL, "failed", "sh is not in PATH; the benchmark needs it");
+			return tb_fail(e, TB_R_FAILED, "sh is not in PATH; the benchmark needs it");
 		b->cmd = xcalloc(4, sizeof *b->cmd);
 		b->cmd[0] = sh;
 		b->cmd[1] = xstrdup("-c");
@@ -646,8 +646,8 @@ static int bench_command(struct bench_ctx *b, const struct bench_request *r, con
 	}
 	char *clpeak = find_program(BENCH_DEFAULT_COMMAND, NULL);
 	if (!clpeak)
-		return tb_fail_why(e, TB_EFAIL, "failed",
-				   "clpeak is not installed (apt-get install clpeak), or name another benchmark with --command");
+		return tb_fail(e, TB_R_FAILED,
+			       "clpeak is not installed (apt-get install clpeak), or name another benchmark with --command");
 	b->xml = path_join(dir, "clpeak.xml");
 	size_t n = 0, cap = 5 + sizeof clpeak_tests / sizeof *clpeak_tests;
 	b->cmd = xcalloc(cap, sizeof *b->cmd);
@@ -695,14 +695,14 @@ static int failures_error(struct bench_ctx *b, struct tb_error *e)
 	size_t n = json_object_array_length(b->failures);
 	json_object *f = json_object_array_get_idx(b->failures, 0);
 	const char *last = json_object_get_string(json_object_object_get(f, "last_line"));
-	return tb_fail_why(e, TB_EFAIL, "failed",
-			   "%s exited with %s on the %s side in round %d%s%s%s, after printing figures "
-			   "(they are kept and shown)%s",
-			   b->command, json_object_get_string(json_object_object_get(f, "status")),
-			   strcmp(json_object_get_string(json_object_object_get(f, "side")), "store")
+	return tb_fail(e, TB_R_FAILED,
+		       "%s exited with %s on the %s side in round %d%s%s%s, after printing figures "
+		       "(they are kept and shown)%s",
+		       b->command, json_object_get_string(json_object_object_get(f, "status")),
+		       strcmp(json_object_get_string(json_object_object_get(f, "side")), "store")
 				   ? "distribution's" : "store's",
-			   json_object_get_int(json_object_object_get(f, "round")), *last ? " (" : "",
-			   last, *last ? ")" : "", n > 1 ? "; other runs failed too, see failures in --json" : "");
+		       json_object_get_int(json_object_object_get(f, "round")), *last ? " (" : "",
+		       last, *last ? ")" : "", n > 1 ? "; other runs failed too, see failures in --json" : "");
 }
 
 static int bench_finish(struct bench_ctx *b, int rounds, const struct side_drivers d[2],
@@ -718,10 +718,10 @@ static int bench_finish(struct bench_ctx *b, int rounds, const struct side_drive
 					       json_object_array_get_idx(list, i), "name")), VULKAN_FIGURE) != 0;
 	if (!own) {
 		json_object_put(res);
-		return tb_fail_why(e, TB_EFAIL, "failed",
-				   b->xml ? "%s wrote no figure both sides share into its XML results"
+		return tb_fail(e, TB_R_FAILED,
+			       b->xml ? "%s wrote no figure both sides share into its XML results"
 					  : "%s printed no figure both sides share (lines like \"label : 12.5 GB/s\")",
-				   b->command);
+			       b->command);
 	}
 	int rc = smoke_record_set(b->s, b->version, "bench", NULL, json_object_get(res), e);
 	*result = res;
@@ -746,9 +746,9 @@ int bench_run(struct store *s, const char *version, const struct bench_request *
 	int vulkan_only = !(r->command && *r->command) && r->tests && !strcmp(r->tests, VULKAN_TEST);
 	if (vulkan_only && !m.has_vulkan) {
 		manifest_free(&m);
-		return tb_fail_why(e, TB_EUSAGE, "usage",
-				   "Mesa %s has no Vulkan driver, so --tests %s has nothing to measure; "
-				   "leave it out to run clpeak", version, VULKAN_TEST);
+		return tb_fail(e, TB_R_USAGE,
+			       "Mesa %s has no Vulkan driver, so --tests %s has nothing to measure; "
+			       "leave it out to run clpeak", version, VULKAN_TEST);
 	}
 	char *vulkan_label = vulkan_only ? xasprintf("the smoke program's %s", VULKAN_TEST) : NULL;
 	if (vulkan_only)
@@ -762,7 +762,7 @@ int bench_run(struct store *s, const char *version, const struct bench_request *
 	char *dir = store_path(s, STORE_CACHE_DIR "/.bench.tmp.%d", (int)getpid());
 	remove_tree(dir);
 	if (mkdir(dir, 0700) < 0) {
-		rc = tb_fail_errno(e, TB_EFAIL, "cannot make a directory for the benchmark's results: %s", dir);
+		rc = tb_fail_errno(e, TB_R_FAILED, "cannot make a directory for the benchmark's results: %s", dir);
 		free(dir);
 		dir = NULL;
 	}

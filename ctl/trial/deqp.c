@@ -47,7 +47,7 @@ static int caselist_load(struct caselist *l, const char *path, struct tb_error *
 	size_t len;
 	char *text = read_small_file(path, CASELIST_MAX_BYTES, &len);
 	if (!text)
-		return tb_fail_errno(e, TB_EUSAGE, "cannot read the case list %s", path);
+		return tb_fail_errno(e, TB_R_USAGE, "cannot read the case list %s", path);
 	l->restartable = 1;
 	size_t cap = 0;
 	for (char *save = NULL, *tok = strtok_r(text, "\n", &save); tok;
@@ -60,7 +60,7 @@ static int caselist_load(struct caselist *l, const char *path, struct tb_error *
 		if (!n || tok[0] == '#')
 			continue;
 		if (n > QPA_MAX_NAME) {
-			int rc = tb_fail(e, TB_EUSAGE, "the case list %s names a case of %zu bytes "
+			int rc = tb_fail(e, TB_R_USAGE, "the case list %s names a case of %zu bytes "
 					 "(\"%.60s...\"); dEQP-VK case names have at most %d",
 					 path, n, tok, QPA_MAX_NAME);
 			free(text);
@@ -77,7 +77,7 @@ static int caselist_load(struct caselist *l, const char *path, struct tb_error *
 	}
 	free(text);
 	if (!l->n)
-		return tb_fail(e, TB_EUSAGE, "the case list %s names no test case", path);
+		return tb_fail(e, TB_R_USAGE, "the case list %s names no test case", path);
 	l->sorted = xmalloc(l->n * sizeof *l->sorted);
 	memcpy(l->sorted, l->names, l->n * sizeof *l->names);
 	qsort(l->sorted, l->n, sizeof *l->sorted, cmp_str);
@@ -267,7 +267,7 @@ int deqp_run(const struct deqp_request *r, struct qpa_parser *q, struct tb_error
 {
 	char *deqp = realpath(r->deqp, NULL);
 	if (!deqp || access(deqp, X_OK) != 0) {
-		int rc = tb_fail_errno(e, TB_EUSAGE, "cannot run the dEQP-VK binary %s", r->deqp);
+		int rc = tb_fail_errno(e, TB_R_USAGE, "cannot run the dEQP-VK binary %s", r->deqp);
 		free(deqp);
 		return rc;
 	}
@@ -278,7 +278,7 @@ int deqp_run(const struct deqp_request *r, struct qpa_parser *q, struct tb_error
 	char *list0 = realpath(r->caselist, NULL);
 	struct caselist l;
 	int rc = list0 ? caselist_load(&l, list0, e)
-		       : tb_fail_errno(e, TB_EUSAGE, "cannot read the case list %s", r->caselist);
+		       : tb_fail_errno(e, TB_R_USAGE, "cannot read the case list %s", r->caselist);
 	if (rc) {
 		free(deqp);
 		free(list0);
@@ -330,7 +330,7 @@ int deqp_run(const struct deqp_request *r, struct qpa_parser *q, struct tb_error
 		if (!left || !l.restartable)
 			break;
 		if (q->n == 0) {
-			rc = tb_fail(e, TB_EFAIL, "dEQP-VK ran no test case (%s%s%s)", how,
+			rc = tb_fail(e, TB_R_FAILED, "dEQP-VK ran no test case (%s%s%s)", how,
 				     last[0] ? ": " : "", last);
 		} else if (q->n == before || (!finished && ++idle >= DEQP_IDLE_RUNS)) {
 			/* No progress: dEQP does not run these cases. */
@@ -348,7 +348,7 @@ int deqp_run(const struct deqp_request *r, struct qpa_parser *q, struct tb_error
 		}
 	}
 	if (!rc && q->n == 0 && !(r->out_of_budget && *r->out_of_budget))
-		rc = tb_fail(e, TB_EFAIL, "dEQP-VK ran no test case of %s; check the case list and "
+		rc = tb_fail(e, TB_R_FAILED, "dEQP-VK ran no test case of %s; check the case list and "
 			     "the binary", r->caselist);
 	caselist_free(&l);
 	free(dir);

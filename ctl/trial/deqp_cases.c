@@ -132,16 +132,16 @@ static int list_group(struct lister *l, const char *deqp, const char *cwd, const
 		else if (l->k.full)
 			rc = TB_OK; /* said by the caller: the rest was cut */
 		else if (end == CHILD_TIMED_OUT)
-			rc = tb_fail_why(e, TB_EFAIL, "failed", "%s did not finish listing dEQP-VK.%s within %d s",
-					 deqp, group, 10 * smoke_timeout_seconds());
+			rc = tb_fail(e, TB_R_FAILED, "%s did not finish listing dEQP-VK.%s within %d s",
+				     deqp, group, 10 * smoke_timeout_seconds());
 		else if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
-			rc = tb_fail_why(e, TB_EFAIL, "failed", "%s could not list dEQP-VK.%s (%s%s%s); is it dEQP-VK?",
-					 deqp, group, how, last[0] ? ": " : "", last);
+			rc = tb_fail(e, TB_R_FAILED, "%s could not list dEQP-VK.%s (%s%s%s); is it dEQP-VK?",
+				     deqp, group, how, last[0] ? ": " : "", last);
 		else if (l->k.c->n + l->k.c->duplicates == before)
-			rc = tb_fail_why(e, TB_EFAIL, "failed",
-					 "%s lists no case of dEQP-VK.%s: no such group (dEQP-VK's groups are "
-					 "the second part of a case's name, as compute in dEQP-VK.compute.…)",
-					 deqp, group);
+			rc = tb_fail(e, TB_R_FAILED,
+				     "%s lists no case of dEQP-VK.%s: no such group (dEQP-VK's groups are "
+				     "the second part of a case's name, as compute in dEQP-VK.compute.…)",
+				     deqp, group);
 	}
 	free(prefix);
 	free(pattern);
@@ -156,8 +156,8 @@ int deqp_cases_list(struct deqp_cases *c, const char *deqp, const char *groups, 
 		groups = DEQP_QUICK_GROUPS;
 	char *bad = deqp_groups_invalid(groups);
 	if (bad) {
-		int rc = tb_fail_why(e, TB_EUSAGE, "usage", "\"%.80s\" is no dEQP-VK group (as compute or "
-				     "api.smoke)", bad);
+		int rc = tb_fail(e, TB_R_USAGE, "\"%.80s\" is no dEQP-VK group (as compute or "
+				 "api.smoke)", bad);
 		free(bad);
 		memset(c, 0, sizeof *c);
 		return rc;
@@ -192,21 +192,21 @@ int deqp_cases_read(struct deqp_cases *c, const char *path, struct tb_error *e)
 	FILE *f = fopen_regular(path); /* a FIFO there is refused, never waited on */
 	int rc = TB_OK;
 	if (!f && (errno == ESPIPE || errno == EISDIR))
-		rc = tb_fail_why(e, TB_EUSAGE, "usage",
-				 "the case list %s is not a regular file (a FIFO, a device or a folder); "
-				 "give a file of dEQP-VK case names, one a line", path);
+		rc = tb_fail(e, TB_R_USAGE,
+			     "the case list %s is not a regular file (a FIFO, a device or a folder); "
+			     "give a file of dEQP-VK case names, one a line", path);
 	else if (!f)
-		rc = tb_fail_errno_why(e, TB_EUSAGE, "usage", "cannot read the case list %s", path);
+		rc = tb_fail_errno_as(e, TB_R_USAGE, "cannot read the case list %s", path);
 	char line[QPA_MAX_NAME + 3];
 	size_t lineno = 0;
 	while (!rc && !k.full && fgets(line, sizeof line, f)) {
 		lineno++;
 		size_t len = strlen(line);
 		if (len && line[len - 1] != '\n' && !feof(f)) {
-			rc = tb_fail_why(e, TB_EUSAGE, "usage",
-					 "line %zu of the case list %s is longer than %d bytes (\"%.60s...\"); "
-					 "dEQP-VK case names have at most %d",
-					 lineno, path, QPA_MAX_NAME, line, QPA_MAX_NAME);
+			rc = tb_fail(e, TB_R_USAGE,
+				     "line %zu of the case list %s is longer than %d bytes (\"%.60s...\"); "
+				     "dEQP-VK case names have at most %d",
+				     lineno, path, QPA_MAX_NAME, line, QPA_MAX_NAME);
 			break;
 		}
 		while (len && (line[len - 1] == '\n' || line[len - 1] == '\r' || line[len - 1] == ' ' ||
@@ -218,20 +218,20 @@ int deqp_cases_read(struct deqp_cases *c, const char *path, struct tb_error *e)
 		if (!len || *name == '#')
 			continue;
 		if (strncmp(name, "dEQP-VK.", 8) || !valid_path(name, len))
-			rc = tb_fail_why(e, TB_EUSAGE, "usage",
-					 "line %zu of the case list %s is no dEQP-VK case name (\"%.60s\"): one "
-					 "full name a line, as dEQP-VK.api.smoke.create_sampler, no patterns",
-					 lineno, path, name);
+			rc = tb_fail(e, TB_R_USAGE,
+				     "line %zu of the case list %s is no dEQP-VK case name (\"%.60s\"): one "
+				     "full name a line, as dEQP-VK.api.smoke.create_sampler, no patterns",
+				     lineno, path, name);
 		else
 			collect_add(&k, name, len);
 	}
 	if (!rc && f && ferror(f))
-		rc = tb_fail_errno_why(e, TB_EUSAGE, "usage", "cannot read the case list %s", path);
+		rc = tb_fail_errno_as(e, TB_R_USAGE, "cannot read the case list %s", path);
 	if (f)
 		fclose(f);
 	collect_end(&k);
 	if (!rc && !c->n)
-		rc = tb_fail_why(e, TB_EUSAGE, "usage", "the case list %s names no test case", path);
+		rc = tb_fail(e, TB_R_USAGE, "the case list %s names no test case", path);
 	if (rc)
 		deqp_cases_free(c);
 	return rc;

@@ -117,20 +117,20 @@ int side_drivers_find(const struct store *s, const struct manifest *m, enum side
 		if (vendor_file_naming(dir, lib, found, sizeof found) == 0)
 			d->opencl_vendor = xstrdup(found);
 		else
-			return tb_fail_why(e, TB_EFAIL, "failed",
-					   "no OpenCL vendor file in %s names %s, so the distribution has no build of "
-					   "the release's OpenCL driver to compare with; install mesa-opencl-icd",
-					   dir, lib);
+			return tb_fail(e, TB_R_FAILED,
+				       "no OpenCL vendor file in %s names %s, so the distribution has no build of "
+				       "the release's OpenCL driver to compare with; install mesa-opencl-icd",
+				       dir, lib);
 	}
 	if (m->has_vulkan) {
 		const char *lib = base_name(m->vulkan_lib);
 		d->vulkan_icd = system_vulkan_icd(lib);
 		if (!d->vulkan_icd) {
 			side_drivers_free(d);
-			return tb_fail_why(e, TB_EFAIL, "failed",
-					   "no Vulkan ICD file of the system names %s, so the distribution has no build "
-					   "of the release's Vulkan driver to compare with; install mesa-vulkan-drivers",
-					   lib);
+			return tb_fail(e, TB_R_FAILED,
+				       "no Vulkan ICD file of the system names %s, so the distribution has no build "
+				       "of the release's Vulkan driver to compare with; install mesa-vulkan-drivers",
+				       lib);
 		}
 	}
 	return TB_OK;
@@ -170,7 +170,7 @@ char **side_launch_argv(const struct store *s, const char *version, enum side si
 {
 	char *launcher = find_launcher_program();
 	if (!launcher) {
-		tb_fail_why(e, TB_EFAIL, "program-missing", "the launcher tb323fu-mesa is neither next to tb323fu-ctl nor in "
+		tb_fail(e, TB_R_PROGRAM_MISSING, "the launcher tb323fu-mesa is neither next to tb323fu-ctl nor in "
 			TB_PREFIX "/bin; reinstall tb323fu-mesa");
 		return NULL;
 	}
@@ -198,7 +198,7 @@ char **side_argv(const struct store *s, const char *version, enum side side,
 {
 	char *envprog = find_program("env", NULL);
 	if (!envprog) {
-		tb_fail_why(e, TB_EFAIL, "program-missing", "env(1) is not in PATH; install coreutils");
+		tb_fail(e, TB_R_PROGRAM_MISSING, "env(1) is not in PATH; install coreutils");
 		return NULL;
 	}
 	size_t n_env = 0, n_cmd = 0;
@@ -264,10 +264,10 @@ int side_run(char *const argv[], const char *cwd, enum side_job job, side_line_f
 	}
 	if (end == CHILD_TIMED_OUT) {
 		*timed_out = 1;
-		return tb_fail_why(e, TB_EFAIL, "failed",
-				   "%s ran longer than its time limit of %d s a run and was stopped with "
-				   "everything it started; set %s=SECONDS to allow more",
-				   jobs[job].what, limit, jobs[job].env);
+		return tb_fail(e, TB_R_FAILED,
+			       "%s ran longer than its time limit of %d s a run and was stopped with "
+			       "everything it started; set %s=SECONDS to allow more",
+			       jobs[job].what, limit, jobs[job].env);
 	}
 	return TB_OK;
 }

@@ -172,9 +172,9 @@ static int account_for_end(struct run *r, int timed_out, int status, int timeout
 
 	if (!r->started) {
 		if (timed_out)
-			return tb_fail_why(e, TB_EFAIL, "smoke-failed", "the smoke tests did not start within %d s; "
+			return tb_fail(e, TB_R_SMOKE_NOT_STARTED, "the smoke tests did not start within %d s; "
 				       "the launcher or the smoke program hangs", timeout);
-		return tb_fail_why(e, TB_EFAIL, "smoke-failed", "the smoke tests could not start (%s%s%s)", how,
+		return tb_fail(e, TB_R_SMOKE_NOT_STARTED, "the smoke tests could not start (%s%s%s)", how,
 			       last[0] ? ": " : "", last);
 	}
 	char cause[1024];
@@ -343,7 +343,7 @@ int smoke_run_tests(struct store *s, const char *version, const char *tests,
 	if (!smoke) {
 		free(tree);
 		manifest_free(&m);
-		return tb_fail_why(e, TB_EFAIL, "program-missing", "tb323fu-mesa-smoke is neither next to tb323fu-ctl nor in "
+		return tb_fail(e, TB_R_PROGRAM_MISSING, "tb323fu-mesa-smoke is neither next to tb323fu-ctl nor in "
 			       TB_PREFIX "/libexec/tb323fu-mesa; reinstall, or set TB323FU_MESA_SMOKE");
 	}
 	if (trusted_program_path(smoke, "the smoke program", e) != TB_OK) {

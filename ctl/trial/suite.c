@@ -42,14 +42,14 @@ int suite_after_install(struct store *s, const char *version, const struct confi
 		return TB_OK;
 	const struct suite *su = suite_find(cfg->smoke_suite);
 	if (!su)
-		return tb_fail_why(e, TB_EFAIL, "failed", "smoke_suite in mesa.conf names no suite (%s)",
-				   SUITE_CHOICES);
+		return tb_fail(e, TB_R_FAILED, "smoke_suite in mesa.conf names no suite (%s)",
+			       SUITE_CHOICES);
 	struct suite_outcome out;
 	int rc = su->run(s, version, NULL, cfg, p, &out, NULL, e);
 	if (!rc && out.regressions)
-		rc = tb_fail_why(e, TB_ESMOKE, "suite-regression",
-				 "%d of %d %s pass with the distribution's Mesa and not with Mesa %s: %s",
-				 out.regressions, out.tests, su->units, version, out.names);
+		rc = tb_fail(e, TB_R_SUITE_REGRESSION,
+			     "%d of %d %s pass with the distribution's Mesa and not with Mesa %s: %s",
+			     out.regressions, out.tests, su->units, version, out.names);
 	return rc;
 }
 

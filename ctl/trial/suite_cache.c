@@ -233,8 +233,8 @@ int suite_opencl_begin(struct store *s, const char *version, const char *suite,
 		return rc;
 	if (!m->has_opencl) {
 		manifest_free(m);
-		return tb_fail_why(e, TB_EFAIL, "failed", "Mesa %s ships no OpenCL driver: %s has nothing to test",
-				   version, suite);
+		return tb_fail(e, TB_R_FAILED, "Mesa %s ships no OpenCL driver: %s has nothing to test",
+			       version, suite);
 	}
 	return TB_OK;
 }

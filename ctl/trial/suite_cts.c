@@ -97,11 +97,11 @@ static int binary_find(const char *dir, const char *name, struct cts_binary *b, 
 	struct stat st;
 	int rc = TB_OK;
 	if (!real || stat(real, &st) != 0 || !S_ISREG(st.st_mode) || access(real, X_OK) != 0) {
-		rc = tb_fail_why(e, TB_EFAIL, "failed",
-				 "no OpenCL-CTS binary test_%s in %s; build the suite with "
-				 "build-recipes/opencl-cts, or name the directory of its binaries with --cts DIR "
-				 "or cts_dir in mesa.conf",
-				 name, dir);
+		rc = tb_fail(e, TB_R_FAILED,
+			     "no OpenCL-CTS binary test_%s in %s; build the suite with "
+			     "build-recipes/opencl-cts, or name the directory of its binaries with --cts DIR "
+			     "or cts_dir in mesa.conf",
+			     name, dir);
 		free(real);
 	} else if ((rc = trusted_program_path(given, "the OpenCL-CTS binary", e)) != TB_OK) {
 		free(real);
@@ -184,16 +184,16 @@ static int binary_list(struct cts_binary *b, regex_t *re, struct tb_error *e)
 	if (l.full && l.seen)
 		return TB_OK; /* stopped at a bound: what it named so far stands, the rest is counted */
 	if (end == CHILD_TIMED_OUT) /* a real binary lists at once: one that goes on is broken */
-		return tb_fail_why(e, TB_EFAIL, "failed",
-				   "%s --list did not end within %d s (named %zu sub-tests by then); is it an "
-				   "OpenCL-CTS test binary? ($TB323FU_MESA_SMOKE_TIMEOUT sets the bound)",
-				   b->path, smoke_timeout_seconds(), l.seen);
+		return tb_fail(e, TB_R_FAILED,
+			       "%s --list did not end within %d s (named %zu sub-tests by then); is it an "
+			       "OpenCL-CTS test binary? ($TB323FU_MESA_SMOKE_TIMEOUT sets the bound)",
+			       b->path, smoke_timeout_seconds(), l.seen);
 	if (end != CHILD_EXITED || !WIFEXITED(status) || WEXITSTATUS(status) != 0 || !l.seen) {
 		char how[160];
 		child_describe_status(status, how, sizeof how);
-		return tb_fail_why(e, TB_EFAIL, "failed",
-				   "%s --list named no sub-test (%s); is it an OpenCL-CTS test binary?",
-				   b->path, end == CHILD_TIMED_OUT ? "it did not end" : how);
+		return tb_fail(e, TB_R_FAILED,
+			       "%s --list named no sub-test (%s); is it an OpenCL-CTS test binary?",
+			       b->path, end == CHILD_TIMED_OUT ? "it did not end" : how);
 	}
 	return TB_OK;
 }
@@ -565,8 +565,8 @@ static int binaries_open(const struct cts_request *r, const char *dir, regex_t *
 	const char *tests = r->tests && *r->tests ? r->tests : CTS_DEFAULT_TESTS;
 	char *bad = cts_tests_invalid(tests);
 	if (bad) {
-		int rc = tb_fail_why(e, TB_EFAIL, "failed",
-				     "\"%s\" is no name of an OpenCL-CTS test binary (basic for test_basic)", bad);
+		int rc = tb_fail(e, TB_R_FAILED,
+				 "\"%s\" is no name of an OpenCL-CTS test binary (basic for test_basic)", bad);
 		free(bad);
 		return rc;
 	}
@@ -590,10 +590,10 @@ static int binaries_open(const struct cts_request *r, const char *dir, regex_t *
 		p += len + 1;
 	}
 	if (!rc && *subs == 0)
-		rc = tb_fail_why(e, TB_EFAIL, "failed",
-				 "no sub-test of %s matches --subtests \"%s\" (names are BINARY/SUB-TEST, as in "
-				 "basic/hostptr)",
-				 tests, r->subtests ? r->subtests : "");
+		rc = tb_fail(e, TB_R_FAILED,
+			     "no sub-test of %s matches --subtests \"%s\" (names are BINARY/SUB-TEST, as in "
+			     "basic/hostptr)",
+			     tests, r->subtests ? r->subtests : "");
 	*out = bins;
 	*n_out = n;
 	return rc;

@@ -148,7 +148,7 @@ static int run_cases(struct deqp_suite *run, enum side side, char *const names[]
 	for (size_t i = 0; i < n; i++)
 		sb_appendf(&sb, "%s\n", names[i]);
 	int rc = mkdir(dir, 0700) == 0 ? TB_OK
-				       : tb_fail_errno_why(e, TB_EFAIL, "failed", "cannot make %s for dEQP-VK's logs", dir);
+				       : tb_fail_errno_as(e, TB_R_FAILED, "cannot make %s for dEQP-VK's logs", dir);
 	if (!rc)
 		rc = atomic_write_file(list, sb.buf, sb.len, 0600, e);
 	sb_free(&sb);
@@ -333,9 +333,9 @@ static char *binary_find(const char *given, struct tb_error *e)
 	char *real = realpath(path, NULL);
 	struct stat st;
 	if (!real || stat(real, &st) != 0 || !S_ISREG(st.st_mode) || access(real, X_OK) != 0) {
-		tb_fail_why(e, TB_EFAIL, "failed",
-			    "no dEQP-VK binary at %s; build it with build-recipes/deqp-vk, or name it (or "
-			    "its directory) with --deqp or deqp_dir in mesa.conf", path);
+		tb_fail(e, TB_R_FAILED,
+			"no dEQP-VK binary at %s; build it with build-recipes/deqp-vk, or name it (or "
+			"its directory) with --deqp or deqp_dir in mesa.conf", path);
 		free(real);
 		real = NULL;
 	} else if (trusted_program_path(path, "the dEQP-VK binary", e) != TB_OK) {
@@ -377,8 +377,8 @@ static int cases_get(const struct deqp_suite_request *r, const char *deqp, struc
 	if (!rc)
 		deqp_cases_fraction(c, r->fraction_n, r->fraction_k ? r->fraction_k : 1);
 	if (!rc && !c->n)
-		rc = tb_fail_why(e, TB_EFAIL, "failed", "the fraction %u/%u of the cases keeps none of them",
-				 r->fraction_n, r->fraction_k);
+		rc = tb_fail(e, TB_R_FAILED, "the fraction %u/%u of the cases keeps none of them",
+			     r->fraction_n, r->fraction_k);
 	return rc;
 }
 
@@ -519,8 +519,8 @@ int suite_deqp_run(struct store *s, const char *version, const struct deqp_suite
 	char *cache = NULL;
 	struct deqp_cases c = {0};
 	if (!m.has_vulkan)
-		rc = tb_fail_why(e, TB_EFAIL, "failed", "Mesa %s ships no Vulkan driver: dEQP-VK has nothing to test",
-				 version);
+		rc = tb_fail(e, TB_R_FAILED, "Mesa %s ships no Vulkan driver: dEQP-VK has nothing to test",
+			     version);
 	if (!rc && !(run.deqp = binary_find(r->deqp, e)))
 		rc = TB_EFAIL;
 	if (!rc)
@@ -579,8 +579,8 @@ static int run_entry(struct store *s, const char *version, const struct suite_op
 	const char *frac = o && o->fraction ? o->fraction : cfg->deqp_fraction;
 	const char *bad = frac && *frac ? deqp_fraction_parse(frac, &n, &k) : NULL;
 	if (bad)
-		return o ? tb_fail_why(e, TB_EUSAGE, "usage", "%s", bad)
-			 : tb_fail_why(e, TB_EFAIL, "failed", "deqp_fraction in mesa.conf: %s", bad);
+		return o ? tb_fail(e, TB_R_USAGE, "%s", bad)
+			 : tb_fail(e, TB_R_FAILED, "deqp_fraction in mesa.conf: %s", bad);
 	char *confdir = config_dir(cfg);
 	struct deqp_suite_request r = {
 		.deqp = o && o->deqp ? o->deqp : cfg->deqp_dir,

@@ -72,7 +72,7 @@ int cmd_env(const char *root, int argc, char **argv)
 		if (strncmp(arg, "--version", vn) == 0 && (arg[vn] == '=' || arg[vn] == '\0')) {
 			version = arg[vn] == '=' ? arg + vn + 1 : (i + 1 < argc ? argv[++i] : NULL);
 			if (!version || !*version)
-				return fail(TB_EUSAGE, "--version needs a version name", NULL);
+				return fail(TB_R_USAGE, "--version needs a version name", NULL);
 		} else if (strncmp(arg, "--format", fn) == 0 && (arg[fn] == '=' || arg[fn] == '\0')) {
 			format = arg[fn] == '=' ? arg + fn + 1 : (i + 1 < argc ? argv[++i] : "");
 		} else if (strcmp(arg, "--json") == 0) {
@@ -82,7 +82,7 @@ int cmd_env(const char *root, int argc, char **argv)
 		}
 	}
 	if (strcmp(format, "sh") != 0 && strcmp(format, "json") != 0)
-		return fail(TB_EUSAGE, "--format is sh or json, not '", format, "'", NULL);
+		return fail(TB_R_USAGE, "--format is sh or json, not '", format, "'", NULL);
 	int rc = launch_env_load(&loaded, root, version);
 	if (rc != 0)
 		return rc;
@@ -91,6 +91,6 @@ int cmd_env(const char *root, int argc, char **argv)
 	else
 		print_json(root, version, &loaded);
 	if (fflush(stdout) != 0)
-		return fail(TB_EFAIL, "cannot write the output", NULL);
+		return fail(TB_R_FAILED, "cannot write the output", NULL);
 	return 0;
 }

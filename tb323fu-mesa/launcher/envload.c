@@ -12,11 +12,11 @@
 static int tree_gone(const char *root, const char *version)
 {
 	if (version)
-		return fail_because(TB_EFAIL, "not-installed", "Mesa ", version, " is not installed: its files are gone from ",
+		return fail(TB_R_NOT_INSTALLED, "Mesa ", version, " is not installed: its files are gone from ",
 			    root, "/versions (tb323fu-ctl mesa list shows what is)", NULL);
 	char current[80];
 	const char *v = store_current_version(root, current, sizeof current);
-	return fail_because(TB_EFAIL, "damaged", "the current Mesa version ", v ? v : "", " is gone from ", root,
+	return fail(TB_R_DAMAGED_STORE, "the current Mesa version ", v ? v : "", " is gone from ", root,
 		    "/versions; see tb323fu-ctl mesa status for what to do (tb323fu-mesa distro "
 		    "runs a program with the distribution's Mesa)",
 		    NULL);
@@ -27,32 +27,32 @@ int launch_env_load(struct launch_env *e, const char *root, const char *version)
 	e->version = version;
 	e->list.count = 0;
 	if (version && !version_name_ok(version))
-		return fail(TB_EUSAGE, "'", version,
+		return fail(TB_R_USAGE, "'", version,
 			    "' is not a version name (1 to 64 letters, digits, '.', '_', '+' or "
 			    "'-', starting with a digit)",
 			    NULL);
 	if (store_env_file(e->path, sizeof e->path, root, version) != 0)
-		return fail(TB_EUSAGE, "the store path is too long: ", root, NULL);
+		return fail(TB_R_USAGE, "the store path is too long: ", root, NULL);
 	long n = envfile_read(e->path, e->text, sizeof e->text);
 	if (n == -ENOENT || n == -ENOTDIR) {
 		if (!version)
-			return fail_because(TB_EFAIL, "not-installed",
+			return fail(TB_R_NOT_INSTALLED,
 				    "no Mesa version installed (tb323fu-ctl mesa update)", NULL);
-		return fail_because(TB_EFAIL, "not-installed", "version ", version,
+		return fail(TB_R_NOT_INSTALLED, "version ", version,
 			    " is not installed (tb323fu-ctl mesa list)", NULL);
 	}
 	if (n == -E2BIG)
-		return fail_because(TB_EFAIL, "damaged", e->path,
+		return fail(TB_R_DAMAGED_STORE, e->path,
 			    " is larger than an env file can be (check the store with "
 			    "tb323fu-ctl mesa doctor)",
 			    NULL);
 	if (n == -ESPIPE || n == -EISDIR)
-		return fail_because(TB_EFAIL, "damaged", e->path,
+		return fail(TB_R_DAMAGED_STORE, e->path,
 			    " is not a regular file (check the store with tb323fu-ctl mesa doctor)",
 			    NULL);
 	if (n < 0)
-		return fail_because(TB_EFAIL, n == -EACCES || n == -EPERM ? "permission" : "failed",
-				    "cannot read ", e->path, ": ", strerror((int)-n),
+		return fail(n == -EACCES || n == -EPERM ? TB_R_PERMISSION : TB_R_FAILED,
+			    "cannot read ", e->path, ": ", strerror((int)-n),
 			    " (check the store's permissions with tb323fu-ctl mesa doctor)", NULL);
 	if (store_tree_gone(root, version))
 		return tree_gone(root, version);
@@ -61,7 +61,7 @@ int launch_env_load(struct launch_env *e, const char *root, const char *version)
 		char line[32] = "";
 		if (why.line)
 			snprintf(line, sizeof line, " line %u", why.line);
-		return fail_because(TB_EFAIL, "damaged", e->path, line, " ", why.what,
+		return fail(TB_R_DAMAGED_STORE, e->path, line, " ", why.what,
 			    " (check the store with tb323fu-ctl mesa doctor)", NULL);
 	}
 	/* Only what a release selects: an env file that sets LD_PRELOAD or PATH is not one the
@@ -70,7 +70,7 @@ int launch_env_load(struct launch_env *e, const char *root, const char *version)
 		if (!env_name_selected(e->list.vars[i].name)) {
 			char line[32];
 			snprintf(line, sizeof line, " line %u", e->list.vars[i].line);
-			return fail_because(TB_EFAIL, "damaged", e->path, line, " sets ", e->list.vars[i].name,
+			return fail(TB_R_DAMAGED_STORE, e->path, line, " sets ", e->list.vars[i].name,
 				    ", which is not one of the variables a release selects (check the store "
 				    "with tb323fu-ctl mesa doctor)",
 				    NULL);

@@ -60,7 +60,7 @@ int launch_flatpak_env(const char *root, const struct launch_env *e)
 	char current[80], name[128];
 	const char *v = e->version ? e->version : store_current_version(root, current, sizeof current);
 	if (!v || !flatpak_export_name(v, name, sizeof name))
-		return fail(TB_EFAIL, "the current Mesa version cannot be named as a Flatpak extension; "
+		return fail(TB_R_FAILED, "the current Mesa version cannot be named as a Flatpak extension; "
 			    "tb323fu-ctl mesa flatpak list shows the exports", NULL);
 	if (!exported(name)) {
 		/* flatpak would skip the missing extension without a word, and the loaders told
@@ -68,7 +68,7 @@ int launch_flatpak_env(const char *root, const struct launch_env *e)
 		say_error("Mesa ", v, " is not exported to Flatpak (tb323fu-ctl mesa flatpak export ", v,
 			  "); the application runs on its runtime's Mesa", NULL);
 		if (launch_env_clean(root, &e->list) != 0)
-			return fail(TB_EFAIL, "cannot set the environment: out of memory", NULL);
+			return fail(TB_R_FAILED, "cannot set the environment: out of memory", NULL);
 		launch_flatpak_distro();
 		return 0;
 	}
@@ -84,7 +84,7 @@ int launch_flatpak_env(const char *root, const struct launch_env *e)
 	    (vulkan && setenv(FLATPAK_VK_SELECT_VAR, select, 1) != 0) ||
 	    (opencl && setenv(ENV_OCL_ICD_VENDORS, vendor, 1) != 0) ||
 	    (rusticl && setenv(ENV_RUSTICL_ENABLE, rusticl->value, 1) != 0))
-		return fail(TB_EFAIL, "cannot set the environment: out of memory", NULL);
+		return fail(TB_R_FAILED, "cannot set the environment: out of memory", NULL);
 	if (opencl)
 		snprintf(sandbox_vendor, sizeof sandbox_vendor, "%s", vendor);
 	return 0;

@@ -142,7 +142,7 @@ int help_print(const char *name)
 	size_t len = 0;
 	FILE *f = open_memstream(&text, &len);
 	if (!f)
-		return fail(TB_EFAIL, "out of memory", NULL);
+		return fail(TB_R_FAILED, "out of memory", NULL);
 	int rc = help_write(f, name);
 	fclose(f);
 	while (len && text[len - 1] == '\n')
@@ -183,10 +183,10 @@ int unknown_word(const char *cmd, const char *word)
 	}
 	const char *kind = word[0] == '-' ? "unknown option " : "unknown command ";
 	if (cmd)
-		return fail(TB_EUSAGE, kind, "for ", cmd, ": \"", word, "\"", close ? "; did you mean \"" : "",
+		return fail(TB_R_USAGE, kind, "for ", cmd, ": \"", word, "\"", close ? "; did you mean \"" : "",
 			    close ? close : "", close ? "\"?" : "", " (see tb323fu-mesa help ", cmd,
 			    ")", NULL);
-	return fail(TB_EUSAGE, kind, "\"", word, "\"", close ? "; did you mean \"" : "",
+	return fail(TB_R_USAGE, kind, "\"", word, "\"", close ? "; did you mean \"" : "",
 		    close ? close : "", close ? "\"?" : "", " (see tb323fu-mesa --help)", NULL);
 }
 

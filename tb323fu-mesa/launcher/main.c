@@ -20,7 +20,7 @@
 
 static int usage_error(const char *what)
 {
-	return fail(TB_EUSAGE, what, " (see tb323fu-mesa --help)", NULL);
+	return fail(TB_R_USAGE, what, " (see tb323fu-mesa --help)", NULL);
 }
 
 /* run and distro print nothing of their own to put into JSON: the refusal is one JSON
@@ -28,7 +28,7 @@ static int usage_error(const char *what)
 static int json_refused(const char *cmd)
 {
 	message_json(1);
-	return fail(TB_EUSAGE, cmd, " prints nothing of its own: --json goes with which or env",
+	return fail(TB_R_USAGE, cmd, " prints nothing of its own: --json goes with which or env",
 		    " (see tb323fu-mesa --help)", NULL);
 }
 
@@ -99,7 +99,7 @@ static int version_and_command(int argc, char **argv, const char *cmd, const cha
 			return *done = help_print(cmd), 0;
 		} else {
 			unknown_word(cmd, argv[i]);
-			return *done = fail(TB_EUSAGE, "put -- before a COMMAND that starts with '-'", NULL), 0;
+			return *done = fail(TB_R_USAGE, "put -- before a COMMAND that starts with '-'", NULL), 0;
 		}
 	}
 	int start = command_start(argc, argv, i, cmd);
@@ -141,10 +141,10 @@ static int cmd_run(const char *store, int argc, char **argv)
 		if (rc)
 			return rc;
 		char **args = launch_flatpak_argv(argv + start);
-		return args ? exec_command(args) : fail(TB_EFAIL, "cannot set the environment: out of memory", NULL);
+		return args ? exec_command(args) : fail(TB_R_FAILED, "cannot set the environment: out of memory", NULL);
 	}
 	if (launch_env_clean(root, NULL) != 0 || launch_env_apply(&selected.list) != 0)
-		return fail(TB_EFAIL, "cannot set the environment: out of memory", NULL);
+		return fail(TB_R_FAILED, "cannot set the environment: out of memory", NULL);
 	warn_secure(argv[start]);
 	return exec_command(argv + start);
 }
@@ -207,11 +207,11 @@ static int cmd_distro(const char *store, int argc, char **argv)
 	const char *inherited = getenv(ENV_RUSTICL_ENABLE);
 	char *user = inherited ? strdup(inherited) : NULL;
 	if (inherited && !user)
-		return fail(TB_EFAIL, "cannot set the environment: out of memory", NULL);
+		return fail(TB_R_FAILED, "cannot set the environment: out of memory", NULL);
 	/* Also clear what the env file sets beyond the usual variables. */
 	if (launch_env_clean(root, release) != 0 || distro_rusticl(release, user, version != NULL) != 0 ||
 	    distro_opencl(release) != 0)
-		return fail(TB_EFAIL, "cannot set the environment: out of memory", NULL);
+		return fail(TB_R_FAILED, "cannot set the environment: out of memory", NULL);
 	free(user);
 	if (launch_is_flatpak_run(argv + start)) /* the runtime's own Mesa (§17) */
 		launch_flatpak_distro();
@@ -292,7 +292,7 @@ int main(int argc, char **argv)
 		i++;
 	}
 	if (i >= argc && json)
-		return fail(TB_EUSAGE, "no command given: name one (tb323fu-mesa help lists them)", NULL);
+		return fail(TB_R_USAGE, "no command given: name one (tb323fu-mesa help lists them)", NULL);
 	if (i >= argc) {
 		help_print(NULL);
 		return TB_EUSAGE;
@@ -326,7 +326,7 @@ int main(int argc, char **argv)
 		return help_print(cmd);
 	char **args = malloc(((size_t)sub_argc + 2) * sizeof *args);
 	if (!args)
-		return fail(TB_EFAIL, "out of memory", NULL);
+		return fail(TB_R_FAILED, "out of memory", NULL);
 	sub_argc = report_args(sub_argc, sub_argv, &store_option, json, args);
 	if (sub_argc < 0) {
 		free(args);

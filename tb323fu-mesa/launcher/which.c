@@ -230,7 +230,7 @@ static int which_selection(const char *root, const char *version, int json)
 	list_free(&cl_icds);
 	list_free(&cl_drivers);
 	list_free(&ld);
-	return fflush(stdout) == 0 ? 0 : fail(TB_EFAIL, "cannot write the output", NULL);
+	return fflush(stdout) == 0 ? 0 : fail(TB_R_FAILED, "cannot write the output", NULL);
 }
 
 /* Reads a /proc file of any size (maps can be long); NULL with errno set on failure. */
@@ -401,7 +401,7 @@ static int which_pid(const char *root, int number, int json, int several, const 
 		if (!several)
 			message_json_answered();
 	}
-	return fflush(stdout) == 0 ? 0 : fail(TB_EFAIL, "cannot write the output", NULL);
+	return fflush(stdout) == 0 ? 0 : fail(TB_R_FAILED, "cannot write the output", NULL);
 }
 
 /* The processes asked about, in the order given. */
@@ -438,7 +438,7 @@ static int take_pids(struct pid_list *l, const char *word)
 			pid = parse_pid(one);
 		}
 		if (!pid)
-			return fail(TB_EUSAGE, "--pid takes process ids, not '", word, "'", NULL);
+			return fail(TB_R_USAGE, "--pid takes process ids, not '", word, "'", NULL);
 		pid_list_add(l, pid);
 		p += n;
 		if (!*p)
@@ -450,7 +450,7 @@ static int take_pids(struct pid_list *l, const char *word)
 /* --pid with no id after it: most often `--pid $(pidof APP)` when APP is not running. */
 static int no_pid_given(const char *next)
 {
-	return fail(TB_EUSAGE, "--pid needs a process id and got ",
+	return fail(TB_R_USAGE, "--pid needs a process id and got ",
 		    next ? "the option " : "nothing", next ? next : "",
 		    " (did `pidof APP` find no process? start the application first, or find it with "
 		    "ps -e)",
@@ -488,7 +488,7 @@ static int which_pids(const char *root, const struct pid_list *l, int json)
 		message_json_answered();
 	}
 	if (fflush(stdout) != 0)
-		return fail(TB_EFAIL, "cannot write the output", NULL);
+		return fail(TB_R_FAILED, "cannot write the output", NULL);
 	return rc;
 }
 
@@ -505,7 +505,7 @@ int cmd_which(const char *root, int argc, char **argv)
 		if (strncmp(arg, "--version", 9) == 0 && (arg[9] == '=' || arg[9] == '\0')) {
 			version = arg[9] == '=' ? arg + 10 : (i + 1 < argc ? argv[++i] : NULL);
 			if (!version || !*version)
-				rc = fail(TB_EUSAGE, "--version needs a value", NULL);
+				rc = fail(TB_R_USAGE, "--version needs a value", NULL);
 		} else if (strncmp(arg, "--pid", 5) == 0 && (arg[5] == '=' || arg[5] == '\0')) {
 			/* --pid ID [ID…]: every word up to the next option is a process id. */
 			size_t before = pids.n;
@@ -525,7 +525,7 @@ int cmd_which(const char *root, int argc, char **argv)
 		}
 	}
 	if (rc == 0 && asked_pid && version)
-		rc = fail(TB_EUSAGE,
+		rc = fail(TB_R_USAGE,
 			  "which takes --pid or --version, not both (a process has already "
 			  "chosen its version)",
 			  NULL);
