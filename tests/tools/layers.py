@@ -34,6 +34,21 @@ def layer_of(top, rel):
     return head if head in RANK or head in ("launcher", "smoke") else None
 
 
+def built_objects(root, objdir):
+    """The build's objects of ctl/ and tb323fu-mesa/ whose source is still in the tree at root:
+    (top, the source's path below top, the object's path), in a stable order."""
+    for top in ("ctl", "tb323fu-mesa"):
+        for d, _, files in sorted(os.walk(os.path.join(objdir, top))):
+            for f in sorted(files):
+                if not f.endswith(".o"):
+                    continue
+                path = os.path.join(d, f)
+                rel = os.path.relpath(path, os.path.join(objdir, top))[:-2]
+                src = next((rel + x for x in (".c", ".cpp") if os.path.exists(os.path.join(root, top, rel + x))), None)
+                if src:
+                    yield top, src, path
+
+
 def main():
     root = sys.argv[1]
     bad = 0

@@ -12,6 +12,9 @@ import os
 import subprocess
 import sys
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from layers import built_objects  # noqa: E402
+
 # The registries: ctl/main.c lists the commands, a group's entry its commands, trial/suite.c
 # the suites.
 REGISTRIES = {"ctl/main.o", "ctl/cmd/app.o", "ctl/cmd/flatpak.o", "ctl/trial/suite.o"}
@@ -19,23 +22,12 @@ REGISTRIES = {"ctl/main.o", "ctl/cmd/app.o", "ctl/cmd/flatpak.o", "ctl/trial/sui
 CODE = {"T", "t", "W", "w", "i"}
 
 
-def objects(top_dir, objdir):
-    for top in ("ctl", "tb323fu-mesa"):
-        for d, _, files in sorted(os.walk(os.path.join(objdir, top))):
-            for f in sorted(files):
-                if not f.endswith(".o"):
-                    continue
-                path = os.path.join(d, f)
-                rel = os.path.relpath(path, os.path.join(objdir, top))[:-2]
-                if any(os.path.exists(os.path.join(top_dir, top, rel + x)) for x in (".c", ".cpp")):
-                    yield os.path.join(top, rel + ".o"), path
-
-
 def main():
     top_dir, objdir = sys.argv[1], sys.argv[2]
     # symbol -> {object: nm letter} (main is each program's); object -> its undefined symbols
     defined, used = {}, {}
-    for name, path in objects(top_dir, objdir):
+    for top, src, path in built_objects(top_dir, objdir):
+        name = os.path.join(top, os.path.splitext(src)[0] + ".o")
         out = subprocess.run(["nm", "-P", path], capture_output=True, text=True, check=True).stdout
         used[name] = set()
         for line in out.splitlines():

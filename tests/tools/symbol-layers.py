@@ -11,7 +11,7 @@ import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from layers import allowed, layer_of  # noqa: E402
+from layers import allowed, built_objects, layer_of  # noqa: E402
 
 
 def symbols(obj, *flags):
@@ -21,17 +21,7 @@ def symbols(obj, *flags):
 
 def main():
     top_dir, objdir = sys.argv[1], sys.argv[2]
-    objects = []
-    for top in ("ctl", "tb323fu-mesa"):
-        for d, _, files in sorted(os.walk(os.path.join(objdir, top))):
-            for f in sorted(files):
-                if not f.endswith(".o"):
-                    continue
-                path = os.path.join(d, f)
-                rel = os.path.relpath(path, os.path.join(objdir, top))[:-2]
-                src = next((rel + x for x in (".c", ".cpp") if os.path.exists(os.path.join(top_dir, top, rel + x))), None)
-                if src:
-                    objects.append((top, src, path))
+    objects = list(built_objects(top_dir, objdir))
     where = {}
     for top, rel, path in objects:
         for sym in symbols(path, "--defined-only", "--extern-only"):
