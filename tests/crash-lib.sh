@@ -21,4 +21,3 @@ journal() {
 	shift
 	CRASH_STORE=$REAL python3 "$TB_TOP/tests/tools/crash_journal.py" "$_out" "$@"
 }
-field() { json_strict "$T/out" "$1"; }

@@ -54,6 +54,8 @@ json_strict() { python3 "$TB_TOP/tests/tools/json_strict.py" "$@"; }
 # json EXPR: eval(EXPR) over d, the JSON document on stdin, read as json_strict reads it (a
 # command's output: `ctl --json mesa status | json 'd["installed"]'`, or `<"$T/out"`).
 json() { json_strict - "$1"; }
+# field EXPR: the same over the document a test kept in $T/out.
+field() { json_strict "$T/out" "$1"; }
 
 # check NAME CMD…: passes when CMD succeeds.
 check() {

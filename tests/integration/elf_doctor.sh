@@ -4,7 +4,6 @@
 # in human lines and in --json.
 . "$TB_TOP/tests/lib.sh"
 
-field() { json_strict "$T/out" "$1"; }
 HOST_GLIBC=$(getconf GNU_LIBC_VERSION | sed 's/^glibc //')
 
 # --- nothing installed ---

@@ -21,7 +21,6 @@ start_httpd "$WWW" || { not_ok "the test server starts" "$(cat "$T/httpd.err")";
 API="http://127.0.0.1:$PORT"
 serve() { python3 "$TB_TOP/tests/doubles/fake-github" "$WWW" "$API"; }
 net_config "smoke = off"
-field() { json_strict "$T/out" "$1"; }
 # said TEXT: the sentence (stderr) has TEXT (a fixed string)
 said() { grep -qF -- "$1" "$T/err"; }
 # next_step CMD: the command the sentence names, between backquotes or parentheses as
