@@ -11,6 +11,7 @@ for each status --json answer, on the same clock. PART_BYTES: the size of the pa
 download left. Prints one "ok"/"not ok" line per check (TAP without numbers) and the figures it
 computed; the bounds come from the elapsed times it measured, never from fixed timings.
 """
+import itertools
 import json
 import math
 import os
@@ -101,7 +102,14 @@ def main():
     prog = [p["progress"] for _, p in live]
     check("its progress never decreases and never passes the lines'",
           prog == sorted(prog) and max(prog) <= max(pct), prog)
-    check("its state is downloading", all(p["state"] == "downloading" for _, p in live))
+    # an answer may come before the first byte is asked for (the release list is read first):
+    # checking, then downloading, never back, whenever the polls happen to land
+    states = [p["state"] for _, p in live]
+    order = {"checking": 0, "downloading": 1}
+    check("its state is checking, then downloading",
+          all(st in order for st in states) and [order[st] for st in states] == sorted(order[st] for st in states) and
+          "downloading" in states,
+          [(st, sum(1 for _ in g)) for st, g in itertools.groupby(states)])
     in_stall = [p["stalled_s"] for t, p in live if p["stalled_s"] > 0]
     seen = sorted(set(in_stall))
     check("during the stall its stalled_s follows the lines: a new value every second",
