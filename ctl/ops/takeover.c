@@ -3,7 +3,6 @@
 #include "flatpak/session.h"
 #include "store/envfiles.h"
 #include "release/elfcheck.h"
-#include "release/release.h"
 #include "ops/lifecycle.h"
 #include "store/manifest.h"
 #include "store/txn.h"
@@ -91,9 +90,13 @@ static int needs_ld_library_path(const struct store *s, const char *v, const str
 {
 	if (m->ld_library_path)
 		return 1;
+	/* the MANIFEST the caller read, not read again */
+	char *tree = store_version_dir(s, v);
 	struct elf_report r;
 	struct tb_error ignored = {0};
-	return release_check_installed(s, v, NULL, &r, &ignored) == TB_OK && r.needs_ld_library_path;
+	int yes = elf_check_tree(tree, m, &r, &ignored) == TB_OK && r.needs_ld_library_path;
+	free(tree);
+	return yes;
 }
 
 /* The session's files are left as they are when current cannot be selected: a tree that is

@@ -51,7 +51,7 @@ int release_verify_offline(const struct store *s, const char *version, struct tb
  * the MANIFEST says, nothing extra. For a tree about to become current, checked a moment ago. */
 int release_check_present(const struct store *s, const char *version, struct tb_error *e);
 /* The ELF checks of an installed version again (versions/<v> and its MANIFEST), against h
- * or, h NULL, this machine: what verify, doctor and takeover ask of a tree in the store.
+ * or, h NULL, this machine: what verify and doctor ask of a tree in the store.
  * r is filled as far as the checks got (zero when the MANIFEST cannot be read). */
 struct elf_host;
 struct elf_report;
