@@ -73,14 +73,16 @@ json_object *cli_drivers_array(const struct manifest *m)
 		json_object_array_add(a, json_object_new_string("vulkan"));
 	if (m && m->has_opencl)
 		json_object_array_add(a, json_object_new_string("opencl"));
+	if (m && m->has_gl)
+		json_object_array_add(a, json_object_new_string("gl"));
 	return a;
 }
 
 const char *cli_drivers_text(const struct manifest *m)
 {
-	if (!m || (!m->has_vulkan && !m->has_opencl))
-		return "no drivers";
-	return m->has_vulkan && m->has_opencl ? "vulkan, opencl" : m->has_vulkan ? "vulkan" : "opencl";
+	static const char *const texts[] = {"no drivers", "vulkan", "opencl", "vulkan, opencl",
+					    "gl", "vulkan, gl", "opencl, gl", "vulkan, opencl, gl"};
+	return m ? texts[(m->has_vulkan ? 1 : 0) | (m->has_opencl ? 2 : 0) | (m->has_gl ? 4 : 0)] : texts[0];
 }
 
 void cli_describe_version(struct outcome *o, const struct store *s, const char *version,

@@ -21,7 +21,8 @@
 struct pack_opts {
 	const char *outdir, *stage, *version, *arch, *commit, *base, *mesa_version, *drivers,
 		*vulkan_lib, *vulkan_api, *vulkan_driver_id, *opencl_lib, *rusticl_enable,
-		*ld_library_path, *min_glibc, *compress;
+		*ld_library_path, *min_glibc, *compress, *gl_lib_dir, *egl_vendor_lib, *glx_vendor_lib,
+		*gbm_lib, *gl_drivers_dir, *gbm_backends_dir, *gallium_drivers;
 	int keep_links;
 };
 
@@ -62,6 +63,13 @@ static const struct {
 	{"--rusticl-enable", "rusticl_enable", offsetof(struct pack_opts, rusticl_enable)},
 	{"--ld-library-path", "ld_library_path", offsetof(struct pack_opts, ld_library_path)},
 	{"--min-glibc", "min_glibc", offsetof(struct pack_opts, min_glibc)},
+	{"--gl-lib-dir", "gl_lib_dir", offsetof(struct pack_opts, gl_lib_dir)},
+	{"--egl-vendor-lib", "egl_vendor_lib", offsetof(struct pack_opts, egl_vendor_lib)},
+	{"--glx-vendor-lib", "glx_vendor_lib", offsetof(struct pack_opts, glx_vendor_lib)},
+	{"--gbm-lib", "gbm_lib", offsetof(struct pack_opts, gbm_lib)},
+	{"--gl-drivers-dir", "gl_drivers_dir", offsetof(struct pack_opts, gl_drivers_dir)},
+	{"--gbm-backends-dir", "gbm_backends_dir", offsetof(struct pack_opts, gbm_backends_dir)},
+	{"--gallium-drivers", "gallium_drivers", offsetof(struct pack_opts, gallium_drivers)},
 };
 
 static const char *key_value(const struct pack_opts *a, size_t k)
@@ -198,7 +206,7 @@ static const struct cli_option pack_options[] = {
 	PACK("--commit", "C", commit, "the port's Mesa commit"),
 	PACK("--base", "B", base, "the upstream Mesa commit it is based on"),
 	PACK("--mesa-version", "M", mesa_version, "Mesa's own version, like 26.3.0-devel"),
-	CLI_LIST("--drivers", "LIST", struct pack_opts, drivers, "vulkan,opencl (default both)"),
+	CLI_LIST("--drivers", "LIST", struct pack_opts, drivers, "vulkan,opencl,gl (default vulkan,opencl)"),
 	PACK("--vulkan-lib", "PATH", vulkan_lib, "the Vulkan driver in the tree (lib/libvulkan_freedreno.so)"),
 	PACK("--vulkan-api", "X.Y.Z", vulkan_api, "the api_version of the ICD file"),
 	PACK("--vulkan-driver-id", "N", vulkan_driver_id, "the VkDriverId the smoke test expects"),
@@ -206,6 +214,13 @@ static const struct cli_option pack_options[] = {
 	PACK("--rusticl-enable", "DRIVER", rusticl_enable, "RUSTICL_ENABLE's value (freedreno)"),
 	PACK("--ld-library-path", "lib", ld_library_path, "the release needs LD_LIBRARY_PATH=its lib/"),
 	PACK("--min-glibc", "X.Y", min_glibc, "the glibc the release needs at least"),
+	PACK("--gl-lib-dir", "PATH", gl_lib_dir, "GL's folder, found by soname (lib/gl)"),
+	PACK("--egl-vendor-lib", "PATH", egl_vendor_lib, "glvnd's EGL vendor library (lib/gl/libEGL_mesa.so.0)"),
+	PACK("--glx-vendor-lib", "PATH", glx_vendor_lib, "glvnd's GLX vendor library, when there is one"),
+	PACK("--gbm-lib", "PATH", gbm_lib, "GBM (lib/gl/libgbm.so.1)"),
+	PACK("--gl-drivers-dir", "PATH", gl_drivers_dir, "the DRI drivers' folder (lib/gl/dri)"),
+	PACK("--gbm-backends-dir", "PATH", gbm_backends_dir, "GBM's backends' folder, when there is one"),
+	PACK("--gallium-drivers", "LIST", gallium_drivers, "the gallium drivers built, hardware first (freedreno,zink)"),
 	CLI_CHOICE("--compress", "gz|zst|xz", "gz|zst|xz", struct pack_opts, compress,
 		   "the tarball's compression (default gz)"),
 	CLI_FLAG("--keep-links", struct pack_opts, keep_links,

@@ -140,7 +140,7 @@ static int path_is_inside(const char *path, const char *root)
 	return strncmp(path, root, n) == 0 && (path[n] == '/' || path[n] == '\0');
 }
 
-enum found_where { FOUND_NOWHERE, FOUND_VIA_SEARCH_PATH, FOUND_SYSTEM, FOUND_RELEASE_LIB };
+enum found_where { FOUND_NOWHERE, FOUND_VIA_SEARCH_PATH, FOUND_SYSTEM, FOUND_RELEASE_LIB, FOUND_GL_LIB };
 
 struct tree_check {
 	const char *root;      /* normalised absolute path of the tree */
@@ -148,6 +148,7 @@ struct tree_check {
 	const struct elf_host *h;
 	struct elf_report *r;
 	char *lib_dir;         /* root/lib */
+	char *gl_dir;          /* root/<gl_lib_dir> of a release with GL, else NULL */
 };
 
 /* Searches the RUNPATH (or, without one, RPATH) of a file: $ORIGIN entries inside the
@@ -253,7 +254,7 @@ static int check_search_path(const struct tree_check *c, const char *rel, const 
 }
 
 static enum found_where resolve_needed(const struct tree_check *c, const struct elf_facts *f,
-				       const char *origin, const char *needed)
+				       const char *rel, const char *origin, const char *needed)
 {
 	if (strchr(needed, '/')) {
 		/* A path, not a name: the dynamic linker opens exactly that. */
@@ -268,6 +269,16 @@ static enum found_where resolve_needed(const struct tree_check *c, const struct 
 	free(system_copy);
 	if (in_system)
 		return FOUND_SYSTEM;
+	/* GL's own libraries are found by name in its folder, which the GL variables put on
+	 * LD_LIBRARY_PATH (docs/design.md §4): for the files under that folder. */
+	size_t gl_len = c->gl_dir ? strlen(c->m->gl_lib_dir) : 0;
+	if (gl_len && !strncmp(rel, c->m->gl_lib_dir, gl_len) && rel[gl_len] == '/') {
+		char *in_gl = path_join(c->gl_dir, needed);
+		int there = elf_file_matches(in_gl, c->h->elf_class, c->h->machine);
+		free(in_gl);
+		if (there)
+			return FOUND_GL_LIB;
+	}
 	char *candidate = path_join(c->lib_dir, needed);
 	int found = elf_file_matches(candidate, c->h->elf_class, c->h->machine);
 	free(candidate);
@@ -328,9 +339,10 @@ static int check_file(struct tree_check *c, const char *rel, const char *path,
 		if (!rc)
 			rc = check_search_path(c, rel, "RPATH", f.rpath, origin, e);
 		for (size_t i = 0; i < f.n_needed && !rc; i++) {
-			switch (resolve_needed(c, &f, origin, f.needed[i])) {
+			switch (resolve_needed(c, &f, rel, origin, f.needed[i])) {
 			case FOUND_VIA_SEARCH_PATH:
 			case FOUND_SYSTEM:
+			case FOUND_GL_LIB:
 				break;
 			case FOUND_RELEASE_LIB:
 				c->r->needs_ld_library_path = 1;
@@ -388,34 +400,59 @@ static int walk(struct tree_check *c, const char *dir, const char *rel_dir, int 
 	return rc;
 }
 
-static int check_driver(const struct tree_check *c, const char *lib, const char *api,
-			const char *entry, int vulkan, struct tb_error *e)
+/* The loaders' libraries a MANIFEST names, each with the entry its loader calls. */
+enum driver_kind { DRIVER_VULKAN, DRIVER_OPENCL, DRIVER_EGL, DRIVER_GLX, DRIVER_GBM };
+static const struct {
+	const char *api, *entry, *loader;
+} driver_kinds[] = {
+	[DRIVER_VULKAN] = {"Vulkan driver", ELF_VULKAN_ENTRY, "the Vulkan loader"},
+	[DRIVER_OPENCL] = {"OpenCL driver", ELF_OPENCL_ENTRY, "the OpenCL loader"},
+	[DRIVER_EGL] = {"EGL vendor library", ELF_EGL_VENDOR_ENTRY, "glvnd's libEGL"},
+	[DRIVER_GLX] = {"GLX vendor library", ELF_GLX_VENDOR_ENTRY, "glvnd's libGLX"},
+	[DRIVER_GBM] = {"GBM library", ELF_GBM_ENTRY, "a GBM program"},
+};
+
+static int exports_entry(const struct elf_facts *f, enum driver_kind kind)
 {
+	switch (kind) {
+	case DRIVER_VULKAN: return f->exports_vulkan_entry;
+	case DRIVER_OPENCL: return f->exports_opencl_entry;
+	case DRIVER_EGL: return f->exports_egl_vendor_entry;
+	case DRIVER_GLX: return f->exports_glx_vendor_entry;
+	case DRIVER_GBM: return f->exports_gbm_entry;
+	}
+	return 0;
+}
+
+static int check_driver(const struct tree_check *c, const char *lib, enum driver_kind kind,
+			struct tb_error *e)
+{
+	const char *api = driver_kinds[kind].api, *entry = driver_kinds[kind].entry;
 	if (!lib || !*lib)
-		return tb_fail(e, TB_R_DRIVER_ENTRY_MISSING, "the MANIFEST names no %s driver library", api);
+		return tb_fail(e, TB_R_DRIVER_ENTRY_MISSING, "the MANIFEST names no %s", api);
 	char *path = path_join(c->root, lib);
 	char *real = realpath(path, NULL);
 	int rc = TB_OK;
 	struct stat st;
 	if (!real || stat(real, &st) != 0 || !S_ISREG(st.st_mode)) {
 		rc = tb_fail(e, TB_R_DRIVER_ENTRY_MISSING,
-			     "the %s driver %s named in the MANIFEST is missing from the release; "
+			     "the %s %s named in the MANIFEST is missing from the release; "
 			     "fix the release's MANIFEST or its files",
 			     api, lib);
 	} else if (!path_is_inside(real, c->root)) {
-		rc = tb_fail(e, TB_R_DRIVER_ENTRY_MISSING, "the %s driver %s points outside the release", api, lib);
+		rc = tb_fail(e, TB_R_DRIVER_ENTRY_MISSING, "the %s %s points outside the release", api, lib);
 	} else {
 		struct elf_facts f;
 		rc = elf_read_facts_file(lib, real, &f, e);
 		if (!rc && !f.is_elf)
 			rc = tb_fail(e, TB_R_DRIVER_ENTRY_MISSING,
-				     "the %s driver %s is not an ELF library; fix the release", api,
+				     "the %s %s is not an ELF library; fix the release", api,
 				     lib);
-		else if (!rc && !(vulkan ? f.exports_vulkan_entry : f.exports_opencl_entry))
+		else if (!rc && !exports_entry(&f, kind))
 			rc = tb_fail(e, TB_R_DRIVER_ENTRY_MISSING,
-				     "the %s driver %s does not export %s, so the %s loader cannot use "
+				     "the %s %s does not export %s, so %s cannot use "
 				     "it; fix the release",
-				     api, lib, entry, api);
+				     api, lib, entry, driver_kinds[kind].loader);
 		elf_facts_free(&f);
 	}
 	free(real);
@@ -436,13 +473,21 @@ int elf_check_tree_on_host(const char *root, const struct manifest *m, const str
 		.h = h,
 		.r = r,
 		.lib_dir = path_join(real_root, "lib"),
+		.gl_dir = m && m->has_gl ? path_join(real_root, m->gl_lib_dir) : NULL,
 	};
 	int rc = walk(&c, real_root, "", 0, e);
 	if (!rc && m && m->has_vulkan)
-		rc = check_driver(&c, m->vulkan_lib, "Vulkan", ELF_VULKAN_ENTRY, 1, e);
+		rc = check_driver(&c, m->vulkan_lib, DRIVER_VULKAN, e);
 	if (!rc && m && m->has_opencl)
-		rc = check_driver(&c, m->opencl_lib, "OpenCL", ELF_OPENCL_ENTRY, 0, e);
+		rc = check_driver(&c, m->opencl_lib, DRIVER_OPENCL, e);
+	if (!rc && m && m->has_gl)
+		rc = check_driver(&c, m->egl_vendor_lib, DRIVER_EGL, e);
+	if (!rc && m && m->has_gl)
+		rc = check_driver(&c, m->gbm_lib, DRIVER_GBM, e);
+	if (!rc && m && m->has_gl && m->glx_vendor_lib)
+		rc = check_driver(&c, m->glx_vendor_lib, DRIVER_GLX, e);
 	free(c.lib_dir);
+	free(c.gl_dir);
 	free(real_root);
 	return rc;
 }

@@ -283,6 +283,12 @@ static int read_dynamic_symbols(Elf *elf, Elf_Scn *scn, const GElf_Shdr *sh, uin
 			f->exports_vulkan_entry = 1;
 		else if (strcmp(s, ELF_OPENCL_ENTRY) == 0)
 			f->exports_opencl_entry = 1;
+		else if (strcmp(s, ELF_EGL_VENDOR_ENTRY) == 0)
+			f->exports_egl_vendor_entry = 1;
+		else if (strcmp(s, ELF_GLX_VENDOR_ENTRY) == 0)
+			f->exports_glx_vendor_entry = 1;
+		else if (strcmp(s, ELF_GBM_ENTRY) == 0)
+			f->exports_gbm_entry = 1;
 	}
 	return TB_OK;
 }

@@ -17,6 +17,10 @@
 /* The loader entry points a Vulkan and an OpenCL driver export. */
 #define ELF_VULKAN_ENTRY "vk_icdGetInstanceProcAddr"
 #define ELF_OPENCL_ENTRY "clIcdGetPlatformIDsKHR"
+/* And what glvnd's EGL and GLX dispatchers call in a vendor library, and GBM's own entry. */
+#define ELF_EGL_VENDOR_ENTRY "__egl_Main"
+#define ELF_GLX_VENDOR_ENTRY "__glx_Main"
+#define ELF_GBM_ENTRY "gbm_create_device"
 
 /* What one file says about itself. */
 struct elf_facts {
@@ -32,6 +36,7 @@ struct elf_facts {
 	char glibc_floor_name[64]; /* the version name behind it, e.g. GLIBC_2.34 */
 	int exports_vulkan_entry; /* vk_icdGetInstanceProcAddr defined in the dynamic symbols */
 	int exports_opencl_entry; /* clIcdGetPlatformIDsKHR likewise */
+	int exports_egl_vendor_entry, exports_glx_vendor_entry, exports_gbm_entry; /* likewise */
 };
 /* Reads one file (name is used in sentences). TB_OK with is_elf 0 for a file that is not
  * ELF; TB_EVERIFY for an ELF file libelf cannot read. */

@@ -9,6 +9,7 @@
 #include <ctype.h>
 #include <errno.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -166,6 +167,13 @@ void manifest_free(struct manifest *m)
 	free(m->opencl_lib);
 	free(m->rusticl_enable);
 	free(m->ld_library_path);
+	free(m->gl_lib_dir);
+	free(m->egl_vendor_lib);
+	free(m->glx_vendor_lib);
+	free(m->gbm_lib);
+	free(m->gl_drivers_dir);
+	free(m->gbm_backends_dir);
+	free(m->gallium_drivers);
 	entry_free(m);
 	memset(m, 0, sizeof *m);
 }
@@ -290,8 +298,37 @@ static int parse_entry(struct manifest *m, char *rest, int is_file, int lineno, 
 static const char *const known_keys[] = {
 	"format", "version", "arch", "commit", "base", "mesa_version", "min_glibc", "drivers",
 	"vulkan_lib", "opencl_lib", "vulkan_api", "vulkan_driver_id", "rusticl_enable",
-	"ld_library_path",
+	"ld_library_path", "gl_lib_dir", "egl_vendor_lib", "glx_vendor_lib", "gbm_lib",
+	"gl_drivers_dir", "gbm_backends_dir", "gallium_drivers",
 };
+
+/* The GL keys that name a file or a folder of the tree, and where each is kept. */
+static char **gl_path_field(struct manifest *m, const char *k)
+{
+	struct {
+		const char *key;
+		char **field;
+	} const keys[] = {
+		{"gl_lib_dir", &m->gl_lib_dir},	    {"egl_vendor_lib", &m->egl_vendor_lib},
+		{"glx_vendor_lib", &m->glx_vendor_lib}, {"gbm_lib", &m->gbm_lib},
+		{"gl_drivers_dir", &m->gl_drivers_dir}, {"gbm_backends_dir", &m->gbm_backends_dir},
+	};
+	for (size_t i = 0; i < sizeof keys / sizeof *keys; i++)
+		if (!strcmp(k, keys[i].key))
+			return keys[i].field;
+	return NULL;
+}
+
+/* A comma-separated list of driver names: [a-z0-9_] words, none empty. */
+static int is_name_list(const char *v)
+{
+	if (!*v || *v == ',' || v[strlen(v) - 1] == ',' || strstr(v, ",,"))
+		return 0;
+	for (; *v; v++)
+		if (!islower((unsigned char)*v) && !isdigit((unsigned char)*v) && *v != '_' && *v != ',')
+			return 0;
+	return 1;
+}
 
 static int parse_key(struct manifest *m, const char *k, const char *v, int lineno,
 		     struct tb_error *e)
@@ -327,13 +364,15 @@ static int parse_key(struct manifest *m, const char *k, const char *v, int linen
 		set_field(&m->min_glibc, v);
 	} else if (!strcmp(k, "drivers")) {
 		set_field(&m->drivers, v);
-		m->has_vulkan = m->has_opencl = 0;
+		m->has_vulkan = m->has_opencl = m->has_gl = 0;
 		char *copy = xstrdup(v), *save = NULL;
 		for (char *d = strtok_r(copy, ",", &save); d; d = strtok_r(NULL, ",", &save)) {
 			if (!strcmp(d, "vulkan"))
 				m->has_vulkan = 1;
 			else if (!strcmp(d, "opencl"))
 				m->has_opencl = 1;
+			else if (!strcmp(d, "gl"))
+				m->has_gl = 1;
 			/* unknown drivers are ignored: newer releases may carry more */
 		}
 		free(copy);
@@ -355,6 +394,15 @@ static int parse_key(struct manifest *m, const char *k, const char *v, int linen
 		if (!is_token(v, "_,-:"))
 			BAD("MANIFEST line %d: invalid rusticl_enable \"%.80s\"", lineno, v);
 		set_field(&m->rusticl_enable, v);
+	} else if (gl_path_field(m, k)) {
+		if (!release_path_is_safe(v) || strncmp(v, "lib/", 4))
+			BAD("MANIFEST line %d: %s must be a path under lib/", lineno, k);
+		set_field(gl_path_field(m, k), v);
+	} else if (!strcmp(k, "gallium_drivers")) {
+		if (!is_name_list(v))
+			BAD("MANIFEST line %d: gallium_drivers must be driver names (a-z, 0-9, _) separated by commas, not \"%.80s\"",
+			    lineno, v);
+		set_field(&m->gallium_drivers, v);
 	} else if (!strcmp(k, "ld_library_path")) {
 		if (strcmp(v, "lib"))
 			rc = tb_fail(e, TB_R_RUNPATH_UNSAFE,
@@ -386,6 +434,132 @@ static const char *first_under(const void *base, size_t n, size_t stride, const 
 		return NULL;
 	const char *p = *(char *const *)((const char *)base + lo * stride);
 	return !strncmp(p, dir, len) && p[len] == '/' ? p : NULL;
+}
+
+static int in_release(const struct manifest *m, const char *path)
+{
+	return manifest_find_file(m, path) || manifest_find_link(m, path);
+}
+
+int manifest_has_gallium(const struct manifest *m, const char *name)
+{
+	if (!m->has_gl || !m->gallium_drivers)
+		return 0;
+	size_t n = strlen(name);
+	for (const char *p = m->gallium_drivers; *p;) {
+		size_t len = strcspn(p, ",");
+		if (len == n && !strncmp(p, name, n))
+			return 1;
+		p += len + (p[len] == ',');
+	}
+	return 0;
+}
+
+int manifest_gl_software(const struct manifest *m)
+{
+	if (!m->has_gl || !m->gallium_drivers)
+		return 0;
+	static const char *const software[] = {"llvmpipe", "softpipe", "zink"};
+	for (const char *p = m->gallium_drivers; *p;) {
+		size_t len = strcspn(p, ",");
+		int known = 0;
+		for (size_t i = 0; i < sizeof software / sizeof *software; i++)
+			known |= strlen(software[i]) == len && !strncmp(p, software[i], len);
+		if (!known)
+			return 0;
+		p += len + (p[len] == ',');
+	}
+	return 1;
+}
+
+/* The vendor's name in libGLX_<name>.so.0, or NULL when the file is not named so. */
+static const char *glx_name(const char *lib, size_t *len)
+{
+	const char *base = strrchr(lib, '/');
+	base = base ? base + 1 : lib;
+	size_t n = strlen(base);
+	static const char pre[] = "libGLX_", post[] = ".so.0";
+	if (n <= strlen(pre) + strlen(post) || strncmp(base, pre, strlen(pre)) ||
+	    strcmp(base + n - strlen(post), post))
+		return NULL;
+	*len = n - strlen(pre) - strlen(post);
+	return base + strlen(pre);
+}
+
+void manifest_glx_vendor(const struct manifest *m, char *out, size_t n)
+{
+	size_t len = 0;
+	const char *name = m->has_gl && m->glx_vendor_lib ? glx_name(m->glx_vendor_lib, &len) : NULL;
+	snprintf(out, n, "%.*s", name ? (int)len : 0, name ? name : "");
+}
+
+/* 1 when path is a file of dir itself (dir/name, no deeper). */
+static int directly_in(const char *path, const char *dir)
+{
+	size_t n = strlen(dir);
+	return !strncmp(path, dir, n) && path[n] == '/' && !strchr(path + n + 1, '/');
+}
+
+static void gl_defaults(struct manifest *m)
+{
+	if (!m->gl_lib_dir)
+		set_field(&m->gl_lib_dir, "lib/gl");
+	if (!m->egl_vendor_lib)
+		m->egl_vendor_lib = xasprintf("%s/libEGL_mesa.so.0", m->gl_lib_dir);
+	if (!m->gbm_lib)
+		m->gbm_lib = xasprintf("%s/libgbm.so.1", m->gl_lib_dir);
+	if (!m->gl_drivers_dir)
+		m->gl_drivers_dir = xasprintf("%s/dri", m->gl_lib_dir);
+	if (!m->gallium_drivers)
+		set_field(&m->gallium_drivers, "freedreno");
+}
+
+/* A release with GL: its loaders' libraries are where the launcher's variables find them. */
+static int check_gl(struct manifest *m, struct tb_error *e)
+{
+	int rc = TB_OK;
+	gl_defaults(m);
+	/* Found by their sonames in gl_lib_dir, which only GL puts on LD_LIBRARY_PATH: the
+	 * libraries glvnd loads by name are in it and nowhere else of the release. */
+	const char *const by_name[][2] = {{"egl_vendor_lib", m->egl_vendor_lib},
+					  {"gbm_lib", m->gbm_lib},
+					  {"glx_vendor_lib", m->glx_vendor_lib}};
+	for (size_t i = 0; i < sizeof by_name / sizeof *by_name; i++) {
+		const char *key = by_name[i][0], *lib = by_name[i][1];
+		if (!lib)
+			continue;
+		if (!directly_in(lib, m->gl_lib_dir))
+			return BAD("the MANIFEST's %s %s is not in gl_lib_dir %s, where the GL loaders find it by name",
+				   key, lib, m->gl_lib_dir);
+		if (!in_release(m, lib))
+			return BAD("the MANIFEST names the GL library %s (%s) but the release does not contain it", lib, key);
+	}
+	size_t len;
+	if (m->glx_vendor_lib && !glx_name(m->glx_vendor_lib, &len))
+		return BAD("the MANIFEST's glx_vendor_lib %s is not named libGLX_<vendor>.so.0, so GLX cannot select it",
+			   m->glx_vendor_lib);
+	const char *const dirs[][2] = {{"gl_drivers_dir", m->gl_drivers_dir},
+				       {"gbm_backends_dir", m->gbm_backends_dir}};
+	for (size_t i = 0; i < sizeof dirs / sizeof *dirs; i++)
+		if (dirs[i][1] && !first_under(m->files, m->n_files, sizeof *m->files, dirs[i][1]) &&
+		    !first_under(m->links, m->n_links, sizeof *m->links, dirs[i][1]))
+			return BAD("the MANIFEST's %s %s holds nothing in the release", dirs[i][0], dirs[i][1]);
+	/* The DRI drivers the loaders open by name for the modes the launcher offers. */
+	const char *const needs[][2] = {{"zink", "zink"}, {"llvmpipe", "swrast"}, {"softpipe", "swrast"}};
+	for (size_t i = 0; i < sizeof needs / sizeof *needs; i++) {
+		if (!manifest_has_gallium(m, needs[i][0]))
+			continue;
+		char *dri = xasprintf("%s/%s_dri.so", m->gl_drivers_dir, needs[i][1]);
+		int there = in_release(m, dri);
+		if (!there)
+			BAD("the MANIFEST's gallium_drivers name %s but the release does not contain %s", needs[i][0], dri);
+		free(dri);
+		if (!there)
+			return rc;
+	}
+	if (manifest_has_gallium(m, "zink") && !m->has_vulkan)
+		return BAD("the MANIFEST's gallium_drivers name zink, which runs on the release's Vulkan driver, but its drivers do not name vulkan");
+	return rc;
 }
 
 static int check_whole(struct manifest *m, struct tb_error *e)
@@ -448,6 +622,8 @@ static int check_whole(struct manifest *m, struct tb_error *e)
 		return BAD("the MANIFEST names the Vulkan driver %s but the release does not contain it", m->vulkan_lib);
 	if (m->has_opencl && !manifest_find_file(m, m->opencl_lib) && !manifest_find_link(m, m->opencl_lib))
 		return BAD("the MANIFEST names the OpenCL driver %s but the release does not contain it", m->opencl_lib);
+	if (m->has_gl)
+		rc = check_gl(m, e);
 	return rc;
 }
 
@@ -525,6 +701,15 @@ char *manifest_format(const struct manifest *m)
 	}
 	if (m->has_opencl)
 		sb_appendf(&sb, "opencl_lib=%s\nrusticl_enable=%s\n", m->opencl_lib, m->rusticl_enable);
+	if (m->has_gl) {
+		sb_appendf(&sb, "gl_lib_dir=%s\negl_vendor_lib=%s\ngbm_lib=%s\ngl_drivers_dir=%s\n",
+			   m->gl_lib_dir, m->egl_vendor_lib, m->gbm_lib, m->gl_drivers_dir);
+		if (m->glx_vendor_lib)
+			sb_appendf(&sb, "glx_vendor_lib=%s\n", m->glx_vendor_lib);
+		if (m->gbm_backends_dir)
+			sb_appendf(&sb, "gbm_backends_dir=%s\n", m->gbm_backends_dir);
+		sb_appendf(&sb, "gallium_drivers=%s\n", m->gallium_drivers);
+	}
 	if (m->ld_library_path)
 		sb_appendf(&sb, "ld_library_path=%s\n", m->ld_library_path);
 	for (size_t i = 0; i < m->n_files; i++)

@@ -2,6 +2,7 @@
 #ifndef TB_MANIFEST_H
 #define TB_MANIFEST_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "base/error.h"
@@ -29,13 +30,19 @@ struct manifest {
 	int format;
 	char *version, *arch, *commit, *base, *mesa_version, *min_glibc;
 	char *drivers;     /* as written, e.g. "vulkan,opencl" */
-	int has_vulkan, has_opencl;
+	int has_vulkan, has_opencl, has_gl;
 	char *vulkan_lib;  /* default lib/libvulkan_freedreno.so */
 	char *vulkan_api;  /* default 1.4.0 */
 	int vulkan_driver_id; /* -1 when absent */
 	char *opencl_lib;  /* default lib/libRusticlOpenCL.so.1 */
 	char *rusticl_enable; /* default freedreno */
 	char *ld_library_path; /* NULL or "lib" */
+	/* GL (drivers names gl; docs/design.md §4): the folder the GL libraries are found in by
+	 * their sonames (default lib/gl), the glvnd EGL vendor library, GBM and the DRI drivers
+	 * in or under it; the GLX vendor library and the GBM backends when the release has them
+	 * (NULL otherwise); the gallium drivers built, the hardware one first (default freedreno). */
+	char *gl_lib_dir, *egl_vendor_lib, *glx_vendor_lib, *gbm_lib, *gl_drivers_dir,
+		*gbm_backends_dir, *gallium_drivers;
 	struct manifest_file *files;
 	size_t n_files;
 	struct manifest_link *links;
@@ -49,6 +56,13 @@ void manifest_free(struct manifest *m);
 int manifest_load(const char *dir, struct manifest *m, struct tb_error *e);
 const struct manifest_file *manifest_find_file(const struct manifest *m, const char *path);
 const struct manifest_link *manifest_find_link(const struct manifest *m, const char *path);
+/* 1 when the release's gallium drivers include name ("zink", "llvmpipe"). */
+int manifest_has_gallium(const struct manifest *m, const char *name);
+/* 1 when the release's GL is software alone (llvmpipe, softpipe, and Zink over them): Zink then
+ * runs only when software rendering is asked for. */
+int manifest_gl_software(const struct manifest *m);
+/* The GLX vendor's name (libGLX_<name>.so.0) into out, "" when the release has none. */
+void manifest_glx_vendor(const struct manifest *m, char *out, size_t n);
 /* Writes the MANIFEST text of m (files and links in their order). */
 char *manifest_format(const struct manifest *m);
 

@@ -161,4 +161,37 @@ run_cmd "$CTL" --store "$T/store-badutf8" mesa status
 check "invalid_utf8_manifest: status shows the bytes as \\xNN" \
 	sh -c "grep -qF '26.3\\xff-devel' '$T/out' && grep -qF 'up\\xe2\\x82stream\\x9b' '$T/out'"
 
+# --- GL keys (docs/design.md §4): a vendor library outside GL's folder, a path out of the tree,
+# a GL library without glvnd's entry; refused before anything is installed
+# gl_stage NAME EGL-FIXTURE: stage NAME with GL's libraries in lib/gl
+gl_stage() {
+	s=$(stage "$1" libtbuser-runpath.so)
+	mkdir -p "$s/lib/gl/dri"
+	cp "$FX/$2" "$s/lib/gl/libEGL_mesa.so.0"
+	cp "$FX/libtbdriver.so" "$s/lib/gl/libgbm.so.1"
+	cp "$FX/libtbplain.so" "$s/lib/gl/dri/swrast_dri.so"
+	chmod -R a+rX "$s"
+	echo "$s"
+}
+S=$(gl_stage gl-outside libtbdriver.so)
+R=$(mkrel gl-outside 2026.12.12 "$S" drivers=opencl,gl gallium_drivers=llvmpipe \
+	egl_vendor_lib=lib/libtbuser.so)
+expect_exit 4 "gl_vendor_outside: an EGL vendor library outside gl_lib_dir is refused (exit 4)" install gl-outside "$R"
+check "gl_vendor_outside: the sentence names the key and the folder" \
+	grep -q "egl_vendor_lib lib/libtbuser.so is not in gl_lib_dir lib/gl" "$T/err"
+check "gl_vendor_outside: reason manifest-invalid" test "$(reason)" = manifest-invalid
+check "gl_vendor_outside: nothing was installed" nothing_installed gl-outside
+R=$(mkrel gl-escape 2026.12.13 "$S" drivers=opencl,gl "gl_drivers_dir=lib/gl/../../../../usr/lib/dri")
+expect_exit 4 "gl_dir_escape: a gl_drivers_dir that climbs out of the tree is refused (exit 4)" install gl-escape "$R"
+check "gl_dir_escape: the sentence names the key" grep -q "gl_drivers_dir must be a path under lib/" "$T/err"
+check "gl_dir_escape: reason manifest-invalid" test "$(reason)" = manifest-invalid
+check "gl_dir_escape: nothing was installed" nothing_installed gl-escape
+S=$(gl_stage gl-noentry libtbplain.so)
+R=$(mkrel gl-noentry 2026.12.14 "$S" drivers=opencl,gl gallium_drivers=llvmpipe)
+expect_exit 4 "gl_vendor_no_entry: an EGL vendor library without __egl_Main is refused (exit 4)" install gl-noentry "$R"
+check "gl_vendor_no_entry: the sentence names the library and the entry" \
+	grep -q "the EGL vendor library lib/gl/libEGL_mesa.so.0 does not export __egl_Main" "$T/err"
+check "gl_vendor_no_entry: reason driver-entry-missing" test "$(reason)" = driver-entry-missing
+check "gl_vendor_no_entry: nothing was installed" nothing_installed gl-noentry
+
 done_testing

@@ -284,6 +284,46 @@ static void test_driver_without_entry_point_is_refused(void **state)
 	assert_non_null(strstr(e.msg, "lib/libvulkan_test.so does not export vk_icdGetInstanceProcAddr"));
 }
 
+/* GL's libraries export glvnd's and GBM's entries, and find each other by name in gl_lib_dir
+ * (the GL variables' LD_LIBRARY_PATH), which the rest of the release does not. */
+static void test_gl_libraries(void **state)
+{
+	put("libtbdriver.so", "lib/gl/libEGL_mesa.so.0");
+	put("libtbdriver.so", "lib/gl/libgbm.so.1");
+	put("libtbdriver.so", "lib/gl/libGLX_mesa.so.0");
+	put("libtbuser-plain.so", "lib/gl/dri/swrast_dri.so");
+	put("libtbdep.so.1", "lib/gl/libtbdep.so.1");
+	struct manifest m = {0};
+	m.has_gl = 1;
+	m.gl_lib_dir = "lib/gl";
+	m.egl_vendor_lib = "lib/gl/libEGL_mesa.so.0";
+	m.gbm_lib = "lib/gl/libgbm.so.1";
+	m.glx_vendor_lib = "lib/gl/libGLX_mesa.so.0";
+	struct elf_report r;
+	struct tb_error e = {0};
+	assert_int_equal(check_here(&m, &r, &e), TB_OK);
+	assert_false(r.needs_ld_library_path);
+
+	put("libtbplain.so", "lib/gl/libGLX_mesa.so.0");
+	assert_int_equal(check_here(&m, &r, &e), TB_EVERIFY);
+	assert_non_null(strstr(e.msg, "the GLX vendor library lib/gl/libGLX_mesa.so.0 does not export __glx_Main"));
+	put("libtbplain.so", "lib/gl/libEGL_mesa.so.0");
+	assert_int_equal(check_here(&m, &r, &e), TB_EVERIFY);
+	assert_non_null(strstr(e.msg, "the EGL vendor library lib/gl/libEGL_mesa.so.0 does not export __egl_Main"));
+	put("libtbdriver.so", "lib/gl/libEGL_mesa.so.0");
+	put("libtbdriver.so", "lib/gl/libGLX_mesa.so.0");
+
+	/* Outside GL's folder the same need is unresolved: nothing puts lib/gl on its path. */
+	put("libtbuser-plain.so", "lib/libtbuser.so");
+	assert_int_equal(check_here(&m, &r, &e), TB_EVERIFY);
+	assert_non_null(strstr(e.msg, "lib/libtbuser.so needs libtbdep.so.1"));
+	/* And without GL the DRI driver's need is unresolved too. */
+	run("rm '%s/lib/libtbuser.so'", scratch);
+	m.has_gl = 0;
+	assert_int_equal(check_here(&m, &r, &e), TB_EVERIFY);
+	assert_non_null(strstr(e.msg, "lib/gl/dri/swrast_dri.so needs libtbdep.so.1"));
+}
+
 static void test_other_files_are_ignored_and_damage_is_named(void **state)
 {
 	write_text("MANIFEST", "format=1\n");
@@ -405,6 +445,7 @@ int main(void)
 						drop_scratch),
 		cmocka_unit_test_setup_teardown(test_driver_without_entry_point_is_refused,
 						new_scratch, drop_scratch),
+		cmocka_unit_test_setup_teardown(test_gl_libraries, new_scratch, drop_scratch),
 		cmocka_unit_test_setup_teardown(test_other_files_are_ignored_and_damage_is_named,
 						new_scratch, drop_scratch),
 		cmocka_unit_test(test_facts_of_one_file),

@@ -188,7 +188,8 @@ static void test_config(void **state)
 static void test_value_caps(void **state)
 {
 	static const char *const keys[] = {"commit", "base", "mesa_version", "drivers",
-					   "rusticl_enable", "arch", "min_glibc"};
+					   "rusticl_enable", "arch", "min_glibc", "gallium_drivers",
+					   "gl_lib_dir"};
 	char *big = malloc(MANIFEST_VALUE_MAX + 2);
 	memset(big, 'a', MANIFEST_VALUE_MAX + 1);
 	big[MANIFEST_VALUE_MAX + 1] = '\0';
@@ -232,6 +233,95 @@ static void test_link_directory_conflict(void **state)
 	assert_int_equal(parse(text, &m, &e), TB_EVERIFY);
 }
 
+/* A release with GL: the files its loaders need, found where the keys (or their defaults) say. */
+#define GL_HEAD "format=1\nversion=1.2\narch=x86_64\n"
+#define GL_FILES                                                                              \
+	"file " SHA_A " 644 1 lib/libvulkan_lvp.so\n"                                         \
+	"file " SHA_A " 644 1 lib/gl/libEGL_mesa.so.0\nfile " SHA_A " 644 1 lib/gl/libgbm.so.1\n" \
+	"file " SHA_A " 644 1 lib/gl/libGLX_mesa.so.0\nfile " SHA_A " 644 1 lib/gl/dri/swrast_dri.so\n" \
+	"link lib/gl/dri/zink_dri.so swrast_dri.so\n"
+
+static void test_gl_keys(void **state)
+{
+	struct manifest m;
+	struct tb_error e = {0};
+	/* gl alone: the defaults */
+	assert_int_equal(parse(GL_HEAD "drivers=gl\n" GL_FILES, &m, &e), TB_OK);
+	assert_true(m.has_gl);
+	assert_false(m.has_vulkan || m.has_opencl);
+	assert_string_equal(m.gl_lib_dir, "lib/gl");
+	assert_string_equal(m.egl_vendor_lib, "lib/gl/libEGL_mesa.so.0");
+	assert_string_equal(m.gbm_lib, "lib/gl/libgbm.so.1");
+	assert_string_equal(m.gl_drivers_dir, "lib/gl/dri");
+	assert_string_equal(m.gallium_drivers, "freedreno");
+	assert_null(m.glx_vendor_lib);
+	assert_null(m.gbm_backends_dir);
+	assert_false(manifest_gl_software(&m));
+	manifest_free(&m);
+	/* everything named, as the stand-in names it */
+	const char *text = GL_HEAD "drivers=vulkan,gl\nvulkan_lib=lib/libvulkan_lvp.so\n"
+			   "glx_vendor_lib=lib/gl/libGLX_mesa.so.0\ngbm_backends_dir=lib/gl/dri\n"
+			   "gallium_drivers=llvmpipe,zink\n" GL_FILES;
+	assert_int_equal(parse(text, &m, &e), TB_OK);
+	assert_true(manifest_has_gallium(&m, "zink"));
+	assert_true(manifest_has_gallium(&m, "llvmpipe"));
+	assert_false(manifest_has_gallium(&m, "llvm"));
+	assert_true(manifest_gl_software(&m));
+	char glx[32];
+	manifest_glx_vendor(&m, glx, sizeof glx);
+	assert_string_equal(glx, "mesa");
+	char *again = manifest_format(&m);
+	assert_non_null(strstr(again, "gallium_drivers=llvmpipe,zink\n"));
+	assert_non_null(strstr(again, "glx_vendor_lib=lib/gl/libGLX_mesa.so.0\n"));
+	struct manifest m2;
+	assert_int_equal(parse(again, &m2, &e), TB_OK);
+	assert_string_equal(m2.gbm_backends_dir, "lib/gl/dri");
+	manifest_free(&m2);
+	free(again);
+	manifest_free(&m);
+	/* a release without gl is as before: its GL keys are checked as paths, not required */
+	assert_int_equal(parse(GL_HEAD "drivers=vulkan\nvulkan_lib=lib/libvulkan_lvp.so\n"
+				       "gl_lib_dir=lib/nothing\n" GL_FILES, &m, &e), TB_OK);
+	assert_false(m.has_gl);
+	assert_false(manifest_has_gallium(&m, "freedreno"));
+	manifest_free(&m);
+}
+
+/* Hostile or broken GL keys are refused with the key's name. */
+static void test_gl_refusals(void **state)
+{
+	static const char *const bad[][2] = {
+		{"drivers=gl\ngl_lib_dir=lib\n", "gl_lib_dir must be a path under lib/"},
+		{"drivers=gl\ngl_lib_dir=/usr/lib\n", "gl_lib_dir must be a path under lib/"},
+		{"drivers=gl\negl_vendor_lib=lib/gl/../../../etc/passwd\n", "egl_vendor_lib must be a path under lib/"},
+		{"drivers=gl\ngl_drivers_dir=lib/gl/dri;rm\n", "gl_drivers_dir must be a path under lib/"},
+		{"drivers=gl\ngbm_backends_dir=share/x\n", "gbm_backends_dir must be a path under lib/"},
+		{"drivers=gl\ngallium_drivers=zink;id\n", "gallium_drivers must be driver names"},
+		{"drivers=gl\ngallium_drivers=zink,,llvmpipe\n", "gallium_drivers must be driver names"},
+		{"drivers=gl\ngallium_drivers=Zink\n", "gallium_drivers must be driver names"},
+		{"drivers=gl\negl_vendor_lib=lib/libvulkan_lvp.so\n", "egl_vendor_lib lib/libvulkan_lvp.so is not in gl_lib_dir lib/gl"},
+		{"drivers=gl\ngbm_lib=lib/gl/dri/swrast_dri.so\n", "gbm_lib lib/gl/dri/swrast_dri.so is not in gl_lib_dir"},
+		{"drivers=gl\negl_vendor_lib=lib/gl/libEGL_other.so.0\n", "names the GL library lib/gl/libEGL_other.so.0"},
+		{"drivers=gl\nglx_vendor_lib=lib/gl/libgbm.so.1\n", "is not named libGLX_<vendor>.so.0"},
+		{"drivers=gl\ngl_drivers_dir=lib/gl/none\n", "gl_drivers_dir lib/gl/none holds nothing"},
+		{"drivers=gl\ngbm_backends_dir=lib/gl/gbm\n", "gbm_backends_dir lib/gl/gbm holds nothing"},
+		{"drivers=gl\ngallium_drivers=zink\n", "zink, which runs on the release's Vulkan driver"},
+		{"drivers=vulkan,gl\nvulkan_lib=lib/libvulkan_lvp.so\ngallium_drivers=softpipe\n"
+		 "gl_drivers_dir=lib/gl\n", "does not contain lib/gl/swrast_dri.so"},
+	};
+	for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+		struct manifest m;
+		struct tb_error e = {0};
+		char *text = xasprintf(GL_HEAD "%s" GL_FILES, bad[i][0]);
+		if (parse(text, &m, &e) != TB_EVERIFY)
+			fail_msg("case %zu accepted: %s", i, bad[i][0]);
+		if (!strstr(e.msg, bad[i][1]))
+			fail_msg("case %zu: \"%s\" does not say \"%s\"", i, e.msg, bad[i][1]);
+		assert_string_equal(tb_error_reason(&e), "manifest-invalid");
+		free(text);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -239,7 +329,8 @@ int main(void)
 		cmocka_unit_test(test_refusals),          cmocka_unit_test(test_paths),
 		cmocka_unit_test(test_versions),          cmocka_unit_test(test_sums),
 		cmocka_unit_test(test_config),            cmocka_unit_test(test_value_caps),
-		cmocka_unit_test(test_link_directory_conflict),
+		cmocka_unit_test(test_link_directory_conflict), cmocka_unit_test(test_gl_keys),
+		cmocka_unit_test(test_gl_refusals),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
