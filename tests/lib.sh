@@ -13,7 +13,9 @@ export TB323FU_MESA_CONFIG="$T/mesa.conf"
 # the Open Device Helper's settings, which apply where mesa.conf is silent: none unless a test writes them
 export TB323FU_CONFIG="$T/helper.toml"
 : >"$TB323FU_MESA_CONFIG"
-unset TB323FU_MESA_DIR VK_DRIVER_FILES VK_ICD_FILENAMES OCL_ICD_VENDORS RUSTICL_ENABLE
+unset TB323FU_MESA_DIR VK_DRIVER_FILES VK_ICD_FILENAMES OCL_ICD_VENDORS RUSTICL_ENABLE \
+	__EGL_VENDOR_LIBRARY_FILENAMES __GLX_VENDOR_LIBRARY_NAME LIBGL_DRIVERS_PATH GBM_BACKENDS_PATH \
+	MESA_LOADER_DRIVER_OVERRIDE LIBGL_ALWAYS_SOFTWARE
 # Flatpak installations of the test's own (none there unless a test makes them): `on` edits
 # the installations' overrides, and no test may touch the machine's (docs/design.md §17)
 export FLATPAK_SYSTEM_DIR="$T/flatpak-system" FLATPAK_USER_DIR="$T/flatpak-user"
@@ -99,14 +101,15 @@ ctl() { "$CTL" --store "$STORE" "$@"; }
 mesa() { "$MESA" --store "$STORE" "$@"; }
 
 # standin VERSION [PACK-ARGS…]: path of a stand-in release tarball of VERSION, built once and
-# shared by all tests (its SHA256SUMS sits beside it). Extra pack arguments make a variant.
+# shared by all tests (its SHA256SUMS sits beside it). Extra pack arguments make a variant, and
+# so does a change of the recipe (a release of an older one is not reused).
 # Tests running at once may ask for the same one: it is built under a lock of its own
 # ($dir.lock, flock), in $dir.tmp, and renamed into place complete; whoever waited for the
 # lock finds it there.
 standin() {
 	v=$1
 	shift
-	key=$(printf '%s' "$*" | sha256sum | cut -c1-12)
+	key=$( (printf '%s\n' "$*"; cat "$TB_TOP/build-recipes/stand-in") | sha256sum | cut -c1-12)
 	dir="$RELEASES/$v-$key"
 	if [ ! -f "$dir/SHA256SUMS" ]; then
 		mkdir -p "$RELEASES" && _standin_locked "$dir" "$v" "$@" 9>>"$dir.lock" || return 1
