@@ -190,7 +190,15 @@ $(BUILD)/tests/%: $(BUILD)/obj/tests/%.o $(UNIT_LIBS)
 	@mkdir -p $(dir $@)
 	$(Q)$(CXX) -o $@ $< $(UNIT_LIBS) $(CTL_LIBS) $(TOML_LIBS) $(CMOCKA_LIBS) $(ALL_LDFLAGS)
 
-unit-tests: $(UNIT_BIN)
+# Test programs of tests/tools/ that the tests run as applications would be run: a surfaceless
+# EGL program that draws (linked against glvnd's libEGL and libGLESv2, as applications are).
+GL_TOOL_PKGS := egl glesv2
+$(BUILD)/tests/tools/egl-draw: tests/tools/egl-draw.c $(FLAGS_STAMP)
+	$(call say,CC,$@)
+	@mkdir -p $(dir $@)
+	$(Q)$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $< $(shell $(PKG_CONFIG) --cflags --libs $(GL_TOOL_PKGS) 2>/dev/null)
+
+unit-tests: $(UNIT_BIN) $(BUILD)/tests/tools/egl-draw
 
 # libFuzzer targets: built with clang over the engine's sources, with ASan + UBSan. The engine
 # is compiled once for all targets (coverage instrumentation without libFuzzer's main), then

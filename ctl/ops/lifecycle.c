@@ -451,6 +451,7 @@ int release_remove(struct store *s, const char *version, struct strbuf *flatpak,
 		 * versions without a tree finds by it (store_lock) */
 		unlink(smoke);
 		remove_tree(icd);
+		store_remove_gl_env(s, version);
 		unlink(env);
 		/* its Flatpak extensions go with it (docs/design.md §17); a pinned version is never
 		 * removed, so its exports stay */

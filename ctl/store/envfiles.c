@@ -22,6 +22,10 @@ struct rendered {
 	char *icd_json;
 	char *ocl_icd;
 	struct strbuf env;
+	/* GL (docs/design.md §6): glvnd's EGL vendor file, and the variables of GL on the
+	 * release's own gallium driver and on Zink (buf NULL: none) */
+	char *egl_vendor;
+	struct strbuf gl_env, zink_env;
 };
 
 char *envfiles_icd_json(const char *lib, const char *api)
@@ -35,6 +39,49 @@ char *envfiles_icd_json(const char *lib, const char *api)
 	char *text = xasprintf("%s\n", json_out(root, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE));
 	json_object_put(root);
 	return text;
+}
+
+/* glvnd's EGL vendor file naming lib, an absolute path. */
+static char *egl_vendor_json(const char *lib)
+{
+	json_object *root = json_object_new_object();
+	json_object *icd = json_object_new_object();
+	json_object_object_add(root, "file_format_version", json_object_new_string("1.0.0"));
+	json_object_object_add(icd, "library_path", json_object_new_string(lib));
+	json_object_object_add(root, "ICD", icd);
+	char *text = xasprintf("%s\n", json_out(root, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE));
+	json_object_put(root);
+	return text;
+}
+
+/* What GL's loaders need to take the release's GL, measured on Mesa 22.3 and 25.0 with glvnd:
+ * GL's folder on the library path (libgbm, libglapi or libgallium are found by soname), the
+ * EGL vendor by its file, the DRI drivers' folder, GBM's backends', and the GLX vendor by its
+ * name (GLX takes no path); on Zink, the loader's override, and software rendering asked for
+ * when the release's GL is software alone, its Vulkan driver lavapipe (Zink refuses a CPU
+ * device otherwise). */
+static void render_gl(const struct manifest *m, const char *lib_base, const char *icd_dir,
+		      struct rendered *r)
+{
+	char *lib = path_join(lib_base, m->egl_vendor_lib);
+	r->egl_vendor = egl_vendor_json(lib);
+	free(lib);
+	struct strbuf *sb = &r->gl_env;
+	sb_appendf(sb, "%s=%s/%s%s\n", ENV_LD_LIBRARY_PATH, lib_base, m->gl_lib_dir, ENVFILE_LD_SUFFIX);
+	sb_appendf(sb, "%s=%s/%s\n", ENV_EGL_VENDOR_FILES, icd_dir, STORE_EGL_VENDOR_NAME);
+	sb_appendf(sb, "%s=%s/%s\n", ENV_LIBGL_DRIVERS_PATH, lib_base, m->gl_drivers_dir);
+	if (m->gbm_backends_dir)
+		sb_appendf(sb, "%s=%s/%s\n", ENV_GBM_BACKENDS_PATH, lib_base, m->gbm_backends_dir);
+	char glx[MANIFEST_VALUE_MAX + 1];
+	manifest_glx_vendor(m, glx, sizeof glx);
+	if (*glx)
+		sb_appendf(sb, "%s=%s\n", ENV_GLX_VENDOR_NAME, glx);
+	if (!manifest_has_gallium(m, "zink"))
+		return;
+	sb_append(&r->zink_env, sb->buf);
+	sb_appendf(&r->zink_env, "%s=zink\n", ENV_LOADER_DRIVER_OVERRIDE);
+	if (manifest_gl_software(m))
+		sb_appendf(&r->zink_env, "%s=1\n", ENV_LIBGL_ALWAYS_SOFTWARE);
 }
 
 /* lib_base: where the libraries are reached (versions/<v> or current); icd_dir: where the
@@ -59,6 +106,8 @@ static void render(const struct manifest *m, const char *lib_base, const char *i
 		sb_appendf(&r->env, "%s=%s/lib%s\n", ENV_LD_LIBRARY_PATH, lib_base, ENVFILE_LD_SUFFIX);
 	if (!r->env.buf)
 		sb_append(&r->env, "");
+	if (m->has_gl)
+		render_gl(m, lib_base, icd_dir, r);
 }
 
 static void rendered_free(struct rendered *r)
@@ -66,6 +115,9 @@ static void rendered_free(struct rendered *r)
 	free(r->icd_json);
 	free(r->ocl_icd);
 	sb_free(&r->env);
+	free(r->egl_vendor);
+	sb_free(&r->gl_env);
+	sb_free(&r->zink_env);
 }
 
 /* Writes path with text, or removes it (text NULL). */
@@ -87,6 +139,9 @@ int envfiles_write_version(struct store *s, const struct manifest *m, int ld_lib
 	char *icd_json = path_join(icd_dir, STORE_VULKAN_ICD_NAME);
 	char *ocl_icd = path_join(ocl_dir, STORE_OPENCL_ICD_NAME);
 	char *env_path = store_env_path(s, m->version);
+	char *egl = path_join(icd_dir, STORE_EGL_VENDOR_NAME);
+	char *gl_env = store_env_path_as(s, m->version, STORE_GL_SUFFIX);
+	char *zink_env = store_env_path_as(s, m->version, STORE_ZINK_SUFFIX);
 	struct rendered r;
 	render(m, tree, icd_dir, ld_library_path, &r);
 	int rc = mkdir_p(ocl_dir, 0755, e);
@@ -95,8 +150,17 @@ int envfiles_write_version(struct store *s, const struct manifest *m, int ld_lib
 	if (!rc)
 		rc = put(ocl_icd, r.ocl_icd, e);
 	if (!rc)
+		rc = put(egl, r.egl_vendor, e);
+	if (!rc)
+		rc = put(gl_env, r.gl_env.buf, e);
+	if (!rc)
+		rc = put(zink_env, r.zink_env.buf, e);
+	if (!rc) /* last: a version's files are complete once its env file is there */
 		rc = put(env_path, r.env.buf, e);
 	rendered_free(&r);
+	free(egl);
+	free(gl_env);
+	free(zink_env);
 	free(tree);
 	free(icd_dir);
 	free(ocl_dir);
@@ -150,6 +214,12 @@ int envfiles_stage_current(struct store *s, const char *version, int enabled,
 		rc = stage(t, STORE_CURRENT_VULKAN_ICD, r.icd_json, e);
 	if (!rc)
 		rc = stage(t, STORE_CURRENT_OPENCL_ICD, r.ocl_icd, e);
+	if (!rc)
+		rc = stage(t, STORE_CURRENT_EGL_VENDOR, r.egl_vendor, e);
+	if (!rc)
+		rc = stage(t, STORE_CURRENT_GL_ENV, r.gl_env.buf, e);
+	if (!rc)
+		rc = stage(t, STORE_CURRENT_ZINK_ENV, r.zink_env.buf, e);
 	if (!rc)
 		rc = stage(t, STORE_CURRENT_ENV, version ? r.env.buf : NULL, e);
 	if (!rc)

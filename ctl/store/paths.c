@@ -48,6 +48,11 @@ char *store_manifest_path(const struct store *s, const char *version)
 	return p;
 }
 
+char *store_env_path_as(const struct store *s, const char *version, const char *suffix)
+{
+	return store_path(s, STORE_ENV_DIR "/%s%s", version ? version : STORE_CURRENT, suffix);
+}
+
 char *store_env_path(const struct store *s, const char *version)
 {
 	return version ? store_path(s, STORE_ENV_DIR "/%s" STORE_ENV_SUFFIX, version) : store_path(s, STORE_CURRENT_ENV);

@@ -168,6 +168,9 @@ static int store_check_parts(const struct store *s, struct tb_error *e)
 		{STORE_CURRENT_VULKAN_ICD, PART_FILE | PART_LINK},
 		{STORE_CURRENT_OPENCL_ICD, PART_FILE | PART_LINK},
 		{STORE_CURRENT_ENV, PART_FILE | PART_LINK},
+		{STORE_CURRENT_GL_ENV, PART_FILE | PART_LINK},
+		{STORE_CURRENT_ZINK_ENV, PART_FILE | PART_LINK},
+		{STORE_CURRENT_EGL_VENDOR, PART_FILE | PART_LINK},
 	};
 	int rc = TB_OK;
 	for (size_t i = 0; !rc && i < sizeof parts / sizeof *parts; i++)
@@ -310,6 +313,16 @@ static void remove_old_temporaries(const struct store *s)
 	}
 }
 
+void store_remove_gl_env(const struct store *s, const char *version)
+{
+	static const char *const suffixes[] = {STORE_GL_SUFFIX, STORE_ZINK_SUFFIX};
+	for (size_t i = 0; i < sizeof suffixes / sizeof *suffixes; i++) {
+		char *p = store_path(s, STORE_ENV_DIR "/%s%s", version, suffixes[i]);
+		unlink(p); /* a link goes, never what it points at */
+		free(p);
+	}
+}
+
 /* env/<v>.env, icd/versions/<v>/ and smoke/<v>.json of a version whose tree is gone (deleted
  * by hand, by the Open Device Helper's own clean-up, or a remove killed half way): the
  * launcher would select a driver that is not there, and a later install of the same version
@@ -332,6 +345,7 @@ static void remove_orphan_selections(const struct store *s)
 			char *smoke = store_smoke_file(s, v);
 			unlink(smoke);
 			remove_tree(icd);
+			store_remove_gl_env(s, v);
 			unlink(env); /* last: the env file is what this sweep finds a gone version by */
 			free(env);
 			free(icd);
@@ -477,7 +491,8 @@ int store_version_gone(const struct store *s, const char *version)
 char *store_planted_links(const struct store *s)
 {
 	static const char *const rewritten[] = {STORE_ENV_CONF, STORE_FLATPAK_CONF, STORE_STATE, STORE_CURRENT_VULKAN_ICD,
-						STORE_CURRENT_OPENCL_ICD, STORE_CURRENT_ENV};
+						STORE_CURRENT_OPENCL_ICD, STORE_CURRENT_ENV, STORE_CURRENT_GL_ENV,
+						STORE_CURRENT_ZINK_ENV, STORE_CURRENT_EGL_VENDOR};
 	struct strbuf sb = {0};
 	for (size_t i = 0; i < sizeof rewritten / sizeof *rewritten; i++) {
 		char *p = path_join(s->root, rewritten[i]);

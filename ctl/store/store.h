@@ -41,6 +41,10 @@ struct manifest;
 int store_load_manifest(const struct store *s, const char *version, struct manifest *m,
 			struct tb_error *e);
 char *store_env_path(const struct store *s, const char *version);     /* env/<v>.env, NULL: current */
+/* env/<v><suffix> (STORE_GL_SUFFIX, STORE_ZINK_SUFFIX), NULL: current's */
+char *store_env_path_as(const struct store *s, const char *version, const char *suffix);
+/* Removes a version's GL env files (env/<v>.gl, env/<v>.zink). */
+void store_remove_gl_env(const struct store *s, const char *version);
 char *store_icd_dir(const struct store *s, const char *version);      /* icd/versions/<v>, NULL: icd */
 char *store_smoke_file(const struct store *s, const char *version);   /* smoke/<v>.json */
 /* The version the link current / previous points at, or NULL. */

@@ -28,7 +28,14 @@
 #define STORE_ENV_DIR "env"
 #define STORE_ENV_SUFFIX ".env"
 #define STORE_CURRENT_ENV STORE_ENV_DIR "/current" STORE_ENV_SUFFIX
-/* The loaders' files: icd/versions/<v>/{turnip.json,opencl/rusticl.icd}, and current's in
+/* env/<v>.gl and env/<v>.zink, env/current.gl and env/current.zink: a version's GL on its own
+ * gallium driver and on Zink (docs/design.md §6), beside its env file; no version's env file
+ * ends so. */
+#define STORE_GL_SUFFIX ".gl"
+#define STORE_ZINK_SUFFIX ".zink"
+#define STORE_CURRENT_GL_ENV STORE_ENV_DIR "/current" STORE_GL_SUFFIX
+#define STORE_CURRENT_ZINK_ENV STORE_ENV_DIR "/current" STORE_ZINK_SUFFIX
+/* The loaders' files: icd/versions/<v>/{turnip.json,opencl/rusticl.icd,…}, and current's in
  * icd/ itself. */
 #define STORE_ICD_DIR "icd"
 #define STORE_ICD_VERSIONS STORE_ICD_DIR "/versions"
@@ -38,6 +45,10 @@
 #define STORE_ICD_OPENCL STORE_ICD_DIR "/" STORE_OPENCL_SUBDIR
 #define STORE_CURRENT_VULKAN_ICD STORE_ICD_DIR "/" STORE_VULKAN_ICD_NAME
 #define STORE_CURRENT_OPENCL_ICD STORE_ICD_OPENCL "/" STORE_OPENCL_ICD_NAME
+/* glvnd's EGL vendor file of a version with GL: icd/versions/<v>/egl_vendor.json, and
+ * current's in icd/ itself. */
+#define STORE_EGL_VENDOR_NAME "egl_vendor.json"
+#define STORE_CURRENT_EGL_VENDOR STORE_ICD_DIR "/" STORE_EGL_VENDOR_NAME
 /* smoke/<v>.json: the smoke results of each version. */
 #define STORE_SMOKE_DIR "smoke"
 #define STORE_SMOKE_SUFFIX ".json"

@@ -29,14 +29,18 @@ int path_concat(char *out, size_t cap, const char *a, const char *b, const char 
 	return 0;
 }
 
-int store_env_file(char *out, size_t cap, const char *root, const char *version)
+int store_env_file_as(char *out, size_t cap, const char *root, const char *version,
+		      const char *suffix)
 {
-	if (!version)
-		return path_concat(out, cap, root, "/" STORE_CURRENT_ENV, NULL);
-	if (path_concat(out, cap, root, "/" STORE_ENV_DIR "/", version) != 0)
+	if (path_concat(out, cap, root, "/" STORE_ENV_DIR "/", version ? version : STORE_CURRENT) != 0)
 		return -1;
 	size_t n = strlen(out);
-	return path_concat(out + n, cap - n, STORE_ENV_SUFFIX, NULL, NULL);
+	return path_concat(out + n, cap - n, suffix, NULL, NULL);
+}
+
+int store_env_file(char *out, size_t cap, const char *root, const char *version)
+{
+	return store_env_file_as(out, cap, root, version, STORE_ENV_SUFFIX);
 }
 
 int path_within(const char *path, const char *dir)

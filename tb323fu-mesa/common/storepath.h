@@ -19,6 +19,9 @@ int path_concat(char *out, size_t cap, const char *a, const char *b, const char 
 
 /* The env file a run uses: <root>/env/current.env, or <root>/env/<version>.env. */
 int store_env_file(char *out, size_t cap, const char *root, const char *version);
+/* The same with another suffix: STORE_GL_SUFFIX, STORE_ZINK_SUFFIX (the GL of a run). */
+int store_env_file_as(char *out, size_t cap, const char *root, const char *version,
+		      const char *suffix);
 
 /* 1 when path is dir itself or inside it (by the strings; dir without a trailing '/'). */
 int path_within(const char *path, const char *dir);

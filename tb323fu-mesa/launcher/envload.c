@@ -22,6 +22,8 @@ static int tree_gone(const char *root, const char *version)
 		    NULL);
 }
 
+static int parse_checked(struct launch_env *e, long n, int (*allowed)(const char *), const char *whose);
+
 int launch_env_load(struct launch_env *e, const char *root, const char *version)
 {
 	e->version = version;
@@ -56,6 +58,13 @@ int launch_env_load(struct launch_env *e, const char *root, const char *version)
 			    " (check the store's permissions with tb323fu-ctl mesa doctor)", NULL);
 	if (store_tree_gone(root, version))
 		return tree_gone(root, version);
+	return parse_checked(e, n, env_name_selected, "a release selects");
+}
+
+/* Parses the n bytes read into e and checks that it sets only what allowed takes: 0, or the
+ * exit code said. */
+static int parse_checked(struct launch_env *e, long n, int (*allowed)(const char *), const char *whose)
+{
 	struct env_problem why;
 	if (envfile_parse(e->text, (size_t)n, &e->list, &why) != 0) {
 		char line[32] = "";
@@ -67,21 +76,39 @@ int launch_env_load(struct launch_env *e, const char *root, const char *version)
 	/* Only what a release selects: an env file that sets LD_PRELOAD or PATH is not one the
 	 * control tool wrote, and none of it is applied. */
 	for (size_t i = 0; i < e->list.count; i++)
-		if (!env_name_selected(e->list.vars[i].name)) {
+		if (!allowed(e->list.vars[i].name)) {
 			char line[32];
 			snprintf(line, sizeof line, " line %u", e->list.vars[i].line);
 			return fail(TB_R_DAMAGED_STORE, e->path, line, " sets ", e->list.vars[i].name,
-				    ", which is not one of the variables a release selects (check the store "
+				    ", which is not one of the variables ", whose, " (check the store "
 				    "with tb323fu-ctl mesa doctor)",
 				    NULL);
 		}
 	return 0;
 }
 
+int launch_gl_load(struct launch_env *g, const char *root, const char *version, const char *suffix)
+{
+	g->version = version;
+	g->list.count = 0;
+	if (store_env_file_as(g->path, sizeof g->path, root, version, suffix) != 0)
+		return fail(TB_R_USAGE, "the store path is too long: ", root, NULL);
+	long n = envfile_read(g->path, g->text, sizeof g->text);
+	if (n == -ENOENT || n == -ENOTDIR)
+		return -1;
+	if (n < 0)
+		return fail(n == -EACCES || n == -EPERM ? TB_R_PERMISSION : TB_R_DAMAGED_STORE,
+			    "cannot read ", g->path, ": ", strerror((int)-n),
+			    " (check the store with tb323fu-ctl mesa doctor)", NULL);
+	return parse_checked(g, n, env_name_gl, "of GL");
+}
+
 int launch_env_clean(const char *root, const struct env_list *extra)
 {
 	for (size_t i = 0; i < selected_vars_count; i++)
 		unsetenv(selected_vars[i]);
+	for (size_t i = 0; i < gl_selected_count; i++)
+		unsetenv(gl_vars[i]);
 	for (size_t i = 0; extra && i < extra->count; i++)
 		if (strcmp(extra->vars[i].name, ENV_LD_LIBRARY_PATH) != 0)
 			unsetenv(extra->vars[i].name);

@@ -29,6 +29,7 @@ static const struct option_help global_options[] = {
 };
 static const struct option_help run_options[] = {
 	{"--version", "V", "an installed version instead of the current one"},
+	{"--gl", "MODE", "GL of a version with GL: native (its own driver, the default), zink, distro"},
 	{NULL, NULL, NULL},
 };
 static const struct option_help env_options[] = {
@@ -49,9 +50,13 @@ static const struct option_help distro_options[] = {
 };
 
 static const struct command_help commands[] = {
-	{"run", "[--version V] [--] COMMAND [ARGS...]",
+	{"run", "[--version V] [--gl native|zink|distro] [--] COMMAND [ARGS...]",
 	 "start COMMAND on the store's Mesa build (current, or version V)",
-	 "tb323fu-mesa run vulkaninfo --summary", run_options, NULL},
+	 "tb323fu-mesa run vulkaninfo --summary", run_options,
+	 "A version whose release carries GL gives COMMAND its GL too (its EGL and GLX\n"
+	 "vendor libraries, GBM and gallium driver); --gl zink runs that GL on Zink over\n"
+	 "the version's own Vulkan driver, --gl distro keeps the distribution's GL while\n"
+	 "Vulkan and OpenCL come from the store.\n"},
 	{"distro", "[--version V] [--] COMMAND [ARGS...]",
 	 "start COMMAND on the distribution's Mesa, whatever the session selects",
 	 "tb323fu-mesa distro clpeak", distro_options,
@@ -260,10 +265,13 @@ void complete_print(int n, char **words)
 	}
 	if (pending) {
 		static const char *const formats[] = {"sh", "json"};
+		static const char *const gl_modes[] = {"native", "zink", "distro"};
 		if (!strcmp(pending->name, "--version"))
 			versions_with(cur, store_root(store));
 		else if (!strcmp(pending->name, "--format"))
 			words_with(cur, formats, 2);
+		else if (!strcmp(pending->name, "--gl"))
+			words_with(cur, gl_modes, 3);
 		else if (!strcmp(pending->arg, "DIR"))
 			puts("@dirs");
 		return;

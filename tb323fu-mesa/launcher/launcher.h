@@ -19,8 +19,13 @@ struct launch_env {
  * exit code; 0 on success. */
 int launch_env_load(struct launch_env *e, const char *root, const char *version);
 
-/* Removes the selected variables, the keys of extra (may be NULL) and the store's
- * directories from LD_LIBRARY_PATH. Returns 0, or -1 when out of memory. */
+/* Loads the GL of a run, <root>/env/<v><suffix> (suffix STORE_GL_SUFFIX: on the release's
+ * own gallium driver, STORE_ZINK_SUFFIX: on Zink; docs/design.md §6): 0 when loaded, -1 when
+ * the version has none (nothing said), or the exit code after saying what is wrong. */
+int launch_gl_load(struct launch_env *g, const char *root, const char *version, const char *suffix);
+
+/* Removes the selected variables (the store's GL's too), the keys of extra (may be NULL) and
+ * the store's directories from LD_LIBRARY_PATH. Returns 0, or -1 when out of memory. */
 int launch_env_clean(const char *root, const struct env_list *extra);
 
 /* Sets the variables of the list over the current environment. Returns 0 or -1. */

@@ -78,14 +78,25 @@ static int command_start(int argc, char **argv, int i, const char *cmd)
 	return i;
 }
 
-/* `run` and `distro`: [--version V] [--] COMMAND…; the index of COMMAND, or 0 when there is
- * none to run (--help answered, a usage error said) with the exit status in *done. */
+/* `run` and `distro`: [--version V] [--gl MODE] [--] COMMAND…; the index of COMMAND, or 0 when
+ * there is none to run (--help answered, a usage error said) with the exit status in *done.
+ * gl: where --gl goes, NULL for distro (which takes none). */
 static int version_and_command(int argc, char **argv, const char *cmd, const char **version,
-			       const char **store, int *done)
+			       const char **gl, const char **store, int *done)
 {
 	int i = 1;
+	const char *mode;
 	while (i < argc && argv[i][0] == '-' && strcmp(argv[i], "--") != 0) {
-		if (take_option(argc, argv, &i, "--version", version)) {
+		if (take_option(argc, argv, &i, "--gl", &mode)) {
+			if (!gl)
+				return *done = usage_error("distro takes no --gl: it gives the distribution's "
+							   "whole Mesa (run --gl distro keeps only its GL)"), 0;
+			if (!mode || (strcmp(mode, "native") && strcmp(mode, "zink") && strcmp(mode, "distro")))
+				return *done = fail(TB_R_USAGE, "--gl is native, zink or distro, not '",
+						    mode ? mode : "", "' (see tb323fu-mesa --help)", NULL), 0;
+			*gl = mode;
+			i++;
+		} else if (take_option(argc, argv, &i, "--version", version)) {
 			if (!*version || !**version)
 				return *done = usage_error("--version needs a version name"), 0;
 			i++;
@@ -107,7 +118,38 @@ static int version_and_command(int argc, char **argv, const char *cmd, const cha
 	return start < 0 ? 0 : start;
 }
 
-static struct launch_env selected;
+static struct launch_env selected, selected_gl;
+
+/* A version without what --gl asked for. */
+static int gl_missing(const char *root, const char *version, const char *mode)
+{
+	char current[80];
+	const char *v = version ? version : store_current_version(root, current, sizeof current);
+	char path[STORE_PATH_MAX];
+	if (strcmp(mode, "zink") == 0 && store_env_file_as(path, sizeof path, root, version, STORE_GL_SUFFIX) == 0 &&
+	    access(path, F_OK) == 0)
+		return fail(TB_R_NOT_FOUND_LOCAL, "Mesa ", v ? v : "", " has no Zink (its release's "
+			    "gallium_drivers do not name zink): run it with --gl native or --gl distro", NULL);
+	return fail(TB_R_NOT_FOUND_LOCAL, "Mesa ", v ? v : "", " carries no GL (its release's drivers do "
+		    "not name gl): run it without --gl, or with --gl distro", NULL);
+}
+
+/* The GL of a run (docs/design.md §6): the version's own unless --gl says otherwise; NULL when
+ * the program keeps the GL it would have had (distro, or a version without GL), with *rc the
+ * exit status of a failure said. */
+static const struct env_list *run_gl(const char *root, const char *version, const char *mode, int *rc)
+{
+	*rc = 0;
+	if (mode && strcmp(mode, "distro") == 0)
+		return NULL;
+	const char *suffix = mode && strcmp(mode, "zink") == 0 ? STORE_ZINK_SUFFIX : STORE_GL_SUFFIX;
+	int loaded = launch_gl_load(&selected_gl, root, version, suffix);
+	if (loaded > 0)
+		*rc = loaded;
+	else if (loaded < 0 && mode)
+		*rc = gl_missing(root, version, mode);
+	return loaded == 0 ? &selected_gl.list : NULL;
+}
 
 /* A program that starts with AT_SECURE ignores the variables run sets (docs/design.md §18):
  * said before it starts, and it still starts (an application rule's launch must not break). */
@@ -127,13 +169,16 @@ static void warn_secure(const char *name)
 
 static int cmd_run(const char *store, int argc, char **argv)
 {
-	const char *version = NULL;
-	int done, start = version_and_command(argc, argv, "run", &version, &store, &done);
+	const char *version = NULL, *gl = NULL;
+	int done, start = version_and_command(argc, argv, "run", &version, &gl, &store, &done);
 	if (!start)
 		return done;
 	const char *root = store_root(store);
 	message_store(store);
 	int rc = launch_env_load(&selected, root, version);
+	if (rc != 0)
+		return rc;
+	const struct env_list *gl_list = run_gl(root, version, gl, &rc);
 	if (rc != 0)
 		return rc;
 	if (launch_is_flatpak_run(argv + start)) { /* a sandbox: its GL extension (§17) */
@@ -143,7 +188,8 @@ static int cmd_run(const char *store, int argc, char **argv)
 		char **args = launch_flatpak_argv(argv + start);
 		return args ? exec_command(args) : fail(TB_R_FAILED, "cannot set the environment: out of memory", NULL);
 	}
-	if (launch_env_clean(root, NULL) != 0 || launch_env_apply(&selected.list) != 0)
+	if (launch_env_clean(root, NULL) != 0 || launch_env_apply(&selected.list) != 0 ||
+	    (gl_list && launch_env_apply(gl_list) != 0))
 		return fail(TB_R_FAILED, "cannot set the environment: out of memory", NULL);
 	warn_secure(argv[start]);
 	return exec_command(argv + start);
@@ -195,7 +241,7 @@ static int distro_opencl(const struct env_list *release)
 static int cmd_distro(const char *store, int argc, char **argv)
 {
 	const char *version = NULL;
-	int done, start = version_and_command(argc, argv, "distro", &version, &store, &done);
+	int done, start = version_and_command(argc, argv, "distro", &version, NULL, &store, &done);
 	if (!start)
 		return done;
 	const char *root = store_root(store);

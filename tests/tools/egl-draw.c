@@ -5,7 +5,8 @@
  * It clears a 64x64 framebuffer to blue, draws two triangles that cover its upper half in
  * green, reads every pixel back and checks it. It prints, one a line:
  *   renderer=<GL_RENDERER>
- *   map=<path>         each GL library mapped into the process (/proc/self/maps)
+ *   map=<path>         each GL library mapped into the process (/proc/self/maps), and the
+ *                      Vulkan driver under Zink
  *   pixels=<right>/<all>
  * and exits 0 when every pixel is right, 1 when one is wrong, 2 when GL could not be set up.
  * --hold: after the lines, "ready" and wait until killed (for `tb323fu-mesa which --pid`). */
@@ -35,8 +36,9 @@ static int setup_failed(const char *what)
 /* The GL parts of a Mesa build by their file names. */
 static int is_gl_library(const char *base)
 {
+	/* and the Vulkan driver Zink runs on (libvulkan_*, not the loader) */
 	static const char *const prefixes[] = {"libEGL", "libGLX", "libGLES", "libGL.", "libGLdispatch",
-					       "libOpenGL", "libgbm", "libglapi", "libgallium"};
+					       "libOpenGL", "libgbm", "libglapi", "libgallium", "libvulkan_"};
 	for (size_t i = 0; i < sizeof prefixes / sizeof *prefixes; i++)
 		if (!strncmp(base, prefixes[i], strlen(prefixes[i])))
 			return 1;

@@ -1,0 +1,145 @@
+#!/bin/sh
+# GL through the launcher (docs/design.md §6): a surfaceless EGL program that draws
+# (tests/tools/egl-draw) maps the store's GL under `run` and `run --gl native`, the store's GL
+# on Zink over the store's Vulkan driver under `run --gl zink`, and the distribution's under
+# `run --gl distro` and `distro`, each with every pixel right. A version without GL is run as
+# before, and --gl asks for what it has not in a clear sentence.
+. "$TB_TOP/tests/lib.sh"
+
+V1=2026.11.01
+V2=2026.11.02
+DRAW=$TB_BUILD/tests/tools/egl-draw
+if [ ! -x "$DRAW" ]; then # built by `make unit-tests`; a run of this test alone builds its own
+	DRAW=$T/egl-draw
+	cc -o "$DRAW" "$TB_TOP/tests/tools/egl-draw.c" $(pkg-config --cflags --libs egl glesv2) ||
+		{ not_ok "build tests/tools/egl-draw.c (libegl-dev, libgles-dev)"; done_testing; exit 1; }
+fi
+R1=$(standin $V1) && R2=$(standin $V2 --no-gl) || { not_ok "stand-in releases"; done_testing; exit 1; }
+ctl mesa install-local "$R1" --no-smoke >/dev/null || not_ok "install $V1"
+REAL=$(cd "$STORE" && pwd -P)
+SYS=/usr/lib/$(gcc -print-multiarch) # where the stand-in took its GL from
+
+# maps: the GL libraries the last draw mapped (its map= lines)
+maps() { sed -n 's/^map=//p' "$T/out"; }
+# all_in DIR NAME…: a library whose file name starts with each NAME is mapped, and only from
+# under DIR
+all_in() {
+	_dir=$1
+	shift
+	for _n; do
+		maps | awk -v n="$_n" -v d="$_dir/" '{ f = $0; sub(".*/", "", f) }
+			index(f, n) == 1 { seen = 1; if (index($0, d) != 1) other = 1 }
+			END { exit !(seen && !other) }' || return 1
+	done
+}
+GL_PARTS="libEGL_mesa.so.0 libgbm.so.1 libglapi.so.0 swrast_dri.so"
+pixels_right() { grep -qx 'pixels=4096/4096' "$T/out"; }
+
+# --- run: the version's own GL ---
+expect_exit 0 "run: the surfaceless EGL program draws" mesa run "$DRAW"
+check "run: every pixel is right" pixels_right
+check "run: the renderer is the release's llvmpipe" grep -q '^renderer=llvmpipe' "$T/out"
+check "run: EGL vendor, GBM, glapi and the DRI driver are the store's $V1" \
+	all_in "$REAL/versions/$V1/lib/gl" $GL_PARTS
+check "run: no GL library of the system's Mesa is mapped" sh -c "! grep -q '^map=$SYS/\(libEGL_mesa\|libgbm\|libglapi\|dri/\)' '$T/out'"
+expect_exit 0 "run --gl native: draws" mesa run --gl native "$DRAW"
+check "run --gl native: every pixel is right" pixels_right
+check "run --gl native: the store's GL" all_in "$REAL/versions/$V1/lib/gl" $GL_PARTS
+run_cmd mesa run printenv
+check "run sets what GL's loaders need: the EGL vendor file by its absolute path, the DRI drivers, GLX's vendor" \
+	sh -c "grep -qx '__EGL_VENDOR_LIBRARY_FILENAMES=$STORE/icd/egl_vendor.json' '$T/out' &&
+		grep -qx 'LIBGL_DRIVERS_PATH=$STORE/current/lib/gl/dri' '$T/out' &&
+		grep -qx '__GLX_VENDOR_LIBRARY_NAME=mesa' '$T/out' &&
+		grep -q '^LD_LIBRARY_PATH=$STORE/current/lib/gl\$' '$T/out'"
+check "the EGL vendor file names the store's library by its absolute path" \
+	grep -q "\"library_path\":\"$STORE/current/lib/gl/libEGL_mesa.so.0\"" "$STORE/icd/egl_vendor.json"
+check "run sets neither Zink's choice nor software rendering" \
+	sh -c "! grep -q '^\(MESA_LOADER_DRIVER_OVERRIDE\|LIBGL_ALWAYS_SOFTWARE\)=' '$T/out'"
+check "run --version: the version's own files" \
+	sh -c "'$MESA' --store '$STORE' run --version $V1 printenv LIBGL_DRIVERS_PATH | grep -qx '$STORE/versions/$V1/lib/gl/dri'"
+check "the caller's LD_LIBRARY_PATH stays after GL's folder" \
+	sh -c "LD_LIBRARY_PATH=/opt/mine '$MESA' --store '$STORE' run printenv LD_LIBRARY_PATH | grep -qx '$STORE/current/lib/gl:/opt/mine'"
+
+# --- run --gl zink: GL on Zink over the store's Vulkan driver ---
+expect_exit 0 "run --gl zink: draws" mesa run --gl zink "$DRAW"
+check "run --gl zink: every pixel is right" pixels_right
+check "run --gl zink: the renderer is Zink" grep -q '^renderer=zink' "$T/out"
+check "run --gl zink: the store's GL and the store's Vulkan driver under it" \
+	all_in "$REAL/versions/$V1/lib" $GL_PARTS libvulkan_lvp.so
+
+# --- run --gl distro and distro: the distribution's GL ---
+expect_exit 0 "run --gl distro: draws" mesa run --gl distro "$DRAW"
+check "run --gl distro: every pixel is right" pixels_right
+check "run --gl distro: the distribution's EGL vendor, GBM, glapi and DRI driver" all_in "$SYS" $GL_PARTS
+check "run --gl distro: nothing of the store's GL" sh -c "! grep -q '^map=$REAL/' '$T/out'"
+run_cmd mesa run --gl distro printenv
+check "run --gl distro: Vulkan and OpenCL still come from the store" \
+	sh -c "grep -qx 'VK_DRIVER_FILES=$STORE/icd/turnip.json' '$T/out' && grep -qx 'OCL_ICD_VENDORS=$STORE/icd/opencl' '$T/out'"
+check "run --gl distro: no GL variable of the store's" \
+	sh -c "! grep -q '^\(__EGL_VENDOR_LIBRARY_FILENAMES\|LIBGL_DRIVERS_PATH\|__GLX_VENDOR_LIBRARY_NAME\|LD_LIBRARY_PATH\)=' '$T/out'"
+expect_exit 0 "distro: draws" mesa distro "$DRAW"
+check "distro: every pixel is right" pixels_right
+check "distro: the distribution's GL" all_in "$SYS" $GL_PARTS
+check "distro: nothing of the store's" sh -c "! grep -q '^map=$REAL/' '$T/out'"
+# a session that carried the store's GL (on --gl) gives it to neither
+inherit() {
+	__EGL_VENDOR_LIBRARY_FILENAMES="$STORE/icd/egl_vendor.json" LIBGL_DRIVERS_PATH="$STORE/current/lib/gl/dri" \
+		LD_LIBRARY_PATH="$STORE/current/lib/gl" "$@"
+}
+expect_exit 0 "run --gl distro under inherited GL variables of the store's (a session's): draws" \
+	inherit "$MESA" --store "$STORE" run --gl distro "$DRAW"
+check "…on the distribution's GL" all_in "$SYS" $GL_PARTS
+expect_exit 0 "distro under them: draws" inherit "$MESA" --store "$STORE" distro "$DRAW"
+check "…on the distribution's GL" all_in "$SYS" $GL_PARTS
+
+# --- the session: GL only where asked for (docs/design.md §6) ---
+ctl mesa on >/dev/null 2>&1 || not_ok "on"
+check "on: env.conf selects Vulkan and OpenCL but none of GL" \
+	sh -c "grep -q '^VK_DRIVER_FILES=' '$STORE/env.conf' && ! grep -q 'EGL\|LIBGL\|GBM\|GLX\|/lib/gl' '$STORE/env.conf'"
+ctl mesa off >/dev/null 2>&1 || not_ok "off"
+
+# --- usage ---
+expect_exit 2 "run --gl with another word" mesa run --gl vulkan true
+check "…names the three" grep -q "^tb323fu-mesa: --gl is native, zink or distro, not 'vulkan'" "$T/err"
+expect_exit 2 "run --gl without a word" mesa run --gl
+expect_exit 2 "distro --gl" mesa distro --gl zink true
+check "…says distro gives the whole distribution" grep -q "distro takes no --gl" "$T/err"
+expect_exit 0 "run --gl=zink takes the = form" mesa run --gl=zink printenv MESA_LOADER_DRIVER_OVERRIDE
+check "…and Zink is chosen" test "$(cat "$T/out")" = zink
+check "run --gl zink asks for software rendering on a software release (lavapipe)" \
+	test "$(mesa run --gl zink printenv LIBGL_ALWAYS_SOFTWARE)" = 1
+
+# --- a version without GL ---
+ctl mesa install-local "$R2" --no-smoke >/dev/null || not_ok "install $V2"
+check "a version without GL has no GL files" sh -c "! ls '$STORE/env/$V2.gl' '$STORE/env/$V2.zink' '$STORE/icd/versions/$V2/egl_vendor.json' 2>/dev/null"
+check "…and current's GL files are gone with it" sh -c "! ls '$STORE/env/current.gl' '$STORE/env/current.zink' '$STORE/icd/egl_vendor.json' 2>/dev/null"
+expect_exit 0 "run of a version without GL: the program draws on the distribution's GL" mesa run "$DRAW"
+check "…every pixel right, the distribution's GL" sh -c "grep -qx 'pixels=4096/4096' '$T/out' && grep -q '^map=$SYS/libEGL_mesa' '$T/out'"
+expect_exit 1 "run --gl native of a version without GL" mesa run --gl native true
+check "…says it carries no GL" grep -qx "tb323fu-mesa: Mesa $V2 carries no GL (its release's drivers do not name gl): run it without --gl, or with --gl distro" "$T/err"
+expect_exit 1 "run --gl zink of a version without GL" mesa run --gl zink true
+expect_exit 0 "run --gl distro of a version without GL" mesa run --gl distro true
+expect_exit 0 "run --version of the previous version with GL still draws on its GL" mesa run --version $V1 "$DRAW"
+check "…from versions/$V1" all_in "$REAL/versions/$V1/lib/gl" $GL_PARTS
+
+# --- a damaged GL env file is refused, none of it applied ---
+cp "$STORE/env/$V1.gl" "$T/gl.saved"
+echo "LD_PRELOAD=/tmp/evil.so" >>"$STORE/env/$V1.gl"
+expect_exit 1 "a GL env file that sets LD_PRELOAD" mesa run --version $V1 true
+check "…is refused as damaged" grep -q "$V1.gl line 5 sets LD_PRELOAD, which is not one of the variables of GL" "$T/err"
+cp "$T/gl.saved" "$STORE/env/$V1.gl"
+
+# --- with a release that asks for its lib/ on LD_LIBRARY_PATH too: GL's folder first ---
+V3=2026.11.03
+R3=$(standin $V3 --ld-library-path lib) && ctl mesa install-local "$R3" --no-smoke >/dev/null || not_ok "install $V3"
+check "GL's folder, then the release's lib/, then the caller's" \
+	test "$(LD_LIBRARY_PATH=/opt/a mesa run --version $V3 printenv LD_LIBRARY_PATH)" = "$REAL/versions/$V3/lib/gl:$REAL/versions/$V3/lib:/opt/a"
+check "run --gl distro: the release's lib/ alone" \
+	test "$(LD_LIBRARY_PATH=/opt/a mesa run --version $V3 --gl distro printenv LD_LIBRARY_PATH)" = "$REAL/versions/$V3/lib:/opt/a"
+
+# --- its files go with it: installing $V3 pruned $V1 (keep_versions = 2) ---
+check "$V1 was pruned" test ! -e "$STORE/versions/$V1"
+check "…and its GL files went with it" \
+	sh -c "! ls '$STORE/env/$V1.gl' '$STORE/env/$V1.zink' '$STORE/icd/versions/$V1' 2>/dev/null"
+
+done_testing
