@@ -11,6 +11,20 @@ static const char *const opencl_prefixes[] = {
 	"libamdocl",	       "libigdrcl.so",	   "libintelocl", "libcl_powervr",
 };
 
+static const char *const gl_prefixes[] = {"libEGL_", "libGLX_", "libgbm.so", "libglapi.so", "libgallium"};
+static const char *const gl_suffixes[] = {"_dri.so", "_gbm.so"};
+
+static int has_suffix(const char *s, const char *const *suffixes, size_t n)
+{
+	size_t len = strlen(s);
+	for (size_t i = 0; i < n; i++) {
+		size_t k = strlen(suffixes[i]);
+		if (len > k && strcmp(s + len - k, suffixes[i]) == 0)
+			return 1;
+	}
+	return 0;
+}
+
 static int has_prefix(const char *s, const char *const *prefixes, size_t n)
 {
 	for (size_t i = 0; i < n; i++)
@@ -27,12 +41,15 @@ enum gpu_api driver_api_of(const char *path)
 		return GPU_API_VULKAN;
 	if (has_prefix(base, opencl_prefixes, sizeof opencl_prefixes / sizeof *opencl_prefixes))
 		return GPU_API_OPENCL;
+	if (has_prefix(base, gl_prefixes, sizeof gl_prefixes / sizeof *gl_prefixes) ||
+	    has_suffix(base, gl_suffixes, sizeof gl_suffixes / sizeof *gl_suffixes))
+		return GPU_API_GL;
 	return GPU_API_NONE;
 }
 
 const char *gpu_api_name(enum gpu_api api)
 {
-	return api == GPU_API_VULKAN ? "vulkan" : api == GPU_API_OPENCL ? "opencl" : "none";
+	return api == GPU_API_VULKAN ? "vulkan" : api == GPU_API_OPENCL ? "opencl" : api == GPU_API_GL ? "gl" : "none";
 }
 
 int procmaps_line_path(const char *line, size_t n, const char **path, size_t *len,

@@ -354,7 +354,7 @@ static int which_pid(const char *root, int number, int json, int several, const 
 		json_string(stdout, realroot);
 		fputs(",\"drivers\":[", stdout);
 	} else if (found.count == 0) {
-		printf("process %s (%s) has no Vulkan or OpenCL driver loaded\n", pid, comm_shown);
+		printf("process %s (%s) has no Vulkan, OpenCL or GL driver loaded\n", pid, comm_shown);
 	} else if (several) {
 		printf("process %s (%s):\n", pid, comm_shown);
 	}
@@ -378,8 +378,9 @@ static int which_pid(const char *root, int number, int json, int several, const 
 		} else {
 			static char path_shown[4 * PATH_MAX];
 			term_escape(path_shown, sizeof path_shown, d->path, 0);
-			printf("%s%s driver %s: %s%s%s%s%s%s\n", several ? "  " : "",
-			       d->api == GPU_API_VULKAN ? "Vulkan" : "OpenCL", path_shown,
+			printf("%s%s %s: %s%s%s%s%s%s\n", several ? "  " : "",
+			       d->api == GPU_API_VULKAN ? "Vulkan driver" : d->api == GPU_API_OPENCL ? "OpenCL driver" : "GL library",
+			       path_shown,
 			       in_store ? "the store's Mesa" : sandbox ? "the Flatpak runtime's Mesa" : "the distribution's Mesa",
 			       v ? " " : "", v ? v : "",
 			       sandbox == 1 ? " (its Flatpak extension)" : "",
@@ -391,10 +392,10 @@ static int which_pid(const char *root, int number, int json, int several, const 
 	if (json) {
 		char said[256];
 		if (found.count)
-			snprintf(said, sizeof said, "process %s (%s) has %zu Vulkan or OpenCL driver%s loaded, %zu of them the store's",
-				 pid, comm, found.count, found.count == 1 ? "" : "s", ours);
+			snprintf(said, sizeof said, "process %s (%s) has %zu Vulkan, OpenCL or GL driver librar%s loaded, %zu of them the store's",
+				 pid, comm, found.count, found.count == 1 ? "y" : "ies", ours);
 		else
-			snprintf(said, sizeof said, "process %s (%s) has no Vulkan or OpenCL driver loaded", pid, comm);
+			snprintf(said, sizeof said, "process %s (%s) has no Vulkan, OpenCL or GL driver loaded", pid, comm);
 		printf("],\"truncated\":%s,\"ok\":true,\"message\":", found.truncated ? "true" : "false");
 		json_string(stdout, said);
 		printf("}%s", several ? "" : "\n");

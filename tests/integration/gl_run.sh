@@ -92,6 +92,38 @@ check "…on the distribution's GL" all_in "$SYS" $GL_PARTS
 expect_exit 0 "distro under them: draws" inherit "$MESA" --store "$STORE" distro "$DRAW"
 check "…on the distribution's GL" all_in "$SYS" $GL_PARTS
 
+# --- which --pid names the GL libraries a process mapped, the store's or the system's ---
+# hold CMD…: starts CMD egl-draw --hold in the background and waits until it has drawn (its
+# lines go through a FIFO; one that dies early ends the wait with EOF)
+hold() {
+	rm -f "$T/drawn"
+	mkfifo "$T/drawn"
+	"$@" "$DRAW" --hold >"$T/drawn" 2>"$T/hold.err" &
+	holder=$!
+	TB_KILL_ON_EXIT="${TB_KILL_ON_EXIT:-} $holder"
+	while read -r line; do [ "$line" = ready ] && return 0; done <"$T/drawn"
+	return 1
+}
+stop() { kill "$1" 2>/dev/null; wait "$1" 2>/dev/null; }
+gl_of() { mesa which --pid "$holder" --json | json_strict - "$1"; }
+check "a GL program started by run" hold "$MESA" --store "$STORE" run
+check "which --pid: its EGL vendor, GBM, glapi and DRI driver are GL libraries of the store's $V1" \
+	test "$(gl_of 'sorted(set((x["origin"], x["version"]) for x in d["drivers"] if x["api"] == "gl")), sorted(x["path"].rsplit("/", 1)[1] for x in d["drivers"] if x["api"] == "gl")')" = \
+	"([('store', '$V1')], ['libEGL_mesa.so.0.0.0', 'libgbm.so.1.0.0', 'libglapi.so.0.0.0', 'swrast_dri.so'])"
+expect_exit 0 "which --pid (human)" mesa which --pid $holder
+check "…says each is the store's Mesa $V1" \
+	grep -qx "GL library $REAL/versions/$V1/lib/gl/libEGL_mesa.so.0.0.0: the store's Mesa $V1" "$T/out"
+stop $holder
+check "a GL program started by run --gl distro" hold "$MESA" --store "$STORE" run --gl distro
+check "which --pid: its GL libraries are the system's" \
+	test "$(gl_of 'sorted(set(x["origin"] for x in d["drivers"] if x["api"] == "gl")), "'"$SYS/libEGL_mesa.so.0.0.0"'" in [x["path"] for x in d["drivers"]]')" = "(['system'], True)"
+stop $holder
+check "a GL program started by distro" hold "$MESA" --store "$STORE" distro
+expect_exit 0 "which --pid (human)" mesa which --pid $holder
+check "…says its EGL vendor is the distribution's" \
+	grep -qx "GL library $SYS/libEGL_mesa.so.0.0.0: the distribution's Mesa" "$T/out"
+stop $holder
+
 # --- the session: GL only where asked for (docs/design.md §6) ---
 ctl mesa on >/dev/null 2>&1 || not_ok "on"
 check "on: env.conf selects Vulkan and OpenCL but none of GL" \

@@ -59,7 +59,7 @@ check "  one object" test "$(json '(type(d).__name__, d["pid"], [x["path"] for x
 
 # --- several: each in turn ---
 expect_exit 0 "which --pid A B" mesa which --pid $A $B
-printf 'process %s (python3):\n  Vulkan driver %s: the distribution'"'"'s Mesa\n\nprocess %s (python3) has no Vulkan or OpenCL driver loaded\n' \
+printf 'process %s (python3):\n  Vulkan driver %s: the distribution'"'"'s Mesa\n\nprocess %s (python3) has no Vulkan, OpenCL or GL driver loaded\n' \
 	$A "$T/lib/libvulkan_held.so" $B >"$T/want"
 check "  each process under its id, in the order given" cmp -s "$T/out" "$T/want"
 expect_exit 0 'which --pid "A B" (a quoted $(pidof APP))' mesa which --pid "$A $B"

@@ -399,6 +399,21 @@ static void names_drivers_but_not_loaders(void **state)
 	assert_int_equal(driver_api_of("/x/libMesaOpenCL.so.1"), GPU_API_OPENCL);
 	assert_int_equal(driver_api_of("/x/libOpenCL.so.1"), GPU_API_NONE);
 	assert_int_equal(driver_api_of("/libvulkan_x/libc.so.6"), GPU_API_NONE);
+	/* GL: the vendor's libraries, never glvnd's dispatchers */
+	assert_int_equal(driver_api_of("/s/lib/gl/libEGL_mesa.so.0.0.0"), GPU_API_GL);
+	assert_int_equal(driver_api_of("/usr/lib/libGLX_nvidia.so.0"), GPU_API_GL);
+	assert_int_equal(driver_api_of("/s/lib/gl/libgbm.so.1.0.0"), GPU_API_GL);
+	assert_int_equal(driver_api_of("/s/lib/gl/libglapi.so.0"), GPU_API_GL);
+	assert_int_equal(driver_api_of("/s/lib/gl/libgallium-25.0.7-1.so"), GPU_API_GL);
+	assert_int_equal(driver_api_of("/s/lib/gl/dri/swrast_dri.so"), GPU_API_GL);
+	assert_int_equal(driver_api_of("/usr/lib/gbm/dri_gbm.so"), GPU_API_GL);
+	assert_int_equal(driver_api_of("/usr/lib/libEGL.so.1.1.0"), GPU_API_NONE);
+	assert_int_equal(driver_api_of("/usr/lib/libGLX.so.0"), GPU_API_NONE);
+	assert_int_equal(driver_api_of("/usr/lib/libGLESv2.so.2"), GPU_API_NONE);
+	assert_int_equal(driver_api_of("/usr/lib/libGLdispatch.so.0"), GPU_API_NONE);
+	assert_int_equal(driver_api_of("/usr/lib/libGL.so.1"), GPU_API_NONE);
+	assert_int_equal(driver_api_of("/usr/lib/dri/x_dri.so.bak"), GPU_API_NONE);
+	assert_string_equal(gpu_api_name(GPU_API_GL), "gl");
 }
 
 int main(void)
