@@ -355,9 +355,14 @@ int smoke_run_tests(struct store *s, const char *version, const char *tests,
 
 	char *vulkan_lib = m.has_vulkan ? path_join(tree, m.vulkan_lib) : NULL;
 	char *opencl_lib = m.has_opencl ? path_join(tree, m.opencl_lib) : NULL;
+	/* GL: the EGL vendor that must be mapped, GL's folder, and the launcher that runs gl.zink
+	 * under `run --gl zink` when the release has Zink */
+	char *egl_lib = m.has_gl ? path_join(tree, m.egl_vendor_lib) : NULL;
+	char *gl_dir = m.has_gl ? path_join(tree, m.gl_lib_dir) : NULL;
+	char *launcher = manifest_has_gallium(&m, "zink") ? find_launcher_program() : NULL;
 	char driver_id[16];
 	snprintf(driver_id, sizeof driver_id, "%d", m.vulkan_driver_id);
-	char *cmd[16];
+	char *cmd[24];
 	int n = 0;
 	cmd[n++] = smoke;
 	cmd[n++] = "--stream";
@@ -378,6 +383,18 @@ int smoke_run_tests(struct store *s, const char *version, const char *tests,
 		cmd[n++] = opencl_lib;
 	} else {
 		cmd[n++] = "--no-opencl";
+	}
+	if (egl_lib) {
+		cmd[n++] = "--egl-lib";
+		cmd[n++] = egl_lib;
+		cmd[n++] = "--gl-dir";
+		cmd[n++] = gl_dir;
+	}
+	if (egl_lib && launcher) {
+		cmd[n++] = "--zink-launcher";
+		cmd[n++] = launcher;
+		cmd[n++] = "--zink-store";
+		cmd[n++] = s->root;
 	}
 	if (tests) {
 		cmd[n++] = "--tests";
@@ -418,6 +435,9 @@ int smoke_run_tests(struct store *s, const char *version, const char *tests,
 	free(r);
 	free(vulkan_lib);
 	free(opencl_lib);
+	free(egl_lib);
+	free(gl_dir);
+	free(launcher);
 	free(smoke);
 	free(tree);
 	manifest_free(&m);

@@ -12,11 +12,13 @@ enum smoke_test {
 	SMOKE_VK_SYNC,
 	SMOKE_CL_PLATFORM,
 	SMOKE_CL_KERNEL,
+	SMOKE_GL_DRAW,
+	SMOKE_GL_ZINK,
 	SMOKE_TEST_COUNT
 };
 
 /* The list as sentences name it. */
-#define SMOKE_TEST_LIST "vk.loader, vk.driver, vk.compute, vk.sync, cl.platform, cl.kernel"
+#define SMOKE_TEST_LIST "vk.loader, vk.driver, vk.compute, vk.sync, cl.platform, cl.kernel, gl.draw, gl.zink"
 
 extern const char *const smoke_test_names[SMOKE_TEST_COUNT];
 

@@ -3,6 +3,7 @@
 #define TB_SMOKE_H
 
 #include <stdint.h>
+#include <stdio.h>
 
 #include "smoke/smoke_result.h"
 
@@ -29,6 +30,12 @@ struct smoke_options {
 	int vulkan_driver_id;
 	const char *opencl_lib;
 	int no_vulkan, no_opencl;
+	/* GL (docs/design.md §7): the release's EGL vendor library and GL's folder, NULL when
+	 * it has no GL; the launcher and store that run gl.zink under `run --gl zink`, NULL when
+	 * it has no Zink; zink_child: this process is that run. */
+	const char *egl_lib, *gl_dir;
+	const char *zink_launcher, *zink_store;
+	int zink_child;
 };
 
 struct smoke_vk;
@@ -46,6 +53,12 @@ void smoke_vk_driver(struct smoke_ctx *c, struct smoke_result *r);
 void smoke_vk_compute(struct smoke_ctx *c, struct smoke_result *r);
 void smoke_vk_sync(struct smoke_ctx *c, struct smoke_result *r);
 void smoke_vk_destroy(struct smoke_ctx *c);
+
+void smoke_gl_draw(struct smoke_ctx *c, struct smoke_result *r);
+void smoke_gl_zink(struct smoke_ctx *c, struct smoke_result *r);
+/* --zink-child: gl.zink's draw in this process (started by smoke_gl_zink under the launcher's
+ * Zink), its result as one line on out ("pass DETAIL" or "fail DETAIL"); the exit status. */
+int smoke_gl_zink_child(const struct smoke_options *opt, FILE *out);
 
 void smoke_cl_platform(struct smoke_ctx *c, struct smoke_result *r);
 void smoke_cl_kernel(struct smoke_ctx *c, struct smoke_result *r);

@@ -18,6 +18,7 @@
 static const char usage[] =
 	"usage: tb323fu-mesa-smoke [--json] [--stream] [--version V] [--vulkan-lib PATH]\n"
 	"                          [--driver-id N] [--opencl-lib PATH] [--no-vulkan] [--no-opencl]\n"
+	"                          [--egl-lib PATH --gl-dir DIR [--zink-launcher PATH --zink-store DIR]]\n"
 	"                          [--tests NAME,…]\n"
 	"  --json        print the result as one JSON object\n"
 	"  --stream      print one JSON line as each test starts and ends\n"
@@ -25,23 +26,45 @@ static const char usage[] =
 	"  --driver-id   the VkDriverId the device must report\n"
 	"  --opencl-lib  the OpenCL driver that must be the only one mapped\n"
 	"  --no-vulkan / --no-opencl   skip the tests of a driver the release lacks\n"
+	"  --egl-lib     the release's EGL vendor library, which must be the one mapped (GL's\n"
+	"                tests are skipped without it)\n"
+	"  --gl-dir      the release's GL folder, where every GL library mapped must be\n"
+	"  --zink-launcher, --zink-store   the launcher and store that start gl.zink's run\n"
+	"                (run --gl zink); gl.zink is skipped without them\n"
 	"  --tests       run only these tests (" SMOKE_TEST_LIST ");\n"
 	"                the others are reported as skipped\n";
 
+enum api { API_VULKAN, API_OPENCL, API_GL, API_ZINK };
+
 struct test {
-	int opencl;
+	enum api api;
 	int needs; /* the test whose setup this one reuses (index), or -1 */
 	void (*run)(struct smoke_ctx *c, struct smoke_result *r);
 };
 
 static const struct test tests[SMOKE_TEST_COUNT] = {
-	[SMOKE_VK_LOADER] = {0, -1, smoke_vk_loader},
-	[SMOKE_VK_DRIVER] = {0, SMOKE_VK_LOADER, smoke_vk_driver},
-	[SMOKE_VK_COMPUTE] = {0, SMOKE_VK_LOADER, smoke_vk_compute},
-	[SMOKE_VK_SYNC] = {0, SMOKE_VK_LOADER, smoke_vk_sync},
-	[SMOKE_CL_PLATFORM] = {1, -1, smoke_cl_platform},
-	[SMOKE_CL_KERNEL] = {1, SMOKE_CL_PLATFORM, smoke_cl_kernel},
+	[SMOKE_VK_LOADER] = {API_VULKAN, -1, smoke_vk_loader},
+	[SMOKE_VK_DRIVER] = {API_VULKAN, SMOKE_VK_LOADER, smoke_vk_driver},
+	[SMOKE_VK_COMPUTE] = {API_VULKAN, SMOKE_VK_LOADER, smoke_vk_compute},
+	[SMOKE_VK_SYNC] = {API_VULKAN, SMOKE_VK_LOADER, smoke_vk_sync},
+	[SMOKE_CL_PLATFORM] = {API_OPENCL, -1, smoke_cl_platform},
+	[SMOKE_CL_KERNEL] = {API_OPENCL, SMOKE_CL_PLATFORM, smoke_cl_kernel},
+	[SMOKE_GL_DRAW] = {API_GL, -1, smoke_gl_draw},
+	[SMOKE_GL_ZINK] = {API_ZINK, -1, smoke_gl_zink},
 };
+
+/* Why a test of what the release lacks is skipped, or NULL when it has it. */
+static const char *lacking(enum api api, const struct smoke_options *opt)
+{
+	switch (api) {
+	case API_VULKAN: return opt->no_vulkan ? "the release ships no Vulkan driver" : NULL;
+	case API_OPENCL: return opt->no_opencl ? "the release ships no OpenCL driver" : NULL;
+	case API_GL: return !opt->egl_lib ? "the release ships no GL" : NULL;
+	case API_ZINK: return !opt->egl_lib ? "the release ships no GL"
+			      : !opt->zink_launcher ? "the release has no Zink" : NULL;
+	}
+	return NULL;
+}
 #define N_TESTS ((size_t)SMOKE_TEST_COUNT)
 
 /* --tests a,b,…: marks the chosen tests; -1 naming the first unknown one. */
@@ -168,6 +191,16 @@ int main(int argc, char **argv)
 			opt.vulkan_lib = argv[++i];
 		} else if (value && !strcmp(a, "--opencl-lib")) {
 			opt.opencl_lib = argv[++i];
+		} else if (value && !strcmp(a, "--egl-lib")) {
+			opt.egl_lib = argv[++i];
+		} else if (value && !strcmp(a, "--gl-dir")) {
+			opt.gl_dir = argv[++i];
+		} else if (value && !strcmp(a, "--zink-launcher")) {
+			opt.zink_launcher = argv[++i];
+		} else if (value && !strcmp(a, "--zink-store")) {
+			opt.zink_store = argv[++i];
+		} else if (!strcmp(a, "--zink-child")) {
+			opt.zink_child = 1;
 		} else if (value && !strcmp(a, "--tests")) {
 			if (select_tests(argv[++i], chosen) < 0)
 				return 2;
@@ -184,10 +217,16 @@ int main(int argc, char **argv)
 		}
 	}
 
+	if ((opt.egl_lib != NULL) != (opt.gl_dir != NULL) || (opt.zink_launcher != NULL) != (opt.zink_store != NULL) ||
+	    (opt.zink_child && !opt.egl_lib)) {
+		fprintf(stderr, "tb323fu-mesa-smoke: --egl-lib and --gl-dir go together, as do --zink-launcher "
+			"and --zink-store; --zink-child needs the first two\n%s", usage);
+		return 2;
+	}
 	/* Drivers may print to stdout: keep the real stdout for our JSON alone and send
 	 * everything else written to fd 1 to stderr. */
 	FILE *out = stdout;
-	if (json || stream) {
+	if (json || stream || opt.zink_child) {
 		fflush(stdout);
 		int fd = dup(STDOUT_FILENO);
 		if (fd < 0 || dup2(STDERR_FILENO, STDOUT_FILENO) < 0 || !(out = fdopen(fd, "w"))) {
@@ -196,6 +235,8 @@ int main(int argc, char **argv)
 		}
 	}
 
+	if (opt.zink_child)
+		return smoke_gl_zink_child(&opt, out);
 	struct smoke_ctx ctx = {.opt = &opt};
 	json_object *list = json_object_new_array();
 	int counts[3] = {0};
@@ -215,9 +256,8 @@ int main(int argc, char **argv)
 		}
 		double t0 = now_ms();
 		int need = t->needs;
-		if (t->opencl ? opt.no_opencl : opt.no_vulkan) {
-			smoke_set(&r, SMOKE_SKIP, "the release ships no %s driver",
-				  t->opencl ? "OpenCL" : "Vulkan");
+		if (lacking(t->api, &opt)) {
+			smoke_set(&r, SMOKE_SKIP, "%s", lacking(t->api, &opt));
 		} else if (!chosen[i]) {
 			smoke_set(&r, SMOKE_SKIP, "not chosen (--tests)");
 		} else if (need >= 0 && !chosen[need] && !prepared(&ctx, need, setup, setup_done)) {

@@ -75,6 +75,28 @@ void smoke_mapped_drivers(const char *symbol, struct smoke_libs *out)
 	out->n = found.n;
 }
 
+void smoke_mapped_named(int (*want)(const char *name), struct smoke_libs *out)
+{
+	struct names objects = {0};
+	struct names found = {0};
+	dl_iterate_phdr(collect_object, &objects);
+	for (int i = 0; i < objects.n; i++) {
+		const char *base = strrchr(objects.v[i], '/');
+		char *self = want(base ? base + 1 : objects.v[i]) ? realpath(objects.v[i], NULL) : NULL;
+		int dup = 0;
+		for (int j = 0; self && j < found.n; j++)
+			dup |= strcmp(found.v[j], self) == 0;
+		if (self && !dup)
+			names_add(&found, self);
+		free(self);
+	}
+	for (int i = 0; i < objects.n; i++)
+		free(objects.v[i]);
+	free(objects.v);
+	out->paths = found.v;
+	out->n = found.n;
+}
+
 void smoke_libs_free(struct smoke_libs *l)
 {
 	for (int i = 0; i < l->n; i++)

@@ -12,6 +12,8 @@ struct smoke_libs {
 };
 void smoke_mapped_drivers(const char *symbol, struct smoke_libs *out);
 void smoke_libs_free(struct smoke_libs *l);
+/* The libraries mapped into this process whose file name want() takes, as real paths. */
+void smoke_mapped_named(int (*want)(const char *name), struct smoke_libs *out);
 /* The real path of the library that contains addr, or NULL (free it). */
 char *smoke_library_of(const void *addr);
 /* Compares the mapped drivers with the expected library (NULL: any single one): 0 when the

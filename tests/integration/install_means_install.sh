@@ -21,12 +21,12 @@ if ! { R1=$(tiny_release $V1 "$T/r1") && R2=$(tiny_release $V2 "$T/r2") &&
 fi
 printf 'keep_versions = 3\n' >"$TB323FU_MESA_CONFIG"
 export TB323FU_BOOT_ID=boot-1
-# A quick smoke program (the six results): failing while $T/smoke-fails exists.
+# A quick smoke program (the eight results): failing while $T/smoke-fails exists.
 cat >"$T/smoke" <<'SH'
 #!/bin/sh
 st=pass
 [ -e "$FAKE_SMOKE_FAIL" ] && st=fail
-for t in vk.loader vk.driver vk.compute vk.sync cl.platform cl.kernel; do
+for t in vk.loader vk.driver vk.compute vk.sync cl.platform cl.kernel gl.draw gl.zink; do
 	printf '{"event":"result","name":"%s","status":"%s","ms":1,"detail":"quick stand-in"}\n' "$t" "$st"
 done
 SH
@@ -49,7 +49,7 @@ for r in "$R1" "$R2" "$R3"; do ctl mesa install-local "$r" --no-smoke >/dev/null
 # --- install-local of a version the store holds installs it ---
 expect_exit 0 "install-local of an older kept version's tarball" ctl --json mesa install-local "$R1"
 check "  makes it current, the old current previous" test "$(st 'd["installed"], d["previous"]')" = "('$V1', '$V3')"
-check "  after its smoke tests" test "$(json 'd["smoke"], d["smoke_passed"]' <"$T/out")" = "(True, 6)"
+check "  after its smoke tests" test "$(json 'd["smoke"], d["smoke_passed"]' <"$T/out")" = "(True, 8)"
 check "  --json: downgrade true, repaired false" test "$(json 'd["downgrade"], d["repaired"]' <"$T/out")" = "(True, False)"
 check "  the sentence says it is back to an older version" \
 	said "^back to an older version: Mesa $V1 replaces Mesa $V3, which stays as previous$"

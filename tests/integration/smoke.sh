@@ -1,6 +1,6 @@
 #!/bin/sh
 # The smoke tests after install on stand-in releases (real loaders, lavapipe and rusticl on
-# llvmpipe): a good release passes all six; a release that claims Turnip's driverID or ships a
+# llvmpipe, its GL on llvmpipe and Zink): a good release passes all eight; a release that claims Turnip's driverID or ships a
 # Vulkan driver that does not work is rolled back; a crashing or hanging smoke program is a
 # failure with a detail, not a hang.
 . "$TB_TOP/tests/lib.sh"
@@ -20,13 +20,13 @@ expect_exit 0 "install-local $V1 runs the smoke tests and passes" \
 	ctl --progress json mesa install-local "$R1" --sums "$(dirname "$R1")/SHA256SUMS"
 check "the sentence says the smoke tests passed" grep -q "passed its smoke tests" "$T/out"
 check "progress reported each test as it ran and as it passed" \
-	test "$(grep -c '"op":"smoke".*"status":"run"' "$T/err") $(grep -c '"op":"smoke".*"status":"pass"' "$T/err")" = "6 6"
+	test "$(grep -c '"op":"smoke".*"status":"run"' "$T/err") $(grep -c '"op":"smoke".*"status":"pass"' "$T/err")" = "8 8"
 REAL=$(cd "$STORE" && pwd -P)
-check "smoke/$V1.json: 6 passed, none failed or skipped" \
-	test "$(result 'd["version"], d["passed"], d["failed"], d["skipped"]' $V1)" = "('$V1', 6, 0, 0)"
-check "smoke/$V1.json names the six tests in order, each with status, ms and detail" \
+check "smoke/$V1.json: 8 passed, none failed or skipped" \
+	test "$(result 'd["version"], d["passed"], d["failed"], d["skipped"]' $V1)" = "('$V1', 8, 0, 0)"
+check "smoke/$V1.json names the eight tests in order, each with status, ms and detail" \
 	test "$(result '[(t["name"], t["status"], type(t["ms"]).__name__, bool(t["detail"])) for t in d["tests"]]' $V1)" = \
-	"[('vk.loader', 'pass', 'int', True), ('vk.driver', 'pass', 'int', True), ('vk.compute', 'pass', 'int', True), ('vk.sync', 'pass', 'int', True), ('cl.platform', 'pass', 'int', True), ('cl.kernel', 'pass', 'int', True)]"
+	"[('vk.loader', 'pass', 'int', True), ('vk.driver', 'pass', 'int', True), ('vk.compute', 'pass', 'int', True), ('vk.sync', 'pass', 'int', True), ('cl.platform', 'pass', 'int', True), ('cl.kernel', 'pass', 'int', True), ('gl.draw', 'pass', 'int', True), ('gl.zink', 'pass', 'int', True)]"
 check "the system's lavapipe is installed alongside" test -f "$SYSTEM_LVP"
 check "vk.driver saw the store's copy of lavapipe, driverID 13" \
 	test "$(result 'd["tests"][1]["detail"]' $V1)" = "$REAL/versions/$V1/lib/libvulkan_lvp.so, driverID 13 (llvmpipe)"
@@ -36,11 +36,11 @@ check "list shows the smoke result" test "$(ctl mesa list --json | json '[v["smo
 
 expect_exit 0 "smoke (current) passes again" ctl mesa smoke
 check "it prints a line per test and the sentence" \
-	test "$(grep -c ' pass ' "$T/out") $(tail -n 1 "$T/out")" = "6 Mesa $V1 passed its smoke tests (6 passed, 0 skipped)"
+	test "$(grep -c ' pass ' "$T/out") $(tail -n 1 "$T/out")" = "8 Mesa $V1 passed its smoke tests (8 passed, 0 skipped)"
 expect_exit 0 "smoke $V1 --json" ctl mesa smoke $V1 --json
 check "--json: the result format plus ok and message" \
 	test "$(json 'sorted(d), d["ok"], d["passed"]' <"$T/out")" = \
-	"(['failed', 'message', 'ok', 'passed', 'skipped', 'tests', 'version'], True, 6)"
+	"(['failed', 'message', 'ok', 'passed', 'skipped', 'tests', 'version'], True, 8)"
 
 # The check tells the copies apart: the same program under the distribution's Mesa fails.
 expect_exit 1 "the smoke program under \`distro\` fails vk.driver" \
@@ -118,7 +118,7 @@ TB323FU_MESA_SMOKE=$T/crashing-smoke expect_exit 6 "a smoke program that crashes
 reason_is smoke-failed
 check "the crashed test fails with the signal and the last message" \
 	test "$(result '[t["status"] for t in d["tests"]], d["tests"][1]["detail"]' $V1)" = \
-	"(['pass', 'fail', 'skip', 'skip', 'skip', 'skip'], 'the smoke program crashed with signal 11 (Segmentation fault); its last message: driver: about to fall over')"
+	"(['pass', 'fail', 'skip', 'skip', 'skip', 'skip', 'skip', 'skip'], 'the smoke program crashed with signal 11 (Segmentation fault); its last message: driver: about to fall over')"
 check "the sentence names the crashed test" grep -q "vk.driver: the smoke program crashed" "$T/err"
 check "list shows the failure" test "$(ctl mesa list --json | json '[v["smoke"] for v in d["versions"] if v["version"] == "'$V1'"]')" = "['fail']"
 TB323FU_MESA_SMOKE=$T/hanging-smoke TB323FU_MESA_SMOKE_TIMEOUT=1 expect_exit 6 "a smoke program that hangs is killed" ctl --json mesa smoke $V1
@@ -137,7 +137,7 @@ TB323FU_MESA_SMOKE=$T/exiting-smoke expect_exit 6 "a smoke program that exits in
 reason_is smoke-failed
 check "that test fails with the exit status, the rest did not run" \
 	test "$(result '[t["status"] for t in d["tests"]], d["tests"][0]["detail"]' $V1)" = \
-	"(['fail', 'skip', 'skip', 'skip', 'skip', 'skip'], 'the smoke program ended with exit status 3 before reporting it; its last message: driver: giving up')"
+	"(['fail', 'skip', 'skip', 'skip', 'skip', 'skip', 'skip', 'skip'], 'the smoke program ended with exit status 3 before reporting it; its last message: driver: giving up')"
 TB323FU_MESA_SMOKE=$T/missing expect_exit 1 "without the smoke program: one sentence" ctl --json mesa smoke $V1
 reason_is program-missing
 check "…that says what to do" grep -q "TB323FU_MESA_SMOKE" "$T/err"

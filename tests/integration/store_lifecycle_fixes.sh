@@ -63,7 +63,7 @@ check "…it is still current" test "$(st 'd["installed"]')" = 2026.1.1
 # a smoke failure switches nothing; doctor does not call it "switched off"
 cat >"$T/bad-smoke" <<'SH'
 #!/bin/sh
-for t in vk.loader vk.driver vk.compute vk.sync cl.platform cl.kernel; do
+for t in vk.loader vk.driver vk.compute vk.sync cl.platform cl.kernel gl.draw gl.zink; do
 	printf '{"event":"result","name":"%s","status":"fail","ms":1,"detail":"broken on purpose"}\n' "$t"
 done
 SH
@@ -95,7 +95,7 @@ check "…the state is whole again" sh -c "! \"$CTL\" --store '$STORE' mesa stat
 # then it goes on to its commit
 cat >"$T/good-smoke" <<'SH'
 #!/bin/sh
-for t in vk.loader vk.driver vk.compute vk.sync cl.platform cl.kernel; do
+for t in vk.loader vk.driver vk.compute vk.sync cl.platform cl.kernel gl.draw gl.zink; do
 	printf '{"event":"result","name":"%s","status":"pass","ms":1,"detail":"fine"}\n' "$t"
 done
 SH
