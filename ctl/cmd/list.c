@@ -61,9 +61,9 @@ static int cmd_list(struct cli *c, const void *opts, struct store *s, struct out
 			 pin ? ", pinned" : "", k ? ", marked" : "");
 		free(pin);
 		if (!i)
-			sb_appendf(&sb, "%-16s %-20s %-16s %-24s %10s  %-5s  %s\n", "VERSION", "USE", "DRIVERS",
+			sb_appendf(&sb, "%-16s %-20s %-19s %-24s %10s  %-5s  %s\n", "VERSION", "USE", "DRIVERS",
 				   "MESA", "SIZE", "SMOKE", "SUITE");
-		sb_appendf(&sb, "%s%-16s %-20s %-16s %-24s %6.1f MiB  %-5s  %s", i ? "\n" : "", v, role,
+		sb_appendf(&sb, "%s%-16s %-20s %-19s %-24s %6.1f MiB  %-5s  %s", i ? "\n" : "", v, role,
 			   cli_drivers_text(have_m ? &m : NULL), have_m && m.mesa_version ? m.mesa_version : "",
 			   (double)bytes / 1048576.0, smoke, suite);
 		if (have_m)

@@ -139,8 +139,8 @@ check "  --json: session trial, ready empty" test "$(st 'd["session"], d["ready"
 expect_exit 0 "list" ctl mesa list
 check "  a header names the columns" test "$(head -n 1 "$T/out" | tr -s ' ')" = "VERSION USE DRIVERS MESA SIZE SMOKE SUITE"
 check "  current is marked on trial, previous as previous" sh -c "
-	grep -q '^$V2  *current, on trial  *vulkan, opencl  ' '$T/out' && grep -q '^$V1  *previous  *vulkan, opencl  ' '$T/out'"
-check "  the drivers and Mesa's version do not run together" sh -c "! grep -q 'opencl [0-9]' '$T/out'"
+	grep -q '^$V2  *current, on trial  *vulkan, opencl, gl  ' '$T/out' && grep -q '^$V1  *previous  *vulkan, opencl, gl  ' '$T/out'"
+check "  the drivers and Mesa's version do not run together" sh -c "! grep -q 'opencl [0-9]\\|gl [0-9]' '$T/out'"
 ctl mesa keep >/dev/null
 check "  kept: current, on" sh -c "\"$CTL\" --store '$STORE' mesa list | grep -q '^$V2  *current, on  '"
 ctl mesa off >/dev/null
