@@ -1,5 +1,5 @@
-/* `tb323fu-mesa env`: the variables a run sets, for a shell (`eval "$(tb323fu-mesa env)"`)
- * or as JSON for programs. */
+/* `tb323fu-mesa env`: the variables a run sets (with the version's GL, as `run` without --gl
+ * gives it), for a shell (`eval "$(tb323fu-mesa env)"`) or as JSON for programs. */
 #include "launcher/jsonout.h"
 #include "launcher/help.h"
 #include "launcher/launcher.h"
@@ -8,17 +8,34 @@
 #include <stdio.h>
 #include <string.h>
 
-static struct launch_env loaded;
+static struct launch_env loaded, loaded_gl;
+/* The two files' variables in the order a run applies them, a library path of each joined. */
+static struct env_list both;
+static char joined_ld[2 * STORE_PATH_MAX + 2];
 
+static void merge(const struct env_list *main_list, const struct env_list *gl)
+{
+	both = *main_list;
+	for (size_t i = 0; gl && i < gl->count && both.count < ENVFILE_MAX_VARS; i++) {
+		const struct env_var *v = &gl->vars[i], *before = env_list_find(&both, v->name);
+		both.vars[both.count++] = *v;
+		if (before && v->prepend && before->prepend &&
+		    snprintf(joined_ld, sizeof joined_ld, "%s:%s", v->value, before->value) < (int)sizeof joined_ld)
+			both.vars[both.count - 1].value = joined_ld;
+	}
+}
+
+/* Values were checked to need no quoting in sh; the prepend form is sh syntax too, and GL's
+ * prepends to what the first file's line set, as a run does. */
 static void print_sh(const struct env_list *l)
 {
-	/* Values were checked to need no quoting in sh; the prepend form is sh syntax too. */
-	for (size_t i = 0; i < l->count; i++)
+	for (size_t i = 0; l && i < l->count; i++)
 		printf("export %s=%s%s\n", l->vars[i].name, l->vars[i].value,
 		       l->vars[i].prepend ? ENVFILE_LD_SUFFIX : "");
 }
 
-static void print_json(const char *root, const char *version, const struct launch_env *e)
+static void print_json(const char *root, const char *version, const struct launch_env *e,
+		       const char *gl_file)
 {
 	char current[80];
 	const char *shown = version ? version : store_current_version(root, current, sizeof current);
@@ -32,12 +49,14 @@ static void print_json(const char *root, const char *version, const struct launc
 	json_string(stdout, root);
 	fputs(",\"file\":", stdout);
 	json_string(stdout, e->path);
+	fputs(",\"gl_file\":", stdout);
+	json_string(stdout, gl_file);
 	fputs(",\"env\":{", stdout);
 	int first = 1;
-	for (size_t i = 0; i < e->list.count; i++) {
+	for (size_t i = 0; i < both.count; i++) {
 		/* Later lines win, as in sh: print each name once, with its last value. */
-		const struct env_var *v = &e->list.vars[i];
-		if (env_list_find(&e->list, v->name) != v)
+		const struct env_var *v = &both.vars[i];
+		if (env_list_find(&both, v->name) != v)
 			continue;
 		fputs(first ? "" : ",", stdout);
 		json_string(stdout, v->name);
@@ -47,9 +66,9 @@ static void print_json(const char *root, const char *version, const struct launc
 	}
 	fputs("},\"prepend\":[", stdout);
 	first = 1;
-	for (size_t i = 0; i < e->list.count; i++) {
-		const struct env_var *v = &e->list.vars[i];
-		if (env_list_find(&e->list, v->name) != v || !v->prepend)
+	for (size_t i = 0; i < both.count; i++) {
+		const struct env_var *v = &both.vars[i];
+		if (env_list_find(&both, v->name) != v || !v->prepend)
 			continue;
 		fputs(first ? "" : ",", stdout);
 		json_string(stdout, v->name);
@@ -86,10 +105,16 @@ int cmd_env(const char *root, int argc, char **argv)
 	int rc = launch_env_load(&loaded, root, version);
 	if (rc != 0)
 		return rc;
-	if (strcmp(format, "sh") == 0)
+	int gl = launch_gl_load(&loaded_gl, root, version, STORE_GL_SUFFIX);
+	if (gl > 0)
+		return gl;
+	const struct env_list *gl_list = gl == 0 ? &loaded_gl.list : NULL;
+	merge(&loaded.list, gl_list);
+	if (strcmp(format, "sh") == 0) {
 		print_sh(&loaded.list);
-	else
-		print_json(root, version, &loaded);
+		print_sh(gl_list);
+	} else
+		print_json(root, version, &loaded, gl == 0 ? loaded_gl.path : "");
 	if (fflush(stdout) != 0)
 		return fail(TB_R_FAILED, "cannot write the output", NULL);
 	return 0;

@@ -166,6 +166,12 @@ V3=2026.11.03
 R3=$(standin $V3 --ld-library-path lib) && ctl mesa install-local "$R3" --no-smoke >/dev/null || not_ok "install $V3"
 check "GL's folder, then the release's lib/, then the caller's" \
 	test "$(LD_LIBRARY_PATH=/opt/a mesa run --version $V3 printenv LD_LIBRARY_PATH)" = "$REAL/versions/$V3/lib/gl:$REAL/versions/$V3/lib:/opt/a"
+check "env --json: GL's folder and the release's lib/ joined, and GL's file named" \
+	test "$(mesa env --version $V3 --json | json_strict - 'd["env"]["LD_LIBRARY_PATH"], d["gl_file"]')" = \
+	"('$REAL/versions/$V3/lib/gl:$REAL/versions/$V3/lib', '$STORE/env/$V3.gl')"
+check "env for sh: the same library path as a run's" \
+	test "$(mesa env --version $V3 >"$T/env.sh" && LD_LIBRARY_PATH=/opt/a sh -c ". '$T/env.sh'; printenv LD_LIBRARY_PATH")" = \
+	"$REAL/versions/$V3/lib/gl:$REAL/versions/$V3/lib:/opt/a"
 check "run --gl distro: the release's lib/ alone" \
 	test "$(LD_LIBRARY_PATH=/opt/a mesa run --version $V3 --gl distro printenv LD_LIBRARY_PATH)" = "$REAL/versions/$V3/lib:/opt/a"
 
