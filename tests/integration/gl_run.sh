@@ -11,6 +11,7 @@ V2=2026.11.02
 DRAW=$TB_BUILD/tests/tools/egl-draw
 if [ ! -x "$DRAW" ]; then # built by `make unit-tests`; a run of this test alone builds its own
 	DRAW=$T/egl-draw
+	# shellcheck disable=SC2046 # the words pkg-config prints
 	cc -o "$DRAW" "$TB_TOP/tests/tools/egl-draw.c" $(pkg-config --cflags --libs egl glesv2) ||
 		{ not_ok "build tests/tools/egl-draw.c (libegl-dev, libgles-dev)"; done_testing; exit 1; }
 fi

@@ -70,7 +70,7 @@ no_faults
 expect_exit 0 "the next download succeeds" ctl --json mesa download 2026.10.06
 check "it resumed with Range" grep -q "GET $(tarball_path 2026.10.06) range=bytes=[1-9][0-9]*- .* -> 206" "$LOG"
 check "it reports where it resumed" test "$(jget resumed_from)" -gt 0
-check "it says what it downloaded" has "Mesa 2026.10.06 downloaded and checked (vulkan, opencl, based on upstream" "$T/out"
+check "it says what it downloaded" has "Mesa 2026.10.06 downloaded and checked (vulkan, opencl, gl, based on upstream" "$T/out"
 check "the version is in the store" test -f "$STORE/versions/2026.10.06/MANIFEST"
 check "the partial file is gone" test ! -e "$part"
 check "minisign -V agrees: the legacy signature of 2026.10.06 verifies" \
