@@ -7,6 +7,7 @@
  * libEGL is opened at run time and GL's functions come from eglGetProcAddress: the program
  * needs no GL library to start, and a machine without GL still runs the Vulkan and OpenCL
  * tests. */
+#include "common/exitcode.h"
 #include "smoke/smoke.h"
 #include "smoke/smoke_maps.h"
 
@@ -343,7 +344,7 @@ static int first_line_of(char *const argv[], char *line, size_t n, int *status)
 		close(fds[1]);
 		execv(argv[0], argv);
 		fprintf(stderr, "tb323fu-mesa-smoke: cannot run %s: %s\n", argv[0], strerror(errno));
-		_exit(127);
+		_exit(TB_ENOT_FOUND);
 	}
 	int err = errno;
 	close(fds[1]);

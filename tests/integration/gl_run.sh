@@ -106,7 +106,7 @@ hold() {
 	return 1
 }
 stop() { kill "$1" 2>/dev/null; wait "$1" 2>/dev/null; }
-gl_of() { mesa which --pid "$holder" --json | json_strict - "$1"; }
+gl_of() { mesa which --pid "$holder" --json | json "$1"; }
 check "a GL program started by run" hold "$MESA" --store "$STORE" run
 check "which --pid: its EGL vendor, GBM, glapi and DRI driver are GL libraries of the store's $V1" \
 	test "$(gl_of 'sorted(set((x["origin"], x["version"]) for x in d["drivers"] if x["api"] == "gl")), sorted(x["path"].rsplit("/", 1)[1] for x in d["drivers"] if x["api"] == "gl")')" = \
@@ -168,7 +168,7 @@ R3=$(standin $V3 --ld-library-path lib) && ctl mesa install-local "$R3" --no-smo
 check "GL's folder, then the release's lib/, then the caller's" \
 	test "$(LD_LIBRARY_PATH=/opt/a mesa run --version $V3 printenv LD_LIBRARY_PATH)" = "$REAL/versions/$V3/lib/gl:$REAL/versions/$V3/lib:/opt/a"
 check "env --json: GL's folder and the release's lib/ joined, and GL's file named" \
-	test "$(mesa env --version $V3 --json | json_strict - 'd["env"]["LD_LIBRARY_PATH"], d["gl_file"]')" = \
+	test "$(mesa env --version $V3 --json | json 'd["env"]["LD_LIBRARY_PATH"], d["gl_file"]')" = \
 	"('$REAL/versions/$V3/lib/gl:$REAL/versions/$V3/lib', '$STORE/env/$V3.gl')"
 check "env for sh: the same library path as a run's" \
 	test "$(mesa env --version $V3 >"$T/env.sh" && LD_LIBRARY_PATH=/opt/a sh -c ". '$T/env.sh'; printenv LD_LIBRARY_PATH")" = \

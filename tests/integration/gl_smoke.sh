@@ -10,7 +10,6 @@ V1=2026.12.01
 V2=2026.12.02
 V3=2026.12.03
 R1=$(standin $V1) && R3=$(standin $V3 --no-gl) || { not_ok "stand-in releases"; done_testing; exit 1; }
-json() { json_strict - "$1"; }
 st() { ctl mesa status --json | json "$1"; }
 result() { json "$1" <"$STORE/smoke/$2.json"; }
 SYS=/usr/lib/$(gcc -print-multiarch)
