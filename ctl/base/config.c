@@ -42,6 +42,7 @@ static const char *const channel_words[] = {"stable", "testing", NULL};
 static const char *const suite_words[] = {"", "none", "piglit-cl", "opencl-cts", "dEQP-VK", NULL};
 static const char *const profile_words[] = {"quick", "full", NULL};
 static const char *const crash_policy_words[] = {"pin", "report", "pin-always", NULL};
+static const char *const session_gl_words[] = {"distro", "native", "zink", NULL};
 
 #define AT(field) offsetof(struct config, field)
 
@@ -101,6 +102,9 @@ static const struct config_key config_keys[] = {
 	 .words = crash_policy_words, .default_text = "pin"},
 	{.key = "keep_after_clean_boots", .kind = KEY_INT, .offset = AT(keep_after_clean_boots),
 	 .min = 0, .max = 100, .default_number = 0},
+	/* the session's GL (docs/design.md §6) */
+	{.key = "session_gl", .kind = KEY_WORD, .offset = AT(session_gl),
+	 .words = session_gl_words, .default_text = "distro"},
 };
 
 #define N_CONFIG_KEYS (sizeof config_keys / sizeof config_keys[0])

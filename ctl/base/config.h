@@ -39,6 +39,7 @@ struct config {
 	/* crash evidence (docs/design.md §18) */
 	char *crash_policy;          /* pin (on trial) | report (never act) | pin-always */
 	int keep_after_clean_boots;  /* keep a trial after N starts without a crash; 0: never */
+	char *session_gl;            /* distro | native | zink: the session's GL after `on` (§6) */
 	unsigned set_here;    /* CONFIG_SET_* bits: what mesa.conf itself set */
 	char *path;     /* the file read, or NULL when none was */
 	char *helper_problem; /* why helper.toml could not be read (signatures are then required) */

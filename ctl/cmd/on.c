@@ -5,16 +5,37 @@
 #include "cmd/lifecycle_say.h"
 #include "ops/lifecycle.h"
 #include "ops/login_reach.h"
+#include "ops/session_gl.h"
 #include "base/error.h"
 #include "base/strbuf.h"
 #include "common/storelayout.h"
 
+struct on_opts {
+	const char *gl; /* distro | native | zink, NULL: mesa.conf's session_gl */
+};
+
+/* What the session's GL programs get, after the sentence (docs/design.md §6). */
+static void say_gl(struct strbuf *sb, const struct lc_result *r)
+{
+	if (r->gl == SESSION_GL_NATIVE && !r->gl_missing)
+		sb_appendf(sb, ", its GL too");
+	else if (r->gl == SESSION_GL_ZINK && !r->gl_missing)
+		sb_appendf(sb, ", its GL too, on Zink");
+	else if (r->gl_missing)
+		sb_appendf(sb, " (mesa.conf's session_gl asks for GL %s, which Mesa %s does not carry: GL programs get the distribution's)",
+			   session_gl_word(r->gl), r->version);
+}
+
 static int cmd_on(struct cli *c, const void *opts, struct store *s, struct outcome *o)
 {
-	(void)opts;
 	struct lc_result r;
-	if (run_transition(c, lc_on, &r, s, o))
-		return o->code;
+	struct lc_ctx x = lc_ctx_of(c, s);
+	x.gl = ((const struct on_opts *)opts)->gl;
+	struct tb_error e = {0};
+	if (lc_on(&x, &r, &e))
+		return outcome_fail(o, &e);
+	outcome_str(o, "version", r.version);
+	outcome_str(o, "session_gl", r.gl_missing ? "distro" : session_gl_word(r.gl));
 	if (r.unchanged) {
 		say_already_on(o, s, r.version);
 		say_repaired(o, &r);
@@ -28,7 +49,10 @@ static int cmd_on(struct cli *c, const void *opts, struct store *s, struct outco
 	if (reads)
 		sb_appendf(&sb, "Mesa %s is switched on for every program from the next login", r.version);
 	else
-		sb_appendf(&sb, "Mesa %s is switched on, but %s", r.version, no_login.buf);
+		sb_appendf(&sb, "Mesa %s is switched on", r.version);
+	say_gl(&sb, &r);
+	if (!reads)
+		sb_appendf(&sb, ", but %s", no_login.buf);
 	sb_free(&no_login);
 	if (r.trial)
 		sb_appendf(&sb, "; it is on trial for %d starts until `tb323fu-ctl mesa keep`", r.max);
@@ -43,11 +67,12 @@ static int cmd_on(struct cli *c, const void *opts, struct store *s, struct outco
 static int on_answer(const struct store *s, const struct lc_view *v, const void *opts,
 		     struct outcome *o)
 {
-	(void)opts;
+	const char *gl = ((const struct on_opts *)opts)->gl;
 	struct tb_error e = {0};
 	if (!v->current && !v->foreign && lc_on_refusal(s, v, &e))
 		return outcome_fail(o, &e), 1;
-	if (!lc_is_on(s, v))
+	/* --gl that changes the session's GL is a change (mesa.conf's session_gl is the body's) */
+	if (!lc_is_on(s, v) || (gl && session_gl_parse(gl) != (int)v->st.gl))
 		return 0;
 	say_already_on(o, s, v->current);
 	return 1;
@@ -55,11 +80,20 @@ static int on_answer(const struct store *s, const struct lc_view *v, const void 
 
 static const char *const on_synonyms[] = {"enable", NULL};
 
+static const struct cli_option on_options[] = {
+	CLI_CHOICE("--gl", "native|zink|distro", "native|zink|distro", struct on_opts, gl,
+		   "the session's GL too: the version's own, on Zink, or the distribution's (the default, "
+		   "or mesa.conf's session_gl)"),
+	CLI_END,
+};
+
 const struct cli_command on_command = {
 	.name = "on",
-	.args = "",
+	.args = "[--gl native|zink|distro]",
 	.summary = "use the current version for every program from the next login (on trial)",
-	.example = "tb323fu-ctl mesa on",
+	.example = "tb323fu-ctl mesa on --gl zink",
+	.options = on_options,
+	.opts_size = sizeof(struct on_opts),
 	.synonyms = on_synonyms,
 	.open = OPEN_WRITER,
 	.writes = 1,

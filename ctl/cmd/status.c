@@ -2,6 +2,7 @@
  * docs/design.md §5's, exactly. */
 #include "cli/cli.h"
 #include "cli/command.h"
+#include "ops/session_gl.h"
 #include "ops/login_reach.h"
 #include "cmd/commands.h"
 #include "cmd/app_scope.h"
@@ -114,6 +115,12 @@ static void status_sentence(struct strbuf *sb, const struct store *s, const stru
 	}
 	else if (v->current)
 		sb_append(sb, "\nit is used by `tb323fu-mesa run`; switch it on for every program with `tb323fu-ctl mesa on`");
+	if (v->current && !v->current_gone && !v->foreign) {
+		struct session_gl_view g;
+		session_gl_read(s, v, &g);
+		sb_append(sb, "\n");
+		session_gl_say(&g, v, sb);
+	}
 	if (!strcmp(lc_state_name(v), "trial"))
 		sb_appendf(sb, "\nit is on trial (%d of %d starts); confirm it with `tb323fu-ctl mesa keep`", v->st.tries, v->st.max);
 	json_object *bench = v->current ? bench_summary(s, v->current) : NULL;
@@ -200,6 +207,10 @@ static int cmd_status(struct cli *c, const void *opts, struct store *s, struct o
 	outcome_str(o, "ready", v.ready);
 	outcome_str(o, "session", lc_session_word(&v));
 	outcome_bool(o, "enabled", v.st.enabled);
+	struct session_gl_view g;
+	session_gl_read(s, &v, &g);
+	outcome_str(o, "session_gl", session_gl_word(g.gets));
+	outcome_str(o, "session_gl_asked", session_gl_word(g.asked));
 	outcome_str(o, "trial", v.st.trial);
 	outcome_int(o, "tries", v.st.tries);
 	outcome_int(o, "max_tries", v.st.trial ? v.st.max : c->cfg.max_tries);

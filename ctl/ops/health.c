@@ -1,4 +1,5 @@
 /* What doctor finds (ctl/ops/health.h). */
+#include "ops/session_gl.h"
 #include "ops/health.h"
 #include "ops/lifecycle.h"
 #include "ops/login_reach.h"
@@ -127,6 +128,14 @@ static void check_store(struct health_report *r, const struct store *s, char **c
 	else
 		line(r, "session: switched off; applications get the distribution's Mesa unless "
 			"started with `tb323fu-mesa run`");
+	if (*current) { /* what GL programs get (§6) */
+		struct session_gl_view g;
+		struct strbuf sb = {0};
+		session_gl_read(s, &v, &g);
+		session_gl_say(&g, &v, &sb);
+		line(r, "%s", sb.buf);
+		sb_free(&sb);
+	}
 	if (st.trial)
 		line(r, "Mesa %s is on trial (%d of %d starts); confirm it with `tb323fu-ctl mesa keep`",
 		     st.trial, st.tries, st.max);

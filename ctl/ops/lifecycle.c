@@ -2,6 +2,7 @@
  * decides the new links and state, and commits them with the files of current. */
 #include "ops/lifecycle.h"
 #include "ops/remember.h"
+#include "ops/session_gl.h"
 #include "apprules/pinning.h"
 #include "flatpak/export.h"
 #include "flatpak/session.h"
@@ -285,7 +286,7 @@ static int stage_all(const struct lc_ctx *c, const char *cur, const char *prev,
 	const char *sel = store_version_gone(c->s, cur) ? NULL : cur;
 	char *drivers = sel && st->enabled ? flatpak_session_drivers(c->s, sel) : NULL;
 	if (!rc)
-		rc = envfiles_stage_current(c->s, sel, st->enabled, drivers, t, e);
+		rc = envfiles_stage_current(c->s, sel, st->enabled, st->gl, drivers, t, e);
 	free(drivers);
 	sb_free(&sb);
 	free(cl);
@@ -691,14 +692,38 @@ int lc_on_refusal(const struct store *s, const struct lc_view *v, struct tb_erro
 	return TB_OK;
 }
 
+/* The session's GL `on` gives (§6): --gl's, else mesa.conf's; --gl for GL current does not
+ * carry is refused, mesa.conf's is kept for a later version (r->gl_missing). */
+static int on_gl(const struct lc_ctx *c, const struct lc_view *v, enum session_gl *gl,
+		 struct lc_result *r, struct tb_error *e)
+{
+	int want = session_gl_parse(c->gl ? c->gl : c->cfg->session_gl);
+	*gl = want < 0 ? SESSION_GL_DISTRO : (enum session_gl)want;
+	if (session_gl_available(c->s, *gl))
+		return TB_OK;
+	if (!c->gl) { /* mesa.conf's wish, kept: GL reaches the session with a version that has it */
+		r->gl_missing = 1;
+		return TB_OK;
+	}
+	if (*gl == SESSION_GL_ZINK && session_gl_available(c->s, SESSION_GL_NATIVE))
+		return tb_fail(e, TB_R_NOT_FOUND_LOCAL, "Mesa %s has no Zink (its release's gallium_drivers do not name zink): switch it on with --gl native, or without --gl",
+			       v->current);
+	return tb_fail(e, TB_R_NOT_FOUND_LOCAL, "Mesa %s carries no GL (its release's drivers do not name gl): switch it on without --gl",
+		       v->current);
+}
+
 int lc_on(const struct lc_ctx *c, struct lc_result *r, struct tb_error *e)
 {
 	struct lc_view v;
 	begin(c, &v, r);
+	enum session_gl gl = SESSION_GL_DISTRO;
 	int rc = lc_on_refusal(c->s, &v, e);
+	if (!rc)
+		rc = on_gl(c, &v, &gl, r, e);
+	r->gl = gl;
 	if (rc) {
 		; /* nothing was changed */
-	} else if (lc_is_on(c->s, &v) && flatpak_conf_agrees(c->s, v.current)) {
+	} else if (lc_is_on(c->s, &v) && flatpak_conf_agrees(c->s, v.current) && v.st.gl == gl) {
 		flatpak_session_override(1, r->override_linked, sizeof r->override_linked);
 		name(r->version, sizeof r->version, v.current);
 		r->unchanged = 1;
@@ -706,10 +731,12 @@ int lc_on(const struct lc_ctx *c, struct lc_result *r, struct tb_error *e)
 		rc = TB_OK;
 	} else {
 		name(r->version, sizeof r->version, v.current);
-		if (!v.st.enabled) {
+		/* GL newly given to the session is a change the compositor loads: on trial too */
+		if (!v.st.enabled || (gl != SESSION_GL_DISTRO && gl != v.st.gl && !r->gl_missing)) {
 			v.st.enabled = 1;
 			start_trial(&v.st, v.current, c->cfg);
 		}
+		v.st.gl = gl;
 		if (same(v.st.failed, v.current)) {
 			state_clear_failed(&v.st);
 		}
@@ -730,6 +757,7 @@ int lc_off(const struct lc_ctx *c, struct lc_result *r, struct tb_error *e)
 		return TB_OK;
 	}
 	v.st.enabled = 0;
+	v.st.gl = SESSION_GL_DISTRO;
 	end_trial(&v.st);
 	phase(c, LC_SWITCHING, v.current);
 	r->current_gone = v.current_gone;
@@ -821,6 +849,7 @@ int lc_boot_tick(const struct lc_ctx *c, const char *boot_id, struct lc_result *
 	if (v.st.enabled && (v.current_gone || v.foreign)) {
 		/* the session selects a driver that is not there (or not ours): off at once */
 		v.st.enabled = 0;
+		v.st.gl = SESSION_GL_DISTRO;
 		end_trial(&v.st);
 		state_set(&v.st.boot, id);
 		phase(c, LC_SWITCHING, r->version);
@@ -835,6 +864,7 @@ int lc_boot_tick(const struct lc_ctx *c, const char *boot_id, struct lc_result *
 	} else if (v.st.tries >= v.st.max) {
 		char *why = xasprintf("not confirmed after %d starts", v.st.tries);
 		v.st.enabled = 0;
+		v.st.gl = SESSION_GL_DISTRO;
 		state_set_failed(&v.st, v.st.trial, TB_R_TRIAL_EXPIRED, why);
 		end_trial(&v.st);
 		state_set(&v.st.boot, id);

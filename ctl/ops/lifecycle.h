@@ -47,6 +47,7 @@ struct lc_ctx {
 	const struct config *cfg;
 	const struct tb_progress *progress;
 	int wait; /* --wait: a removal waits for the readers of the version (store/pins.h) */
+	const char *gl; /* on --gl: distro, native or zink; NULL: mesa.conf's session_gl */
 };
 
 /* What a transition did, for the command's report. */
@@ -71,6 +72,8 @@ struct lc_result {
 	char flatpak_removed[1024]; /* remove, install: the Flatpak extensions removed with them
 				     * (flatpak_exports_named's form) */
 	int downgrade;      /* install: the version made current is older than the one it replaced */
+	int gl;             /* on: the session's GL afterwards (enum session_gl) */
+	int gl_missing;     /* on: mesa.conf's session_gl asks for GL current does not carry */
 	int failed_removed; /* install: the version failed its smoke tests and its tree was removed */
 	char read_kept[600];   /* install: versions the pruning kept because a reader pins them,
 				* "V, read by pid N (COMMAND)" joined by "; " */

@@ -113,7 +113,7 @@ static int stage_current(struct store *s, const struct lc_view *v, struct tb_err
 	struct txn t;
 	txn_init(&t, s);
 	char *drivers = v->st.enabled ? flatpak_session_drivers(s, v->current) : NULL;
-	int rc = envfiles_stage_current(s, v->current, v->st.enabled, drivers, &t, e);
+	int rc = envfiles_stage_current(s, v->current, v->st.enabled, v->st.gl, drivers, &t, e);
 	free(drivers);
 	if (rc)
 		txn_abort(&t);

@@ -191,7 +191,16 @@ static int stage(struct txn *t, const char *rel, const char *text, struct tb_err
 	return txn_put_file(t, rel, text, strlen(text), e);
 }
 
-int envfiles_stage_current(struct store *s, const char *version, int enabled,
+/* env.conf's text: current's variables, then the GL the session asked for when the version
+ * has it (its LD_LIBRARY_PATH line after the release's, so GL's folder comes first, as in
+ * a run). */
+static char *session_text(const struct rendered *r, enum session_gl gl)
+{
+	const char *extra = gl == SESSION_GL_NATIVE ? r->gl_env.buf : gl == SESSION_GL_ZINK ? r->zink_env.buf : NULL;
+	return xasprintf("%s%s", r->env.buf ? r->env.buf : "", extra ? extra : "");
+}
+
+int envfiles_stage_current(struct store *s, const char *version, int enabled, enum session_gl gl,
 			   const char *flatpak_drivers, struct txn *t, struct tb_error *e)
 {
 	struct rendered r = {0};
@@ -222,8 +231,11 @@ int envfiles_stage_current(struct store *s, const char *version, int enabled,
 		rc = stage(t, STORE_CURRENT_ZINK_ENV, r.zink_env.buf, e);
 	if (!rc)
 		rc = stage(t, STORE_CURRENT_ENV, version ? r.env.buf : NULL, e);
-	if (!rc)
-		rc = stage(t, STORE_ENV_CONF, version && enabled ? r.env.buf : "", e);
+	if (!rc) {
+		char *session = version && enabled ? session_text(&r, gl) : xstrdup("");
+		rc = stage(t, STORE_ENV_CONF, session, e);
+		free(session);
+	}
 	if (!rc) {
 		char *fp = version && enabled && flatpak_drivers
 				   ? xasprintf("%s=%s\n", FLATPAK_GL_DRIVERS_VAR, flatpak_drivers)

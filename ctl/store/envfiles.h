@@ -5,6 +5,7 @@
 
 #include "store/store.h"
 #include "store/txn.h"
+#include "store/state.h"
 #include "base/error.h"
 
 struct manifest;
@@ -14,11 +15,12 @@ struct manifest;
 int envfiles_write_version(struct store *s, const struct manifest *m, int ld_library_path,
 			   struct tb_error *e);
 /* Prepares in t icd/turnip.json, icd/opencl/rusticl.icd and env/current.env for version as
- * current (through current/; their removal when version is NULL) and env.conf (a copy of
- * env/current.env when enabled, else empty), and flatpak.conf: FLATPAK_GL_DRIVERS=<drivers>
- * when enabled and flatpak_drivers is not NULL (the ops layer decides it: current's export),
- * else empty. */
-int envfiles_stage_current(struct store *s, const char *version, int enabled,
+ * current (through current/; their removal when version is NULL), env/current.gl and
+ * env/current.zink, and env.conf (a copy of env/current.env when enabled, followed by
+ * env/current.gl's or env/current.zink's lines when gl asks for them and the version has
+ * them; else empty), and flatpak.conf: FLATPAK_GL_DRIVERS=<drivers> when enabled and
+ * flatpak_drivers is not NULL (the ops layer decides it: current's export), else empty. */
+int envfiles_stage_current(struct store *s, const char *version, int enabled, enum session_gl gl,
 			   const char *flatpak_drivers, struct txn *t, struct tb_error *e);
 
 /* A Vulkan ICD manifest naming lib (an absolute path) with api_version api, allocated. */

@@ -32,6 +32,25 @@ void state_clear_failed(struct state *st)
 	state_set_failed(st, NULL, TB_R_FAILED, NULL);
 }
 
+static const char *const gl_words[] = {
+	[SESSION_GL_DISTRO] = "distro",
+	[SESSION_GL_NATIVE] = "native",
+	[SESSION_GL_ZINK] = "zink",
+};
+
+const char *session_gl_word(enum session_gl gl)
+{
+	return gl_words[gl];
+}
+
+int session_gl_parse(const char *word)
+{
+	for (size_t i = 0; i < sizeof gl_words / sizeof *gl_words; i++)
+		if (word && !strcmp(word, gl_words[i]))
+			return (int)i;
+	return -1;
+}
+
 void state_free(struct state *st)
 {
 	free(st->trial);
@@ -79,9 +98,9 @@ static int version_or_empty(const char *v)
 	return !*v || version_name_ok(v);
 }
 
-enum { K_ENABLED, K_TRIAL, K_TRIES, K_MAX, K_FAILED, K_REASON, K_REASON_ID, K_BOOT, K_COUNT };
+enum { K_ENABLED, K_TRIAL, K_TRIES, K_MAX, K_FAILED, K_REASON, K_REASON_ID, K_BOOT, K_GL, K_COUNT };
 static const char *const keys[K_COUNT] = {"enabled", "trial", "tries", "max", "failed",
-					  "failed_reason", "failed_reason_id", "boot"};
+					  "failed_reason", "failed_reason_id", "boot", "gl"};
 
 /* A reason id: kebab-case, as docs/design.md lists them. */
 static int reason_id_shape(const char *v)
@@ -109,6 +128,10 @@ static int take(struct state *st, int k, const char *v)
 		return printable(v) ? (state_set(&st->failed_reason, v), 0) : -1;
 	case K_REASON_ID:
 		return !*v || reason_id_shape(v) ? (state_set(&st->failed_reason_id, v), 0) : -1;
+	case K_GL: {
+		int gl = *v ? session_gl_parse(v) : SESSION_GL_DISTRO;
+		return gl < 0 ? -1 : (st->gl = (enum session_gl)gl, 0);
+	}
 	default:
 		return printable(v) && strlen(v) <= 128 ? (state_set(&st->boot, v), 0) : -1;
 	}
@@ -189,6 +212,8 @@ void state_format(const struct state *st, struct strbuf *sb)
 	if (st->failed_reason_id)
 		one_line(sb, "failed_reason_id", st->failed_reason_id);
 	one_line(sb, "boot", st->boot);
+	if (st->gl != SESSION_GL_DISTRO) /* written only when given: older readers see no new key */
+		one_line(sb, "gl", session_gl_word(st->gl));
 }
 
 int state_save(struct store *s, const struct state *st, struct tb_error *e)

@@ -1,5 +1,5 @@
 /* <store>/state: key=value lines (enabled, trial, tries, max, failed, failed_reason,
- * failed_reason_id, boot). */
+ * failed_reason_id, boot, gl). */
 #ifndef TB_STATE_H
 #define TB_STATE_H
 
@@ -8,6 +8,10 @@
 #include "base/strbuf.h"
 
 #define STATE_MAX_BYTES (64 * 1024)
+
+/* The session's GL (docs/design.md §6): the distribution's, left alone (no gl line), the
+ * current version's own, or its Zink. */
+enum session_gl { SESSION_GL_DISTRO, SESSION_GL_NATIVE, SESSION_GL_ZINK };
 
 struct state {
 	int enabled;         /* session-wide use switched on */
@@ -18,6 +22,7 @@ struct state {
 	char *failed_reason;    /* a sentence for people */
 	char *failed_reason_id; /* its stable reason id (docs/design.md), or NULL */
 	char *boot;          /* boot id last counted */
+	enum session_gl gl;  /* what `on` gave the session's GL */
 };
 
 /* Parses a state file's text strictly (docs/design.md §12, "A corrupt state"): 0 when it is
@@ -38,5 +43,8 @@ void state_copy(struct state *dst, const struct state *src);
 void state_set_failed(struct state *st, const char *version, enum tb_reason reason,
 		      const char *sentence);
 void state_clear_failed(struct state *st);
+/* "distro", "native", "zink"; and back (-1: none of them). */
+const char *session_gl_word(enum session_gl gl);
+int session_gl_parse(const char *word);
 
 #endif

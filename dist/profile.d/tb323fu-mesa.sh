@@ -22,9 +22,11 @@ for _tb323fu_conf in "$_tb323fu_store/env.conf" "$_tb323fu_store/flatpak.conf"; 
 			esac
 			export LD_LIBRARY_PATH
 			;;
-		VK_DRIVER_FILES=* | VK_ICD_FILENAMES=* | OCL_ICD_VENDORS=* | RUSTICL_ENABLE=* | FLATPAK_GL_DRIVERS=*)
-			# only the variables a release selects and flatpak's choice of GL extension: never
-			# LD_PRELOAD, PATH or the like
+		VK_DRIVER_FILES=* | VK_ICD_FILENAMES=* | OCL_ICD_VENDORS=* | RUSTICL_ENABLE=* | FLATPAK_GL_DRIVERS=* | \
+			__EGL_VENDOR_LIBRARY_FILENAMES=* | __GLX_VENDOR_LIBRARY_NAME=* | LIBGL_DRIVERS_PATH=* | \
+			GBM_BACKENDS_PATH=* | MESA_LOADER_DRIVER_OVERRIDE=* | LIBGL_ALWAYS_SOFTWARE=*)
+			# only the variables a release selects (GL's when `on --gl` gave the session GL) and
+			# flatpak's choice of GL extension: never LD_PRELOAD, PATH or the like
 			# shellcheck disable=SC2163 # the line is NAME=VALUE: export assigns it
 			export "$_tb323fu_line"
 			;;

@@ -51,7 +51,7 @@ check "…and the trial goes on (one application only)" sh -c "\"$CTL\" --store 
 ctl mesa status >"$T/status" 2>&1
 check "status says the automatic pin" grep -q "org.example.Crasher.desktop is pinned to Mesa $V1 after it crashed on Mesa $V2 (automatic" "$T/status"
 ctl --json mesa status >"$T/out"
-check "status --json keeps exactly its keys" field 'sorted(d) == sorted(["installed","previous","available","downloaded","ready","enabled","session","trial","tries","max_tries","failed","failed_reason","failed_reason_id","drivers","base","mesa_version","state","store","op","progress","stalled_s","message","takeover_needed","ok","marked"])'
+check "status --json keeps exactly its keys" field 'sorted(d) == sorted(["installed","previous","available","downloaded","ready","enabled","session","session_gl","session_gl_asked","trial","tries","max_tries","failed","failed_reason","failed_reason_id","drivers","base","mesa_version","state","store","op","progress","stalled_s","message","takeover_needed","ok","marked"])'
 ctl --json mesa doctor >"$T/out" 2>/dev/null
 check "doctor's JSON has the automatic pin" test "$(field '[p["app"] for p in d["crashes"]["auto_pins"]]')" = "['org.example.Crasher.desktop']"
 ctl mesa app list >"$T/list" 2>&1

@@ -157,6 +157,34 @@ static void test_bad_values(void **state)
 	assert_line_whole("failed_reason=UTF-8 is fine: \xc3\xa9");
 }
 
+/* The session's GL: a line only when given, one of its words, read back. */
+static void test_session_gl(void **state)
+{
+	(void)state;
+	struct state st = {0}, back;
+	struct strbuf sb = {0};
+	st.enabled = 1;
+	st.gl = SESSION_GL_ZINK;
+	state_format(&st, &sb);
+	assert_non_null(strstr(sb.buf, "\ngl=zink\n"));
+	assert_int_equal(state_parse(sb.buf, sb.len, &back), 0);
+	assert_int_equal(back.gl, SESSION_GL_ZINK);
+	state_free(&back);
+	sb_free(&sb);
+	st.gl = SESSION_GL_DISTRO;
+	state_format(&st, &sb);
+	assert_null(strstr(sb.buf, "gl="));
+	sb_free(&sb);
+	assert_line_whole("gl=native");
+	assert_line_whole("gl=distro");
+	assert_line_whole("gl=");
+	assert_line_damaged("gl=vulkan");
+	assert_line_damaged("gl=Zink");
+	assert_int_equal(session_gl_parse("native"), SESSION_GL_NATIVE);
+	assert_int_equal(session_gl_parse("gl"), -1);
+	assert_string_equal(session_gl_word(SESSION_GL_ZINK), "zink");
+}
+
 /* STATE_MAX_BYTES exactly is read; one byte more is damage. */
 static void test_overlong(void **state)
 {
@@ -352,6 +380,7 @@ int main(void)
 		cmocka_unit_test(test_bad_values),
 		cmocka_unit_test(test_overlong),
 		cmocka_unit_test(test_format_round_trip),
+		cmocka_unit_test(test_session_gl),
 		cmocka_unit_test_setup_teardown(test_save_load_round_trip, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_load_refuses_other_files, setup, teardown),
 	};
