@@ -17,6 +17,7 @@
 #define DE "Desktop Entry"
 #define KEY_MARK "X-TB323FU-Mesa-Override"
 #define KEY_RULE "X-TB323FU-Mesa-Rule"
+#define KEY_GL "X-TB323FU-Mesa-GL" /* the rule's GL, when app set --gl gave one */
 #define KEY_ORIGINAL "X-TB323FU-Mesa-Original"
 #define KEY_ORIGINAL_SHA "X-TB323FU-Mesa-Original-SHA256"
 #define ACTION_GROUP "Desktop Action " OVERRIDE_ACTION

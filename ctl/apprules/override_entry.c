@@ -17,14 +17,15 @@
  * spec's reserved characters, `%` and the string escapes are all outside it). */
 #define EXEC_PLAIN "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789/._+-"
 
-static char *prefix_of(const struct override_spec *spec, const char *choice)
+static char *prefix_of(const struct override_spec *spec, const char *choice, const char *gl)
 {
 	const char *store = spec->store ? " --store " : "", *root = spec->store ? spec->store : "";
 	if (!strcmp(choice, "distro"))
 		return xasprintf("%s%s%s distro --", spec->launcher, store, root);
+	const char *gl_opt = gl ? " --gl " : "", *gl_word = gl ? gl : "";
 	if (!strcmp(choice, "current"))
-		return xasprintf("%s%s%s run --", spec->launcher, store, root);
-	return xasprintf("%s%s%s run --version %s --", spec->launcher, store, root, choice);
+		return xasprintf("%s%s%s run%s%s --", spec->launcher, store, root, gl_opt, gl_word);
+	return xasprintf("%s%s%s run%s%s --version %s --", spec->launcher, store, root, gl_opt, gl_word, choice);
 }
 
 /* Exec=PREFIX ORIGINAL: the original value as it was written, escapes, quotes and field
@@ -151,7 +152,7 @@ int override_build(const char *text, size_t len, const char *orig_path, const ch
 		return tb_fail(e, TB_R_FAILED, "the desktop entry %s %s; no rule was set", orig_path, why);
 	}
 	int distro = !strcmp(spec->choice, "distro");
-	char *prefix = prefix_of(spec, spec->choice), *other = prefix_of(spec, distro ? "current" : "distro");
+	char *prefix = prefix_of(spec, spec->choice, spec->gl), *other = prefix_of(spec, distro ? "current" : "distro", NULL);
 	gchar *raw = g_key_file_get_value(kf, DE, "Exec", NULL);
 	wrap_exec(kf, DE, prefix, raw);
 	wrap_actions(kf, prefix);
@@ -162,6 +163,8 @@ int override_build(const char *text, size_t len, const char *orig_path, const ch
 	wrap_exec(kf, ACTION_GROUP, other, raw);
 	g_key_file_set_value(kf, DE, KEY_MARK, OVERRIDE_MARK);
 	g_key_file_set_value(kf, DE, KEY_RULE, spec->choice);
+	if (spec->gl)
+		g_key_file_set_value(kf, DE, KEY_GL, spec->gl);
 	g_key_file_set_string(kf, DE, KEY_ORIGINAL, orig_path);
 	g_key_file_set_value(kf, DE, KEY_ORIGINAL_SHA, orig_sha);
 	char *comment = xasprintf(" %s: written by `tb323fu-ctl mesa app set %s`, removed by `app unset`; made from %s",

@@ -12,6 +12,7 @@ struct override_spec {
 	const char *launcher;  /* absolute path of tb323fu-mesa */
 	const char *store;     /* --store's value, or NULL for the default store */
 	const char *choice;    /* current, distro or a version */
+	const char *gl;        /* run's --gl (native, zink, distro), or NULL */
 };
 
 /* The override's text from an original's (text, len; path and its SHA-256 for the marker).

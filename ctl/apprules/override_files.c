@@ -18,7 +18,7 @@
 #include <unistd.h>
 
 int override_owner(const struct app_scope *sc, const char *id, char **orig_path,
-		   char **orig_sha, char **choice)
+		   char **orig_sha, char **choice, char **gl)
 {
 	char *path = path_join(sc->apps_dir, id);
 	struct stat st;
@@ -37,6 +37,8 @@ int override_owner(const struct app_scope *sc, const char *id, char **orig_path,
 		*orig_sha = group_value(kf, KEY_ORIGINAL_SHA, 0);
 	if (ours && choice)
 		*choice = group_value(kf, KEY_RULE, 0);
+	if (ours && gl)
+		*gl = g_key_file_has_key(kf, DE, KEY_GL, NULL) ? group_value(kf, KEY_GL, 0) : NULL;
 	g_key_file_free(kf);
 	return ours ? 1 : 2;
 }
@@ -53,7 +55,7 @@ int override_plan(const struct app_scope *sc, const char *id, const char *orig_p
 {
 	*data = NULL;
 	*n = 0;
-	if (override_owner(sc, id, NULL, NULL, NULL) == 2)
+	if (override_owner(sc, id, NULL, NULL, NULL, NULL) == 2)
 		return refuse_foreign(sc, id, e);
 	size_t len = 0;
 	char *text = read_small_file(orig_path, DESKTOP_MAX_BYTES, &len);
@@ -90,7 +92,7 @@ int override_write(const struct app_scope *sc, const char *id, const char *orig_
 
 int override_remove(const struct app_scope *sc, const char *id, struct tb_error *e)
 {
-	int owner = override_owner(sc, id, NULL, NULL, NULL);
+	int owner = override_owner(sc, id, NULL, NULL, NULL, NULL);
 	if (owner == 2)
 		return refuse_foreign(sc, id, e);
 	if (owner == 0)
@@ -110,11 +112,15 @@ void override_recover_rules(const char *apps_dir, struct app_rules *r)
 	struct app_scope sc = {.apps_dir = (char *)apps_dir};
 	struct dirent *de;
 	while ((de = readdir(dh)) && r->n < APPRULES_MAX_RULES) {
-		char *choice = NULL;
-		if (app_id_ok(de->d_name) && override_owner(&sc, de->d_name, NULL, NULL, &choice) == 1 &&
-		    choice && app_choice_ok(choice) && !apprules_find(r, de->d_name))
+		char *choice = NULL, *gl = NULL;
+		if (app_id_ok(de->d_name) && override_owner(&sc, de->d_name, NULL, NULL, &choice, &gl) == 1 &&
+		    choice && app_choice_ok(choice) && !apprules_find(r, de->d_name)) {
 			apprules_set(r, de->d_name, choice);
+			if (gl && app_gl_ok(choice, gl))
+				apprules_set_gl(r, de->d_name, gl);
+		}
 		free(choice);
+		free(gl);
 	}
 	closedir(dh);
 }
@@ -131,7 +137,7 @@ size_t override_ours_list(const char *apps_dir, char ***ids)
 	while ((de = readdir(dh)) && n < APPRULES_MAX_RULES) {
 		size_t len = strlen(de->d_name);
 		if (de->d_name[0] == '.' || len < 9 || strcmp(de->d_name + len - 8, ".desktop") ||
-		    override_owner(&sc, de->d_name, NULL, NULL, NULL) != 1)
+		    override_owner(&sc, de->d_name, NULL, NULL, NULL, NULL) != 1)
 			continue;
 		*ids = xrealloc(*ids, (n + 1) * sizeof **ids);
 		(*ids)[n++] = xstrdup(de->d_name);

@@ -6,10 +6,11 @@
 #include "apprules/override_entry.h"
 #include "apprules/rules.h"
 
-/* Who has the entry apps_dir/id: 0 nobody, 1 we do (its original's path, hash and rule when
- * asked for; free them), 2 someone else (or it is a link, unreadable or not an entry). */
+/* Who has the entry apps_dir/id: 0 nobody, 1 we do (its original's path, hash, rule and the
+ * rule's GL, NULL when it has none, when asked for; free them), 2 someone else (or it is a
+ * link, unreadable or not an entry). */
 int override_owner(const struct app_scope *sc, const char *id, char **orig_path,
-		   char **orig_sha, char **choice);
+		   char **orig_sha, char **choice, char **gl);
 /* The entry override_write would write (data, n bytes; free it), with the same refusals,
  * writing nothing: app set --dry-run. */
 int override_plan(const struct app_scope *sc, const char *id, const char *orig_path,

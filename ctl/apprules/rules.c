@@ -81,11 +81,17 @@ int app_choice_ok(const char *choice)
 	return !strcmp(choice, "current") || !strcmp(choice, "distro") || version_name_ok(choice);
 }
 
+int app_gl_ok(const char *choice, const char *gl)
+{
+	return strcmp(choice, "distro") && (!strcmp(gl, "native") || !strcmp(gl, "zink") || !strcmp(gl, "distro"));
+}
+
 void apprules_free(struct app_rules *r)
 {
 	for (size_t i = 0; i < r->n; i++) {
 		free(r->v[i].id);
 		free(r->v[i].choice);
+		free(r->v[i].gl);
 	}
 	free(r->v);
 	memset(r, 0, sizeof *r);
@@ -104,13 +110,25 @@ void apprules_set(struct app_rules *r, const char *id, const char *choice)
 	for (size_t i = 0; i < r->n; i++)
 		if (!strcmp(r->v[i].id, id)) {
 			free(r->v[i].choice);
+			free(r->v[i].gl);
 			r->v[i].choice = xstrdup(choice);
+			r->v[i].gl = NULL;
 			return;
 		}
 	r->v = xrealloc(r->v, (r->n + 1) * sizeof *r->v);
 	r->v[r->n].id = xstrdup(id);
 	r->v[r->n].choice = xstrdup(choice);
+	r->v[r->n].gl = NULL;
 	r->n++;
+}
+
+void apprules_set_gl(struct app_rules *r, const char *id, const char *gl)
+{
+	for (size_t i = 0; i < r->n; i++)
+		if (!strcmp(r->v[i].id, id)) {
+			free(r->v[i].gl);
+			r->v[i].gl = gl ? xstrdup(gl) : NULL;
+		}
 }
 
 int apprules_unset(struct app_rules *r, const char *id)
@@ -119,6 +137,7 @@ int apprules_unset(struct app_rules *r, const char *id)
 		if (!strcmp(r->v[i].id, id)) {
 			free(r->v[i].id);
 			free(r->v[i].choice);
+			free(r->v[i].gl);
 			memmove(&r->v[i], &r->v[i + 1], (r->n - i - 1) * sizeof *r->v);
 			r->n--;
 			return 1;
@@ -126,18 +145,26 @@ int apprules_unset(struct app_rules *r, const char *id)
 	return 0;
 }
 
-/* One `ID=CHOICE` line; -1 when it is not one a writer writes. */
+/* One `ID=CHOICE` or `ID=CHOICE gl=GL` line; -1 when it is not one a writer writes. */
 static int take_line(struct app_rules *r, char *line)
 {
 	char *eq = strchr(line, '=');
 	if (!eq)
 		return -1;
 	*eq = '\0';
-	const char *id = line, *choice = eq + 1;
+	const char *id = line, *choice = eq + 1, *gl = NULL;
+	char *space = strchr(eq + 1, ' ');
+	if (space) {
+		*space = '\0';
+		if (strncmp(space + 1, "gl=", 3) || !app_gl_ok(choice, space + 4))
+			return -1;
+		gl = space + 4;
+	}
 	if (!app_id_ok(id) || !app_choice_ok(choice) || apprules_find(r, id) ||
 	    r->n >= APPRULES_MAX_RULES)
 		return -1;
 	apprules_set(r, id, choice);
+	apprules_set_gl(r, id, gl);
 	return 0;
 }
 
@@ -161,7 +188,8 @@ void apprules_format(const struct app_rules *r, struct strbuf *sb)
 {
 	sb_append(sb, "");
 	for (size_t i = 0; i < r->n; i++)
-		sb_appendf(sb, "%s=%s\n", r->v[i].id, r->v[i].choice);
+		sb_appendf(sb, "%s=%s%s%s\n", r->v[i].id, r->v[i].choice, r->v[i].gl ? " gl=" : "",
+			   r->v[i].gl ? r->v[i].gl : "");
 }
 
 int apprules_load(const struct app_scope *sc, struct app_rules *r, struct tb_error *e)

@@ -15,6 +15,7 @@
 struct app_rule {
 	char *id;     /* a desktop file ID, "org.example.App.desktop" */
 	char *choice; /* "current", "distro" or a version name */
+	char *gl;     /* the GL `app set --gl` gave it (native, zink or distro), or NULL */
 };
 
 struct app_rules {
@@ -43,8 +44,11 @@ void app_scope_free(struct app_scope *sc);
 int app_id_ok(const char *id);
 /* A choice as the file holds it: current, distro or a version name. */
 int app_choice_ok(const char *choice);
+/* A rule's GL: native, zink or distro (docs/design.md §16), for a choice that runs a version. */
+int app_gl_ok(const char *choice, const char *gl);
 
-/* Parses the file's text strictly: 0 when it is what writers write (`ID=CHOICE` lines, no
+/* Parses the file's text strictly: 0 when it is what writers write (`ID=CHOICE` lines, each
+ * perhaps followed by ` gl=GL`, no
  * repeated ID, no NUL, at most the caps), -1 when it is damaged (then *r is empty). */
 int apprules_parse(const char *text, size_t len, struct app_rules *r);
 void apprules_format(const struct app_rules *r, struct strbuf *sb);
@@ -55,8 +59,10 @@ int apprules_save(const struct app_scope *sc, const struct app_rules *r, struct 
 void apprules_free(struct app_rules *r);
 
 const struct app_rule *apprules_find(const struct app_rules *r, const char *id);
-/* Adds or replaces id's rule. */
+/* Adds or replaces id's rule (with no GL of its own). */
 void apprules_set(struct app_rules *r, const char *id, const char *choice);
+/* Gives id's rule its GL (NULL: none). */
+void apprules_set_gl(struct app_rules *r, const char *id, const char *gl);
 /* Removes id's rule; 1 when there was one. */
 int apprules_unset(struct app_rules *r, const char *id);
 

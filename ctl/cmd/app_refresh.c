@@ -29,8 +29,8 @@ static const char *refresh_one(struct app_ctx *x, const struct app_rule *rule, c
 			       struct tb_error *e)
 {
 	char *orig = desktop_original(&x->sc, rule->id);
-	char *op = NULL, *osha = NULL, *ochoice = NULL;
-	int owner = override_owner(&x->sc, rule->id, &op, &osha, &ochoice);
+	char *op = NULL, *osha = NULL, *ochoice = NULL, *ogl = NULL;
+	int owner = override_owner(&x->sc, rule->id, &op, &osha, &ochoice, &ogl);
 	const char *did = NULL;
 	char hex[SHA256_HEX_LEN + 1] = "";
 	if (owner == 2)
@@ -38,9 +38,11 @@ static const char *refresh_one(struct app_ctx *x, const struct app_rule *rule, c
 	else if (!orig && owner == 1)
 		did = override_remove(&x->sc, rule->id, e) ? NULL : "removed (its original is gone)";
 	else if (orig && (owner == 0 || desktop_file_sha256(orig, hex) || !op || strcmp(op, orig) ||
-			  !osha || strcmp(osha, hex) || !ochoice || strcmp(ochoice, rule->choice))) {
+			  !osha || strcmp(osha, hex) || !ochoice || strcmp(ochoice, rule->choice) ||
+			  !ogl != !rule->gl || (ogl && strcmp(ogl, rule->gl)))) {
 		struct override_spec spec;
 		spec_of(x, launcher, rule->choice, &spec);
+		spec.gl = rule->gl;
 		did = override_write(&x->sc, rule->id, orig, &spec, e) ? NULL : "rebuilt from its original";
 		/* an original that can no longer carry the rule: the desktop gets it as it is */
 		struct tb_error ignored = {0};
@@ -51,6 +53,7 @@ static const char *refresh_one(struct app_ctx *x, const struct app_rule *rule, c
 	free(op);
 	free(osha);
 	free(ochoice);
+	free(ogl);
 	return did;
 }
 

@@ -91,6 +91,7 @@ void spec_of(const struct app_ctx *x, const char *launcher, const char *choice,
 	spec->launcher = launcher;
 	spec->store = strcmp(x->s->root, STORE_DEFAULT_ROOT) ? x->s->root : NULL;
 	spec->choice = choice;
+	spec->gl = NULL;
 }
 
 static const char *choice_words(const char *choice)
@@ -99,10 +100,17 @@ static const char *choice_words(const char *choice)
 	       : !strcmp(choice, "current") ? "the store's current Mesa" : NULL;
 }
 
-char *rule_text(const char *id, const char *choice)
+static const char *gl_words(const char *gl)
+{
+	return !gl ? "" : !strcmp(gl, "zink") ? ", its GL on Zink" : !strcmp(gl, "native") ? ", its own GL"
+							     : ", the distribution's GL";
+}
+
+char *rule_text(const char *id, const char *choice, const char *gl)
 {
 	const char *w = choice_words(choice);
-	return w ? xasprintf("%s starts with %s", id, w) : xasprintf("%s starts with Mesa %s (pinned)", id, choice);
+	return w ? xasprintf("%s starts with %s%s", id, w, gl_words(gl))
+		 : xasprintf("%s starts with Mesa %s (pinned)%s", id, choice, gl_words(gl));
 }
 
 /* Whether the crash evidence made rule (an automatic pin, docs/design.md §18): the record's
@@ -144,11 +152,12 @@ static void describe_scope(struct app_ctx *x, const char *scope, json_object *ar
 		int pinned = !choice_words(rule->choice);
 		int is_gone = pinned && !store_has_version(x->s, rule->choice);
 		char *orig = desktop_original(&x->sc, rule->id);
-		int owner = override_owner(&x->sc, rule->id, NULL, NULL, NULL);
+		int owner = override_owner(&x->sc, rule->id, NULL, NULL, NULL, NULL);
 		const char *entry = owner == 1 ? "ours" : owner == 2 ? "not-ours" : "missing";
 		json_object *it = json_object_new_object();
 		json_object_object_add(it, "app", json_object_new_string(rule->id));
 		json_object_object_add(it, "choice", json_object_new_string(rule->choice));
+		json_object_object_add(it, "gl", json_object_new_string(rule->gl ? rule->gl : ""));
 		json_object_object_add(it, "scope", json_object_new_string(scope));
 		json_object_object_add(it, "version_gone", json_object_new_boolean(is_gone));
 		json_object_object_add(it, "original", json_object_new_string(orig ? orig : ""));
@@ -156,7 +165,7 @@ static void describe_scope(struct app_ctx *x, const char *scope, json_object *ar
 		int automatic = rule_automatic(pins, rule);
 		json_object_object_add(it, "automatic", json_object_new_boolean(automatic));
 		json_object_array_add(arr, it);
-		char *text = rule_text(rule->id, rule->choice);
+		char *text = rule_text(rule->id, rule->choice, rule->gl);
 		sb_appendf(lines, "%s%s (%s rule%s%s%s)", lines->len ? "\n" : "", text, scope,
 			   automatic ? (x->sc.user ? ", made after a crash of yours on the build on trial; app unset --user undoes it"
 					   : ", made after a crash on the build on trial; app unset undoes it") : "",

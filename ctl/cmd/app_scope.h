@@ -36,7 +36,7 @@ int rules_open(struct app_ctx *x, struct app_rules *r, int writer, int *repaired
 void spec_of(const struct app_ctx *x, const char *launcher, const char *choice,
 	     struct override_spec *spec);
 /* "org.example.App starts with Mesa 2026.10.06 (pinned)" (free it). */
-char *rule_text(const char *id, const char *choice);
+char *rule_text(const char *id, const char *choice, const char *gl);
 
 /* Every application rule, the system's (system 1) then the caller's own: arr gets one object
  * a rule, lines one line each, gone a sentence a line for each rule whose pinned version is

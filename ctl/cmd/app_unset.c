@@ -60,7 +60,7 @@ static int cmd_app_unset(struct cli *c, const void *opts, struct store *s, struc
 			goto out;
 	}
 	int had = apprules_find(&r, id) != NULL;
-	int owner = override_owner(&x.sc, id, NULL, NULL, NULL);
+	int owner = override_owner(&x.sc, id, NULL, NULL, NULL, NULL);
 	if (owner == 1 && override_remove(&x.sc, id, &e))
 		goto out;
 	if (had && (apprules_unset(&r, id), apprules_save(&x.sc, &r, &e)))

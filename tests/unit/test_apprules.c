@@ -35,6 +35,13 @@ static void rule_file_strict(void **state)
 	assert_false(parses("a.desktop=previous\n")); /* resolved at set time, never stored */
 	assert_false(parses("# a comment\n"));
 	assert_false(parses("a.desktop=distro\r\nb.desktop=\n"));
+	/* a rule's GL */
+	assert_true(parses("a.desktop=current gl=zink\nb.desktop=2026.10.06 gl=native\nc.desktop=current gl=distro\n"));
+	assert_false(parses("a.desktop=distro gl=zink\n")); /* distro gives the whole Mesa */
+	assert_false(parses("a.desktop=current gl=vulkan\n"));
+	assert_false(parses("a.desktop=current gl=\n"));
+	assert_false(parses("a.desktop=current zink\n"));
+	assert_false(parses("a.desktop=current gl=zink gl=zink\n"));
 	struct app_rules r;
 	assert_int_equal(apprules_parse("a.desktop=distro\n\0", 18, &r), -1);
 	assert_int_equal(r.n, 0);
@@ -51,6 +58,17 @@ static void rule_file_round_trip(void **state)
 	struct strbuf sb = {0};
 	apprules_format(&r, &sb);
 	assert_string_equal(sb.buf, "b.desktop=current\na.desktop=2026.10.06\n");
+	apprules_set_gl(&r, "a.desktop", "zink");
+	sb_free(&sb);
+	apprules_format(&r, &sb);
+	assert_string_equal(sb.buf, "b.desktop=current\na.desktop=2026.10.06 gl=zink\n");
+	struct app_rules back;
+	assert_int_equal(apprules_parse(sb.buf, sb.len, &back), 0);
+	assert_string_equal(apprules_find(&back, "a.desktop")->gl, "zink");
+	assert_null(apprules_find(&back, "b.desktop")->gl);
+	apprules_free(&back);
+	apprules_set(&r, "a.desktop", "current"); /* a new choice has no GL of its own */
+	assert_null(apprules_find(&r, "a.desktop")->gl);
 	assert_true(apprules_unset(&r, "b.desktop"));
 	assert_false(apprules_unset(&r, "b.desktop"));
 	assert_int_equal(r.n, 1);
@@ -63,7 +81,7 @@ static struct tb_error err;
 
 static int build(const char *text, const char *choice)
 {
-	const struct override_spec spec = {"/usr/bin/tb323fu-mesa", NULL, choice};
+	const struct override_spec spec = {"/usr/bin/tb323fu-mesa", NULL, choice, NULL};
 	size_t n;
 	free(built);
 	built = NULL;
