@@ -1,6 +1,7 @@
 /* Attributing crash evidence to a store version. */
 #include "crash/attrib.h"
 #include "base/alloc.h"
+#include "base/fs.h"
 #include "crash/fields.h"
 #include "apprules/rules.h"
 #include "store/manifest.h"
@@ -8,6 +9,7 @@
 #include "common/storelayout.h"
 #include "common/version_name.h"
 
+#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,17 +23,49 @@ static uint64_t mtime_usec(const char *path)
 	return (uint64_t)st.st_mtim.tv_sec * 1000000u + (uint64_t)st.st_mtim.tv_nsec / 1000u;
 }
 
-static void add_name(struct crash_ctx *x, const char *lib)
+static void add_to(char ***names, size_t *n, const char *lib)
 {
 	if (!lib || !*lib)
 		return;
 	const char *base = strrchr(lib, '/');
 	base = base ? base + 1 : lib;
-	for (size_t i = 0; i < x->n_driver_names; i++)
-		if (!strcmp(x->driver_names[i], base))
+	for (size_t i = 0; i < *n; i++)
+		if (!strcmp((*names)[i], base))
 			return;
-	x->driver_names = xrealloc(x->driver_names, (x->n_driver_names + 1) * sizeof *x->driver_names);
-	x->driver_names[x->n_driver_names++] = xstrdup(base);
+	*names = xrealloc(*names, (*n + 1) * sizeof **names);
+	(*names)[(*n)++] = xstrdup(base);
+}
+
+static void add_name(struct crash_ctx *x, const char *lib)
+{
+	add_to(&x->driver_names, &x->n_driver_names, lib);
+}
+
+/* The names of the libraries in a version's GL folder rel (links too: the kernel names the
+ * file a link leads to, which is there as well). */
+static void add_gl_dir(struct crash_ctx *x, const char *version, const char *rel)
+{
+	if (!rel || !*rel)
+		return;
+	char *dir = store_path(x->s, STORE_VERSIONS "/%s/%s", version, rel);
+	DIR *dh = opendir(dir);
+	struct dirent *de;
+	while (dh && (de = readdir(dh)))
+		if (strstr(de->d_name, ".so"))
+			add_to(&x->gl_names, &x->n_gl_names, de->d_name);
+	if (dh)
+		closedir(dh);
+	free(dir);
+}
+
+/* Whether env.conf gives the session the store's GL. */
+static int session_has_gl(const char *conf)
+{
+	char *text = read_small_file(conf, 64 * 1024, NULL);
+	int yes = text && (!strncmp(text, ENV_EGL_VENDOR_FILES "=", strlen(ENV_EGL_VENDOR_FILES "=")) ||
+			   strstr(text, "\n" ENV_EGL_VENDOR_FILES "="));
+	free(text);
+	return yes;
 }
 
 void crash_ctx_open(struct crash_ctx *x, const struct store *s)
@@ -42,6 +76,7 @@ void crash_ctx_open(struct crash_ctx *x, const struct store *s)
 	char *conf = store_path(s, "%s", STORE_ENV_CONF), *cur = store_path(s, "%s", STORE_CURRENT);
 	struct stat st;
 	x->session_on = !stat(conf, &st) && S_ISREG(st.st_mode) && st.st_size > 0;
+	x->session_gl = x->session_on && session_has_gl(conf);
 	uint64_t a = mtime_usec(conf), b = mtime_usec(cur);
 	x->switched_usec = a > b ? a : b;
 	free(conf);
@@ -55,6 +90,11 @@ void crash_ctx_open(struct crash_ctx *x, const struct store *s)
 			continue;
 		add_name(x, m.vulkan_lib);
 		add_name(x, m.opencl_lib);
+		if (m.has_gl) {
+			add_gl_dir(x, versions[i], m.gl_lib_dir);
+			add_gl_dir(x, versions[i], m.gl_drivers_dir);
+			add_gl_dir(x, versions[i], m.gbm_backends_dir);
+		}
 		manifest_free(&m);
 	}
 	store_free_list(versions, n);
@@ -79,6 +119,9 @@ void crash_ctx_close(struct crash_ctx *x)
 	for (size_t i = 0; i < x->n_driver_names; i++)
 		free(x->driver_names[i]);
 	free(x->driver_names);
+	for (size_t i = 0; i < x->n_gl_names; i++)
+		free(x->gl_names[i]);
+	free(x->gl_names);
 	if (x->apps)
 		desktop_programs_free(&x->apps->d);
 	free(x->apps);
@@ -165,7 +208,9 @@ static enum crash_verdict coredump(const struct crash_ctx *x, const struct journ
 	}
 	if (other)
 		return CRASH_NOT_OURS; /* on a driver of the system's, whatever its variables said */
-	static const char *vars[] = {ENV_VK_DRIVER_FILES, ENV_VK_ICD_FILENAMES, ENV_OCL_ICD_VENDORS, ENV_LD_LIBRARY_PATH};
+	static const char *vars[] = {ENV_VK_DRIVER_FILES, ENV_VK_ICD_FILENAMES, ENV_OCL_ICD_VENDORS,
+				     ENV_EGL_VENDOR_FILES, ENV_LIBGL_DRIVERS_PATH, ENV_GBM_BACKENDS_PATH,
+				     ENV_LD_LIBRARY_PATH};
 	int seen = 0;
 	for (size_t i = 0; je->environ && i < sizeof vars / sizeof *vars; i++) {
 		char value[4096];
@@ -179,12 +224,19 @@ static enum crash_verdict coredump(const struct crash_ctx *x, const struct journ
 	return seen ? CRASH_UNATTRIBUTED : CRASH_NOT_OURS;
 }
 
-static int store_driver_name(const struct crash_ctx *x, const char *object)
+static int in_names(char *const *names, size_t n, const char *object)
 {
-	for (size_t i = 0; i < x->n_driver_names; i++)
-		if (!strcmp(x->driver_names[i], object))
+	for (size_t i = 0; i < n; i++)
+		if (!strcmp(names[i], object))
 			return 1;
 	return 0;
+}
+
+/* A name of the store's drivers; of its GL only while the session gets the store's GL. */
+static int store_driver_name(const struct crash_ctx *x, const char *object)
+{
+	return in_names(x->driver_names, x->n_driver_names, object) ||
+	       (x->session_gl && in_names(x->gl_names, x->n_gl_names, object));
 }
 
 static enum crash_verdict kernel(const struct crash_ctx *x, const struct journal_entry *je,

@@ -5,7 +5,9 @@
  * has been V since before the crash). A kernel line names only a file: one of the store's
  * drivers' names (a version's vulkan_lib or opencl_lib) belongs to current when the session
  * was switched on to it before the line and has not changed since, else it is unattributed;
- * a GPU fault or hang is judged by the session alone. Anything else is not ours. */
+ * a file of a version's GL (its GL folder, DRI drivers, GBM backends) the same way while the
+ * session gets the store's GL (`on --gl`), else it is not ours (the distribution's GL has the
+ * same names); a GPU fault or hang is judged by the session alone. Anything else is not ours. */
 #ifndef TB_CRASH_ATTRIB_H
 #define TB_CRASH_ATTRIB_H
 
@@ -46,6 +48,9 @@ struct crash_ctx {
 	uint64_t switched_usec;    /* when env.conf or current last changed (their mtimes) */
 	char **driver_names;       /* file names of the versions' vulkan_lib and opencl_lib */
 	size_t n_driver_names;
+	char **gl_names;           /* file names in the versions' GL folders (docs/design.md §18) */
+	size_t n_gl_names;
+	int session_gl;            /* env.conf gives the store's GL (on --gl native|zink) */
 	struct crash_apps *apps;   /* the desktop's entries, read when an event first needs them */
 };
 struct crash_apps {

@@ -35,12 +35,20 @@ static int has_suffix(const char *s, size_t n, const char *suf)
 	return n >= k && !memcmp(s + n - k, suf, k);
 }
 
-/* A driver library's file name, by the names the loaders' drivers have. */
+static int starts(const char *s, size_t n, const char *pre)
+{
+	size_t k = strlen(pre);
+	return n > k && !memcmp(s, pre, k);
+}
+
+/* A driver library's file name, by the names the loaders' drivers have: Vulkan's, OpenCL's,
+ * and Mesa's GL (the DRI drivers, libgallium, the EGL and GLX vendor libraries). */
 static int driver_name(const char *name, size_t n)
 {
-	return (n > 12 && !memcmp(name, "libvulkan_", 10) && memmem(name, n, ".so", 3)) ||
+	return (n > 12 && starts(name, n, "libvulkan_") && memmem(name, n, ".so", 3)) ||
 	       (memmem(name, n, "OpenCL", 6) && memmem(name, n, ".so", 3) && !memmem(name, n, "libOpenCL.so", 12)) ||
-	       has_suffix(name, n, "_dri.so");
+	       has_suffix(name, n, "_dri.so") || starts(name, n, "libgallium-") ||
+	       starts(name, n, "libEGL_mesa.so") || starts(name, n, "libGLX_mesa.so");
 }
 
 /* The path of a maps line: the sixth field, which starts with '/'. */

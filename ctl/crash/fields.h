@@ -12,8 +12,8 @@
 /* The version whose tree (prefix "<root>/versions/", the store's real path) a maps text maps
  * a file of, the first such line winning: the version name into out (n bytes), 1. 0 when no
  * line maps a file under prefix with a valid version name. *other_driver (when not NULL) is
- * set when a Vulkan or OpenCL driver library outside prefix is mapped (libvulkan_*.so,
- * lib*OpenCL*.so, *_dri.so). */
+ * set when a Vulkan, OpenCL or Mesa GL driver library outside prefix is mapped
+ * (libvulkan_*.so, lib*OpenCL*.so, *_dri.so, libgallium-*, libEGL_mesa.so*, libGLX_mesa.so*). */
 int crash_maps_version(const char *maps, size_t len, const char *prefix, char *out, size_t n,
 		       int *other_driver);
 

@@ -6,6 +6,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <cmocka.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "crash/fields.h"
@@ -58,6 +59,18 @@ static void test_maps(void **state)
 			     "7f01-7f02 r-xp 00000000 fe:00 3 /s/versionsX/2026.10.07/lib/x.so\n"
 			     "7f01-7f02 r-xp 00000000 fe:00 3 /s/versions/-bad/lib/x.so\n";
 	assert_int_equal(crash_maps_version(forged, strlen(forged), "/s/versions/", v, sizeof v, &other), 0);
+	assert_int_equal(other, 0);
+	/* the system's GL is a driver of the system's too; glvnd's loaders and GBM are not drivers */
+	static const char *const gl[] = {"libgallium-25.0.7-1.so", "libEGL_mesa.so.0.0.0", "libGLX_mesa.so.0", "swrast_dri.so"};
+	for (size_t i = 0; i < sizeof gl / sizeof *gl; i++) {
+		char line[200];
+		snprintf(line, sizeof line, "7f00-7f01 r-xp 00000000 fe:00 2 /usr/lib/x86_64-linux-gnu/%s\n", gl[i]);
+		assert_int_equal(crash_maps_version(line, strlen(line), "/s/versions/", v, sizeof v, &other), 0);
+		assert_int_equal(other, 1);
+	}
+	const char *loaders = "7f00-7f01 r-xp 00000000 fe:00 2 /usr/lib/x86_64-linux-gnu/libEGL.so.1.1.0\n"
+			      "7f00-7f01 r-xp 00000000 fe:00 2 /usr/lib/x86_64-linux-gnu/libgbm.so.1.0.0\n";
+	assert_int_equal(crash_maps_version(loaders, strlen(loaders), "/s/versions/", v, sizeof v, &other), 0);
 	assert_int_equal(other, 0);
 }
 
