@@ -1,5 +1,5 @@
-/* `tb323fu-mesa env`: the variables a run sets (with the version's GL, as `run` without --gl
- * gives it), for a shell (`eval "$(tb323fu-mesa env)"`) or as JSON for programs. */
+/* `tb323fu-mesa env`: the variables a run sets (with the version's GL as `run` gives it, or as
+ * `run --gl MODE` does), for a shell (`eval "$(tb323fu-mesa env)"`) or as JSON for programs. */
 #include "launcher/jsonout.h"
 #include "launcher/help.h"
 #include "launcher/launcher.h"
@@ -80,7 +80,7 @@ static void print_json(const char *root, const char *version, const struct launc
 
 int cmd_env(const char *root, int argc, char **argv)
 {
-	const char *version = NULL, *format = "sh";
+	const char *version = NULL, *format = "sh", *gl_mode = NULL;
 	for (int i = 1; i < argc; i++)
 		if (strcmp(argv[i], "--json") == 0 || strcmp(argv[i], "--format=json") == 0 ||
 		    (strcmp(argv[i], "--format") == 0 && i + 1 < argc && strcmp(argv[i + 1], "json") == 0))
@@ -94,6 +94,10 @@ int cmd_env(const char *root, int argc, char **argv)
 				return fail(TB_R_USAGE, "--version needs a version name", NULL);
 		} else if (strncmp(arg, "--format", fn) == 0 && (arg[fn] == '=' || arg[fn] == '\0')) {
 			format = arg[fn] == '=' ? arg + fn + 1 : (i + 1 < argc ? argv[++i] : "");
+		} else if (strncmp(arg, "--gl", 4) == 0 && (arg[4] == '=' || arg[4] == '\0')) {
+			gl_mode = arg[4] == '=' ? arg + 5 : (i + 1 < argc ? argv[++i] : NULL);
+			if (!launch_gl_mode_ok(gl_mode))
+				return launch_gl_mode_refused(gl_mode);
 		} else if (strcmp(arg, "--json") == 0) {
 			format = "json";
 		} else {
@@ -105,16 +109,15 @@ int cmd_env(const char *root, int argc, char **argv)
 	int rc = launch_env_load(&loaded, root, version);
 	if (rc != 0)
 		return rc;
-	int gl = launch_gl_load(&loaded_gl, root, version, STORE_GL_SUFFIX);
-	if (gl > 0)
-		return gl;
-	const struct env_list *gl_list = gl == 0 ? &loaded_gl.list : NULL;
+	const struct env_list *gl_list = launch_gl_select(&loaded_gl, root, version, gl_mode, "ask again", &rc);
+	if (rc != 0)
+		return rc;
 	merge(&loaded.list, gl_list);
 	if (strcmp(format, "sh") == 0) {
 		print_sh(&loaded.list);
 		print_sh(gl_list);
 	} else
-		print_json(root, version, &loaded, gl == 0 ? loaded_gl.path : "");
+		print_json(root, version, &loaded, gl_list ? loaded_gl.path : "");
 	if (fflush(stdout) != 0)
 		return fail(TB_R_FAILED, "cannot write the output", NULL);
 	return 0;

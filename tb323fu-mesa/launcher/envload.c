@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 /* Its env file is still there, its tree is not (deleted by hand or by another tool). */
 static int tree_gone(const char *root, const char *version)
@@ -101,6 +102,47 @@ int launch_gl_load(struct launch_env *g, const char *root, const char *version, 
 			    "cannot read ", g->path, ": ", strerror((int)-n),
 			    " (check the store with tb323fu-ctl mesa doctor)", NULL);
 	return parse_checked(g, n, env_name_gl, "of GL");
+}
+
+int launch_gl_mode_ok(const char *mode)
+{
+	return mode && (strcmp(mode, "native") == 0 || strcmp(mode, "zink") == 0 || strcmp(mode, "distro") == 0);
+}
+
+int launch_gl_mode_refused(const char *mode)
+{
+	return fail(TB_R_USAGE, "--gl is native, zink or distro, not '", mode ? mode : "",
+		    "' (see tb323fu-mesa --help)", NULL);
+}
+
+/* A version without what --gl asked for; again says what the user does next ("run it",
+ * "ask again"). */
+static int gl_missing(const char *root, const char *version, const char *mode, const char *again)
+{
+	char current[80];
+	const char *v = version ? version : store_current_version(root, current, sizeof current);
+	char path[STORE_PATH_MAX];
+	if (strcmp(mode, "zink") == 0 && store_env_file_as(path, sizeof path, root, version, STORE_GL_SUFFIX) == 0 &&
+	    access(path, F_OK) == 0)
+		return fail(TB_R_NOT_FOUND_LOCAL, "Mesa ", v ? v : "", " has no Zink (its release's "
+			    "gallium_drivers do not name zink): ", again, " with --gl native or --gl distro", NULL);
+	return fail(TB_R_NOT_FOUND_LOCAL, "Mesa ", v ? v : "", " carries no GL (its release's drivers do "
+		    "not name gl): ", again, " without --gl, or with --gl distro", NULL);
+}
+
+const struct env_list *launch_gl_select(struct launch_env *g, const char *root, const char *version,
+					const char *mode, const char *again, int *rc)
+{
+	*rc = 0;
+	if (mode && strcmp(mode, "distro") == 0)
+		return NULL;
+	const char *suffix = mode && strcmp(mode, "zink") == 0 ? STORE_ZINK_SUFFIX : STORE_GL_SUFFIX;
+	int loaded = launch_gl_load(g, root, version, suffix);
+	if (loaded > 0)
+		*rc = loaded;
+	else if (loaded < 0 && mode)
+		*rc = gl_missing(root, version, mode, again);
+	return loaded == 0 ? &g->list : NULL;
 }
 
 int launch_env_clean(const char *root, const struct env_list *extra)

@@ -34,12 +34,14 @@ static const struct option_help run_options[] = {
 };
 static const struct option_help env_options[] = {
 	{"--version", "V", "an installed version instead of the current one"},
+	{"--gl", "MODE", "the GL variables of run --gl MODE: native (the default), zink, distro"},
 	{"--format", "sh|json", "shell lines (default) or one JSON object"},
 	{"--json", NULL, "the same as --format json"},
 	{NULL, NULL, NULL},
 };
 static const struct option_help which_options[] = {
 	{"--version", "V", "an installed version instead of the current one"},
+	{"--gl", "MODE", "the GL of run --gl MODE: native (the default), zink, distro"},
 	{"--pid", "PID...", "the drivers those running processes have really loaded, each in turn"},
 	{"--json", NULL, "one JSON object (several processes: each an entry of its \"processes\")"},
 	{NULL, NULL, NULL},
@@ -68,10 +70,10 @@ static const struct command_help commands[] = {
 	 "Sets OCL_ICD_VENDORS to the system's vendor file that names the store's OpenCL\n"
 	 "library (as /etc/OpenCL/vendors/rusticl.icd), so other platforms (Clover, PoCL)\n"
 	 "are hidden as they are from run; when the system has none, it stays unset.\n"},
-	{"env", "[--version V] [--format sh|json]", "print the variables a run sets",
+	{"env", "[--version V] [--gl native|zink|distro] [--format sh|json]", "print the variables a run sets",
 	 "tb323fu-mesa env --format json", env_options, NULL},
-	{"which", "[--version V] [--json] | --pid PID [PID...] [--json]",
-	 "show the ICD files and drivers a run would load, or those processes have loaded",
+	{"which", "[--version V] [--gl native|zink|distro] [--json] | --pid PID [PID...] [--json]",
+	 "show the ICD files, drivers and GL a run would load, or those processes have loaded",
 	 "tb323fu-mesa which --pid $(pidof vkcube)", which_options, NULL},
 };
 enum { N_COMMANDS = sizeof commands / sizeof *commands };

@@ -24,6 +24,19 @@ int launch_env_load(struct launch_env *e, const char *root, const char *version)
  * the version has none (nothing said), or the exit code after saying what is wrong. */
 int launch_gl_load(struct launch_env *g, const char *root, const char *version, const char *suffix);
 
+/* --gl's word: launch_gl_mode_ok is 1 for native, zink or distro; launch_gl_mode_refused says
+ * what --gl takes and returns the usage exit code. */
+int launch_gl_mode_ok(const char *mode);
+int launch_gl_mode_refused(const char *mode);
+
+/* The GL of a run (docs/design.md §6) into g: the version's own (mode NULL or native), on Zink
+ * (zink), or none (distro). NULL when the program keeps the GL it would have had (distro, or a
+ * version without GL and no --gl), with *rc the exit status of a failure said; again is what
+ * the sentence of a version without what --gl asks for tells the user to do next ("run it",
+ * "ask again"). */
+const struct env_list *launch_gl_select(struct launch_env *g, const char *root, const char *version,
+					const char *mode, const char *again, int *rc);
+
 /* Removes the selected variables (the store's GL's too), the keys of extra (may be NULL) and
  * the store's directories from LD_LIBRARY_PATH. Returns 0, or -1 when out of memory. */
 int launch_env_clean(const char *root, const struct env_list *extra);

@@ -91,9 +91,8 @@ static int version_and_command(int argc, char **argv, const char *cmd, const cha
 			if (!gl)
 				return *done = usage_error("distro takes no --gl: it gives the distribution's "
 							   "whole Mesa (run --gl distro keeps only its GL)"), 0;
-			if (!mode || (strcmp(mode, "native") && strcmp(mode, "zink") && strcmp(mode, "distro")))
-				return *done = fail(TB_R_USAGE, "--gl is native, zink or distro, not '",
-						    mode ? mode : "", "' (see tb323fu-mesa --help)", NULL), 0;
+			if (!launch_gl_mode_ok(mode))
+				return *done = launch_gl_mode_refused(mode), 0;
 			*gl = mode;
 			i++;
 		} else if (take_option(argc, argv, &i, "--version", version)) {
@@ -119,37 +118,6 @@ static int version_and_command(int argc, char **argv, const char *cmd, const cha
 }
 
 static struct launch_env selected, selected_gl;
-
-/* A version without what --gl asked for. */
-static int gl_missing(const char *root, const char *version, const char *mode)
-{
-	char current[80];
-	const char *v = version ? version : store_current_version(root, current, sizeof current);
-	char path[STORE_PATH_MAX];
-	if (strcmp(mode, "zink") == 0 && store_env_file_as(path, sizeof path, root, version, STORE_GL_SUFFIX) == 0 &&
-	    access(path, F_OK) == 0)
-		return fail(TB_R_NOT_FOUND_LOCAL, "Mesa ", v ? v : "", " has no Zink (its release's "
-			    "gallium_drivers do not name zink): run it with --gl native or --gl distro", NULL);
-	return fail(TB_R_NOT_FOUND_LOCAL, "Mesa ", v ? v : "", " carries no GL (its release's drivers do "
-		    "not name gl): run it without --gl, or with --gl distro", NULL);
-}
-
-/* The GL of a run (docs/design.md §6): the version's own unless --gl says otherwise; NULL when
- * the program keeps the GL it would have had (distro, or a version without GL), with *rc the
- * exit status of a failure said. */
-static const struct env_list *run_gl(const char *root, const char *version, const char *mode, int *rc)
-{
-	*rc = 0;
-	if (mode && strcmp(mode, "distro") == 0)
-		return NULL;
-	const char *suffix = mode && strcmp(mode, "zink") == 0 ? STORE_ZINK_SUFFIX : STORE_GL_SUFFIX;
-	int loaded = launch_gl_load(&selected_gl, root, version, suffix);
-	if (loaded > 0)
-		*rc = loaded;
-	else if (loaded < 0 && mode)
-		*rc = gl_missing(root, version, mode);
-	return loaded == 0 ? &selected_gl.list : NULL;
-}
 
 /* A program that starts with AT_SECURE ignores the variables run sets (docs/design.md §18):
  * said before it starts, and it still starts (an application rule's launch must not break). */
@@ -178,7 +146,7 @@ static int cmd_run(const char *store, int argc, char **argv)
 	int rc = launch_env_load(&selected, root, version);
 	if (rc != 0)
 		return rc;
-	const struct env_list *gl_list = run_gl(root, version, gl, &rc);
+	const struct env_list *gl_list = launch_gl_select(&selected_gl, root, version, gl, "run it", &rc);
 	if (rc != 0)
 		return rc;
 	if (launch_is_flatpak_run(argv + start)) { /* a sandbox: its GL extension (§17) */

@@ -150,11 +150,75 @@ static void human_list(const char *what, const struct path_list *l)
 		       l->p[i][0] == '/' && !is_file(l->p[i]) ? " (missing)" : "");
 }
 
-static struct launch_env loaded;
+static struct launch_env loaded, loaded_gl;
 
-static int which_selection(const char *root, const char *version, int json)
+/* A variable's value in a GL env file, or "" (not set, or no GL). */
+static const char *gl_value(const struct env_list *gl, const char *name)
+{
+	const struct env_var *v = gl ? env_list_find(gl, name) : NULL;
+	return v ? v->value : "";
+}
+
+/* What GL a run gives (docs/design.md §6): the mode's word, and why the distribution's. */
+static const char *gl_mode_of(const char *asked, const struct env_list *gl)
+{
+	if (!gl)
+		return "distro";
+	return asked && strcmp(asked, "zink") == 0 ? "zink" : "native";
+}
+
+static void gl_json(const char *asked, const struct env_list *gl, const char *file,
+		    const struct path_list *vendors, const struct path_list *dirs)
+{
+	fputs(",\"gl\":{\"mode\":", stdout);
+	json_string(stdout, gl_mode_of(asked, gl));
+	fputs(",\"file\":", stdout);
+	json_string(stdout, gl ? file : "");
+	fputc(',', stdout);
+	json_list("egl_vendor_files", vendors);
+	fputs(",\"drivers_dir\":", stdout);
+	json_string(stdout, gl_value(gl, ENV_LIBGL_DRIVERS_PATH));
+	fputs(",\"gbm_backends_dir\":", stdout);
+	json_string(stdout, gl_value(gl, ENV_GBM_BACKENDS_PATH));
+	fputs(",\"glx_vendor\":", stdout);
+	json_string(stdout, gl_value(gl, ENV_GLX_VENDOR_NAME));
+	fputc(',', stdout);
+	json_list("ld_library_path", dirs);
+	printf(",\"software\":%s}", *gl_value(gl, ENV_LIBGL_ALWAYS_SOFTWARE) ? "true" : "false");
+}
+
+static void gl_human(const char *shown, const char *asked, const struct env_list *gl,
+		     const struct path_list *vendors, const struct path_list *dirs)
+{
+	if (!gl) {
+		if (asked && strcmp(asked, "distro") == 0)
+			printf("GL: the distribution's (--gl distro), while Vulkan and OpenCL are the store's\n");
+		else
+			printf("GL: the distribution's (Mesa %s carries no GL)\n", shown);
+		return;
+	}
+	if (strcmp(gl_mode_of(asked, gl), "zink") == 0)
+		printf("GL: Mesa %s's, on Zink over its Vulkan driver%s\n", shown,
+		       *gl_value(gl, ENV_LIBGL_ALWAYS_SOFTWARE) ? " (software rendering asked for)" : "");
+	else
+		printf("GL: Mesa %s's own gallium driver\n", shown);
+	human_list("EGL vendor file", vendors);
+	if (*gl_value(gl, ENV_LIBGL_DRIVERS_PATH))
+		printf("GL driver directory %s\n", gl_value(gl, ENV_LIBGL_DRIVERS_PATH));
+	if (*gl_value(gl, ENV_GBM_BACKENDS_PATH))
+		printf("GBM backend directory %s\n", gl_value(gl, ENV_GBM_BACKENDS_PATH));
+	if (*gl_value(gl, ENV_GLX_VENDOR_NAME))
+		printf("GLX vendor %s\n", gl_value(gl, ENV_GLX_VENDOR_NAME));
+	for (size_t i = 0; i < dirs->n; i++)
+		printf("GL library directory %s (before the inherited LD_LIBRARY_PATH)\n", dirs->p[i]);
+}
+
+static int which_selection(const char *root, const char *version, const char *gl_mode, int json)
 {
 	int rc = launch_env_load(&loaded, root, version);
+	if (rc != 0)
+		return rc;
+	const struct env_list *gl = launch_gl_select(&loaded_gl, root, version, gl_mode, "ask again", &rc);
 	if (rc != 0)
 		return rc;
 	char real[PATH_MAX], link[STORE_PATH_MAX], release[PATH_MAX], current[80];
@@ -181,6 +245,9 @@ static int which_selection(const char *root, const char *version, int json)
 	const struct env_var *ldv = env_list_find(&loaded.list, ENV_LD_LIBRARY_PATH);
 	if (ldv)
 		split_paths(ldv->value, &ld);
+	struct path_list egl_vendors = {0}, gl_ld = {0};
+	split_paths(gl_value(gl, ENV_EGL_VENDOR_FILES), &egl_vendors);
+	split_paths(gl_value(gl, ENV_LD_LIBRARY_PATH), &gl_ld);
 
 	if (json) {
 		char said[PATH_MAX * 2 + 160];
@@ -208,7 +275,9 @@ static int which_selection(const char *root, const char *version, int json)
 		json_string(stdout, rusticl ? rusticl->value : "");
 		fputs("},", stdout);
 		json_list("ld_library_path", &ld);
-		printf(",\"ld_library_path_prepend\":%s}\n", ldv && ldv->prepend ? "true" : "false");
+		printf(",\"ld_library_path_prepend\":%s", ldv && ldv->prepend ? "true" : "false");
+		gl_json(gl_mode, gl, loaded_gl.path, &egl_vendors, &gl_ld);
+		fputs("}\n", stdout);
 		message_json_answered();
 	} else {
 		printf("Mesa %s%s from the store %s (%s)\n", shown ? shown : "(unknown version)",
@@ -224,7 +293,10 @@ static int which_selection(const char *root, const char *version, int json)
 			       ldv->prepend ? " (before the inherited LD_LIBRARY_PATH)" : "");
 		if (!icds.n && !cl_icds.n)
 			printf("this version selects no Vulkan or OpenCL driver\n");
+		gl_human(shown ? shown : "(unknown version)", gl_mode, gl, &egl_vendors, &gl_ld);
 	}
+	list_free(&egl_vendors);
+	list_free(&gl_ld);
 	list_free(&icds);
 	list_free(&vk_drivers);
 	list_free(&cl_icds);
@@ -495,7 +567,7 @@ static int which_pids(const char *root, const struct pid_list *l, int json)
 
 int cmd_which(const char *root, int argc, char **argv)
 {
-	const char *version = NULL;
+	const char *version = NULL, *gl_mode = NULL;
 	struct pid_list pids = {0};
 	int json = 0, asked_pid = 0, rc = 0;
 	for (int i = 1; i < argc; i++)
@@ -519,19 +591,28 @@ int cmd_which(const char *root, int argc, char **argv)
 				rc = take_pids(&pids, argv[++i]);
 			if (rc == 0 && pids.n == before)
 				rc = no_pid_given(arg[5] == '\0' && i + 1 < argc ? argv[i + 1] : NULL);
+		} else if (strncmp(arg, "--gl", 4) == 0 && (arg[4] == '=' || arg[4] == '\0')) {
+			gl_mode = arg[4] == '=' ? arg + 5 : (i + 1 < argc ? argv[++i] : NULL);
+			if (!launch_gl_mode_ok(gl_mode))
+				rc = launch_gl_mode_refused(gl_mode);
 		} else if (strcmp(arg, "--json") == 0) {
 			json = 1;
 		} else {
 			rc = unknown_word("which", arg);
 		}
 	}
+	if (rc == 0 && asked_pid && gl_mode)
+		rc = fail(TB_R_USAGE,
+			  "which takes --pid or --gl, not both (a process has already loaded its GL; "
+			  "--pid names it)",
+			  NULL);
 	if (rc == 0 && asked_pid && version)
 		rc = fail(TB_R_USAGE,
 			  "which takes --pid or --version, not both (a process has already "
 			  "chosen its version)",
 			  NULL);
 	if (rc == 0)
-		rc = asked_pid ? which_pids(root, &pids, json) : which_selection(root, version, json);
+		rc = asked_pid ? which_pids(root, &pids, json) : which_selection(root, version, gl_mode, json);
 	free(pids.pid);
 	return rc;
 }

@@ -125,6 +125,42 @@ check "…says its EGL vendor is the distribution's" \
 	grep -qx "GL library $SYS/libEGL_mesa.so.0.0.0: the distribution's Mesa" "$T/out"
 stop $holder
 
+# --- which and env say the GL a run gives, as --gl chooses ---
+expect_exit 0 "which" mesa which
+check "which: the version's own gallium driver, its EGL vendor file, drivers, GLX vendor and GL's folder" \
+	sh -c "grep -qx \"GL: Mesa $V1's own gallium driver\" '$T/out' &&
+		grep -qx 'EGL vendor file $REAL/icd/egl_vendor.json' '$T/out' &&
+		grep -qx 'GL driver directory $STORE/current/lib/gl/dri' '$T/out' &&
+		grep -qx 'GLX vendor mesa' '$T/out' &&
+		grep -qx 'GL library directory $STORE/current/lib/gl (before the inherited LD_LIBRARY_PATH)' '$T/out'"
+expect_exit 0 "which --gl zink" mesa which --gl zink
+check "…says Zink over the version's Vulkan driver, with software rendering (lavapipe)" \
+	grep -qx "GL: Mesa $V1's, on Zink over its Vulkan driver (software rendering asked for)" "$T/out"
+expect_exit 0 "which --gl distro" mesa which --gl distro
+check "…says the distribution's GL and no GL file of the store's" \
+	sh -c "grep -qx \"GL: the distribution's (--gl distro), while Vulkan and OpenCL are the store's\" '$T/out' &&
+		! grep -q '^\(EGL vendor file\|GL driver directory\|GL library directory\)' '$T/out'"
+check "which --json: gl's mode, file and folders" \
+	test "$(mesa which --json | json 'd["gl"]["mode"], d["gl"]["file"], d["gl"]["egl_vendor_files"], d["gl"]["drivers_dir"], d["gl"]["glx_vendor"], d["gl"]["software"]')" = \
+	"('native', '$REAL/env/current.gl', ['$REAL/icd/egl_vendor.json'], '$STORE/current/lib/gl/dri', 'mesa', False)"
+check "which --gl zink --json: zink, its file, software rendering" \
+	test "$(mesa which --gl zink --json | json 'd["gl"]["mode"], d["gl"]["file"], d["gl"]["software"]')" = \
+	"('zink', '$REAL/env/current.zink', True)"
+check "which --gl distro --json: distro, no file, no folder" \
+	test "$(mesa which --gl=distro --json | json 'd["gl"]["mode"], d["gl"]["file"], d["gl"]["egl_vendor_files"], d["gl"]["ld_library_path"]')" = \
+	"('distro', '', [], [])"
+expect_exit 2 "which --pid with --gl" mesa which --pid $$ --gl zink
+check "…says a process has already loaded its GL" grep -q "which takes --pid or --gl, not both" "$T/err"
+expect_exit 2 "which --gl with another word" mesa which --gl vulkan
+check "…names the three" grep -q "^tb323fu-mesa: --gl is native, zink or distro, not 'vulkan'" "$T/err"
+expect_exit 0 "env --gl zink" mesa env --gl zink
+check "…prints Zink's override and software rendering after GL's lines" \
+	sh -c "tail -n 2 '$T/out' | tr '\\n' ' ' | grep -qx 'export MESA_LOADER_DRIVER_OVERRIDE=zink export LIBGL_ALWAYS_SOFTWARE=1 '"
+expect_exit 0 "env --gl distro" mesa env --gl distro
+check "…prints no GL variable" sh -c "! grep -q 'EGL\|LIBGL\|GLX\|/lib/gl' '$T/out'"
+check "env --gl zink --json names the Zink file" \
+	test "$(mesa env --gl zink --json | json 'd["gl_file"], d["env"]["MESA_LOADER_DRIVER_OVERRIDE"]')" = "('$REAL/env/current.zink', 'zink')"
+
 # --- the session: GL only where asked for (docs/design.md §6) ---
 ctl mesa on >/dev/null 2>&1 || not_ok "on"
 check "on: env.conf selects Vulkan and OpenCL but none of GL" \
@@ -151,6 +187,11 @@ check "…every pixel right, the distribution's GL" sh -c "grep -qx 'pixels=4096
 expect_exit 1 "run --gl native of a version without GL" mesa run --gl native true
 check "…says it carries no GL" grep -qx "tb323fu-mesa: Mesa $V2 carries no GL (its release's drivers do not name gl): run it without --gl, or with --gl distro" "$T/err"
 expect_exit 1 "run --gl zink of a version without GL" mesa run --gl zink true
+expect_exit 0 "which of a version without GL" mesa which
+check "…says the distribution's GL" grep -qx "GL: the distribution's (Mesa $V2 carries no GL)" "$T/out"
+expect_exit 1 "which --gl zink of a version without GL" mesa which --gl zink
+check "…says it carries no GL and what to ask instead" grep -qx "tb323fu-mesa: Mesa $V2 carries no GL (its release's drivers do not name gl): ask again without --gl, or with --gl distro" "$T/err"
+expect_exit 1 "env --gl native of a version without GL" mesa env --gl native
 expect_exit 0 "run --gl distro of a version without GL" mesa run --gl distro true
 expect_exit 0 "run --version of the previous version with GL still draws on its GL" mesa run --version $V1 "$DRAW"
 check "…from versions/$V1" all_in "$REAL/versions/$V1/lib/gl" $GL_PARTS
