@@ -175,7 +175,7 @@ else
 	check "tb323fu-ctl mesa smoke --a<tab>" test "$(offered 'tb323fu-ctl mesa smoke --a')" = "--all "
 	check "tb323fu-ctl --progress <tab>" test "$(offered 'tb323fu-ctl --progress ')" = "auto bar json none "
 	check "tb323fu-mesa <tab>" test "$(offered 'tb323fu-mesa ')" = "distro env help run which "
-	check "tb323fu-mesa which --<tab>" test "$(offered 'tb323fu-mesa which --')" = "--json --pid --version "
+	check "tb323fu-mesa which --<tab>" test "$(offered 'tb323fu-mesa which --')" = "--gl --json --pid --version "
 	check "tb323fu-ctl mesa verify --ver<tab>: no --version after a command that takes one" \
 		test "$(offered 'tb323fu-ctl mesa verify --ver')" = " "
 	check "tb323fu-ctl mesa smoke --ver<tab>: the same" test "$(offered 'tb323fu-ctl mesa smoke --ver')" = " "
