@@ -18,8 +18,14 @@ made by `tb323fu-ctl mesa pack` (the tarball and SHA256SUMS):
 - the MANIFEST's version is the release's; every file under tree/ is listed with its size and
   SHA-256, and every listed file is there.
 
+What it then selects: its ICD files and env.conf name Vulkan (VK_DRIVER_FILES) and OpenCL
+(OCL_ICD_VENDORS, RUSTICL_ENABLE) for the drivers the MANIFEST names; any other word of
+drivers (gl) is kept and selects nothing, and the files of lib/gl/ are unpacked with the rest.
+
 usage: helper_channel_check.py RELEASE_DIR [--arch ARCH]   (ARCH: aarch64 unless given)
-Exit 0 and "accepted" when it would take it; exit 1 and the first refusal otherwise.
+Exit 0 and "accepted; it selects D" (D: the drivers it selects, comma-separated, then
+"; unpacked, not selected: W" for the words it keeps unused) when it would take it; exit 1
+and the first refusal otherwise.
 """
 import gzip
 import hashlib
@@ -202,6 +208,7 @@ def check(release_dir, arch):
             raise Refused("%s does not match MANIFEST" % rel)
     if left:
         raise Refused("MANIFEST lists %s, which the tarball does not have" % sorted(left)[0])
+    return m
 
 
 def main():
@@ -214,11 +221,14 @@ def main():
     if len(args) != 1:
         sys.exit(__doc__)
     try:
-        check(args[0], arch)
+        m = check(args[0], arch)
     except Refused as e:
         print("refused: %s" % e)
         sys.exit(1)
-    print("accepted")
+    selected = [d for d in m["drivers"] if d in ("vulkan", "opencl")]
+    unused = [d for d in m["drivers"] if d not in selected]
+    print("accepted; it selects %s%s" % (",".join(selected) or "nothing",
+                                          "; unpacked, not selected: " + ",".join(unused) if unused else ""))
 
 
 if __name__ == "__main__":
