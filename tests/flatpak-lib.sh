@@ -195,6 +195,15 @@ inside() {
 	shift
 	LD_DEBUG=files "$@" >"$T/$_log" 2>&1
 }
+# session LOG CMD…: CMD with the session's variables as a login gives them (the profile.d
+# script reads env.conf and flatpak.conf as environment.d does), LD_DEBUG=files.
+session() {
+	_log=$1
+	shift
+	env -u FLATPAK_GL_DRIVERS -u OCL_ICD_VENDORS -u RUSTICL_ENABLE -u VK_DRIVER_FILES -u VK_ICD_FILENAMES \
+		TB323FU_MESA_DIR="$STORE" sh -c '. "$0" && LD_DEBUG=files exec "$@"' \
+		"$TB_TOP/dist/profile.d/tb323fu-mesa.sh" "$@" >"$T/$_log" 2>&1
+}
 # start_entry FILE LOG ARGS…: the entry's Exec (no field codes here) with ARGS, as the desktop
 # starts it, LD_DEBUG=files, its output in $T/LOG.
 start_entry() {

@@ -203,20 +203,18 @@ static int tree_has(const struct manifest *m, const char *path)
 	return 0;
 }
 
-/* A link lib/<base> in tmp to the release's dir/<base> (dir a folder under lib/, base NULL:
- * to dir itself), unless the tree has lib/<base> already. */
-static int lib_link(const struct manifest *m, const char *tmp, const char *base, const char *dir,
-		    const char *file, struct tb_error *e)
+/* A link lib/<base> in tmp to the release's path to (a path under lib/), unless the tree has
+ * lib/<base> already. */
+static int lib_link(const struct manifest *m, const char *tmp, const char *base, const char *to,
+		    struct tb_error *e)
 {
 	char *at = xasprintf("lib/%s", base);
 	int rc = TB_OK;
-	if (!tree_has(m, at)) {
-		char *to = path_join(tmp, at);
-		char *target = file ? xasprintf("%s/%s", dir + strlen("lib/"), file) : xstrdup(dir + strlen("lib/"));
-		if (symlink(target, to) != 0)
-			rc = tb_fail_errno(e, TB_R_FAILED, "cannot write %s", to);
-		free(target);
-		free(to);
+	if (!strncmp(to, "lib/", 4) && !tree_has(m, at)) { /* the MANIFEST's GL keys name paths under lib/ */
+		char *link_path = path_join(tmp, at);
+		if (symlink(to + strlen("lib/"), link_path) != 0)
+			rc = tb_fail_errno(e, TB_R_FAILED, "cannot write %s", link_path);
+		free(link_path);
 	}
 	free(at);
 	return rc;
@@ -250,12 +248,12 @@ static int put_gl_files(const struct manifest *m, const struct flatpak_runtime *
 		const char *f = i < m->n_files ? m->files[i].path : m->links[i - m->n_files].path;
 		if (!strncmp(f, m->gl_lib_dir, n) && f[n] == '/' && !strchr(f + n + 1, '/') &&
 		    !strncmp(f + n + 1, "lib", 3))
-			rc = lib_link(m, tmp, f + n + 1, m->gl_lib_dir, f + n + 1, e);
+			rc = lib_link(m, tmp, f + n + 1, f, e);
 	}
 	if (!rc)
-		rc = lib_link(m, tmp, FLATPAK_DRI_DIR + strlen("lib/"), m->gl_drivers_dir, NULL, e);
+		rc = lib_link(m, tmp, FLATPAK_DRI_DIR + strlen("lib/"), m->gl_drivers_dir, e);
 	if (!rc && m->gbm_backends_dir)
-		rc = lib_link(m, tmp, FLATPAK_GBM_DIR + strlen("lib/"), m->gbm_backends_dir, NULL, e);
+		rc = lib_link(m, tmp, FLATPAK_GBM_DIR + strlen("lib/"), m->gbm_backends_dir, e);
 	return rc;
 }
 

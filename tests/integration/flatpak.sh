@@ -160,20 +160,15 @@ inside distro-vk mesa distro flatpak run --user "$APP" vulkaninfo --summary
 check "distro flatpak run: the runtime's own lavapipe" test "$(mapped "$T/distro-vk")" = "$THEIRS/libvulkan_lvp.so"
 
 # --- the session: on and off decide what a Flatpak start from it gets ---
-# session LOG CMD…: CMD with the session's variables as a login gives them (the profile.d
-# script reads env.conf and flatpak.conf as environment.d does), LD_DEBUG=files.
-session() {
-	_log=$1
-	shift
-	env -u FLATPAK_GL_DRIVERS -u OCL_ICD_VENDORS -u RUSTICL_ENABLE -u VK_DRIVER_FILES -u VK_ICD_FILENAMES \
-		TB323FU_MESA_DIR="$STORE" sh -c '. "$0" && LD_DEBUG=files exec "$@"' \
-		"$TB_TOP/dist/profile.d/tb323fu-mesa.sh" "$@" >"$T/$_log" 2>&1
-}
 # maps LOG LIB: LIB is among the drivers mapped in the sandbox
 maps() { mapped "$1" | grep -qx "$2"; }
 only_five() { ! grep -v '^\(VK_DRIVER_FILES\|VK_ICD_FILENAMES\|OCL_ICD_VENDORS\|RUSTICL_ENABLE\|LD_LIBRARY_PATH\)=' "$1"; }
-ours_in() { grep -qx 'OCL_ICD_VENDORS=' "$1" && grep -qx 'unset-environment=OCL_ICD_VENDORS;' "$1" && grep -q 'tb323fu-mesa-toolchain-program' "$1"; }
-none_in() { ! grep -qs 'OCL_ICD_VENDORS' "$1" && ! grep -qs tb323fu-mesa "$1"; }
+ours_in() {
+	grep -qx 'OCL_ICD_VENDORS=' "$1" && grep -qx 'LIBGL_DRIVERS_PATH=' "$1" && grep -qx 'GBM_BACKENDS_PATH=' "$1" &&
+		grep -qx 'unset-environment=OCL_ICD_VENDORS;LIBGL_DRIVERS_PATH;GBM_BACKENDS_PATH;' "$1" &&
+		grep -q 'tb323fu-mesa-toolchain-program' "$1"
+}
+none_in() { ! grep -qs 'OCL_ICD_VENDORS\|LIBGL_DRIVERS_PATH\|GBM_BACKENDS_PATH' "$1" && ! grep -qs tb323fu-mesa "$1"; }
 kept_in() { grep -qx 'TB_OTHER=kept' "$1" && grep -qx 'shared=network;' "$1"; }
 OVR=$FLATPAK_USER_DIR/overrides/global
 SOVR=$FLATPAK_SYSTEM_DIR/overrides/global
@@ -183,7 +178,7 @@ expect_exit 0 "on, current exported" ctl mesa on
 check "flatpak.conf names current's extension beside the runtime's own" \
 	test "$(cat "$STORE/flatpak.conf")" = "FLATPAK_GL_DRIVERS=$NAME:default"
 check "env.conf still carries only the five variables" only_five "$STORE/env.conf"
-check "the user's global override unsets OCL_ICD_VENDORS inside, marked ours" ours_in "$OVR"
+check "the user's global override unsets OCL_ICD_VENDORS, LIBGL_DRIVERS_PATH and GBM_BACKENDS_PATH inside, marked ours" ours_in "$OVR"
 check "…and keeps what was there" kept_in "$OVR"
 check "the system's installation's too" ours_in "$SOVR"
 GEN=/usr/lib/systemd/user-environment-generators/30-systemd-environment-d-generator
@@ -219,7 +214,7 @@ check "…but not to an application of the user's installation, which gets the s
 	grep -qx "OCL_ICD_VENDORS=$(cd "$STORE" && pwd -P)/icd/opencl" "$T/on-env-sys"
 expect_exit 1 "doctor names it" ctl mesa doctor
 check "…with the command that gives the user's installation the override" \
-	grep -q "problem: the applications of your Flatpak installation ($FLATPAK_USER_DIR) get the session's OCL_ICD_VENDORS, .*: flatpak override --user --unset-env=OCL_ICD_VENDORS" "$T/out"
+	grep -q "problem: the applications of your Flatpak installation ($FLATPAK_USER_DIR) get the session's OCL_ICD_VENDORS .*: flatpak override --user --unset-env=OCL_ICD_VENDORS --unset-env=LIBGL_DRIVERS_PATH --unset-env=GBM_BACKENDS_PATH" "$T/out"
 cp "$T/ovr-ours" "$OVR"
 inside on-run-cl mesa run flatpak run --user "$APP" clinfo
 check "run flatpak run while on: the store's rusticl alone (its --env is above the override)" \

@@ -8,8 +8,10 @@
 # Zink over the export's lavapipe with --gl zink; on the runtime's GL with --gl distro,
 # distro and a rule's --gl distro. `which --pid` names the sandboxed program's GL libraries by
 # the extension. A release without GL exports as before (and its applications keep the
-# runtime's GL), and a GL library a branch cannot run is refused naming it. What the sandbox
-# is given is measured and said (the TAP comments).
+# runtime's GL), and a GL library a branch cannot run is refused naming it. A start from a
+# session with the version's GL (on --gl native) draws on the export's GL, the session's paths
+# of this system kept out by the override. What the sandbox is given is measured and said (the
+# TAP comments).
 . "$TB_TOP/tests/lib.sh"
 . "$TB_TOP/tests/flatpak-lib.sh"
 
@@ -117,6 +119,32 @@ check "…on the runtime's whole Mesa, its GL" all_in distro "$THEIRS" $GL_PARTS
 # what the session gives (flatpak.conf's FLATPAK_GL_DRIVERS)
 draw session env FLATPAK_GL_DRIVERS="$NAME:default" flatpak run --user "$APP" egl-draw
 check "FLATPAK_GL_DRIVERS=$NAME:default, as the session gives it: the export's GL" all_in session "$OURS/gl" $GL_PARTS
+
+# --- the session with the version's GL (on --gl native): its paths of this system stay out ---
+expect_exit 0 "on --gl native, current exported" ctl mesa on --gl native
+check "env.conf gives this system's programs the version's GL, LIBGL_DRIVERS_PATH a path of this system" \
+	grep -q "^LIBGL_DRIVERS_PATH=/" "$STORE/env.conf"
+check "…flatpak.conf names current's extension" test "$(cat "$STORE/flatpak.conf")" = "FLATPAK_GL_DRIVERS=$NAME:default"
+check "the user's override unsets LIBGL_DRIVERS_PATH and GBM_BACKENDS_PATH inside" sh -c \
+	"grep -qx 'LIBGL_DRIVERS_PATH=' '$FLATPAK_USER_DIR/overrides/global' && grep -qx 'GBM_BACKENDS_PATH=' '$FLATPAK_USER_DIR/overrides/global'"
+# (the application may read $T, where the store is: not for these starts, as an application
+# that may not read the store)
+session on-gl flatpak run --user --nofilesystem="$T" "$APP" egl-draw
+check "a start from that session draws every pixel right" drew on-gl
+check "…on the export's GL" all_in on-gl "$OURS/gl" $GL_PARTS
+# what the override keeps out (measured): flatpak passes the session's LIBGL_DRIVERS_PATH,
+# where Mesa then looks for its driver alone
+mv "$FLATPAK_USER_DIR/overrides/global" "$T/override"
+session on-gl-bare flatpak run --user --nofilesystem="$T" "$APP" egl-draw
+check "without the override the session's LIBGL_DRIVERS_PATH reaches the sandbox, and EGL finds no driver" \
+	sh -c "! grep -q '^pixels=' '$T/on-gl-bare' && grep -q 'search paths $STORE' '$T/on-gl-bare'"
+echo "# without the override: $(grep -m1 'MESA-LOADER' "$T/on-gl-bare")"
+mv "$T/override" "$FLATPAK_USER_DIR/overrides/global"
+expect_exit 0 "status while on" ctl mesa status
+check "…says the session's Flatpak starts get the version's GL too" \
+	grep -q "^Flatpak applications started from the session: Mesa $V's extension ($NAME), its GL too, beside their runtime's own" "$T/out"
+expect_exit 0 "off" ctl mesa off
+check "…our keys left the override" sh -c "! grep -qs 'LIBGL_DRIVERS_PATH\|tb323fu-mesa' '$FLATPAK_USER_DIR/overrides/global'"
 
 # --- which --pid of a sandboxed GL program ---
 rm -f "$T/drawn"
