@@ -44,9 +44,11 @@ static int cmd_flatpak_export(struct cli *c, const void *opts, struct store *s, 
 		outcome_int(o, "bytes", (int64_t)bytes);
 		outcome_int(o, "linked", linked);
 		outcome_int(o, "copied", copied);
-		outcome_say(o, "Mesa %s exported as the Flatpak extension %s.%s for %s//%s (%s); start an application with it: tb323fu-ctl mesa app set APP %s, or tb323fu-mesa run flatpak run APP",
+		outcome_bool(o, "gl", n && done[0].gl);
+		outcome_say(o, "Mesa %s exported as the Flatpak extension %s.%s for %s//%s (%s)%s; start an application with it: tb323fu-ctl mesa app set APP %s, or tb323fu-mesa run flatpak run APP",
 			    v, FLATPAK_GL_POINT, done[0].name, FLATPAK_RUNTIME, said.buf,
-			    a->user ? "your installation" : "the system's installation", v);
+			    a->user ? "your installation" : "the system's installation",
+			    n && done[0].gl ? ", with its GL, which the sandbox takes before its runtime's own" : "", v);
 	}
 	sb_free(&said);
 	flatpak_exports_free(done, n);

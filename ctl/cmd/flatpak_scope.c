@@ -83,9 +83,12 @@ void flatpak_session_summary(const struct store *s, struct strbuf *sb, int *ours
 	sb_append(sb, "Flatpak applications started from the session: ");
 	if (on && want && fp && !strcmp(fp, want)) {
 		*ours = 1;
-		sb_appendf(sb, "Mesa %s's extension (%s) beside their runtime's own (%s/%s gives %s; "
+		char *gl = store_path(s, STORE_CURRENT_GL_ENV);
+		sb_appendf(sb, "Mesa %s's extension (%s)%s beside their runtime's own (%s/%s gives %s; "
 			       "the installation's override keeps %s out of the sandbox)",
-			   cur, name, s->root, STORE_FLATPAK_CONF, FLATPAK_GL_DRIVERS_VAR, ENV_OCL_ICD_VENDORS);
+			   cur, name, path_exists(gl) ? ", its GL too," : "", s->root, STORE_FLATPAK_CONF,
+			   FLATPAK_GL_DRIVERS_VAR, ENV_OCL_ICD_VENDORS);
+		free(gl);
 	} else if (on && cur) {
 		sb_appendf(sb, "their runtime's Mesa: Mesa %s is not exported to Flatpak (tb323fu-ctl mesa flatpak export, then tb323fu-ctl mesa on)",
 			   cur);

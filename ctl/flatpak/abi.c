@@ -79,26 +79,34 @@ int flatpak_runtime_glibc(const struct flatpak_runtime *r, char *out, size_t n, 
 }
 
 /* Where a library a file needs is found: the release's own lib/ first (the extension's
- * lib/ is on the sandbox's search path), then the runtime's. */
-static char *provider(const struct elf_host *h, const char *tree, const char *name)
+ * lib/ is on the sandbox's search path), then GL's folder (an export links its libraries
+ * into lib/), then the runtime's. */
+static char *provider(const struct elf_host *h, const struct manifest *m, const char *tree,
+		      const char *name)
 {
 	char *lib = xasprintf("%s/lib/%s", tree, name);
 	if (elf_file_matches(lib, h->elf_class, h->machine))
 		return lib;
 	free(lib);
+	if (m->has_gl) {
+		lib = xasprintf("%s/%s/%s", tree, m->gl_lib_dir, name);
+		if (elf_file_matches(lib, h->elf_class, h->machine))
+			return lib;
+		free(lib);
+	}
 	return elf_find_system_library(h, name);
 }
 
 /* Every version file (a path of the MANIFEST) needs is defined where its library is. */
-static int check_versions(const struct elf_host *h, const char *tree, const char *rel,
-			  struct tb_error *e)
+static int check_versions(const struct elf_host *h, const struct manifest *m, const char *tree,
+			  const char *rel, struct tb_error *e)
 {
 	char *path = path_join(tree, rel);
 	struct elf_versions v;
 	int rc = elf_read_versions_file(rel, path, &v, e);
 	for (size_t i = 0; !rc && v.is_elf && i < v.n_needs; i++) {
 		const struct elf_vneed *need = &v.needs[i];
-		char *lib = provider(h, tree, need->file);
+		char *lib = provider(h, m, tree, need->file);
 		if (!lib)
 			continue; /* the DT_NEEDED check has said it already */
 		struct elf_versions d;
@@ -134,7 +142,7 @@ int flatpak_abi_check(const char *tree, const struct manifest *m, const char *ve
 	if (!rc)
 		rc = elf_check_tree_on_host(tree, m, &h, &rep, &inner);
 	for (size_t i = 0; !rc && i < m->n_files; i++)
-		rc = check_versions(&h, tree, m->files[i].path, &inner);
+		rc = check_versions(&h, m, tree, m->files[i].path, &inner);
 	free_dirs(h.lib_dirs, h.n_lib_dirs);
 	h.lib_dirs = NULL;
 out:

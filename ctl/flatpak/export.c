@@ -191,6 +191,72 @@ static int put_loader_files(const struct manifest *m, const struct flatpak_runti
 	return rc;
 }
 
+/* 1 when the tree (its MANIFEST) has path, or something below it. */
+static int tree_has(const struct manifest *m, const char *path)
+{
+	size_t n = strlen(path);
+	for (size_t i = 0; i < m->n_files + m->n_links; i++) {
+		const char *p = i < m->n_files ? m->files[i].path : m->links[i - m->n_files].path;
+		if (!strncmp(p, path, n) && (p[n] == '\0' || p[n] == '/'))
+			return 1;
+	}
+	return 0;
+}
+
+/* A link lib/<base> in tmp to the release's path to (a path under lib/), unless the tree has
+ * lib/<base> already. */
+static int lib_link(const struct manifest *m, const char *tmp, const char *base, const char *to,
+		    struct tb_error *e)
+{
+	char *at = xasprintf("lib/%s", base);
+	int rc = TB_OK;
+	if (!strncmp(to, "lib/", 4) && !tree_has(m, at)) { /* the MANIFEST's GL keys name paths under lib/ */
+		char *link_path = path_join(tmp, at);
+		if (symlink(to + strlen("lib/"), link_path) != 0)
+			rc = tb_fail_errno(e, TB_R_FAILED, "cannot write %s", link_path);
+		free(link_path);
+	}
+	free(at);
+	return rc;
+}
+
+/* A release's GL where a GL extension has it, so that the runtime's loaders take it as they
+ * take its `default` extension's: glvnd's EGL vendor file in glvnd/egl_vendor.d naming the
+ * vendor library where the sandbox mounts it; in lib/ (on the sandbox's library path), a
+ * link to each library of GL's folder, so GBM, glapi or libgallium and the GLX vendor are
+ * found by their sonames; lib/dri and lib/gbm, links to the DRI drivers' and GBM's backends'
+ * folders. flatpak merges glvnd/egl_vendor.d, lib/dri and lib/gbm of the active extensions,
+ * the first extension's file of a name winning, and an unmanaged extension (ours) comes
+ * before an installed one (the runtime's `default`): the version's files of those names are
+ * the ones the sandbox's loaders see. */
+static int put_gl_files(const struct manifest *m, const struct flatpak_runtime *r,
+			const char *name, const char *tmp, struct tb_error *e)
+{
+	char *lib = xasprintf("/usr/%s/%s/%s", r->gl_dir, name, m->egl_vendor_lib);
+	char *json = envfiles_egl_vendor_json(lib);
+	char *p = xasprintf("%s/" FLATPAK_EGL_VENDOR_DIR "/" FLATPAK_EGL_VENDOR_FILE, tmp);
+	int rc = write_text(p, json, e);
+	free(p);
+	free(json);
+	free(lib);
+	char *lib_dir = path_join(tmp, "lib");
+	if (!rc)
+		rc = mkdir_p(lib_dir, 0755, e);
+	free(lib_dir);
+	size_t n = strlen(m->gl_lib_dir);
+	for (size_t i = 0; !rc && i < m->n_files + m->n_links; i++) {
+		const char *f = i < m->n_files ? m->files[i].path : m->links[i - m->n_files].path;
+		if (!strncmp(f, m->gl_lib_dir, n) && f[n] == '/' && !strchr(f + n + 1, '/') &&
+		    !strncmp(f + n + 1, "lib", 3))
+			rc = lib_link(m, tmp, f + n + 1, f, e);
+	}
+	if (!rc)
+		rc = lib_link(m, tmp, FLATPAK_DRI_DIR + strlen("lib/"), m->gl_drivers_dir, e);
+	if (!rc && m->gbm_backends_dir)
+		rc = lib_link(m, tmp, FLATPAK_GBM_DIR + strlen("lib/"), m->gbm_backends_dir, e);
+	return rc;
+}
+
 static void export_clear(struct flatpak_export *x)
 {
 	free(x->path);
@@ -268,6 +334,9 @@ static int write_one(const struct store *s, const char *version, const struct ma
 		rc = put_files(tree, m, tmp, x, e);
 	if (!rc)
 		rc = put_loader_files(m, r, name, tmp, e);
+	if (!rc && m->has_gl)
+		rc = put_gl_files(m, r, name, tmp, e);
+	x->gl = m->has_gl;
 	char *mark = rc ? NULL : marker_text(version, r->branch, s->root);
 	if (!rc) {
 		char *p = path_join(tmp, FLATPAK_MARKER_FILE);

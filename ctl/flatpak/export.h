@@ -1,7 +1,8 @@
 /* A store's version as an unmanaged Flatpak GL extension (docs/design.md §17):
  * <installation>/extension/org.freedesktop.Platform.GL.<name>/<arch>/<version>/ with the
  * version's files (hard links into versions/<v>, copies across file systems), its Vulkan ICD
- * and OpenCL vendor file naming the libraries where the sandbox mounts them, and our marker.
+ * and OpenCL vendor file naming the libraries where the sandbox mounts them, its GL where a
+ * GL extension has it (a release with GL), and our marker.
  * Only our own exports are ever replaced or removed; nothing is written into a runtime or
  * another extension. */
 #ifndef TB_FLATPAK_EXPORT_H
@@ -27,6 +28,7 @@ struct flatpak_export {
 	int user;      /* in the user's installation (else the system's) */
 	uint64_t bytes;  /* export: the bytes of its files */
 	unsigned linked, copied; /* export: files hard-linked into the store's tree, or copied */
+	int gl;        /* export: it carries the version's GL */
 };
 
 /* Exports version (installed in s) for branch (NULL: every installed branch of

@@ -1,8 +1,9 @@
 /* The session's Flatpak starts (docs/design.md §17, "From the session"). flatpak passes the
  * session's OCL_ICD_VENDORS into the sandbox, where its path of this system leaves ocl-icd
- * without any vendor; an override's empty value makes flatpak unset it there, and that is
- * right whatever is mounted: ocl-icd then reads the folder flatpak merges the active GL
- * extensions' vendors into. */
+ * without any vendor, and so the session's GL's LIBGL_DRIVERS_PATH and GBM_BACKENDS_PATH,
+ * which leave Mesa and GBM there without a driver; an override's empty value makes flatpak
+ * unset each there, and that is right whatever is mounted: the loaders then read the folders
+ * flatpak merges the active GL extensions' files into. */
 #include "flatpak/session.h"
 #include "flatpak/export.h"
 #include "flatpak/runtime.h"
@@ -27,7 +28,9 @@
  * beside the empty value, which older ones read as unset). */
 #define CONTEXT_GROUP "Context"
 #define UNSET_KEY "unset-environment"
-#define OVERRIDE_COMMENT " " TB_IDENT_MARK ": the session's " ENV_OCL_ICD_VENDORS " is a path of the host"
+/* The session's variables whose values are paths of this system, ours to unset inside. */
+static const char *const host_paths[] = {ENV_OCL_ICD_VENDORS, ENV_LIBGL_DRIVERS_PATH, ENV_GBM_BACKENDS_PATH};
+#define HOST_PATHS (sizeof host_paths / sizeof *host_paths)
 
 char *flatpak_session_drivers(const struct store *s, const char *version)
 {
@@ -70,14 +73,20 @@ static char *load(const char *path, size_t *len, int *missing)
 	return text;
 }
 
-static int state_of(GKeyFile *kf)
+/* name in [Environment]: 0 none, 1 ours (our mark in its comment), -1 someone else's. */
+static int key_state(GKeyFile *kf, const char *name)
 {
-	if (!g_key_file_has_key(kf, OVERRIDE_GROUP, ENV_OCL_ICD_VENDORS, NULL))
+	if (!g_key_file_has_key(kf, OVERRIDE_GROUP, name, NULL))
 		return 0;
-	char *c = g_key_file_get_comment(kf, OVERRIDE_GROUP, ENV_OCL_ICD_VENDORS, NULL);
+	char *c = g_key_file_get_comment(kf, OVERRIDE_GROUP, name, NULL);
 	int ours = c && strstr(c, TB_IDENT_MARK);
 	g_free(c);
 	return ours ? 1 : -1;
+}
+
+static int state_of(GKeyFile *kf)
+{
+	return key_state(kf, ENV_OCL_ICD_VENDORS);
 }
 
 int flatpak_session_override_state(int user)
@@ -105,19 +114,19 @@ static void drop_if_empty(GKeyFile *kf, const char *group)
 		g_key_file_remove_group(kf, group, NULL);
 }
 
-/* OCL_ICD_VENDORS put in (on) or taken out of [Context] unset-environment, every other
- * name kept in its order. */
-static void unset_list(GKeyFile *kf, int on)
+/* name put in (on) or taken out of [Context] unset-environment, every other name kept in
+ * its order. */
+static void unset_list(GKeyFile *kf, const char *name, int on)
 {
 	gsize n = 0;
 	char **old = g_key_file_get_string_list(kf, CONTEXT_GROUP, UNSET_KEY, &n, NULL);
 	const char **now = g_new0(const char *, n + 2);
 	gsize k = 0;
 	for (gsize i = 0; i < n; i++)
-		if (strcmp(old[i], ENV_OCL_ICD_VENDORS))
+		if (strcmp(old[i], name))
 			now[k++] = old[i];
 	if (on)
-		now[k++] = ENV_OCL_ICD_VENDORS;
+		now[k++] = name;
 	if (k)
 		g_key_file_set_string_list(kf, CONTEXT_GROUP, UNSET_KEY, now, k);
 	else if (old) {
@@ -131,22 +140,32 @@ static void unset_list(GKeyFile *kf, int on)
 char *flatpak_override_edit(const char *text, size_t len, int on, size_t *out_len)
 {
 	GKeyFile *kf = parse(text, len);
-	int st = kf ? state_of(kf) : -1;
-	if (on ? st != 0 : st != 1) {
-		if (kf)
-			g_key_file_free(kf);
+	if (!kf)
+		return NULL;
+	int changed = 0;
+	for (size_t i = 0; i < HOST_PATHS; i++) {
+		const char *name = host_paths[i];
+		int st = key_state(kf, name);
+		if (on && st == 0) {
+			char *comment = xasprintf(" %s: the session's %s is a path of the host", TB_IDENT_MARK, name);
+			g_key_file_set_string(kf, OVERRIDE_GROUP, name, "");
+			g_key_file_set_comment(kf, OVERRIDE_GROUP, name, comment, NULL);
+			free(comment);
+			unset_list(kf, name, 1);
+			changed = 1;
+		} else if (!on && st == 1) {
+			g_key_file_remove_comment(kf, OVERRIDE_GROUP, name, NULL);
+			g_key_file_remove_key(kf, OVERRIDE_GROUP, name, NULL);
+			unset_list(kf, name, 0);
+			changed = 1;
+		}
+	}
+	if (!changed) {
+		g_key_file_free(kf);
 		return NULL;
 	}
-	if (on) {
-		g_key_file_set_string(kf, OVERRIDE_GROUP, ENV_OCL_ICD_VENDORS, "");
-		g_key_file_set_comment(kf, OVERRIDE_GROUP, ENV_OCL_ICD_VENDORS, OVERRIDE_COMMENT, NULL);
-		unset_list(kf, 1);
-	} else {
-		g_key_file_remove_comment(kf, OVERRIDE_GROUP, ENV_OCL_ICD_VENDORS, NULL);
-		g_key_file_remove_key(kf, OVERRIDE_GROUP, ENV_OCL_ICD_VENDORS, NULL);
+	if (!on && g_key_file_has_group(kf, OVERRIDE_GROUP))
 		drop_if_empty(kf, OVERRIDE_GROUP);
-		unset_list(kf, 0);
-	}
 	gsize n = 0;
 	char *data = g_key_file_to_data(kf, &n, NULL);
 	g_key_file_free(kf);

@@ -474,7 +474,7 @@ static void check_flatpak_overrides(struct health_report *r, const struct store 
 	free(env);
 	free(conf);
 	if (apps && on && is_directory(apps) && flatpak_session_override_state(1) == 0)
-		add_finding(r, &r->flatpak, 1)->text = xasprintf("the applications of your Flatpak installation (%s) get the session's OCL_ICD_VENDORS, a path of this system, and no OpenCL inside (tb323fu-ctl mesa on gave the override to the installations it may write): flatpak override --user --unset-env=OCL_ICD_VENDORS",
+		add_finding(r, &r->flatpak, 1)->text = xasprintf("the applications of your Flatpak installation (%s) get the session's OCL_ICD_VENDORS (and with the session's GL its LIBGL_DRIVERS_PATH and GBM_BACKENDS_PATH), paths of this system, and no OpenCL (nor GL) inside (tb323fu-ctl mesa on gave the override to the installations it may write): flatpak override --user --unset-env=OCL_ICD_VENDORS --unset-env=LIBGL_DRIVERS_PATH --unset-env=GBM_BACKENDS_PATH",
 			inst);
 	free(apps);
 	free(inst);

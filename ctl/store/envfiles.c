@@ -41,8 +41,7 @@ char *envfiles_icd_json(const char *lib, const char *api)
 	return text;
 }
 
-/* glvnd's EGL vendor file naming lib, an absolute path. */
-static char *egl_vendor_json(const char *lib)
+char *envfiles_egl_vendor_json(const char *lib)
 {
 	json_object *root = json_object_new_object();
 	json_object *icd = json_object_new_object();
@@ -64,7 +63,7 @@ static void render_gl(const struct manifest *m, const char *lib_base, const char
 		      struct rendered *r)
 {
 	char *lib = path_join(lib_base, m->egl_vendor_lib);
-	r->egl_vendor = egl_vendor_json(lib);
+	r->egl_vendor = envfiles_egl_vendor_json(lib);
 	free(lib);
 	struct strbuf *sb = &r->gl_env;
 	sb_appendf(sb, "%s=%s/%s%s\n", ENV_LD_LIBRARY_PATH, lib_base, m->gl_lib_dir, ENVFILE_LD_SUFFIX);

@@ -25,5 +25,7 @@ int envfiles_stage_current(struct store *s, const char *version, int enabled, en
 
 /* A Vulkan ICD manifest naming lib (an absolute path) with api_version api, allocated. */
 char *envfiles_icd_json(const char *lib, const char *api);
+/* glvnd's EGL vendor file naming lib (an absolute path), allocated. */
+char *envfiles_egl_vendor_json(const char *lib);
 
 #endif

@@ -17,11 +17,20 @@
 /* The Vulkan loader's choice of drivers by their manifest's file name; flatpak passes it
  * into the sandbox (it clears VK_DRIVER_FILES and VK_ICD_FILENAMES). */
 #define FLATPAK_VK_SELECT_VAR "VK_LOADER_DRIVERS_SELECT"
+/* glvnd's EGL vendor folders; flatpak clears it, so it goes in as flatpak's --env= only. */
+#define FLATPAK_EGL_DIRS_VAR "__EGL_VENDOR_LIBRARY_DIRS"
 /* The marker file at the top of an export (a GKeyFile; ours carries TB_IDENT_MARK). */
 #define FLATPAK_MARKER_FILE "tb323fu-mesa.export"
 /* Where the loaders' files of an export are, relative to its top: NAME.json, NAME.icd. */
 #define FLATPAK_VULKAN_DIR "vulkan/icd.d"
 #define FLATPAK_OPENCL_DIR "OpenCL/vendors"
+/* GL in an export, where a GL extension has it and flatpak merges it from every active one
+ * (the first extension's file of a name wins): glvnd's EGL vendor file, named as Mesa names
+ * its own, the DRI drivers and GBM's backends (docs/design.md §17). */
+#define FLATPAK_EGL_VENDOR_DIR "glvnd/egl_vendor.d"
+#define FLATPAK_EGL_VENDOR_FILE "50_mesa.json"
+#define FLATPAK_DRI_DIR "lib/dri"
+#define FLATPAK_GBM_DIR "lib/gbm"
 
 /* The multiarch folder of the runtime's GL extension point for this build's machine. */
 #if defined(__x86_64__)
@@ -34,12 +43,6 @@
 #define FLATPAK_TRIPLET "arm-linux-gnueabihf"
 #else
 #define FLATPAK_TRIPLET "unknown-linux-gnu"
-/* What a driver mapped inside a Flatpak sandbox is, by its path
- * (/usr/lib/<triplet>/GL/<name>/…): 1, a store's version's extension (out: the version, its
- * '_' read as '.'); 2, another GL extension (out: its name, "default" for the runtime's own);
- * 0, neither. */
-int flatpak_path_extension(const char *path, char *out, size_t n);
-
 #endif
 
 /* The export's name of a version (the last part of its extension's ID):

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 int launch_is_flatpak_run(char **argv)
 {
@@ -21,10 +22,12 @@ int launch_is_flatpak_run(char **argv)
 }
 
 /* The variables for the store's build inside the sandbox: the version's extension beside
- * the runtime's own (`default`, which carries OpenGL, EGL and VA-API, none of which a release
- * has), the Vulkan loader told to load only ours and ocl-icd only our vendor file, both by
- * the paths the sandbox mounts them at; RUSTICL_ENABLE as the env file says. What the env
- * file sets for this system (its paths, LD_LIBRARY_PATH) would mean nothing inside. */
+ * the runtime's own (`default`, which carries VA-API and, for a release without GL, OpenGL
+ * and EGL; the GL of a release with it comes first), the Vulkan loader told to load only ours
+ * and ocl-icd only our vendor file, both by the paths the sandbox mounts them at;
+ * RUSTICL_ENABLE as the env file says. What the env file sets for this system (its paths,
+ * LD_LIBRARY_PATH) would mean nothing inside. */
+
 /* Whether name's extension is in the user's or the system's installation (as flatpak finds
  * them: $FLATPAK_USER_DIR, else ~/.local/share/flatpak; $FLATPAK_SYSTEM_DIR, else
  * /var/lib/flatpak). */
@@ -50,12 +53,51 @@ static int exported(const char *name)
 	return 0;
 }
 
-/* The sandbox's OCL_ICD_VENDORS of this start, also given on flatpak's command line: while
- * the session is on, the installation's global override unsets the variable inside (the
- * session's value is a path of this system), and only the command line is above that. */
-static char sandbox_vendor[320];
+/* The variables of this start given on flatpak's command line (--env=NAME=VALUE): the
+ * sandbox's OCL_ICD_VENDORS (while the session is on, the installation's global override
+ * unsets the variable inside, the session's value being a path of this system, and only the
+ * command line is above that), and the runtime's own GL for --gl distro (flatpak clears
+ * LD_LIBRARY_PATH and glvnd's variables, and sets what its --env= says after that). */
+#define SANDBOX_ENV_MAX 5
+static char sandbox_env[SANDBOX_ENV_MAX][400];
+static size_t sandbox_env_n;
 
-int launch_flatpak_env(const char *root, const struct launch_env *e)
+static void sandbox_set(const char *name, const char *value)
+{
+	if (sandbox_env_n < SANDBOX_ENV_MAX)
+		snprintf(sandbox_env[sandbox_env_n++], sizeof sandbox_env[0], "--env=%s=%s", name, value);
+}
+
+/* --gl distro of a version whose export carries GL: the sandbox's loaders sent to the
+ * runtime's `default` extension (where the sandbox mounts it), which ours comes before
+ * otherwise: its libraries first on the library path, its EGL vendor file, its DRI drivers
+ * and GBM backends. */
+static void sandbox_runtime_gl(void)
+{
+	char dir[200], v[300];
+	snprintf(dir, sizeof dir, "/usr/lib/%s/GL/%s", FLATPAK_TRIPLET, FLATPAK_GL_DEFAULT);
+	snprintf(v, sizeof v, "%s/lib", dir);
+	sandbox_set(ENV_LD_LIBRARY_PATH, v);
+	snprintf(v, sizeof v, "%s/%s", dir, FLATPAK_EGL_VENDOR_DIR);
+	sandbox_set(FLATPAK_EGL_DIRS_VAR, v);
+	snprintf(v, sizeof v, "%s/%s", dir, FLATPAK_DRI_DIR);
+	sandbox_set(ENV_LIBGL_DRIVERS_PATH, v);
+	snprintf(v, sizeof v, "%s/%s", dir, FLATPAK_GBM_DIR);
+	sandbox_set(ENV_GBM_BACKENDS_PATH, v);
+}
+
+/* --gl zink: Mesa's own switches, which flatpak passes into the sandbox, as the version's
+ * Zink file sets them (the export's zink_dri.so comes before the runtime's; the Vulkan
+ * loader there takes the version's driver alone). */
+static int sandbox_zink(const struct env_list *gl)
+{
+	const struct env_var *o = gl ? env_list_find(gl, ENV_LOADER_DRIVER_OVERRIDE) : NULL;
+	const struct env_var *sw = gl ? env_list_find(gl, ENV_LIBGL_ALWAYS_SOFTWARE) : NULL;
+	return (o && setenv(o->name, o->value, 1) != 0) || (sw && setenv(sw->name, sw->value, 1) != 0) ? -1 : 0;
+}
+
+int launch_flatpak_env(const char *root, const struct launch_env *e, const char *gl_mode,
+		       const struct env_list *gl)
 {
 	char current[80], name[128];
 	const char *v = e->version ? e->version : store_current_version(root, current, sizeof current);
@@ -83,30 +125,35 @@ int launch_flatpak_env(const char *root, const struct launch_env *e)
 	if (launch_env_clean(root, &e->list) != 0 || setenv(FLATPAK_GL_DRIVERS_VAR, drivers, 1) != 0 ||
 	    (vulkan && setenv(FLATPAK_VK_SELECT_VAR, select, 1) != 0) ||
 	    (opencl && setenv(ENV_OCL_ICD_VENDORS, vendor, 1) != 0) ||
-	    (rusticl && setenv(ENV_RUSTICL_ENABLE, rusticl->value, 1) != 0))
+	    (rusticl && setenv(ENV_RUSTICL_ENABLE, rusticl->value, 1) != 0) ||
+	    (gl_mode && !strcmp(gl_mode, "zink") && sandbox_zink(gl) != 0))
 		return fail(TB_R_FAILED, "cannot set the environment: out of memory", NULL);
 	if (opencl)
-		snprintf(sandbox_vendor, sizeof sandbox_vendor, "%s", vendor);
+		sandbox_set(ENV_OCL_ICD_VENDORS, vendor);
+	char gl_file[STORE_PATH_MAX];
+	if (gl_mode && !strcmp(gl_mode, "distro") &&
+	    store_env_file_as(gl_file, sizeof gl_file, root, e->version, STORE_GL_SUFFIX) == 0 &&
+	    access(gl_file, F_OK) == 0)
+		sandbox_runtime_gl();
 	return 0;
 }
 
 char **launch_flatpak_argv(char **argv)
 {
-	if (!sandbox_vendor[0])
+	if (!sandbox_env_n)
 		return argv;
 	size_t n = 0;
 	while (argv[n])
 		n++;
-	static char option[sizeof sandbox_vendor + 64];
-	snprintf(option, sizeof option, "--env=%s=%s", ENV_OCL_ICD_VENDORS, sandbox_vendor);
-	char **args = malloc((n + 2) * sizeof *args);
+	char **args = malloc((n + 1 + sandbox_env_n) * sizeof *args);
 	if (!args)
 		return NULL;
 	args[0] = argv[0];
 	args[1] = argv[1]; /* run */
-	args[2] = option;
+	for (size_t k = 0; k < sandbox_env_n; k++)
+		args[2 + k] = sandbox_env[k];
 	for (size_t i = 2; i <= n; i++)
-		args[i + 1] = argv[i];
+		args[i + sandbox_env_n] = argv[i];
 	return args;
 }
 

@@ -45,14 +45,17 @@ int launch_env_clean(const char *root, const struct env_list *extra);
 int launch_env_apply(const struct env_list *list);
 
 /* `flatpak run …` (launcher/flatpakrun.c, docs/design.md §17): 1 when argv starts so; the
- * variables that give the sandbox the version of e (its GL extension), 0 or the exit code
- * said; and distro's: the runtime's own Mesa. */
+ * variables that give the sandbox the version of e (its GL extension, which carries its GL
+ * when it has one; gl_mode is --gl's word or NULL, gl the GL list run loaded for it or
+ * NULL), 0 or the exit code said; and distro's: the runtime's own Mesa. */
 int launch_is_flatpak_run(char **argv);
-int launch_flatpak_env(const char *root, const struct launch_env *e);
+int launch_flatpak_env(const char *root, const struct launch_env *e, const char *gl_mode,
+		       const struct env_list *gl);
 void launch_flatpak_distro(void);
-/* argv with the sandbox's OCL_ICD_VENDORS of launch_flatpak_env as flatpak's --env= after
- * `run` (the command line is above the installation's override), or argv itself when there
- * is none; NULL when out of memory. */
+/* argv with the variables launch_flatpak_env gives on the command line (the sandbox's
+ * OCL_ICD_VENDORS; the runtime's GL for --gl distro) as flatpak's --env= after `run` (the
+ * command line is above the installation's override), or argv itself when there are none;
+ * NULL when out of memory. */
 char **launch_flatpak_argv(char **argv);
 
 int cmd_env(const char *root, int argc, char **argv);

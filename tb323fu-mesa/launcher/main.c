@@ -150,7 +150,7 @@ static int cmd_run(const char *store, int argc, char **argv)
 	if (rc != 0)
 		return rc;
 	if (launch_is_flatpak_run(argv + start)) { /* a sandbox: its GL extension (§17) */
-		rc = launch_flatpak_env(root, &selected);
+		rc = launch_flatpak_env(root, &selected, gl, gl_list);
 		if (rc)
 			return rc;
 		char **args = launch_flatpak_argv(argv + start);

@@ -104,12 +104,15 @@ static void test_override(void **state)
 	char *on = flatpak_override_edit(NULL, 0, 1, &n);
 	assert_non_null(on);
 	assert_non_null(strstr(on, "\nOCL_ICD_VENDORS=\n"));
-	assert_non_null(strstr(on, "unset-environment=OCL_ICD_VENDORS;"));
+	assert_non_null(strstr(on, "\nLIBGL_DRIVERS_PATH=\n"));
+	assert_non_null(strstr(on, "\nGBM_BACKENDS_PATH=\n"));
+	assert_non_null(strstr(on, "unset-environment=OCL_ICD_VENDORS;LIBGL_DRIVERS_PATH;GBM_BACKENDS_PATH;"));
 	assert_non_null(strstr(on, "tb323fu-mesa-toolchain-program"));
 	assert_null(flatpak_override_edit(on, strlen(on), 1, &n)); /* already there */
 	char *off = flatpak_override_edit(on, strlen(on), 0, &n);
 	assert_non_null(off);
 	assert_null(strstr(off, "OCL_ICD_VENDORS"));
+	assert_null(strstr(off, "LIBGL_DRIVERS_PATH"));
 	assert_null(strstr(off, "tb323fu-mesa"));
 	free(on);
 	free(off);
@@ -128,9 +131,22 @@ static void test_override(void **state)
 	assert_null(strstr(off, "OCL_ICD_VENDORS"));
 	free(on);
 	free(off);
-	/* an OCL_ICD_VENDORS someone else set is theirs: never changed, never taken */
+	/* an OCL_ICD_VENDORS someone else set is theirs: never changed, never taken; the other
+	 * keys are ours to put in and take out */
 	const char *set = "[Environment]\nOCL_ICD_VENDORS=/usr/lib/x/GL/y/OpenCL/vendors\n";
-	assert_null(flatpak_override_edit(set, strlen(set), 1, &n));
+	on = flatpak_override_edit(set, strlen(set), 1, &n);
+	assert_non_null(on);
+	assert_non_null(strstr(on, "OCL_ICD_VENDORS=/usr/lib/x/GL/y/OpenCL/vendors\n"));
+	assert_non_null(strstr(on, "\nLIBGL_DRIVERS_PATH=\n"));
+	assert_non_null(strstr(on, "unset-environment=LIBGL_DRIVERS_PATH;GBM_BACKENDS_PATH;"));
+	assert_null(flatpak_override_edit(on, strlen(on), 1, &n));
+	off = flatpak_override_edit(on, strlen(on), 0, &n);
+	assert_non_null(off);
+	assert_non_null(strstr(off, "OCL_ICD_VENDORS=/usr/lib/x/GL/y/OpenCL/vendors\n"));
+	assert_null(strstr(off, "LIBGL_DRIVERS_PATH"));
+	assert_null(strstr(off, "unset-environment"));
+	free(on);
+	free(off);
 	assert_null(flatpak_override_edit(set, strlen(set), 0, &n));
 	/* not a key file, or a NUL inside: left alone */
 	assert_null(flatpak_override_edit("not a key file", 14, 1, &n));
