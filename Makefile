@@ -247,7 +247,9 @@ tsan-unit:
 
 # The quick tier, test programs run at once one a core (JOBS=N: N at once; JOBS=1: one after
 # another); check-full is the full tier (TB_TIER=full: the long forms, as CI runs them).
+# TESTS="WORD…": only the test files whose names contain a word (as tests/run takes them).
 JOBS ?=
+TESTS ?=
 # What a target needs from Debian's archive (ci/packages/LIST.txt) is installed first, as root,
 # saying which and why; a user is told the one sudo line (ci/install-deps --for).
 needs = @sh ci/install-deps --for "make $@" $(1)
@@ -255,7 +257,7 @@ check:
 	$(call needs,check $(if $(filter full,$(TB_TIER)),full))
 	@$(MAKE) --no-print-directory all unit-tests man
 	@if command -v $(FUZZ_CC) >/dev/null; then $(MAKE) --no-print-directory fuzz; fi
-	@BUILD=$(BUILD) SANITIZE=$(SANITIZE) sh tests/run $(if $(JOBS),-j $(JOBS))
+	@BUILD=$(BUILD) SANITIZE=$(SANITIZE) sh tests/run $(if $(JOBS),-j $(JOBS)) $(TESTS)
 check-full:
 	@$(MAKE) --no-print-directory check TB_TIER=full
 
@@ -276,11 +278,12 @@ check-recipes:
 
 # The README's set-up, make demo and make check in a fresh root of another Debian release
 # (SUITE=trixie by default, SANITIZE=1 for the sanitizer run, TB_TIER=full for the full
-# tier), from a clean clone of HEAD.
+# tier), from a clean clone of HEAD; TESTS="WORD…": make check of those test files alone,
+# without make demo (a quick run of one part in the other release while working on it).
 SUITE ?= trixie
 check-root:
 	$(call needs,root)
-	SUITE=$(SUITE) SANITIZE=$(SANITIZE) TB_TIER=$(TB_TIER) sh tests/check-root
+	SUITE=$(SUITE) SANITIZE=$(SANITIZE) TB_TIER=$(TB_TIER) TESTS='$(TESTS)' sh tests/check-root
 
 # Opt-in and slow: the tablet's platform (aarch64 Debian 13 with trixie-backports' Mesa) under
 # qemu-user; needs root. FULL=1 builds the full tablet release (Turnip and rusticl), with the

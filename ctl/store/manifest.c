@@ -500,6 +500,23 @@ static int directly_in(const char *path, const char *dir)
 	return !strncmp(path, dir, n) && path[n] == '/' && !strchr(path + n + 1, '/');
 }
 
+/* 1 when a libgallium-<version>.so, file or link, is directly in gl_lib_dir (Mesa 25's layout). */
+static int has_libgallium(const struct manifest *m)
+{
+	static const char pre[] = "libgallium-", post[] = ".so";
+	for (size_t i = 0; i < m->n_files + m->n_links; i++) {
+		const char *p = i < m->n_files ? m->files[i].path : m->links[i - m->n_files].path;
+		if (!directly_in(p, m->gl_lib_dir))
+			continue;
+		const char *base = strrchr(p, '/') + 1;
+		size_t n = strlen(base);
+		if (n > strlen(pre) + strlen(post) && !strncmp(base, pre, strlen(pre)) &&
+		    !strcmp(base + n - strlen(post), post))
+			return 1;
+	}
+	return 0;
+}
+
 static void gl_defaults(struct manifest *m)
 {
 	if (!m->gl_lib_dir)
@@ -538,7 +555,12 @@ static int check_gl(struct manifest *m, struct tb_error *e)
 	if (m->glx_vendor_lib && !glx_name(m->glx_vendor_lib, &len))
 		return BAD("the MANIFEST's glx_vendor_lib %s is not named libGLX_<vendor>.so.0, so GLX cannot select it",
 			   m->glx_vendor_lib);
-	const char *const dirs[][2] = {{"gl_drivers_dir", m->gl_drivers_dir},
+	/* Mesa 25's layout links every gallium driver into one libgallium-<version>.so that the
+	 * vendor libraries and GBM's backend need by soname: its *_dri.so are stubs of libdril that
+	 * none of them maps (later Mesa ships none), so the DRI folder may hold nothing. Before it,
+	 * each driver is the *_dri.so the loaders open by name from that folder. */
+	int megadriver = has_libgallium(m);
+	const char *const dirs[][2] = {{"gl_drivers_dir", megadriver ? NULL : m->gl_drivers_dir},
 				       {"gbm_backends_dir", m->gbm_backends_dir}};
 	for (size_t i = 0; i < sizeof dirs / sizeof *dirs; i++)
 		if (dirs[i][1] && !first_under(m->files, m->n_files, sizeof *m->files, dirs[i][1]) &&
@@ -546,7 +568,7 @@ static int check_gl(struct manifest *m, struct tb_error *e)
 			return BAD("the MANIFEST's %s %s holds nothing in the release", dirs[i][0], dirs[i][1]);
 	/* The DRI drivers the loaders open by name for the modes the launcher offers. */
 	const char *const needs[][2] = {{"zink", "zink"}, {"llvmpipe", "swrast"}, {"softpipe", "swrast"}};
-	for (size_t i = 0; i < sizeof needs / sizeof *needs; i++) {
+	for (size_t i = 0; !megadriver && i < sizeof needs / sizeof *needs; i++) {
 		if (!manifest_has_gallium(m, needs[i][0]))
 			continue;
 		char *dri = xasprintf("%s/%s_dri.so", m->gl_drivers_dir, needs[i][1]);

@@ -242,9 +242,12 @@ static int is_gl_part(const char *name)
 			return 1;
 	return ends_with(name, "_dri.so") || ends_with(name, "_gbm.so");
 }
+/* libgallium (Mesa 25's layout) or a *_dri.so other than Mesa 25's stub, libdril, which
+ * holds no driver */
 static int is_gallium(const char *name)
 {
-	return !strncmp(name, "libgallium", 10) || ends_with(name, "_dri.so");
+	return !strncmp(name, "libgallium", 10) ||
+	       (ends_with(name, "_dri.so") && strncmp(name, "libdril", 7));
 }
 
 /* The mapped libraries prove it was the release's GL: its EGL vendor library and no other,

@@ -2,8 +2,10 @@
 # GL through the launcher (docs/design.md §6): a surfaceless EGL program that draws
 # (tests/tools/egl-draw) maps the store's GL under `run` and `run --gl native`, the store's GL
 # on Zink over the store's Vulkan driver under `run --gl zink`, and the distribution's under
-# `run --gl distro` and `distro`, each with every pixel right. A version without GL is run as
-# before, and --gl asks for what it has not in a clear sentence.
+# `run --gl distro` and `distro`, each with every pixel right; with a GBM device, GBM's backend
+# too. A version without GL is run as before, and --gl asks for what it has not in a clear
+# sentence. The parts named are those of the Mesa the stand-in was packed from: Debian 12's
+# (Mesa 22.3) or Debian 13's (Mesa 25.0).
 . "$TB_TOP/tests/lib.sh"
 
 V1=2026.11.01
@@ -33,16 +35,33 @@ all_in() {
 			END { exit !(seen && !other) }' || return 1
 	done
 }
-GL_PARTS="libEGL_mesa.so.0 libgbm.so.1 libglapi.so.0 swrast_dri.so"
+# The layout of the stand-in's Mesa: from Mesa 25 on, every gallium driver is in one
+# libgallium-<version>.so that the EGL vendor library needs by soname (its dri/*_dri.so are
+# stubs of libdril that nothing here maps) and GBM's backend is gbm/dri_gbm.so (found through
+# GBM_BACKENDS_PATH); before it, llvmpipe is the DRI driver swrast_dri.so beside libglapi, which
+# is GBM's backend too (found through LIBGL_DRIVERS_PATH).
+GALLIUM=$(cd "$REAL/versions/$V1/lib/gl" && ls libgallium-*.so 2>/dev/null)
+if [ -n "$GALLIUM" ]; then
+	GL_PARTS="libEGL_mesa.so.0 libgbm.so.1 libgallium-"
+	GBM_BACKEND=dri_gbm.so
+	WHICH_GL="libEGL_mesa.so.0.0.0 libgbm.so.1.0.0 $GALLIUM dri_gbm.so"
+else
+	GL_PARTS="libEGL_mesa.so.0 libgbm.so.1 libglapi.so.0 swrast_dri.so"
+	GBM_BACKEND=swrast_dri.so
+	WHICH_GL="libEGL_mesa.so.0.0.0 libgbm.so.1.0.0 libglapi.so.0.0.0 swrast_dri.so"
+fi
 pixels_right() { grep -qx 'pixels=4096/4096' "$T/out"; }
 
 # --- run: the version's own GL ---
 expect_exit 0 "run: the surfaceless EGL program draws" mesa run "$DRAW"
 check "run: every pixel is right" pixels_right
 check "run: the renderer is the release's llvmpipe" grep -q '^renderer=llvmpipe' "$T/out"
-check "run: EGL vendor, GBM, glapi and the DRI driver are the store's $V1" \
+check "run: EGL vendor, GBM and the gallium driver ($GL_PARTS) are the store's $V1" \
 	all_in "$REAL/versions/$V1/lib/gl" $GL_PARTS
-check "run: no GL library of the system's Mesa is mapped" sh -c "! grep -q '^map=$SYS/\(libEGL_mesa\|libgbm\|libglapi\|dri/\)' '$T/out'"
+check "run: no GL library of the system's Mesa is mapped" \
+	sh -c "! grep -q '^map=$SYS/\(libEGL_mesa\|libgbm\|libglapi\|libgallium\|dri/\|gbm/\)' '$T/out'"
+expect_exit 0 "run: a GBM device too" mesa run "$DRAW" --gbm
+check "run: GBM and its backend ($GBM_BACKEND) are the store's" all_in "$REAL/versions/$V1/lib/gl" libgbm.so.1 $GBM_BACKEND
 expect_exit 0 "run --gl native: draws" mesa run --gl native "$DRAW"
 check "run --gl native: every pixel is right" pixels_right
 check "run --gl native: the store's GL" all_in "$REAL/versions/$V1/lib/gl" $GL_PARTS
@@ -52,6 +71,8 @@ check "run sets what GL's loaders need: the EGL vendor file by its absolute path
 		grep -qx 'LIBGL_DRIVERS_PATH=$STORE/current/lib/gl/dri' '$T/out' &&
 		grep -qx '__GLX_VENDOR_LIBRARY_NAME=mesa' '$T/out' &&
 		grep -q '^LD_LIBRARY_PATH=$STORE/current/lib/gl\$' '$T/out'"
+[ -z "$GALLIUM" ] ||
+	check "run sets GBM's backends' folder (Mesa 25's gbm/dri_gbm.so)" grep -qx "GBM_BACKENDS_PATH=$STORE/current/lib/gl/gbm" "$T/out"
 check "the EGL vendor file names the store's library by its absolute path" \
 	grep -q "\"library_path\":\"$STORE/current/lib/gl/libEGL_mesa.so.0\"" "$STORE/icd/egl_vendor.json"
 check "run sets neither Zink's choice nor software rendering" \
@@ -71,7 +92,9 @@ check "run --gl zink: the store's GL and the store's Vulkan driver under it" \
 # --- run --gl distro and distro: the distribution's GL ---
 expect_exit 0 "run --gl distro: draws" mesa run --gl distro "$DRAW"
 check "run --gl distro: every pixel is right" pixels_right
-check "run --gl distro: the distribution's EGL vendor, GBM, glapi and DRI driver" all_in "$SYS" $GL_PARTS
+check "run --gl distro: the distribution's EGL vendor, GBM and gallium driver" all_in "$SYS" $GL_PARTS
+expect_exit 0 "run --gl distro: a GBM device too" mesa run --gl distro "$DRAW" --gbm
+check "run --gl distro: GBM and its backend are the distribution's" all_in "$SYS" libgbm.so.1 $GBM_BACKEND
 check "run --gl distro: nothing of the store's GL" sh -c "! grep -q '^map=$REAL/' '$T/out'"
 run_cmd mesa run --gl distro printenv
 check "run --gl distro: Vulkan and OpenCL still come from the store" \
@@ -99,7 +122,7 @@ check "…on the distribution's GL" all_in "$SYS" $GL_PARTS
 hold() {
 	rm -f "$T/drawn"
 	mkfifo "$T/drawn"
-	"$@" "$DRAW" --hold >"$T/drawn" 2>"$T/hold.err" &
+	"$@" "$DRAW" --gbm --hold >"$T/drawn" 2>"$T/hold.err" &
 	holder=$!
 	TB_KILL_ON_EXIT="${TB_KILL_ON_EXIT:-} $holder"
 	while read -r line; do [ "$line" = ready ] && return 0; done <"$T/drawn"
@@ -108,9 +131,11 @@ hold() {
 stop() { kill "$1" 2>/dev/null; wait "$1" 2>/dev/null; }
 gl_of() { mesa which --pid "$holder" --json | json "$1"; }
 check "a GL program started by run" hold "$MESA" --store "$STORE" run
-check "which --pid: its EGL vendor, GBM, glapi and DRI driver are GL libraries of the store's $V1" \
+# as Python prints the sorted list of those names
+which_gl=$(printf '%s\n' $WHICH_GL | LC_ALL=C sort | sed "s/.*/'&'/" | paste -sd, | sed 's/,/, /g')
+check "which --pid: its EGL vendor, GBM and its backend, the gallium driver are GL libraries of the store's $V1" \
 	test "$(gl_of 'sorted(set((x["origin"], x["version"]) for x in d["drivers"] if x["api"] == "gl")), sorted(x["path"].rsplit("/", 1)[1] for x in d["drivers"] if x["api"] == "gl")')" = \
-	"([('store', '$V1')], ['libEGL_mesa.so.0.0.0', 'libgbm.so.1.0.0', 'libglapi.so.0.0.0', 'swrast_dri.so'])"
+	"([('store', '$V1')], [$which_gl])"
 expect_exit 0 "which --pid (human)" mesa which --pid $holder
 check "…says each is the store's Mesa $V1" \
 	grep -qx "GL library $REAL/versions/$V1/lib/gl/libEGL_mesa.so.0.0.0: the store's Mesa $V1" "$T/out"
@@ -200,7 +225,8 @@ check "…from versions/$V1" all_in "$REAL/versions/$V1/lib/gl" $GL_PARTS
 cp "$STORE/env/$V1.gl" "$T/gl.saved"
 echo "LD_PRELOAD=/tmp/evil.so" >>"$STORE/env/$V1.gl"
 expect_exit 1 "a GL env file that sets LD_PRELOAD" mesa run --version $V1 true
-check "…is refused as damaged" grep -q "$V1.gl line 5 sets LD_PRELOAD, which is not one of the variables of GL" "$T/err"
+check "…is refused as damaged" \
+	grep -q "$V1.gl line $(($(wc -l <"$T/gl.saved") + 1)) sets LD_PRELOAD, which is not one of the variables of GL" "$T/err"
 cp "$T/gl.saved" "$STORE/env/$V1.gl"
 
 # --- with a release that asks for its lib/ on LD_LIBRARY_PATH too: GL's folder first ---

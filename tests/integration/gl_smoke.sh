@@ -3,7 +3,10 @@
 # on the release's own gallium driver, draws, reads every pixel back and proves from the mapped
 # libraries that it was the release's GL; gl.zink does the same under `run --gl zink`, on Zink
 # over the release's Vulkan driver. A release whose gallium driver is damaged fails them and is
-# rolled back, as for the other tests; a release without GL skips them.
+# rolled back, as for the other tests; a release without GL skips them. The stand-in is the
+# machine's Mesa: Debian 12's 22.3, whose llvmpipe is the DRI driver swrast_dri.so, or Debian
+# 13's 25.0, whose gallium drivers are all in libgallium-<version>.so (its dri/*_dri.so are
+# stubs of libdril that no loader maps, so damaging one of them would break nothing).
 . "$TB_TOP/tests/lib.sh"
 
 V1=2026.12.01
@@ -21,12 +24,20 @@ check "gl.draw and gl.zink ran and passed" \
 	test "$(grep -c '"op":"smoke","test":"gl\.[a-z]*","status":"pass"' "$T/err")" = 2
 # detail NAME V: that test's detail in smoke/V.json
 detail() { result '[t["detail"] for t in d["tests"] if t["name"] == "'"$1"'"][0]' "$2"; }
+# the release's gallium driver, under lib/gl: Mesa 25's libgallium, else the DRI driver
+GALLIUM=$(cd "$REAL/versions/$V1/lib/gl" && ls libgallium-*.so 2>/dev/null)
+DRIVER=${GALLIUM:-dri/swrast_dri.so}
 RENDERER=$(detail gl.draw $V1 | sed 's/: 4096 pixels right.*//')
-check "gl.draw: llvmpipe drew every pixel with the release's EGL vendor and DRI driver" \
+check "gl.draw: llvmpipe drew every pixel with the release's EGL vendor and gallium driver (${DRIVER##*/})" \
 	sh -c "case '$RENDERER' in llvmpipe*) ;; *) exit 1 ;; esac &&
-		test \"\$1\" = '$RENDERER: 4096 pixels right; the release'\\''s libEGL_mesa.so.0.0.0, swrast_dri.so'" sh "$(detail gl.draw $V1)"
-check "gl.zink: Zink over the release's lavapipe drew every pixel" \
-	test "$(detail gl.zink $V1)" = "zink ($RENDERER): 4096 pixels right; the release's libEGL_mesa.so.0.0.0, swrast_dri.so, libvulkan_lvp.so"
+		test \"\$1\" = '$RENDERER: 4096 pixels right; the release'\\''s libEGL_mesa.so.0.0.0, ${DRIVER##*/}'" sh "$(detail gl.draw $V1)"
+# Zink's renderer names the device under it: "zink (llvmpipe (…))" in Mesa 22.3, "zink Vulkan
+# 1.4(llvmpipe (…) (MESA_LLVMPIPE))" in Mesa 25
+ZINK=$(detail gl.zink $V1 | sed 's/: 4096 pixels right.*//')
+check "gl.zink: Zink over the release's lavapipe drew every pixel ($ZINK)" \
+	sh -c "case \"\$1\" in zink*'($RENDERER'*) ;; *) exit 1 ;; esac" sh "$ZINK"
+check "…from the release's EGL vendor, gallium driver and lavapipe" \
+	test "$(detail gl.zink $V1)" = "$ZINK: 4096 pixels right; the release's libEGL_mesa.so.0.0.0, ${DRIVER##*/}, libvulkan_lvp.so"
 
 # The check tells the copies apart: the smoke program on the distribution's GL fails gl.draw.
 GL_ARGS="--egl-lib $REAL/versions/$V1/lib/gl/libEGL_mesa.so.0 --gl-dir $REAL/versions/$V1/lib/gl --no-vulkan --no-opencl --json"
@@ -42,12 +53,17 @@ expect_exit 1 "…and under \`run --gl zink\` it fails gl.draw: the renderer is 
 check "…said so" sh -c "grep -q 'Zink where the release.s own gallium driver was asked for' '$T/out'"
 
 # --- a release whose gallium driver is damaged: the stand-in with another library in its place ---
+# (the file gl.draw found mapped: Mesa 25's libgallium, not libdril's stub)
+check "the gallium driver to damage is the one gl.draw named$([ -n "$GALLIUM" ] && echo ", libgallium")" \
+	sh -c "test -f '$REAL/versions/$V1/lib/gl/$DRIVER' && ! test -L '$REAL/versions/$V1/lib/gl/$DRIVER' &&
+		case \"\$1\" in *', ${DRIVER##*/}') ;; *) exit 1 ;; esac" sh "$(detail gl.draw $V1)"
 mkdir -p "$T/x" "$T/broken"
 tar -xzf "$R1" -C "$T/x" && mv "$T/x/tree" "$T/stage" || not_ok "unpack $V1's tarball"
-printf 'int tb_not_a_dri_driver(void) { return 1; }\n' >"$T/dri.c"
-cc -shared -fPIC -o "$T/stage/lib/gl/dri/swrast_dri.so" "$T/dri.c" && chmod 644 "$T/stage/lib/gl/dri/swrast_dri.so"
+printf 'int tb_not_a_gallium_driver(void) { return 1; }\n' >"$T/dri.c"
+rm -f "$T/stage/lib/gl/$DRIVER"
+cc -shared -fPIC -o "$T/stage/lib/gl/$DRIVER" "$T/dri.c" && chmod 644 "$T/stage/lib/gl/$DRIVER"
 # the stand-in's own pack options, from its MANIFEST
-opts=$(awk -F= '/^(drivers|vulkan_lib|vulkan_api|vulkan_driver_id|opencl_lib|rusticl_enable|glx_vendor_lib|gallium_drivers)=/ {
+opts=$(awk -F= '/^(drivers|vulkan_lib|vulkan_api|vulkan_driver_id|opencl_lib|rusticl_enable|glx_vendor_lib|gbm_backends_dir|gallium_drivers)=/ {
 	k = $1; gsub("_", "-", k); print "--" k, substr($0, length($1) + 2) }' "$T/x/MANIFEST")
 # shellcheck disable=SC2086
 ctl mesa pack --stage "$T/stage" --version $V2 --keep-links $opts "$T/broken" >/dev/null || not_ok "pack $V2"

@@ -1,7 +1,7 @@
 /* egl-draw: a program that makes a surfaceless EGL context, draws with GLES and reads the
  * picture back, as an application on the store's GL would (tests/integration/gl_run.sh).
  *
- * usage: egl-draw [--hold]
+ * usage: egl-draw [--gbm] [--hold]
  * It clears a 64x64 framebuffer to blue, draws two triangles that cover its upper half in
  * green, reads every pixel back and checks it. It prints, one a line:
  *   renderer=<GL_RENDERER>
@@ -9,11 +9,16 @@
  *                      Vulkan driver under Zink
  *   pixels=<right>/<all>
  * and exits 0 when every pixel is right, 1 when one is wrong, 2 when GL could not be set up.
+ * --gbm: after the draw, also a GBM device, as a compositor makes one on its DRM device, so GBM's
+ * backend is mapped too (libgbm is opened at run time, so no GBM headers are needed; the device
+ * is on /dev/null, where Mesa's GBM falls back to software); "gbm=yes" once it is made.
  * --hold: after the lines, "ready" and wait until killed (for `tb323fu-mesa which --pid`). */
 #include <EGL/egl.h>
 #include <EGL/eglext.h>
 #include <GLES2/gl2.h>
 
+#include <dlfcn.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -128,9 +133,31 @@ static int check(void)
 	return right;
 }
 
+/* A GBM device on /dev/null through the libgbm the loader finds; 0 once it is made. */
+static int gbm_device(void)
+{
+	void *lib = dlopen("libgbm.so.1", RTLD_NOW);
+	void *(*create)(int) = lib ? (void *(*)(int))dlsym(lib, "gbm_create_device") : NULL;
+	int fd = open("/dev/null", O_RDWR | O_CLOEXEC);
+	if (!create || fd < 0 || !create(fd)) {
+		fprintf(stderr, "egl-draw: no GBM device (%s)\n", lib ? "gbm_create_device failed" : dlerror());
+		return -1;
+	}
+	printf("gbm=yes\n");
+	return 0; /* the device stays until the program ends */
+}
+
 int main(int argc, char **argv)
 {
-	int hold = argc > 1 && !strcmp(argv[1], "--hold");
+	int hold = 0, gbm = 0;
+	for (int i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--hold"))
+			hold = 1;
+		else if (!strcmp(argv[i], "--gbm"))
+			gbm = 1;
+		else
+			return fprintf(stderr, "usage: egl-draw [--gbm] [--hold]\n"), 2;
+	}
 	PFNEGLGETPLATFORMDISPLAYEXTPROC get_display =
 		(PFNEGLGETPLATFORMDISPLAYEXTPROC)eglGetProcAddress("eglGetPlatformDisplayEXT");
 	if (!get_display)
@@ -153,6 +180,8 @@ int main(int argc, char **argv)
 	if (draw() != 0)
 		return 2;
 	int right = check();
+	if (gbm && gbm_device() != 0)
+		return 2;
 	print_maps();
 	printf("pixels=%d/%d\n", right, SIZE * SIZE);
 	if (hold) {

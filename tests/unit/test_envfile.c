@@ -405,6 +405,8 @@ static void names_drivers_but_not_loaders(void **state)
 	assert_int_equal(driver_api_of("/s/lib/gl/libgbm.so.1.0.0"), GPU_API_GL);
 	assert_int_equal(driver_api_of("/s/lib/gl/libglapi.so.0"), GPU_API_GL);
 	assert_int_equal(driver_api_of("/s/lib/gl/libgallium-25.0.7-1.so"), GPU_API_GL);
+	assert_int_equal(driver_api_of("/s/lib/gl/libgallium-25.0.7-2+deb13u1.so"), GPU_API_GL);
+	assert_int_equal(driver_api_of("/s/lib/gl/dri/libdril_dri.so"), GPU_API_GL); /* Mesa 25's stub */
 	assert_int_equal(driver_api_of("/s/lib/gl/dri/swrast_dri.so"), GPU_API_GL);
 	assert_int_equal(driver_api_of("/usr/lib/gbm/dri_gbm.so"), GPU_API_GL);
 	assert_int_equal(driver_api_of("/usr/lib/libEGL.so.1.1.0"), GPU_API_NONE);

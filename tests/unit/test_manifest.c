@@ -279,6 +279,30 @@ static void test_gl_keys(void **state)
 	manifest_free(&m2);
 	free(again);
 	manifest_free(&m);
+	/* Mesa 25's layout: the gallium drivers are in libgallium, its *_dri.so stubs (or none) */
+	const char *const mesa25 = GL_HEAD "drivers=vulkan,gl\nvulkan_lib=lib/libvulkan_lvp.so\n"
+				   "gbm_backends_dir=lib/gl/gbm\ngallium_drivers=llvmpipe,zink\n"
+				   "file " SHA_A " 644 1 lib/libvulkan_lvp.so\n"
+				   "file " SHA_A " 644 1 lib/gl/gbm/dri_gbm.so\n"
+				   "file " SHA_A " 644 1 lib/gl/libEGL_mesa.so.0\nfile " SHA_A " 644 1 lib/gl/libgbm.so.1\n"
+				   "file " SHA_A " 644 1 lib/gl/libgallium-25.0.7-2.so\n";
+	assert_int_equal(parse(mesa25, &m, &e), TB_OK);
+	assert_true(manifest_has_gallium(&m, "zink"));
+	manifest_free(&m);
+	/* …and as a link to its file, beside libdril's stubs */
+	text = GL_HEAD "drivers=vulkan,gl\nvulkan_lib=lib/libvulkan_lvp.so\ngallium_drivers=llvmpipe,zink\n"
+	       "file " SHA_A " 644 1 lib/libvulkan_lvp.so\nfile " SHA_A " 644 1 lib/gl/dri/libdril_dri.so\n"
+	       "link lib/gl/dri/swrast_dri.so libdril_dri.so\n"
+	       "file " SHA_A " 644 1 lib/gl/libEGL_mesa.so.0\nfile " SHA_A " 644 1 lib/gl/libgbm.so.1\n"
+	       "file " SHA_A " 644 1 lib/gl/x/libgallium-25.so\nlink lib/gl/libgallium-25.so x/libgallium-25.so\n";
+	assert_int_equal(parse(text, &m, &e), TB_OK);
+	manifest_free(&m);
+	/* a libgallium elsewhere is not Mesa 25's layout: the DRI drivers are needed */
+	text = GL_HEAD "drivers=vulkan,gl\nvulkan_lib=lib/libvulkan_lvp.so\ngallium_drivers=llvmpipe\n"
+	       "file " SHA_A " 644 1 lib/libvulkan_lvp.so\nfile " SHA_A " 644 1 lib/gl/dri/libgallium-25.so\n"
+	       "file " SHA_A " 644 1 lib/gl/libEGL_mesa.so.0\nfile " SHA_A " 644 1 lib/gl/libgbm.so.1\n";
+	assert_int_equal(parse(text, &m, &e), TB_EVERIFY);
+	assert_non_null(strstr(e.msg, "gallium_drivers name llvmpipe but the release does not contain lib/gl/dri/swrast_dri.so"));
 	/* a release without gl is as before: its GL keys are checked as paths, not required */
 	assert_int_equal(parse(GL_HEAD "drivers=vulkan\nvulkan_lib=lib/libvulkan_lvp.so\n"
 				       "gl_lib_dir=lib/nothing\n" GL_FILES, &m, &e), TB_OK);
