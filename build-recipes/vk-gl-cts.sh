@@ -176,17 +176,19 @@ cts_run() {
 	fi
 }
 
-# cts_caselists DIR BINDIR BINARY PREFIX GROUP…: BINDIR/caselists/GROUP.txt for each GROUP, the
-# cases of PREFIX.GROUP from the binary's own txt-caselist run mode (it writes PREFIX-cases.txt
-# into its working directory).
+# cts_caselists DIR BINDIR BINARY PREFIX OPTIONS GROUP…: BINDIR/caselists/GROUP.txt for each
+# GROUP, the cases of PREFIX.GROUP from the binary's own txt-caselist run mode (it writes
+# PREFIX-cases.txt into its working directory), given the OPTIONS (words, or ''; the GL
+# modules make their context even to list their cases).
 cts_caselists() {
-	_dir=$1 _bindir=$2 _bin=$3 _prefix=$4
-	shift 4
+	_dir=$1 _bindir=$2 _bin=$3 _prefix=$4 _options=$5
+	shift 5
 	rm -rf "$_bindir/caselists.tmp"
 	mkdir -p "$_bindir/caselists.tmp"
 	for g in "$@"; do
 		rm -f "$_bindir/$_prefix-cases.txt"
-		cts_run "$_dir" "$_bindir" "$_bin" --deqp-runmode=txt-caselist "--deqp-case=$_prefix.$g.*" \
+		# shellcheck disable=SC2086 # the options: one word each
+		cts_run "$_dir" "$_bindir" "$_bin" --deqp-runmode=txt-caselist "--deqp-case=$_prefix.$g.*" $_options \
 			>"$_dir/caselist.log" 2>&1 ||
 			{ tail -n 5 "$_dir/caselist.log" >&2; die "$_bin could not list $_prefix.$g (log: $_dir/caselist.log)"; }
 		sed -n 's/^TEST: //p' "$_bindir/$_prefix-cases.txt" >"$_bindir/caselists.tmp/$g.txt"
