@@ -39,7 +39,8 @@ struct config_key {
 static const char *const channel_words[] = {"stable", "testing", NULL};
 /* smoke_suite: the names of the suites registered in trial/suite.c, a layer above this one, so
  * spelled again here; tests/unit/test_suite.c checks that each registered name is one of them. */
-static const char *const suite_words[] = {"", "none", "piglit-cl", "opencl-cts", "dEQP-VK", NULL};
+static const char *const suite_words[] = {"", "none", "piglit-cl", "opencl-cts", "dEQP-VK",
+					  "dEQP-GLES2", "dEQP-GLES3", "dEQP-EGL", NULL};
 static const char *const profile_words[] = {"quick", "full", NULL};
 static const char *const crash_policy_words[] = {"pin", "report", "pin-always", NULL};
 static const char *const session_gl_words[] = {"distro", "native", "zink", NULL};
@@ -78,6 +79,8 @@ static const struct config_key config_keys[] = {
 	{.key = "cts_budget", .kind = KEY_LONG, .offset = AT(cts_budget),
 	 .min = 0, .max = 7 * 86400},
 	{.key = "deqp_dir", .kind = KEY_STRING, .offset = AT(deqp_dir),
+	 .default_text = ""},
+	{.key = "deqp_gl_dir", .kind = KEY_STRING, .offset = AT(deqp_gl_dir),
 	 .default_text = ""},
 	{.key = "deqp_groups", .kind = KEY_STRING, .offset = AT(deqp_groups),
 	 .default_text = ""},

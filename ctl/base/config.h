@@ -26,9 +26,10 @@ struct config {
 	char *cts_tests;           /* the CTS binaries to run, "" for the default set */
 	long cts_budget;           /* seconds for a CTS run, 0 for no limit */
 	char *deqp_dir;            /* dEQP-VK's binary or its directory, "" for build-recipes/deqp-vk's */
-	char *deqp_groups;         /* the dEQP-VK groups to run, "" for the default set */
+	char *deqp_gl_dir;         /* the GL modules' folder (gles2/, gles3/, egl/) or a binary, "" for build-recipes/deqp-gl's */
+	char *deqp_groups;         /* the dEQP suite's groups to run, "" for the default set */
 	char *deqp_fraction;       /* "N" or "N/K": every N-th case from the K-th, "" for all */
-	long deqp_budget;          /* seconds for a dEQP-VK run, 0 for no limit */
+	long deqp_budget;          /* seconds for a dEQP suite's run, 0 for no limit */
 	long suite_jobs;           /* processes a suite runs at once, 0 for the number of cores */
 	int max_tries;
 	int keep_versions;

@@ -10,6 +10,7 @@
 #include "cli/command.h"
 #include "cmd/commands.h"
 #include "ops/bisect.h"
+#include "trial/deqp_cases.h"
 #include "base/alloc.h"
 #include "base/strbuf.h"
 #include "base/text.h"
@@ -196,10 +197,8 @@ static int cmd_bisect_check(const void *opts, struct outcome *o)
 	if (a->bad && !version_name_ok(a->bad))
 		return cli_usage(o, "--bad wants a version (2026.10.06), not \"%.80s\"", a->bad);
 	const char *k = a->test_case;
-	if (k && !strncmp(k, "dEQP-GLES", 9))
-		return cli_usage(o, "dEQP-GLES cases have no runner here (the suites are dEQP-VK, opencl-cts and piglit-cl); bisect it with --command running your dEQP-GLES binary");
-	if (k && strncmp(k, "dEQP-VK.", 8) && !strchr(k, '/'))
-		return cli_usage(o, "--case wants a dEQP-VK case (dEQP-VK.api.smoke.triangle) or an OpenCL-CTS BINARY/SUB-TEST (basic/hostptr), not \"%.80s\"", k);
+	if (k && !deqp_kind_of_case(k) && !strchr(k, '/'))
+		return cli_usage(o, "--case wants a dEQP case (dEQP-VK.api.smoke.triangle, dEQP-GLES2.info.renderer; dEQP-GLES3 and dEQP-EGL too) or an OpenCL-CTS BINARY/SUB-TEST (basic/hostptr), not \"%.80s\"", k);
 	if (k && strchr(k, '/') && (k[0] == '/' || strchr(strchr(k, '/') + 1, '/') || !strchr(k, '/')[1]))
 		return cli_usage(o, "--case wants an OpenCL-CTS sub-test as BINARY/SUB-TEST (basic/hostptr), not \"%.80s\"", k);
 	return TB_OK;
@@ -212,7 +211,7 @@ static const struct cli_option bisect_options[] = {
 	CLI_STRING("--command", "CMD", struct bisect_opts, command,
 		   "the test, by sh -c through run --version: exit 0 good, 1-124 bad, 125 cannot test"),
 	CLI_STRING("--case", "NAME", struct bisect_opts, test_case,
-		   "the test is one dEQP-VK case or OpenCL-CTS BINARY/SUB-TEST, run by its suite"),
+		   "the test is one dEQP case (dEQP-VK, dEQP-GLES2, dEQP-GLES3, dEQP-EGL) or OpenCL-CTS BINARY/SUB-TEST, run by its suite"),
 	CLI_FLAG("--keep", struct bisect_opts, keep,
 		 "keep the versions fetched for the bisect (in the store's bisect folder) for the next one"),
 	CLI_END,

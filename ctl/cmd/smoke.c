@@ -1,7 +1,8 @@
 /* tb323fu-ctl mesa smoke [VERSION] [--tests a,b,…] [--deqp PATH --caselist FILE]
- * [--suite piglit-cl|opencl-cts|dEQP-VK … [--all]]: the smoke tests of docs/design.md §7 (all, or the
- * chosen ones) against an installed version, a dEQP-VK case list under the same environment,
- * or a suite on the store's build and the distribution's Mesa (§10). */
+ * [--suite piglit-cl|opencl-cts|dEQP-VK|dEQP-GLES2|dEQP-GLES3|dEQP-EGL … [--all]]: the smoke
+ * tests of docs/design.md §7 (all, or the chosen ones) against an installed version, a dEQP case
+ * list under the same environment, or a suite on the store's build and the distribution's Mesa
+ * (§10). */
 #include <json-c/json.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -16,6 +17,9 @@
 #include "trial/suite_deqp.h"
 #include "trial/qpa.h"
 #include "trial/suite.h"
+
+/* The dEQP suites, for sentences. */
+#define DEQP_SUITES "dEQP-VK, dEQP-GLES2, dEQP-GLES3, dEQP-EGL"
 #include "base/error.h"
 #include "base/alloc.h"
 #include "base/text.h"
@@ -26,7 +30,7 @@
 struct smoke_opts {
 	const char *version, *tests, *suite, *profile, *filter, *deqp, *caselist;
 	const char *subtests, *cts; /* --suite opencl-cts */
-	const char *groups, *fraction; /* --suite dEQP-VK */
+	const char *groups, *fraction; /* the dEQP suites */
 	int budget; /* seconds, 0: cts_budget or deqp_budget of mesa.conf */
 	int jobs;   /* 0: suite_jobs of mesa.conf, else the number of cores */
 	int all; /* every test in a suite's table, not only those that differ */
@@ -66,6 +70,7 @@ static void adopt_fields(struct outcome *o, json_object *res)
 static int run_deqp(struct cli *c, struct store *s, const char *version, const char *deqp,
 		    const char *caselist, struct outcome *o)
 {
+	const struct deqp_kind *k = NULL;
 	struct tb_error e = {0};
 	struct qpa_parser q;
 	qpa_parser_init(&q);
@@ -74,6 +79,9 @@ static int run_deqp(struct cli *c, struct store *s, const char *version, const c
 		qpa_parser_free(&q);
 		return outcome_fail(o, &e);
 	}
+	if (q.n)
+		k = deqp_kind_of_case(q.cases[0].name);
+	const char *name = k ? k->name : "dEQP";
 	json_object *res = qpa_result_json(&q, version);
 	size_t counts[QPA_KINDS];
 	qpa_count(&q, counts);
@@ -89,11 +97,11 @@ static int run_deqp(struct cli *c, struct store *s, const char *version, const c
 		counts[QPA_QUALITY_WARNING], counts[QPA_COMPATIBILITY_WARNING], counts[QPA_CRASH],
 		counts[QPA_TIMEOUT], counts[QPA_OTHER]);
 	if (failed) {
-		tb_fail(&e, TB_R_SUITE_REGRESSION, "dEQP-VK on Mesa %s: %zu of %zu cases failed (%s)", version,
-			failed, q.n, summary);
+		tb_fail(&e, TB_R_SUITE_REGRESSION, "%s on Mesa %s: %zu of %zu cases failed (%s)", name,
+			version, failed, q.n, summary);
 		rc = outcome_fail(o, &e);
 	} else {
-		outcome_say(o, "dEQP-VK on Mesa %s: no case failed (%s)", version, summary);
+		outcome_say(o, "%s on Mesa %s: no case failed (%s)", name, version, summary);
 	}
 	free(summary);
 	qpa_parser_free(&q);
@@ -280,23 +288,24 @@ static int cmd_smoke_check(const void *opts, struct outcome *o)
 	if ((a->subtests || a->cts) && !is_cts)
 		return cli_usage(o, "--subtests and --cts go with --suite opencl-cts");
 	if ((a->budget || a->jobs) && !(takes & SUITE_OPT_RUN))
-		return cli_usage(o, "--budget and --jobs go with --suite opencl-cts or --suite dEQP-VK");
+		return cli_usage(o, "--budget and --jobs go with --suite opencl-cts or a dEQP suite (" DEQP_SUITES ")");
 	if ((a->groups || a->fraction) && !(takes & SUITE_OPT_DEQP))
-		return cli_usage(o, "--groups and --fraction go with --suite dEQP-VK");
+		return cli_usage(o, "--groups and --fraction go with a dEQP suite (" DEQP_SUITES ")");
 	if (suite && !(takes & SUITE_OPT_DEQP) && (deqp || a->caselist))
-		return cli_usage(o, "--deqp and --caselist go with --suite dEQP-VK, not %s", suite);
+		return cli_usage(o, "--deqp and --caselist go with a dEQP suite (" DEQP_SUITES "), not %s", suite);
 	if ((a->profile || a->filter) && !(takes & SUITE_OPT_PIGLIT))
 		return cli_usage(o, "--profile and --filter go with --suite piglit-cl");
 	if (a->all && !suite)
 		return cli_usage(o, "--all lists every test of a suite: it goes with --suite");
 	if (!suite && !deqp != !a->caselist)
-		return cli_usage(o, "--deqp and --caselist go together (or with --suite dEQP-VK)");
+		return cli_usage(o, "--deqp and --caselist go together (or with a dEQP suite)");
 	if (a->groups && a->caselist)
 		return cli_usage(o, "--groups and --caselist both choose the cases: give one");
 	char *bad = a->groups && strcmp(a->groups, "quick") ? deqp_groups_invalid(a->groups) : NULL;
 	if (bad) {
-		int rc = cli_usage(o, "--groups: \"%.80s\" is no dEQP-VK group (as compute, api.smoke, or quick "
-				   "for " DEQP_QUICK_GROUPS ")", bad);
+		const struct deqp_kind *k = deqp_kind_find(suite);
+		int rc = cli_usage(o, "--groups: \"%.80s\" is no %s group (as %.*s, or quick for %s)", bad,
+				   k->name, (int)strcspn(k->groups, ","), k->groups, k->quick);
 		free(bad);
 		return rc;
 	}
@@ -351,7 +360,7 @@ static const struct cli_option smoke_options[] = {
 	CLI_LIST("--tests", "LIST", struct smoke_opts, tests,
 		 "run only these of the six tests (vk.compute,cl.kernel…); with --suite opencl-cts the CTS binaries (basic,api…)"),
 	CLI_CHOICE("--suite", "SUITE", SUITE_CHOICES, struct smoke_opts, suite,
-		   "piglit-cl, opencl-cts or dEQP-VK (deqp-vk is the same)"),
+		   "piglit-cl, opencl-cts, dEQP-VK, dEQP-GLES2, dEQP-GLES3 or dEQP-EGL (in lowercase the same)"),
 	CLI_CHOICE("--profile", "quick|full", "quick|full", struct smoke_opts, profile,
 		   "piglit's profile (with --suite piglit-cl)"),
 	CLI_STRING("--filter", "REGEX", struct smoke_opts, filter,
@@ -359,20 +368,22 @@ static const struct cli_option smoke_options[] = {
 	CLI_STRING("--subtests", "REGEX", struct smoke_opts, subtests,
 		   "only the OpenCL-CTS sub-tests whose BINARY/SUB-TEST matches (with --suite opencl-cts)"),
 	CLI_INT("--budget", "SECONDS", 1, 7 * 86400, struct smoke_opts, budget,
-		"stop an OpenCL-CTS or dEQP-VK run after this long, saying what did not run"),
+		"stop an OpenCL-CTS or dEQP run after this long, saying what did not run"),
 	CLI_INT("--jobs", "N", 1, 64, struct smoke_opts, jobs,
-		"run this many OpenCL-CTS or dEQP-VK processes at once (default: the cores)"),
+		"run this many OpenCL-CTS or dEQP processes at once (default: the cores)"),
 	CLI_LIST("--groups", "LIST", struct smoke_opts, groups,
-		 "the dEQP-VK groups (default compute,synchronization,synchronization2,memory_model; quick: api.smoke,info)"),
+		 "the dEQP suite's groups (dEQP-VK: compute,synchronization,synchronization2,memory_model, quick: "
+		 "api.smoke,info; the GL ones: info,functional, quick: info and functional.prerequisite)"),
 	CLI_STRING("--fraction", "N[/K]", struct smoke_opts, fraction,
-		   "every N-th dEQP-VK case from the K-th on (with --suite dEQP-VK)"),
+		   "every N-th case from the K-th on (with a dEQP suite)"),
 	CLI_STRING("--cts", "DIR", struct smoke_opts, cts,
 		   "the OpenCL-CTS binaries (default cts_dir of mesa.conf, else build-recipes/opencl-cts's)"),
 	CLI_STRING("--deqp", "PATH", struct smoke_opts, deqp,
-		   "the dEQP-VK binary or its directory (default deqp_dir of mesa.conf, else build-recipes/deqp-vk's); "
+		   "the dEQP binary or its directory (default deqp_dir of mesa.conf for dEQP-VK, deqp_gl_dir for "
+		   "the GL ones, else their recipe's: build-recipes/deqp-vk, build-recipes/deqp-gl); "
 		   "without --suite, run it over --caselist on the store's build alone"),
 	CLI_STRING("--caselist", "FILE", struct smoke_opts, caselist,
-		   "dEQP-VK cases to run, one name a line (instead of --groups)"),
+		   "dEQP cases to run, one name a line (instead of --groups)"),
 	CLI_FLAG("--all", struct smoke_opts, all,
 		 "a suite's table lists every test, not only those whose results differ"),
 	CLI_END,

@@ -7,6 +7,7 @@
 #include "store/pins.h"
 #include "store/state.h"
 #include "trial/child.h"
+#include "trial/deqp_cases.h"
 #include "trial/side.h"
 #include "trial/smoke_run.h"
 #include "trial/suite.h"
@@ -39,7 +40,7 @@ struct bisection {
 	struct feed feed;
 	struct candidate *c;
 	size_t n;
-	char *case_list; /* the one dEQP-VK case, as a case list in the work folder */
+	char *case_list; /* the one dEQP case, as a case list in the work folder */
 	struct pin *pins; /* of the installed versions of the range, while it runs */
 	size_t n_pins;
 };
@@ -280,7 +281,8 @@ static int run_case(struct bisection *b, struct store *where, const char *versio
 	const char *name = b->q->test_case, *slash = strchr(name, '/');
 	struct suite_options o = {.jobs = 1};
 	char *binary = NULL, *regex = NULL;
-	const struct suite *su = suite_find(slash ? "opencl-cts" : "dEQP-VK");
+	const struct deqp_kind *k = slash ? NULL : deqp_kind_of_case(name);
+	const struct suite *su = suite_find(slash ? "opencl-cts" : k ? k->name : "dEQP-VK");
 	if (slash) {
 		binary = xasprintf("%.*s", (int)(slash - name), name);
 		regex = exact_regex(name);

@@ -1,5 +1,5 @@
-/* dEQP-VK as an optional, deeper smoke test: run a case list, restart after the case that
- * crashed or hung, and count the QPA log (trial/qpa.c reads it). */
+/* dEQP (dEQP-VK, the GL modules) as an optional, deeper smoke test: run a case list, restart
+ * after the case that crashed or hung, and count the QPA log (trial/qpa.c reads it). */
 #include "trial/deqp.h"
 
 #include <errno.h>
@@ -41,7 +41,10 @@ static int cmp_str(const void *a, const void *b)
 
 static void caselist_free(struct caselist *l);
 
-static int caselist_load(struct caselist *l, const char *path, struct tb_error *e)
+/* The list of path; *kind (when NULL) becomes the module of its first name, and sentences name
+ * it ("dEQP" while none is known). */
+static int caselist_load(struct caselist *l, const char *path, const struct deqp_kind **kind,
+			 struct tb_error *e)
 {
 	memset(l, 0, sizeof *l);
 	size_t len;
@@ -59,10 +62,12 @@ static int caselist_load(struct caselist *l, const char *path, struct tb_error *
 			tok[--n] = '\0';
 		if (!n || tok[0] == '#')
 			continue;
+		if (!*kind)
+			*kind = deqp_kind_of_case(tok);
 		if (n > QPA_MAX_NAME) {
 			int rc = tb_fail(e, TB_R_USAGE, "the case list %s names a case of %zu bytes "
-					 "(\"%.60s...\"); dEQP-VK case names have at most %d",
-					 path, n, tok, QPA_MAX_NAME);
+					 "(\"%.60s...\"); %s case names have at most %d",
+					 path, n, tok, *kind ? (*kind)->name : "dEQP", QPA_MAX_NAME);
 			free(text);
 			caselist_free(l);
 			return rc;
@@ -160,30 +165,26 @@ static int log_tick(void *ctx)
 }
 
 /* Runs dEQP once over list_path, feeding its log into q as it grows. */
-static int run_once(const struct deqp_request *r, const char *deqp, const char *dir,
-		    const char *list_path, const char *log_path, size_t list_len, struct qpa_parser *q,
-		    struct one_run *out, struct tb_error *e)
+static int run_once(const struct deqp_request *r, const struct deqp_kind *kind, const char *deqp,
+		    const char *dir, const char *list_path, const char *log_path, size_t list_len,
+		    struct qpa_parser *q, struct one_run *out, struct tb_error *e)
 {
 	char *list_arg = xasprintf("--deqp-caselist-file=%s", list_path);
 	char *log_arg = xasprintf("--deqp-log-filename=%s", log_path);
 	/* No shader cache: dEQP would write it beside the binary, shared by every run. */
-	char *cmd[] = {(char *)deqp, list_arg, log_arg, "--deqp-log-images=disable",
-		       "--deqp-log-shader-sources=disable", "--deqp-shadercache=disable", NULL};
-	char **argv = NULL;
-	if (r->prefix) {
-		size_t n = 0;
-		while (r->prefix[n])
-			n++;
-		argv = xcalloc(n + 7, sizeof *argv);
-		for (size_t i = 0; i < n; i++)
-			argv[i] = xstrdup(r->prefix[i]);
-		for (size_t i = 0; cmd[i]; i++)
-			argv[n + i] = xstrdup(cmd[i]);
-	} else {
-		argv = xcalloc(7, sizeof *argv);
-		for (size_t i = 0; cmd[i]; i++)
-			argv[i] = xstrdup(cmd[i]);
-	}
+	char *cmd[7 + DEQP_KIND_OPTIONS_MAX] = {(char *)deqp, list_arg, log_arg, "--deqp-log-images=disable",
+						"--deqp-log-shader-sources=disable",
+						"--deqp-shadercache=disable"};
+	for (size_t i = 0; kind && kind->options[i]; i++)
+		cmd[6 + i] = (char *)kind->options[i];
+	size_t n = 0, k = 0;
+	while (r->prefix && r->prefix[n])
+		n++;
+	char **argv = xcalloc(n + sizeof cmd / sizeof *cmd, sizeof *argv);
+	for (size_t i = 0; i < n; i++)
+		argv[k++] = xstrdup(r->prefix[i]);
+	for (size_t i = 0; cmd[i]; i++)
+		argv[k++] = xstrdup(cmd[i]);
 	free(list_arg);
 	free(log_arg);
 	memset(out, 0, sizeof *out);
@@ -206,7 +207,12 @@ static int run_once(const struct deqp_request *r, const char *deqp, const char *
 	read_log(&log_fd, log_path, q);
 	if (log_fd >= 0)
 		close(log_fd);
-	return end == CHILD_INTERRUPTED ? tb_check_interrupted(e, "dEQP-VK ran") : TB_OK;
+	if (end != CHILD_INTERRUPTED)
+		return TB_OK;
+	char *what = xasprintf("%s ran", kind ? kind->name : "dEQP");
+	rc = tb_check_interrupted(e, what);
+	free(what);
+	return rc;
 }
 
 static int write_remaining(const struct caselist *l, const char *path, struct tb_error *e)
@@ -250,38 +256,42 @@ static void drop_cases(struct qpa_parser *q, size_t from)
 /* Why the cases left were not run: how dEQP last ended and, when it logged a case the list
  * does not have (another name, or one cut at QPA_MAX_NAME), that name. */
 static char *why_not_run(const struct caselist *l, const struct qpa_parser *q, size_t from,
-			 const char *how, const char *last)
+			 const char *name, const char *how, const char *last)
 {
 	const char *foreign = NULL;
 	for (size_t i = from; i < q->n && !foreign; i++)
 		if (caselist_find(l, q->cases[i].name) < 0)
 			foreign = q->cases[i].name;
 	if (foreign)
-		return xasprintf("not run: dEQP-VK kept logging \"%.120s%s\", which is not in the case "
-				 "list, instead of the next case; it ended with %s", foreign,
+		return xasprintf("not run: %s kept logging \"%.120s%s\", which is not in the case "
+				 "list, instead of the next case; it ended with %s", name, foreign,
 				 strlen(foreign) > 120 ? "..." : "", how);
-	return xasprintf("not run: dEQP-VK ended with %s%s%s", how, last[0] ? ": " : "", last);
+	return xasprintf("not run: %s ended with %s%s%s", name, how, last[0] ? ": " : "", last);
 }
 
 int deqp_run(const struct deqp_request *r, struct qpa_parser *q, struct tb_error *e)
 {
-	char *deqp = realpath(r->deqp, NULL);
-	if (!deqp || access(deqp, X_OK) != 0) {
-		int rc = tb_fail_errno(e, TB_R_USAGE, "cannot run the dEQP-VK binary %s", r->deqp);
-		free(deqp);
-		return rc;
-	}
-	if (trusted_program_path(r->deqp, "the dEQP-VK binary", e) != TB_OK) {
-		free(deqp);
-		return e->code;
-	}
+	const struct deqp_kind *kind = r->kind;
 	char *list0 = realpath(r->caselist, NULL);
 	struct caselist l;
-	int rc = list0 ? caselist_load(&l, list0, e)
+	int rc = list0 ? caselist_load(&l, list0, &kind, e)
 		       : tb_fail_errno(e, TB_R_USAGE, "cannot read the case list %s", r->caselist);
+	if (rc) {
+		free(list0);
+		return rc;
+	}
+	const char *name = kind ? kind->name : "dEQP";
+	char *what = xasprintf("the %s binary", name);
+	char *deqp = realpath(r->deqp, NULL);
+	if (!deqp || access(deqp, X_OK) != 0)
+		rc = tb_fail_errno(e, TB_R_USAGE, "cannot run %s %s", what, r->deqp);
+	else if (trusted_program_path(r->deqp, what, e) != TB_OK)
+		rc = e->code;
+	free(what);
 	if (rc) {
 		free(deqp);
 		free(list0);
+		caselist_free(&l);
 		return rc;
 	}
 	char *dir = xstrdup(deqp);
@@ -300,7 +310,7 @@ int deqp_run(const struct deqp_request *r, struct qpa_parser *q, struct tb_error
 			left += !l.done[i];
 		struct one_run res;
 		if (!rc)
-			rc = run_once(r, deqp, dir, list, log, left, q, &res, e);
+			rc = run_once(r, kind, deqp, dir, list, log, left, q, &res, e);
 		free(list);
 		free(log);
 		if (rc)
@@ -317,10 +327,10 @@ int deqp_run(const struct deqp_request *r, struct qpa_parser *q, struct tb_error
 		child_describe_status(res.status, how, sizeof how);
 		child_tail_last_line(&res.tail, last, sizeof last);
 		if (res.timed_out)
-			snprintf(detail, sizeof detail, "no result within %d s; dEQP-VK was killed",
-				 r->case_timeout);
+			snprintf(detail, sizeof detail, "no result within %d s; %s was killed",
+				 r->case_timeout, name);
 		else
-			snprintf(detail, sizeof detail, "dEQP-VK died with %s%s%s", how,
+			snprintf(detail, sizeof detail, "%s died with %s%s%s", name, how,
 				 last[0] ? ": " : "", last);
 		qpa_parser_finish(q, res.timed_out ? QPA_TIMEOUT : QPA_CRASH, detail);
 		size_t finished = mark_done(&l, q, before);
@@ -330,11 +340,11 @@ int deqp_run(const struct deqp_request *r, struct qpa_parser *q, struct tb_error
 		if (!left || !l.restartable)
 			break;
 		if (q->n == 0) {
-			rc = tb_fail(e, TB_R_FAILED, "dEQP-VK ran no test case (%s%s%s)", how,
+			rc = tb_fail(e, TB_R_FAILED, "%s ran no test case (%s%s%s)", name, how,
 				     last[0] ? ": " : "", last);
 		} else if (q->n == before || (!finished && ++idle >= DEQP_IDLE_RUNS)) {
 			/* No progress: dEQP does not run these cases. */
-			char *why = why_not_run(&l, q, before, how, last);
+			char *why = why_not_run(&l, q, before, name, how, last);
 			drop_cases(q, before);
 			for (size_t i = 0; i < l.n; i++)
 				if (!caselist_is_done(&l, l.names[i]))
@@ -348,8 +358,8 @@ int deqp_run(const struct deqp_request *r, struct qpa_parser *q, struct tb_error
 		}
 	}
 	if (!rc && q->n == 0 && !(r->out_of_budget && *r->out_of_budget))
-		rc = tb_fail(e, TB_R_FAILED, "dEQP-VK ran no test case of %s; check the case list and "
-			     "the binary", r->caselist);
+		rc = tb_fail(e, TB_R_FAILED, "%s ran no test case of %s; check the case list and "
+			     "the binary", name, r->caselist);
 	caselist_free(&l);
 	free(dir);
 	free(deqp);

@@ -1,5 +1,5 @@
-/* Running a dEQP-VK binary over a case list and counting its QPA log (docs/design.md §7, optional
- * part of `smoke`). */
+/* Running a dEQP binary (dEQP-VK, dEQP-GLES2, dEQP-GLES3, dEQP-EGL) over a case list and counting
+ * its QPA log (docs/design.md §7, optional part of `smoke`). */
 #ifndef TB_DEQP_H
 #define TB_DEQP_H
 
@@ -7,11 +7,13 @@
 
 #include "base/error.h"
 #include "base/progress.h"
+#include "trial/deqp_cases.h"
 #include "trial/qpa.h"
 
 struct deqp_request {
 	char *const *prefix;  /* run through this (the launcher …run --version V), or NULL */
-	const char *deqp;     /* the dEQP-VK binary; it runs in its own directory */
+	const struct deqp_kind *kind; /* its module; NULL: the module of the list's first case */
+	const char *deqp;     /* the binary; it runs in its own directory with the module's options */
 	const char *caselist; /* one case name a line */
 	const char *workdir;  /* an empty private directory for the logs */
 	int case_timeout;     /* seconds one case may take before the run is killed */

@@ -1,5 +1,5 @@
-/* dEQP-VK's case lists, from the binary's own list run mode or from a file: streamed a line
- * at a time, never held beyond their bounds. */
+/* The dEQP modules, and their case lists, from the binary's own list run mode or from a file:
+ * streamed a line at a time, never held beyond their bounds. */
 #include "trial/deqp_cases.h"
 
 #include <errno.h>
@@ -15,6 +15,55 @@
 #include "trial/child.h"
 #include "trial/qpa.h"
 #include "trial/smoke_run.h"
+
+/* The surfaceless GL modules (build-recipes/deqp-gl) have no window: every context draws into
+ * a pbuffer of one configuration, as Mesa's CI runs them. */
+#define GL_OPTIONS {"--deqp-surface-type=pbuffer", "--deqp-gl-config-name=rgba8888d24s8ms0", \
+		    "--deqp-surface-width=256", "--deqp-surface-height=256", NULL}
+
+const struct deqp_kind deqp_vk_kind = {
+	.name = "dEQP-VK", .alias = "deqp-vk", .binary = "deqp-vk", .subdir = "",
+	.recipe = "deqp-vk", .api = "Vulkan",
+	.groups = "compute,synchronization,synchronization2,memory_model",
+	.quick = "api.smoke,info", .example = "dEQP-VK.api.smoke.create_sampler", .options = {NULL},
+};
+const struct deqp_kind deqp_gles2_kind = {
+	.name = "dEQP-GLES2", .alias = "deqp-gles2", .binary = "deqp-gles2", .subdir = "gles2",
+	.recipe = "deqp-gl", .api = "GL", .groups = "info,functional",
+	.quick = "info,functional.prerequisite", .example = "dEQP-GLES2.info.renderer",
+	.options = GL_OPTIONS,
+};
+const struct deqp_kind deqp_gles3_kind = {
+	.name = "dEQP-GLES3", .alias = "deqp-gles3", .binary = "deqp-gles3", .subdir = "gles3",
+	.recipe = "deqp-gl", .api = "GL", .groups = "info,functional",
+	.quick = "info,functional.prerequisite", .example = "dEQP-GLES3.info.renderer",
+	.options = GL_OPTIONS,
+};
+const struct deqp_kind deqp_egl_kind = {
+	.name = "dEQP-EGL", .alias = "deqp-egl", .binary = "deqp-egl", .subdir = "egl",
+	.recipe = "deqp-gl", .api = "GL", .groups = "info,functional", .quick = "info",
+	.example = "dEQP-EGL.info.version", .options = GL_OPTIONS,
+};
+const struct deqp_kind *const deqp_kinds[] = {&deqp_vk_kind, &deqp_gles2_kind, &deqp_gles3_kind,
+						  &deqp_egl_kind, NULL};
+
+const struct deqp_kind *deqp_kind_find(const char *name)
+{
+	for (size_t i = 0; deqp_kinds[i]; i++)
+		if (!strcmp(name, deqp_kinds[i]->name) || !strcmp(name, deqp_kinds[i]->alias))
+			return deqp_kinds[i];
+	return NULL;
+}
+
+const struct deqp_kind *deqp_kind_of_case(const char *case_name)
+{
+	for (size_t i = 0; deqp_kinds[i]; i++) {
+		size_t n = strlen(deqp_kinds[i]->name);
+		if (!strncmp(case_name, deqp_kinds[i]->name, n) && case_name[n] == '.')
+			return deqp_kinds[i];
+	}
+	return NULL;
+}
 
 /* A group path or a case name: dEQP's names are lowercase words, digits, '_', '-' and '.'
  * between them (a few groups have capitals). Nothing here reaches a shell, but names go
@@ -108,12 +157,14 @@ static int lister_full(void *ctx)
 	return ((struct lister *)ctx)->k.full;
 }
 
-static int list_group(struct lister *l, const char *deqp, const char *cwd, const char *group,
-		      struct tb_error *e)
+static int list_group(struct lister *l, const struct deqp_kind *k, const char *deqp,
+		      const char *cwd, const char *group, struct tb_error *e)
 {
-	char *prefix = xasprintf("dEQP-VK.%s.", group);
-	char *pattern = xasprintf("--deqp-case=dEQP-VK.%s.*", group);
-	char *argv[] = {(char *)deqp, "--deqp-runmode=stdout-caselist", pattern, NULL};
+	char *prefix = xasprintf("%s.%s.", k->name, group);
+	char *pattern = xasprintf("--deqp-case=%s.%s.*", k->name, group);
+	char *argv[4 + DEQP_KIND_OPTIONS_MAX] = {(char *)deqp, "--deqp-runmode=stdout-caselist", pattern};
+	for (size_t i = 0; k->options[i]; i++)
+		argv[3 + i] = (char *)k->options[i];
 	struct child c;
 	int rc = child_start(&c, argv, cwd, e);
 	size_t before = l->k.c->n + l->k.c->duplicates;
@@ -127,37 +178,43 @@ static int list_group(struct lister *l, const char *deqp, const char *cwd, const
 		char how[160], last[200];
 		child_describe_status(status, how, sizeof how);
 		child_tail_last_line(&tail, last, sizeof last);
-		if (end == CHILD_INTERRUPTED)
-			rc = tb_check_interrupted(e, "dEQP-VK listed its cases");
-		else if (l->k.full)
+		size_t first = strcspn(k->groups, ",");
+		if (end == CHILD_INTERRUPTED) {
+			char *what = xasprintf("%s listed its cases", k->name);
+			rc = tb_check_interrupted(e, what);
+			free(what);
+		} else if (l->k.full)
 			rc = TB_OK; /* said by the caller: the rest was cut */
 		else if (end == CHILD_TIMED_OUT)
-			rc = tb_fail(e, TB_R_FAILED, "%s did not finish listing dEQP-VK.%s within %d s",
-				     deqp, group, 10 * smoke_timeout_seconds());
+			rc = tb_fail(e, TB_R_FAILED, "%s did not finish listing %s.%s within %d s",
+				     deqp, k->name, group, 10 * smoke_timeout_seconds());
 		else if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
-			rc = tb_fail(e, TB_R_FAILED, "%s could not list dEQP-VK.%s (%s%s%s); is it dEQP-VK?",
-				     deqp, group, how, last[0] ? ": " : "", last);
+			rc = tb_fail(e, TB_R_FAILED, "%s could not list %s.%s (%s%s%s); is it %s?",
+				     deqp, k->name, group, how, last[0] ? ": " : "", last, k->name);
 		else if (l->k.c->n + l->k.c->duplicates == before)
 			rc = tb_fail(e, TB_R_FAILED,
-				     "%s lists no case of dEQP-VK.%s: no such group (dEQP-VK's groups are "
-				     "the second part of a case's name, as compute in dEQP-VK.compute.…)",
-				     deqp, group);
+				     "%s lists no case of %s.%s: no such group (%s's groups are "
+				     "the second part of a case's name, as %.*s in %s.%.*s.…)",
+				     deqp, k->name, group, k->name, (int)first, k->groups, k->name,
+				     (int)first, k->groups);
 	}
 	free(prefix);
 	free(pattern);
 	return rc;
 }
 
-int deqp_cases_list(struct deqp_cases *c, const char *deqp, const char *groups, struct tb_error *e)
+int deqp_cases_list(struct deqp_cases *c, const struct deqp_kind *k, const char *deqp,
+		    const char *groups, struct tb_error *e)
 {
 	if (!groups || !*groups)
-		groups = DEQP_DEFAULT_GROUPS;
+		groups = k->groups;
 	else if (!strcmp(groups, "quick"))
-		groups = DEQP_QUICK_GROUPS;
+		groups = k->quick;
 	char *bad = deqp_groups_invalid(groups);
 	if (bad) {
-		int rc = tb_fail(e, TB_R_USAGE, "\"%.80s\" is no dEQP-VK group (as compute or "
-				 "api.smoke)", bad);
+		size_t first = strcspn(k->groups, ",");
+		int rc = tb_fail(e, TB_R_USAGE, "\"%.80s\" is no %s group (as %.*s or quick)", bad,
+				 k->name, (int)first, k->groups);
 		free(bad);
 		memset(c, 0, sizeof *c);
 		return rc;
@@ -170,7 +227,7 @@ int deqp_cases_list(struct deqp_cases *c, const char *deqp, const char *groups, 
 	for (const char *p = groups; !rc && !l.k.full;) {
 		size_t len = strcspn(p, ",");
 		char *group = strndup(p, len);
-		rc = list_group(&l, deqp, *cwd ? cwd : "/", group, e);
+		rc = list_group(&l, k, deqp, *cwd ? cwd : "/", group, e);
 		free(group);
 		if (!p[len])
 			break;
@@ -185,8 +242,10 @@ int deqp_cases_list(struct deqp_cases *c, const char *deqp, const char *groups, 
 
 /* ---- a file ---- */
 
-int deqp_cases_read(struct deqp_cases *c, const char *path, struct tb_error *e)
+int deqp_cases_read(struct deqp_cases *c, const struct deqp_kind *kind, const char *path,
+		    struct tb_error *e)
 {
+	size_t prefix = strlen(kind->name);
 	struct collect k;
 	collect_init(&k, c);
 	FILE *f = fopen_regular(path); /* a FIFO there is refused, never waited on */
@@ -194,7 +253,7 @@ int deqp_cases_read(struct deqp_cases *c, const char *path, struct tb_error *e)
 	if (!f && (errno == ESPIPE || errno == EISDIR))
 		rc = tb_fail(e, TB_R_USAGE,
 			     "the case list %s is not a regular file (a FIFO, a device or a folder); "
-			     "give a file of dEQP-VK case names, one a line", path);
+			     "give a file of %s case names, one a line", path, kind->name);
 	else if (!f)
 		rc = tb_fail_errno_as(e, TB_R_USAGE, "cannot read the case list %s", path);
 	char line[QPA_MAX_NAME + 3];
@@ -205,8 +264,8 @@ int deqp_cases_read(struct deqp_cases *c, const char *path, struct tb_error *e)
 		if (len && line[len - 1] != '\n' && !feof(f)) {
 			rc = tb_fail(e, TB_R_USAGE,
 				     "line %zu of the case list %s is longer than %d bytes (\"%.60s...\"); "
-				     "dEQP-VK case names have at most %d",
-				     lineno, path, QPA_MAX_NAME, line, QPA_MAX_NAME);
+				     "%s case names have at most %d",
+				     lineno, path, QPA_MAX_NAME, line, kind->name, QPA_MAX_NAME);
 			break;
 		}
 		while (len && (line[len - 1] == '\n' || line[len - 1] == '\r' || line[len - 1] == ' ' ||
@@ -217,11 +276,11 @@ int deqp_cases_read(struct deqp_cases *c, const char *path, struct tb_error *e)
 			name++, len--;
 		if (!len || *name == '#')
 			continue;
-		if (strncmp(name, "dEQP-VK.", 8) || !valid_path(name, len))
+		if (strncmp(name, kind->name, prefix) || name[prefix] != '.' || !valid_path(name, len))
 			rc = tb_fail(e, TB_R_USAGE,
-				     "line %zu of the case list %s is no dEQP-VK case name (\"%.60s\"): one "
-				     "full name a line, as dEQP-VK.api.smoke.create_sampler, no patterns",
-				     lineno, path, name);
+				     "line %zu of the case list %s is no %s case name (\"%.60s\"): one "
+				     "full name a line, as %s, no patterns",
+				     lineno, path, kind->name, name, kind->example);
 		else
 			collect_add(&k, name, len);
 	}

@@ -87,6 +87,9 @@ static char *find_naming(const char *dir, const char *suffix, char *(*library)(c
 	return best;
 }
 
+/* Where glvnd finds the system's EGL vendor files, in its order. */
+static const char *const egl_vendor_dirs[] = {"/etc/glvnd/egl_vendor.d", "/usr/share/glvnd/egl_vendor.d"};
+
 static char *system_vulkan_icd(const char *lib)
 {
 	for (size_t i = 0; i < sizeof vulkan_icd_dirs / sizeof *vulkan_icd_dirs; i++) {
@@ -134,6 +137,22 @@ int side_drivers_find(const struct store *s, const struct manifest *m, enum side
 		}
 	}
 	return TB_OK;
+}
+
+char *side_distro_egl_vendor(const struct manifest *m, struct tb_error *e)
+{
+	const char *lib = base_name(m->egl_vendor_lib);
+	/* an EGL vendor file is the same JSON as an ICD file: {"ICD": {"library_path": …}} */
+	for (size_t i = 0; i < sizeof egl_vendor_dirs / sizeof *egl_vendor_dirs; i++) {
+		char *f = find_naming(egl_vendor_dirs[i], ".json", vulkan_icd_library, lib);
+		if (f)
+			return f;
+	}
+	tb_fail(e, TB_R_FAILED,
+		"no EGL vendor file of the system (%s, %s) names %s, so the distribution has no build of "
+		"the release's GL to compare with; install libegl-mesa0",
+		egl_vendor_dirs[0], egl_vendor_dirs[1], lib);
+	return NULL;
 }
 
 void side_drivers_free(struct side_drivers *d)

@@ -48,6 +48,12 @@ struct manifest;
 int side_drivers_find(const struct store *s, const struct manifest *m, enum side side,
 		      struct side_drivers *d, struct tb_error *e);
 void side_drivers_free(struct side_drivers *d);
+/* The GL suites' counterpart for the distribution's side (allocated): the system's glvnd EGL
+ * vendor file (/etc/glvnd/egl_vendor.d, then /usr/share/glvnd/egl_vendor.d) whose library has
+ * the name of the release's egl_vendor_lib (libEGL_mesa.so.0), for
+ * __EGL_VENDOR_LIBRARY_FILENAMES, so no other vendor answers. NULL with a failure naming the
+ * package (libegl-mesa0) when there is none. */
+char *side_distro_egl_vendor(const struct manifest *m, struct tb_error *e);
 /* OCL_ICD_VENDORS (ocl-icd, Debian 12 and 13, loads only the library a single .icd file
  * names), VK_DRIVER_FILES and VK_ICD_FILENAMES as "KEY=VALUE" strings for side_argv,
  * NULL-terminated; free with side_free_argv. */

@@ -9,7 +9,8 @@
 #include "trial/smoke_run.h"
 #include "trial/suite_compare.h"
 
-static const struct suite *const suites[] = {&piglit_cl_suite, &opencl_cts_suite, &deqp_vk_suite};
+static const struct suite *const suites[] = {&piglit_cl_suite, &opencl_cts_suite, &deqp_vk_suite,
+					    &deqp_gles2_suite, &deqp_gles3_suite, &deqp_egl_suite};
 
 const struct suite *suite_next(size_t *i)
 {

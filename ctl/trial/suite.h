@@ -1,4 +1,5 @@
-/* The suites of docs/design.md §10 (piglit-cl, opencl-cts, dEQP-VK), each registered once: its
+/* The suites of docs/design.md §10 (piglit-cl, opencl-cts, dEQP-VK, dEQP-GLES2, dEQP-GLES3,
+ * dEQP-EGL), each registered once: its
  * names, the options of `smoke --suite` it takes, its runner and what its sentence adds.
  * `smoke --suite NAME` and mesa.conf's smoke_suite find a suite here. */
 #ifndef TB_SUITE_H
@@ -26,8 +27,8 @@ struct suite_outcome {
 struct suite_options {
 	const char *profile, *filter;                    /* piglit-cl */
 	const char *tests, *subtests, *cts;              /* opencl-cts */
-	const char *deqp, *groups, *caselist, *fraction; /* dEQP-VK */
-	int budget, jobs;                                /* opencl-cts, dEQP-VK */
+	const char *deqp, *groups, *caselist, *fraction; /* the dEQP suites */
+	int budget, jobs;                                /* opencl-cts, the dEQP suites */
 };
 
 /* The options of `smoke --suite` a suite takes, by group. */
@@ -39,7 +40,7 @@ enum {
 };
 
 /* The names `smoke --suite` takes (every suite's name and alias), as an option's choices. */
-#define SUITE_CHOICES "piglit-cl|opencl-cts|dEQP-VK|deqp-vk"
+#define SUITE_CHOICES "piglit-cl|opencl-cts|dEQP-VK|deqp-vk|dEQP-GLES2|deqp-gles2|dEQP-GLES3|deqp-gles3|dEQP-EGL|deqp-egl"
 
 struct suite {
 	const char *name;  /* mesa.conf's smoke_suite, the key in smoke/<v>.json's suites */
@@ -58,7 +59,8 @@ struct suite {
 };
 
 /* The registered suites (trial/suite_piglit.c, suite_cts.c, suite_deqp.c). */
-extern const struct suite piglit_cl_suite, opencl_cts_suite, deqp_vk_suite;
+extern const struct suite piglit_cl_suite, opencl_cts_suite, deqp_vk_suite, deqp_gles2_suite,
+	deqp_gles3_suite, deqp_egl_suite;
 
 /* The suite of that name or alias, or NULL. */
 const struct suite *suite_find(const char *name);

@@ -45,26 +45,32 @@ static int cmp_str(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-/* A library named in a vendor file, found the way the dynamic linker finds it. */
-static void hash_library(struct sha256_stream *h, const char *name)
+char *suite_system_library(const char *name)
 {
-	if (strchr(name, '/')) {
-		hash_file_identity(h, name);
-		return;
-	}
+	if (strchr(name, '/'))
+		return xstrdup(name);
 	struct utsname u;
 	size_t n = 0;
 	char **dirs = uname(&u) == 0 ? ld_system_dirs(NULL, u.machine, &n) : NULL;
-	for (size_t i = 0; i < n; i++) {
+	char *found = NULL;
+	for (size_t i = 0; i < n && !found; i++) {
 		char *p = path_join(dirs[i], name);
-		int found = path_exists(p);
-		if (found)
-			hash_file_identity(h, p);
-		free(p);
-		if (found)
-			break;
+		if (path_exists(p))
+			found = p;
+		else
+			free(p);
 	}
 	ld_paths_free(dirs, n);
+	return found;
+}
+
+/* A library named in a vendor file, found the way the dynamic linker finds it. */
+static void hash_library(struct sha256_stream *h, const char *name)
+{
+	char *path = suite_system_library(name);
+	if (path)
+		hash_file_identity(h, path);
+	free(path);
 }
 
 /* Each vendor file of the system's ICD loader and the library it names: a new distribution

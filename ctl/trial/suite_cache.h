@@ -18,6 +18,11 @@ struct manifest;
  * (allocated), as the recipes compute it. */
 char *recipe_cache_dir(const char *recipe);
 
+/* The file the dynamic linker loads for a library named without a folder (libEGL_mesa.so.0),
+ * looked for in the system's library folders; a name with a folder is itself (allocated).
+ * NULL when there is none. */
+char *suite_system_library(const char *name);
+
 /* cache/suites/<suite>-distribution-<key>.json, the key a hash of parts (what was run, in the
  * suite's words), the identity (real path, size, modification time) of each program and
  * every vendor file of the system's ICD loader with the library it names: a new

@@ -1,4 +1,5 @@
-/* dEQP-VK through both sides.
+/* The dEQP suites through both sides: dEQP-VK, and the surfaceless GL modules dEQP-GLES2,
+ * dEQP-GLES3 and dEQP-EGL, told apart by their module (trial/deqp_cases.h) alone.
  *
  * The cases come from the binary (its stdout-caselist run mode) or a case list, cut to a
  * fraction, and run in batches: one dEQP process a batch and a side, its results read from
@@ -21,6 +22,7 @@
 #include "base/fs.h"
 #include "base/strbuf.h"
 #include "base/trusted_path.h"
+#include "common/envvars.h"
 #include "store/manifest.h"
 #include "trial/deqp.h"
 #include "trial/deqp_cases.h"
@@ -41,12 +43,17 @@
 /* What every run passes dEQP beyond its case list and log: part of the cache key. */
 #define RUN_OPTIONS "--deqp-log-images=disable --deqp-log-shader-sources=disable --deqp-shadercache=disable"
 
-char *deqp_default_path(void)
+char *deqp_default_path(const struct deqp_kind *k)
 {
-	char *dir = recipe_cache_dir("deqp-vk");
-	char *path = path_join(dir, "deqp-vk");
+	char *dir = recipe_cache_dir(k->recipe);
+	char *path = *k->subdir ? xasprintf("%s/%s/%s", dir, k->subdir, k->binary) : path_join(dir, k->binary);
 	free(dir);
 	return path;
+}
+
+static int is_gl(const struct deqp_kind *k)
+{
+	return !strcmp(k->api, "GL");
 }
 
 /* ---- a plan: names in batches, and what each batch gave ---- */
@@ -90,10 +97,12 @@ struct deqp_suite {
 	struct store *s;
 	const char *version;
 	const struct deqp_suite_request *r;
+	const struct deqp_kind *kind; /* r's module */
 	char *deqp;           /* its real path */
 	char *workdir;
 	char **prefix[2];     /* the launcher's argv for each side */
-	char *distro_icd, *distro_lib; /* the distribution's ICD file and its library ("": none) */
+	/* the distribution's ICD file (the GL modules: its EGL vendor file) and its library ("": none) */
+	char *distro_icd, *distro_lib;
 	json_object *cached;  /* the distribution's results from earlier runs; read only while jobs run */
 	double budget_end;    /* 0: none */
 	int out_of_budget;    /* atomically */
@@ -110,18 +119,19 @@ static void count_done(struct deqp_suite *run, enum side side, size_t n)
 		return;
 	size_t now = __atomic_add_fetch(&run->done[side], n, __ATOMIC_SEQ_CST);
 	char label[64];
-	snprintf(label, sizeof label, DEQP_SUITE ":%s", side_name(side));
+	snprintf(label, sizeof label, "%s:%s", run->kind->name, side_name(side));
 	progress_count(&run->lp.p, "suite", label, now, run->total);
 }
 
 /* One dEQP process (and those after a crash or hang) over caselist through prefix, its logs
  * in dir, each case within the smoke tests' time limit: trial/deqp.c's deqp_run. */
-static int run_log(char *const *prefix, const char *deqp, const char *caselist, const char *dir,
-		   double deadline, int *out_of_budget, const struct tb_progress *p,
-		   struct qpa_parser *q, struct tb_error *e)
+static int run_log(char *const *prefix, const struct deqp_kind *kind, const char *deqp,
+		   const char *caselist, const char *dir, double deadline, int *out_of_budget,
+		   const struct tb_progress *p, struct qpa_parser *q, struct tb_error *e)
 {
 	struct deqp_request req = {
 		.prefix = prefix,
+		.kind = kind,
 		.deqp = deqp,
 		.caselist = caselist,
 		.workdir = dir,
@@ -148,7 +158,8 @@ static int run_cases(struct deqp_suite *run, enum side side, char *const names[]
 	for (size_t i = 0; i < n; i++)
 		sb_appendf(&sb, "%s\n", names[i]);
 	int rc = mkdir(dir, 0700) == 0 ? TB_OK
-				       : tb_fail_errno_as(e, TB_R_FAILED, "cannot make %s for dEQP-VK's logs", dir);
+				       : tb_fail_errno_as(e, TB_R_FAILED, "cannot make %s for %s's logs", dir,
+							  run->kind->name);
 	if (!rc)
 		rc = atomic_write_file(list, sb.buf, sb.len, 0600, e);
 	sb_free(&sb);
@@ -156,8 +167,8 @@ static int run_cases(struct deqp_suite *run, enum side side, char *const names[]
 	qpa_parser_init(&q);
 	int out_of_budget = 0;
 	if (!rc)
-		rc = run_log(run->prefix[side], run->deqp, list, dir, run->budget_end, &out_of_budget,
-			     NULL, &q, e);
+		rc = run_log(run->prefix[side], run->kind, run->deqp, list, dir, run->budget_end,
+			     &out_of_budget, NULL, &q, e);
 	if (!rc && out_of_budget) {
 		__atomic_store_n(&run->out_of_budget, 1, __ATOMIC_SEQ_CST);
 	} else if (!rc) {
@@ -321,12 +332,17 @@ static int retry_regressions(struct deqp_suite *run, int jobs, json_object *mine
 
 /* ---- setting up ---- */
 
-/* The binary: --deqp PATH or its directory, else the recipe's. */
-static char *binary_find(const char *given, struct tb_error *e)
+/* The binary: --deqp PATH, or a directory holding it (or SUBDIR/binary, as the recipe's folder
+ * does), else the recipe's. */
+static char *binary_find(const struct deqp_kind *k, const char *given, struct tb_error *e)
 {
-	char *path = given && *given ? xstrdup(given) : deqp_default_path();
+	char *path = given && *given ? xstrdup(given) : deqp_default_path(k);
 	if (is_directory(path)) {
-		char *in = path_join(path, "deqp-vk");
+		char *in = path_join(path, k->binary);
+		if (*k->subdir && !path_exists(in)) {
+			free(in);
+			in = xasprintf("%s/%s/%s", path, k->subdir, k->binary);
+		}
 		free(path);
 		path = in;
 	}
@@ -334,26 +350,47 @@ static char *binary_find(const char *given, struct tb_error *e)
 	struct stat st;
 	if (!real || stat(real, &st) != 0 || !S_ISREG(st.st_mode) || access(real, X_OK) != 0) {
 		tb_fail(e, TB_R_FAILED,
-			"no dEQP-VK binary at %s; build it with build-recipes/deqp-vk, or name it (or "
-			"its directory) with --deqp or deqp_dir in mesa.conf", path);
+			"no %s binary at %s; build it with build-recipes/%s, or name it (or its "
+			"directory) with --deqp or %s in mesa.conf", k->name, path, k->recipe,
+			is_gl(k) ? "deqp_gl_dir" : "deqp_dir");
 		free(real);
 		real = NULL;
-	} else if (trusted_program_path(path, "the dEQP-VK binary", e) != TB_OK) {
-		free(real);
-		real = NULL;
+	} else {
+		char *what = xasprintf("the %s binary", k->name);
+		if (trusted_program_path(path, what, e) != TB_OK) {
+			free(real);
+			real = NULL;
+		}
+		free(what);
 	}
 	free(path);
 	return real;
 }
 
 /* The side's command line, the distribution's with the system's ICD file of the same
- * driver, so that both sides compare one driver. */
+ * driver (the GL modules: the EGL vendor file of the same vendor library), so that both sides
+ * compare one driver. */
 static int prefixes_make(struct deqp_suite *run, const struct manifest *m, struct tb_error *e)
 {
 	char *const none[] = {NULL};
 	run->prefix[SIDE_STORE] = side_argv(run->s, run->version, SIDE_STORE, NULL, NULL, none, e);
 	if (!run->prefix[SIDE_STORE])
 		return TB_EFAIL;
+	if (is_gl(run->kind)) {
+		char *vendor = side_distro_egl_vendor(m, e);
+		if (!vendor)
+			return TB_EFAIL;
+		char *env[] = {xasprintf(ENV_EGL_VENDOR_FILES "=%s", vendor), NULL};
+		run->prefix[SIDE_DISTRO] = side_argv(run->s, run->version, SIDE_DISTRO, NULL, env, none, e);
+		free(env[0]);
+		char *lib = vulkan_icd_library(vendor);
+		run->distro_icd = vendor;
+		run->distro_lib = lib ? suite_system_library(lib) : NULL;
+		if (!run->distro_lib)
+			run->distro_lib = xstrdup("");
+		free(lib);
+		return run->prefix[SIDE_DISTRO] ? TB_OK : TB_EFAIL;
+	}
 	struct side_drivers d = {0};
 	int rc = side_drivers_find(run->s, m, SIDE_DISTRO, &d, e);
 	if (rc)
@@ -372,8 +409,8 @@ static int prefixes_make(struct deqp_suite *run, const struct manifest *m, struc
 static int cases_get(const struct deqp_suite_request *r, const char *deqp, struct deqp_cases *c,
 		     struct tb_error *e)
 {
-	int rc = r->caselist && *r->caselist ? deqp_cases_read(c, r->caselist, e)
-					     : deqp_cases_list(c, deqp, r->groups, e);
+	int rc = r->caselist && *r->caselist ? deqp_cases_read(c, r->kind, r->caselist, e)
+					     : deqp_cases_list(c, r->kind, deqp, r->groups, e);
 	if (!rc)
 		deqp_cases_fraction(c, r->fraction_n, r->fraction_k ? r->fraction_k : 1);
 	if (!rc && !c->n)
@@ -398,7 +435,7 @@ static json_object *extra_keys(const struct deqp_suite *run, const struct deqp_c
 	const struct deqp_suite_request *r = run->r;
 	json_object *x = json_object_new_object();
 	json_object_object_add(x, "groups", json_object_new_string(r->caselist && *r->caselist ? ""
-							  : r->groups && *r->groups ? r->groups : DEQP_DEFAULT_GROUPS));
+							  : r->groups && *r->groups ? r->groups : r->kind->groups));
 	json_object_object_add(x, "caselist", json_object_new_string(r->caselist ? r->caselist : ""));
 	char fraction[32];
 	snprintf(fraction, sizeof fraction, "%u/%u", r->fraction_n > 1 ? r->fraction_n : 1,
@@ -465,7 +502,8 @@ static int run_all(struct deqp_suite *run, struct deqp_cases *c, int jobs, json_
 	struct plan first;
 	plan_init(&first, c->names, c->n, PLAN_BOTH, jobs);
 	run->total = c->n;
-	progress_test(p, DEQP_SUITE ":store", "run");
+	char *label = xasprintf("%s:store", run->kind->name);
+	progress_test(p, label, "run");
 	int rc = run_plan(run, &first, jobs, e);
 	json_object *mine = json_object_new_object(), *theirs = json_object_new_object();
 	json_object *flaky = json_object_new_array();
@@ -475,15 +513,16 @@ static int run_all(struct deqp_suite *run, struct deqp_cases *c, int jobs, json_
 	if (!rc) {
 		gather(run, &first, mine, theirs, &not_run, &n_not_run, &all_cached);
 		if (!all_cached && run->cached)
-			suite_cache_write(run->s, cache_path, DEQP_SUITE, run->cached);
+			suite_cache_write(run->s, cache_path, run->kind->name, run->cached);
 		rc = retry_regressions(run, jobs, mine, theirs, expected, flaky, e);
 	}
-	progress_test(p, DEQP_SUITE ":store", progress_outcome(rc));
+	progress_test(p, label, progress_outcome(rc));
+	free(label);
 	if (!rc) {
 		out->distro_cached = all_cached;
 		json_object *extra = extra_keys(run, c, jobs, flaky, not_run, n_not_run, all_cached);
-		rc = suite_record(run->s, run->version, DEQP_SUITE, mine, theirs, expected, extra, p, out,
-				  result, e);
+		rc = suite_record(run->s, run->version, run->kind->name, mine, theirs, expected, extra, p,
+				  out, result, e);
 		json_object_put(extra);
 	}
 	free(not_run);
@@ -496,9 +535,16 @@ static int run_all(struct deqp_suite *run, struct deqp_cases *c, int jobs, json_
 
 static char *cache_path_of(const struct deqp_suite *run)
 {
-	const char *parts[] = {RUN_OPTIONS};
+	struct strbuf options = {0};
+	sb_append(&options, RUN_OPTIONS);
+	for (size_t i = 0; run->kind->options[i]; i++)
+		sb_appendf(&options, " %s", run->kind->options[i]);
+	const char *parts[] = {options.buf};
 	const char *programs[] = {run->deqp, run->distro_icd, run->distro_lib};
-	return suite_cache_path(run->s, DEQP_SUITE, parts, 1, programs, run->distro_lib[0] ? 3 : 2);
+	char *path = suite_cache_path(run->s, run->kind->name, parts, 1, programs,
+				      run->distro_lib[0] ? 3 : 2);
+	sb_free(&options);
+	return path;
 }
 
 int suite_deqp_run(struct store *s, const char *version, const struct deqp_suite_request *r,
@@ -511,26 +557,29 @@ int suite_deqp_run(struct store *s, const char *version, const struct deqp_suite
 	int rc = store_load_manifest(s, version, &m, e);
 	if (rc)
 		return rc;
-	struct deqp_suite run = {.s = s, .version = version, .r = r,
+	struct deqp_suite run = {.s = s, .version = version, .r = r, .kind = r->kind,
 				 .budget_end = r->budget > 0 ? now_seconds() + r->budget : 0};
 	locked_progress_init(&run.lp, r->progress);
 	int jobs = r->jobs > 0 ? r->jobs : jobs_default();
 	json_object *expected = NULL;
 	char *cache = NULL;
 	struct deqp_cases c = {0};
-	if (!m.has_vulkan)
-		rc = tb_fail(e, TB_R_FAILED, "Mesa %s ships no Vulkan driver: dEQP-VK has nothing to test",
-			     version);
-	if (!rc && !(run.deqp = binary_find(r->deqp, e)))
+	const struct deqp_kind *k = r->kind;
+	if (is_gl(k) ? !m.has_gl : !m.has_vulkan)
+		rc = tb_fail(e, TB_R_FAILED, "Mesa %s ships no %s: %s has nothing to test", version,
+			     is_gl(k) ? "GL" : "Vulkan driver", k->name);
+	if (!rc && !(run.deqp = binary_find(k, r->deqp, e)))
 		rc = TB_EFAIL;
 	if (!rc)
-		rc = expected_load(s, version, DEQP_SUITE, r->confdir, &expected, e);
+		rc = expected_load(s, version, k->name, r->confdir, &expected, e);
 	if (!rc)
 		rc = prefixes_make(&run, &m, e);
 	if (!rc)
 		rc = cases_get(r, run.deqp, &c, e);
-	if (!rc && !(run.workdir = temp_dir_make("tb323fu-deqp", "dEQP-VK's logs", e)))
+	char *logs = xasprintf("%s's logs", k->name);
+	if (!rc && !(run.workdir = temp_dir_make("tb323fu-deqp", logs, e)))
 		rc = TB_EFAIL;
+	free(logs);
 	if (!rc) {
 		cache = cache_path_of(&run);
 		run.cached = suite_cache_read(cache);
@@ -562,32 +611,35 @@ int suite_deqp_store_side(struct store *s, const char *version, const char *deqp
 		return e->code;
 	char *const none[] = {NULL};
 	char **prefix = side_launch_argv(s, version, SIDE_STORE, none, e);
-	int rc = prefix ? run_log(prefix, deqp, caselist, dir, 0, NULL, p, q, e) : TB_EFAIL;
+	int rc = prefix ? run_log(prefix, NULL, deqp, caselist, dir, 0, NULL, p, q, e) : TB_EFAIL;
 	remove_tree(dir);
 	free(dir);
 	side_free_argv(prefix);
 	return rc;
 }
 
-/* smoke --suite dEQP-VK's choices over deqp_dir, deqp_groups (not with --caselist),
- * deqp_fraction, deqp_budget and suite_jobs; after an install, mesa.conf's alone. */
-static int run_entry(struct store *s, const char *version, const struct suite_options *o,
-		     const struct config *cfg, const struct tb_progress *p, struct suite_outcome *out,
-		     json_object **result, struct tb_error *e)
+/* smoke --suite MODULE's choices over deqp_dir (dEQP-VK) or deqp_gl_dir (the GL modules),
+ * deqp_groups (not with --caselist), deqp_fraction, deqp_budget and suite_jobs; after an
+ * install, mesa.conf's alone. */
+static int run_entry(const struct deqp_kind *k, struct store *s, const char *version,
+		     const struct suite_options *o, const struct config *cfg,
+		     const struct tb_progress *p, struct suite_outcome *out, json_object **result,
+		     struct tb_error *e)
 {
-	unsigned n = 1, k = 1;
+	unsigned n = 1, kth = 1;
 	const char *frac = o && o->fraction ? o->fraction : cfg->deqp_fraction;
-	const char *bad = frac && *frac ? deqp_fraction_parse(frac, &n, &k) : NULL;
+	const char *bad = frac && *frac ? deqp_fraction_parse(frac, &n, &kth) : NULL;
 	if (bad)
 		return o ? tb_fail(e, TB_R_USAGE, "%s", bad)
 			 : tb_fail(e, TB_R_FAILED, "deqp_fraction in mesa.conf: %s", bad);
 	char *confdir = config_dir(cfg);
 	struct deqp_suite_request r = {
-		.deqp = o && o->deqp ? o->deqp : cfg->deqp_dir,
+		.kind = k,
+		.deqp = o && o->deqp ? o->deqp : is_gl(k) ? cfg->deqp_gl_dir : cfg->deqp_dir,
 		.groups = o && o->groups ? o->groups : o && o->caselist ? NULL : cfg->deqp_groups,
 		.caselist = o ? o->caselist : NULL,
 		.fraction_n = n,
-		.fraction_k = k,
+		.fraction_k = kth,
 		.budget = o && o->budget ? o->budget : (int)cfg->deqp_budget,
 		.jobs = o && o->jobs ? o->jobs : (int)cfg->suite_jobs,
 		.confdir = confdir,
@@ -600,13 +652,13 @@ static int run_entry(struct store *s, const char *version, const struct suite_op
 
 /* "; N listed cases were left out …" when the list was bounded, how many cases the budget
  * left out, and the expected failures that failed or now pass. */
-static void run_notes(struct strbuf *sb, json_object *res)
+static void run_notes(const struct deqp_kind *k, struct strbuf *sb, json_object *res)
 {
 	json_object *v;
 	int64_t cut = json_object_object_get_ex(res, "cut", &v) ? json_object_get_int64(v) : 0;
 	if (cut)
-		sb_appendf(sb, "; %lld listed cases were left out (over the list's bounds, or not dEQP-VK names)",
-			   (long long)cut);
+		sb_appendf(sb, "; %lld listed cases were left out (over the list's bounds, or not %s names)",
+			   (long long)cut, k->name);
 	int64_t not_run = json_object_object_get_ex(res, "not_run_count", &v) ? json_object_get_int64(v) : 0;
 	json_object *budget = NULL;
 	json_object_object_get_ex(res, "budget", &budget);
@@ -619,11 +671,88 @@ static void run_notes(struct strbuf *sb, json_object *res)
 	suite_append_names(sb, res, "expected_fixed", "; these pass though listed as expected failures: ");
 }
 
+/* Each module's entry in the registry: its runner and notes with the module bound. The names
+ * are the modules' (tests/unit/test_suite.c checks that they agree). */
+static int deqp_vk_run(struct store *s, const char *version, const struct suite_options *o,
+		       const struct config *cfg, const struct tb_progress *p,
+		       struct suite_outcome *out, json_object **result, struct tb_error *e)
+{
+	return run_entry(&deqp_vk_kind, s, version, o, cfg, p, out, result, e);
+}
+
+static void deqp_vk_notes(struct strbuf *sb, json_object *res)
+{
+	run_notes(&deqp_vk_kind, sb, res);
+}
+
 const struct suite deqp_vk_suite = {
-	.name = DEQP_SUITE,
+	.name = "dEQP-VK",
 	.alias = "deqp-vk",
 	.units = "dEQP-VK cases",
 	.options = SUITE_OPT_DEQP | SUITE_OPT_RUN,
-	.run = run_entry,
-	.notes = run_notes,
+	.run = deqp_vk_run,
+	.notes = deqp_vk_notes,
+};
+
+static int deqp_gles2_run(struct store *s, const char *version, const struct suite_options *o,
+		       const struct config *cfg, const struct tb_progress *p,
+		       struct suite_outcome *out, json_object **result, struct tb_error *e)
+{
+	return run_entry(&deqp_gles2_kind, s, version, o, cfg, p, out, result, e);
+}
+
+static void deqp_gles2_notes(struct strbuf *sb, json_object *res)
+{
+	run_notes(&deqp_gles2_kind, sb, res);
+}
+
+const struct suite deqp_gles2_suite = {
+	.name = "dEQP-GLES2",
+	.alias = "deqp-gles2",
+	.units = "dEQP-GLES2 cases",
+	.options = SUITE_OPT_DEQP | SUITE_OPT_RUN,
+	.run = deqp_gles2_run,
+	.notes = deqp_gles2_notes,
+};
+
+static int deqp_gles3_run(struct store *s, const char *version, const struct suite_options *o,
+		       const struct config *cfg, const struct tb_progress *p,
+		       struct suite_outcome *out, json_object **result, struct tb_error *e)
+{
+	return run_entry(&deqp_gles3_kind, s, version, o, cfg, p, out, result, e);
+}
+
+static void deqp_gles3_notes(struct strbuf *sb, json_object *res)
+{
+	run_notes(&deqp_gles3_kind, sb, res);
+}
+
+const struct suite deqp_gles3_suite = {
+	.name = "dEQP-GLES3",
+	.alias = "deqp-gles3",
+	.units = "dEQP-GLES3 cases",
+	.options = SUITE_OPT_DEQP | SUITE_OPT_RUN,
+	.run = deqp_gles3_run,
+	.notes = deqp_gles3_notes,
+};
+
+static int deqp_egl_run(struct store *s, const char *version, const struct suite_options *o,
+		       const struct config *cfg, const struct tb_progress *p,
+		       struct suite_outcome *out, json_object **result, struct tb_error *e)
+{
+	return run_entry(&deqp_egl_kind, s, version, o, cfg, p, out, result, e);
+}
+
+static void deqp_egl_notes(struct strbuf *sb, json_object *res)
+{
+	run_notes(&deqp_egl_kind, sb, res);
+}
+
+const struct suite deqp_egl_suite = {
+	.name = "dEQP-EGL",
+	.alias = "deqp-egl",
+	.units = "dEQP-EGL cases",
+	.options = SUITE_OPT_DEQP | SUITE_OPT_RUN,
+	.run = deqp_egl_run,
+	.notes = deqp_egl_notes,
 };

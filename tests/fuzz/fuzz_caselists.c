@@ -1,4 +1,4 @@
-/* libFuzzer: the case lists a dEQP-VK run reads (a user's case list, a release's or the
+/* libFuzzer: the case lists a dEQP run reads (each module's) (a user's case list, a release's or the
  * configuration's expected failures) and the option values that choose cases. */
 #include <json-c/json.h>
 #include <stdint.h>
@@ -24,12 +24,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	snprintf(path, sizeof path, "/proc/self/fd/%d", fd);
 
 	struct tb_error e = {0};
-	struct deqp_cases c;
-	if (deqp_cases_read(&c, path, &e) == TB_OK) {
-		deqp_cases_fraction(&c, 3, 2);
-		deqp_cases_free(&c);
+	for (size_t i = 0; deqp_kinds[i]; i++) {
+		struct deqp_cases c;
+		if (deqp_cases_read(&c, deqp_kinds[i], path, &e) == TB_OK) {
+			deqp_cases_fraction(&c, 3, 2);
+			deqp_cases_free(&c);
+		}
+		tb_error_clear(&e);
 	}
-	tb_error_clear(&e);
 	json_object *into = json_object_new_object();
 	expected_read_file(path, into, &e);
 	json_object_put(into);
@@ -39,6 +41,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	unsigned n, k;
 	deqp_fraction_parse(text, &n, &k);
 	free(deqp_groups_invalid(text));
+	(void)deqp_kind_of_case(text);
 	free(text);
 	return 0;
 }

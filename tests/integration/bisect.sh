@@ -109,10 +109,10 @@ expect_exit 2 "--good newer than --bad is a usage error" ctl --json mesa bisect 
 reason_is usage
 expect_exit 1 "a version neither installed nor offered" ctl --json mesa bisect --good 2026.1.1 --command true
 reason_is unknown-version
-expect_exit 2 "a dEQP-GLES case has no runner here" ctl --json mesa bisect --case dEQP-GLES3.functional.a --command true
+expect_exit 2 "--case and --command together" ctl --json mesa bisect --case dEQP-GLES3.functional.a --command true
 reason_is usage
-expect_exit 2 "dEQP-GLES alone" ctl --json mesa bisect --case dEQP-GLES3.functional.a
-check "…said so, with --command as the way" has "bisect it with --command" "$T/out"
+expect_exit 2 "a case of no dEQP module the suites run" ctl --json mesa bisect --case dEQP-GLES31.functional.a
+check "…said so, naming the modules" has "--case wants a dEQP case (dEQP-VK.api.smoke.triangle, dEQP-GLES2.info.renderer; dEQP-GLES3 and dEQP-EGL too)" "$T/out"
 expect_exit 1 "an exit code git's rule does not know stops the bisect" ctl --json mesa bisect --command 'exit 127'
 check "…saying how to count it bad and where the range stands" test "$(json '"|| exit 1" in d["message"], d["resume"].startswith("tb323fu-ctl")' <"$T/out")" = "(True, True)"
 

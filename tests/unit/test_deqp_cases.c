@@ -37,7 +37,7 @@ static void a_case_list_keeps_order_and_takes_a_name_once(void **state)
 	char *p = write_tmp(dir, "l", "# c\n  dEQP-VK.a.b_1 \r\n\ndEQP-VK.a.c\ndEQP-VK.a.b_1\n");
 	struct deqp_cases c;
 	struct tb_error e = {0};
-	assert_int_equal(deqp_cases_read(&c, p, &e), TB_OK);
+	assert_int_equal(deqp_cases_read(&c, &deqp_vk_kind, p, &e), TB_OK);
 	assert_int_equal(c.n, 2);
 	assert_string_equal(c.names[0], "dEQP-VK.a.b_1");
 	assert_string_equal(c.names[1], "dEQP-VK.a.c");
@@ -58,7 +58,7 @@ static void a_case_list_refuses_what_is_no_name(void **state)
 		char *p = write_tmp(dir, "l", bad[i]);
 		struct deqp_cases c;
 		struct tb_error e = {0};
-		assert_int_equal(deqp_cases_read(&c, p, &e), TB_EUSAGE);
+		assert_int_equal(deqp_cases_read(&c, &deqp_vk_kind, p, &e), TB_EUSAGE);
 		assert_int_equal(c.n, 0);
 		free(p);
 	}
@@ -70,10 +70,35 @@ static void a_case_list_refuses_what_is_no_name(void **state)
 	char *p = write_tmp(dir, "l", long_line);
 	struct deqp_cases c;
 	struct tb_error e = {0};
-	assert_int_equal(deqp_cases_read(&c, p, &e), TB_EUSAGE);
+	assert_int_equal(deqp_cases_read(&c, &deqp_vk_kind, p, &e), TB_EUSAGE);
 	assert_non_null(strstr(e.msg, "longer than 512 bytes"));
 	free(p);
 	free(long_line);
+	remove_tree(dir);
+	free(dir);
+}
+
+static void a_case_list_takes_only_its_modules_names(void **state)
+{
+	(void)state;
+	char *dir = test_mkdtemp("deqp-cases");
+	char *p = write_tmp(dir, "l", "dEQP-GLES2.info.vendor\ndEQP-GLES2.functional.prerequisite.read_pixels\n");
+	struct deqp_cases c;
+	struct tb_error e = {0};
+	assert_int_equal(deqp_cases_read(&c, &deqp_gles2_kind, p, &e), TB_OK);
+	assert_int_equal(c.n, 2);
+	deqp_cases_free(&c);
+	free(p);
+	static const char *const bad[] = {"dEQP-VK.info.vendor\n", "dEQP-GLES20.info.vendor\n",
+					  "dEQP-GLES3.info.vendor\n", "dEQP-GLES2\n"};
+	for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+		p = write_tmp(dir, "l", bad[i]);
+		tb_error_clear(&e);
+		assert_int_equal(deqp_cases_read(&c, &deqp_gles2_kind, p, &e), TB_EUSAGE);
+		assert_non_null(strstr(e.msg, "is no dEQP-GLES2 case name"));
+		assert_non_null(strstr(e.msg, "as dEQP-GLES2.info.renderer"));
+		free(p);
+	}
 	remove_tree(dir);
 	free(dir);
 }
@@ -240,6 +265,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(a_case_list_keeps_order_and_takes_a_name_once),
 		cmocka_unit_test(a_case_list_refuses_what_is_no_name),
+		cmocka_unit_test(a_case_list_takes_only_its_modules_names),
 		cmocka_unit_test(fractions_are_every_nth_from_the_kth),
 		cmocka_unit_test(groups_are_paths_of_words),
 		cmocka_unit_test(expected_failures_are_read_line_by_line),

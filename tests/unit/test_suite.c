@@ -12,6 +12,7 @@
 #include "base/alloc.h"
 #include "base/config.h"
 #include "base/error.h"
+#include "trial/deqp_cases.h"
 #include "trial/suite.h"
 
 static void test_names_and_aliases(void **state)
@@ -21,6 +22,9 @@ static void test_names_and_aliases(void **state)
 	assert_ptr_equal(suite_find("opencl-cts"), &opencl_cts_suite);
 	assert_ptr_equal(suite_find("dEQP-VK"), &deqp_vk_suite);
 	assert_ptr_equal(suite_find("deqp-vk"), &deqp_vk_suite);
+	assert_ptr_equal(suite_find("dEQP-GLES2"), &deqp_gles2_suite);
+	assert_ptr_equal(suite_find("deqp-gles3"), &deqp_gles3_suite);
+	assert_ptr_equal(suite_find("dEQP-EGL"), &deqp_egl_suite);
 	assert_null(suite_find("piglit"));
 	assert_null(suite_find(""));
 	assert_null(suite_find("none"));
@@ -44,8 +48,29 @@ static void test_choices_are_the_registry(void **state)
 		assert_true(su->options != 0);
 	}
 	assert_int_equal(words, names);
-	assert_int_equal(i, 3);
+	assert_int_equal(i, 6);
 	free(choices);
+}
+
+/* Each dEQP module is a suite of the same name and alias, and a case names its module. */
+static void test_deqp_modules_are_suites(void **state)
+{
+	(void)state;
+	size_t n = 0;
+	for (; deqp_kinds[n]; n++) {
+		const struct deqp_kind *k = deqp_kinds[n];
+		const struct suite *su = suite_find(k->name);
+		assert_non_null(su);
+		assert_string_equal(su->name, k->name);
+		assert_string_equal(su->alias, k->alias);
+		assert_ptr_equal(deqp_kind_find(k->alias), k);
+		assert_ptr_equal(deqp_kind_of_case(k->example), k);
+	}
+	assert_int_equal(n, 4);
+	assert_ptr_equal(deqp_kind_of_case("dEQP-GLES3.info.vendor"), &deqp_gles3_kind);
+	assert_null(deqp_kind_of_case("dEQP-GLES31.info.vendor"));
+	assert_null(deqp_kind_of_case("dEQP-GLES3"));
+	assert_null(deqp_kind_of_case("basic/hostptr"));
 }
 
 /* Every suite's name is a value of smoke_suite, and the value finds that suite. */
@@ -71,6 +96,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_names_and_aliases),
 		cmocka_unit_test(test_choices_are_the_registry),
+		cmocka_unit_test(test_deqp_modules_are_suites),
 		cmocka_unit_test(test_config_takes_each_name),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
