@@ -286,7 +286,7 @@ check-root:
 	SUITE=$(SUITE) SANITIZE=$(SANITIZE) TB_TIER=$(TB_TIER) TESTS='$(TESTS)' sh tests/check-root
 
 # Opt-in and slow: the tablet's platform (aarch64 Debian 13 with trixie-backports' Mesa) under
-# qemu-user; needs root. FULL=1 builds the full tablet release (Turnip and rusticl), with the
+# qemu-user; needs root. FULL=1 builds the full tablet release (Turnip, rusticl and GL), with the
 # SPIR-V translator from SPIRV_SOURCE.
 FULL ?= 0
 # FRESH=1: from a new, empty TB_CACHE, as a fresh machine runs it (tests/tablet/run).
@@ -303,7 +303,7 @@ demo:
 
 # Release builds (docs/design.md §19). `make release` is the workflow's build here (ci/release:
 # natively on aarch64 Debian 13, else in the builder root, which needs root): DRIVERS=vulkan
-# for Turnip alone. `make check-repro` (opt-in, slow, root) builds Turnip twice from the same
+# for Turnip alone, DRIVERS=vulkan,opencl,gl or vulkan,gl with GL. `make check-repro` (opt-in, slow, root) builds Turnip twice from the same
 # inputs in other directories and compares the tarballs (diffoscope where they differ);
 # REPRO_DRIVERS=vulkan,opencl for the full set.
 DRIVERS ?= vulkan,opencl

@@ -5,8 +5,14 @@
 # trixie-backports' 26.1.6 on the tablet, reports it through `distro`, and the tablet stand-in
 # packed from that Turnip (build-recipes/stand-in --turnip) reports it through `run`, loaded
 # from the store (the dynamic linker's trace says which libvulkan_freedreno.so ran).
+# GL on the 840: a surfaceless EGL program (tests/tools/egl-draw) reports freedreno's renderer
+# from Debian's GL through `distro` and, given a tablet release with GL (TABLET), from the
+# release's GL through `run`; where GL cannot start on the shim the check says why, in the
+# words of Mesa and the shim. The shim runs no draw, so the pixels do not count.
 # Environment: TB_BIN (the aarch64 programs), SHIM (the shim's directory), REL (the tablet
-# stand-in's directory), W (a work directory), FD_GPU_ID (default 840).
+# stand-in's directory), W (a work directory), FD_GPU_ID (default 840), TABLET (a tablet
+# release's directory; its GL is checked when it has one), EGL_DRAW (the aarch64 egl-draw;
+# default TB_BIN/../tests/tools/egl-draw).
 set -u
 : "${TB_BIN:?}" "${SHIM:?}" "${REL:?}" "${W:?}"
 CTL=$TB_BIN/tb323fu-ctl
@@ -78,4 +84,67 @@ grep -E 'deviceName|driverID|driverInfo' "$T/run" | sed 's/^/#   run: /'
 check "…reports the Adreno (TM) $gpu" grep -qE "deviceName *= *$device\$" "$T/run"
 check "…the one Turnip that ran is the store's ($(turnip_of run))" \
 	test "$(turnip_of run)" = "$REAL/versions/$V/lib/libvulkan_freedreno.so"
+
+# --- GL on the 840 ---
+draw=${EGL_DRAW:-$TB_BIN/../tests/tools/egl-draw}
+# freedreno names the GPU by its device table: FD660, and the 8xx parts as Turnip does.
+gl_device="(FD|Adreno \(TM\) )$gpu"
+renderer() { sed -n 's/^renderer=//p' "$T/$1"; }
+egl_of() { grep -E '/libEGL_[^/]*$' "$T/$1.loaded"; }
+# gl_said NAME: what egl-draw, Mesa and the shim said when GL did not start
+gl_said() { grep -vE 'DISPLAY|XDG_RUNTIME_DIR' "$T/$1.err" | sort -u | head -n 12; }
+if [ ! -x "$draw" ]; then
+	n=$((n + 1))
+	echo "ok $n # skip no aarch64 egl-draw at $draw (make CROSS=aarch64 build-aarch64/tests/tools/egl-draw)"
+	echo "1..$n"
+	exit 0
+fi
+gl_mesa=$(dpkg-query -W -f '${Version}' libegl-mesa0 2>/dev/null)
+on_shim gl-distro "$MESA" --store "$STORE" distro "$draw"
+echo "#   distro egl-draw exited $? (FD_GPU_ID=$gpu); $(grep -c '^map=' "$T/gl-distro") GL libraries mapped"
+if grep -qE "^renderer=$gl_device\$" "$T/gl-distro"; then
+	ok "…Debian's GL $gl_mesa reports the Adreno $gpu (renderer $(renderer gl-distro))"
+else
+	not_ok "…Debian's GL $gl_mesa reports the Adreno $gpu (renderer: $(renderer gl-distro))" "$(gl_said gl-distro)"
+fi
+check "…the EGL vendor that ran is Debian's ($(egl_of gl-distro))" \
+	test "$(egl_of gl-distro)" = "$(readlink -f "$SYSLIB/libEGL_mesa.so.0")"
+
+tarball=$(ls "${TABLET:-/nonexistent}"/tb323fu-mesa-*-aarch64.tar.* 2>/dev/null | head -n 1)
+if [ -z "$tarball" ]; then
+	echo "#   no tablet release given (TABLET): the release's GL on the $gpu is not checked"
+	echo "1..$n"
+	exit 0
+fi
+GLSTORE=$W/store840gl
+if ! "$CTL" --store "$GLSTORE" mesa install-local "$tarball" --sums "$TABLET/SHA256SUMS" --no-smoke >"$T/out" 2>"$T/err"; then
+	not_ok "install-local of the tablet release" "$(tail -n 8 "$T/err")"
+	echo "1..$n"
+	exit 0
+fi
+GV=$(sed -n 's/^version=//p' "$GLSTORE/current/MANIFEST")
+rel_mesa=$(sed -n 's/^mesa_version=//p' "$GLSTORE/current/MANIFEST")
+if ! grep -q '^drivers=.*gl' "$GLSTORE/current/MANIFEST"; then
+	echo "#   the tablet release $GV has no GL: the release's GL on the $gpu is not checked"
+	echo "1..$n"
+	exit 0
+fi
+GREAL=$(cd "$GLSTORE" && pwd -P)
+on_shim gl-run "$MESA" --store "$GLSTORE" run "$draw"
+echo "#   run egl-draw exited $? (FD_GPU_ID=$gpu), the tablet release $GV (Mesa $rel_mesa)"
+if grep -qE "^renderer=$gl_device\$" "$T/gl-run"; then
+	ok "…the release's GL (Mesa $rel_mesa) reports the Adreno $gpu (renderer $(renderer gl-run))"
+	check "…the one EGL vendor that ran is the store's ($(egl_of gl-run))" \
+		test "$(egl_of gl-run)" = "$GREAL/versions/$GV/$(sed -n 's/^egl_vendor_lib=//p' "$GLSTORE/current/MANIFEST")"
+else
+	# Does the release's Mesa know the GPU at all? Its own Turnip says, on the same shim.
+	on_shim vk-rel "$MESA" --store "$GLSTORE" run vulkaninfo --summary
+	if grep -qE "deviceName *= *$device\$" "$T/vk-rel"; then
+		not_ok "…the release's GL (Mesa $rel_mesa) reports the Adreno $gpu, as its Turnip does (renderer: $(renderer gl-run))" "$(gl_said gl-run)"
+	else
+		n=$((n + 1))
+		echo "ok $n # skip the release's Mesa $rel_mesa knows no Adreno $gpu: neither its GL nor its Turnip starts on it; they said:"
+		{ gl_said gl-run; complaints vk-rel; } | sort -u | sed 's/^/#   /'
+	fi
+fi
 echo "1..$n"

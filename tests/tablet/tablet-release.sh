@@ -4,11 +4,15 @@
 # (every DT_NEEDED resolved, glibc floor within Debian 13's), and with freedreno's noop DRM
 # shim (an Adreno the shim pretends to be; it accepts every submission without running it)
 # `run vulkaninfo --summary` reports a Turnip device loaded from the store, and the smoke tests
-# that need no results from the GPU (vk.loader, vk.driver) pass.
+# that need no results from the GPU (vk.loader, vk.driver) pass. A release with GL names glvnd
+# vendors of its own (not mesa), and a surfaceless EGL program (tests/tools/egl-draw) run
+# through `run` on the shim gets freedreno's renderer from the store's GL (the pixels are not
+# checked: the shim runs nothing).
 # With API (the fake GitHub the release was published to, keys in W/keys), `update` installs it
 # from there with the signature required.
 # Environment: TB_BIN (the aarch64 programs), TABLET (the release's directory; its build's
-# shim in TABLET/../shim), W (a work directory), FD_GPU_ID (default 660), API.
+# shim in TABLET/../shim), W (a work directory), FD_GPU_ID (default 660), API, EGL_DRAW (the
+# aarch64 egl-draw; default TB_BIN/../tests/tools/egl-draw, make CROSS=aarch64 builds it).
 set -u
 : "${TB_BIN:?}" "${TABLET:?}" "${W:?}"
 CTL=$TB_BIN/tb323fu-ctl
@@ -84,6 +88,37 @@ if grep -q '^drivers=.*opencl' "$STORE/current/MANIFEST"; then
 	echo "#   rusticl is $(stat -L -c %s "$STORE/current/lib/libRusticlOpenCL.so.1") bytes"
 else
 	echo "#   the release has no OpenCL driver (built with --drivers vulkan): no clinfo check"
+fi
+
+if grep -q '^drivers=.*gl' "$STORE/current/MANIFEST"; then
+	sed -n 's/^\(gl_lib_dir\|egl_vendor_lib\|glx_vendor_lib\|gbm_lib\|gl_drivers_dir\|gbm_backends_dir\|gallium_drivers\)=/#   MANIFEST \1=/p' \
+		"$STORE/current/MANIFEST"
+	egl=$(sed -n 's/^egl_vendor_lib=//p' "$STORE/current/MANIFEST")
+	glx=$(sed -n 's/^glx_vendor_lib=//p' "$STORE/current/MANIFEST")
+	vendor=$(basename "$glx" .so.0 | sed 's/^libGLX_//')
+	# Mesa's default vendor name is the system's: the store's would be taken for it by name.
+	check "…glvnd vendor libraries of its own name ($(basename "$egl"), $(basename "$glx")), not mesa's" \
+		sh -c "case '$(basename "$egl") $(basename "$glx")' in *_mesa.so*|' '*|*' ') exit 1 ;; esac"
+	check "…run gives GLX that vendor by name (__GLX_VENDOR_LIBRARY_NAME=$vendor)" \
+		sh -c "'$MESA' --store '$STORE' run printenv __GLX_VENDOR_LIBRARY_NAME | grep -qx '$vendor'"
+	echo "#   lib/gl holds $(du -sb "$STORE/current/lib/gl" | cut -f1) bytes: $(cd "$STORE/current/lib/gl" && find . -type f | sed 's|^\./||' | LC_ALL=C sort | tr '\n' ' ')"
+	draw=${EGL_DRAW:-$TB_BIN/../tests/tools/egl-draw}
+	if [ -x "$draw" ]; then
+		FD_GPU_ID=$gpu LD_PRELOAD=$shim "$MESA" --store "$STORE" run "$draw" >"$T/gl" 2>"$T/gl.err"
+		echo "#   egl-draw exited $? (the shim runs no draw: its pixels do not count)"
+		sed 's/^/#   /' "$T/gl"
+		grep -v '^$' "$T/gl.err" | sort -u | head -n 8 | sed 's/^/#   stderr: /'
+		check "run egl-draw on the shim: freedreno's renderer for the GPU $gpu" grep -q "^renderer=.*$gpu" "$T/gl"
+		check "…the EGL vendor library mapped is the store's ($egl)" grep -q "^map=$REAL/.*/$egl" "$T/gl"
+		# glvnd's loaders (libEGL.so.1, libGLdispatch, libGLESv2) are the system's by design.
+		check "…no GL library of the system's Mesa is mapped" \
+			sh -c "! grep -qE '^map=/usr/.*/(libEGL_|libGLX_|libgbm|libglapi|libgallium|dri/|gbm/)' '$T/gl'"
+	else
+		n=$((n + 1))
+		echo "ok $n # skip no aarch64 egl-draw at $draw (make CROSS=aarch64 build-aarch64/tests/tools/egl-draw)"
+	fi
+else
+	echo "#   the release has no GL (built without gl among its drivers): no EGL check"
 fi
 
 if [ -n "${API:-}" ]; then
