@@ -27,8 +27,10 @@ expect_exit 0 "…intact" ctl mesa verify $V
 expect_exit 0 "pack --keep-links" ctl --json mesa pack --stage "$S" --version $V --keep-links "$T/out-links"
 check "…says the helper's channel refuses it" sh -c "grep -q '\"helper_channel\":false' '$T/out' && grep -q 'it takes no links' '$T/out'"
 python3 "$CHECK" "$T/out-links" --arch "$ARCH" >"$T/check" 2>&1
-check "the old channel refuses a link while reading the archive, before it writes" \
-	grep -q "refused: tarball: .*libRusticlOpenCL.so.1' is not a regular file or directory" "$T/check"
+# the first link the archive holds: rusticl's, or one of GL's (their order is the stage's)
+refused=$(sed -n "s|^refused: tarball: 'tree/\(.*\)' is not a regular file or directory.*|\1|p" "$T/check")
+check "the old channel refuses a link while reading the archive, before it writes (${refused:-none})" \
+	sh -c "test -n '$refused' && test -L '$S/$refused'"
 expect_exit 0 "pack --compress zst" ctl --json mesa pack --stage "$S" --version $V --compress zst "$T/out-zst"
 python3 "$CHECK" "$T/out-zst" --arch "$ARCH" >"$T/check" 2>&1
 check "the old channel does not see a .tar.zst release" grep -q "refused: no tb323fu-mesa-<version>-$ARCH.tar.gz" "$T/check"
