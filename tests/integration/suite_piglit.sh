@@ -46,7 +46,7 @@ EOF2
 expect_exit 0 "install-local $V1 with smoke_suite set runs the suite and passes" \
 	ctl --progress json mesa install-local "$R1" --sums "$(dirname "$R1")/SHA256SUMS"
 REAL=$(cd "$STORE" && pwd -P)
-check "smoke/$V1.json: the smoke tests and the suite" \
+check "smoke/$V1.json: the smoke tests (GL's too) and the suite" \
 	test "$(suite 'd["passed"], d["suites"]["piglit-cl"]["tests"], d["suites"]["piglit-cl"]["regressions"]' $V1)" = "(6, 5, [])"
 check "progress: each side ran, then each test" \
 	test "$(grep -c '"test":"piglit-cl:\(store\|distribution\)","status":"pass"' "$T/err") $(grep -c '"test":"piglit-cl:api@' "$T/err")" = "2 5"
