@@ -59,9 +59,10 @@ check "…smoke/$V1.json keeps it" \
 	test "$(json 'd["suites"]["dEQP-GLES2"]["regressions"]' <"$STORE/smoke/$V1.json")" = "['$C.storefail_1']"
 check "…the binary of gles2/ ran in its own folder" test "$(cut -d' ' -f1 "$T/record" | sort -u)" = "cwd=$T/modules/gles2"
 check "…the store's side under the version's EGL vendor, the distribution's under the system's of the same library" \
-	test "$(sed "s| options=.*||; s|=$REAL/icd/versions/$V1/egl_vendor.json\$|=STORE|" "$T/record.gl" | sort -u | tr '\n' ' ')" = \
+	test "$(sed "s| EGL_PLATFORM=.*||; s|=$REAL/icd/versions/$V1/egl_vendor.json\$|=STORE|" "$T/record.gl" | sort -u | tr '\n' ' ')" = \
 	"EGL=$SYSTEM_VENDOR EGL=STORE "
-check "…every run drew into a pbuffer" test "$(sed 's|^EGL=[^ ]* options=||' "$T/record.gl" | sort -u)" = "$PBUFFER"
+check "…every run on Mesa's surfaceless display, drawing into a pbuffer" \
+	test "$(sed 's|^EGL=[^ ]* ||' "$T/record.gl" | sort -u)" = "EGL_PLATFORM=surfaceless options=$PBUFFER"
 
 # --- deqp_gl_dir, the default groups, the other modules -----------------------------------------
 printf 'deqp_gl_dir = %s\n' "$T/modules" >"$T/conf/mesa.conf"
@@ -79,7 +80,8 @@ printf 'dEQP-GLES2.info.fake.pass_1\ndEQP-GLES2.functional.fake.fail_1\n' >"$T/s
 expect_exit 6 "without --suite, a dEQP-GLES2 case list on the store's side alone" \
 	ctl mesa smoke $V1 --deqp "$T/modules/gles2/deqp-gles2" --caselist "$T/store-side.txt"
 check "…said as dEQP-GLES2, drawing into a pbuffer" \
-	test "$(grep -c "dEQP-GLES2 on Mesa $V1: 1 of 2 cases failed" "$T/err") $(sed 's|^EGL=[^ ]* options=||' "$T/record.gl" | sort -u)" = "1 $PBUFFER"
+	test "$(grep -c "dEQP-GLES2 on Mesa $V1: 1 of 2 cases failed" "$T/err") $(sed 's|^EGL=[^ ]* ||' "$T/record.gl" | sort -u)" = \
+	"1 EGL_PLATFORM=surfaceless options=$PBUFFER"
 
 # --- what is refused ----------------------------------------------------------------------------
 printf 'dEQP-VK.api.smoke.triangle\n' >"$T/vk.txt"
