@@ -125,10 +125,8 @@ if [ ! -x "$real/gles2/deqp-gles2" ] || [ ! -x "$real/gles3/deqp-gles3" ] || [ !
 	done_testing
 	exit 0
 fi
-# counts SUITE: "N cases, store pass/fail/skip P/F/S, distribution P/F/S"
-counts() {
-	json '"%d cases, store %s, distribution %s" % (d["tests"], *["/".join(str(sum(1 for t in d["results"] if t[s] == r)) for r in ("pass", "fail", "skip")) for s in ("store", "distribution")])' <"$T/out"
-}
+# counts: "N cases, store {RESULT: N…}, distribution {…}" of the result in $T/out
+counts() { json '"%d cases, store %s, distribution %s" % (d["tests"], d["counts"]["store"], d["counts"]["distribution"])' <"$T/out"; }
 for q in dEQP-GLES2:quick dEQP-GLES3:info dEQP-EGL:info; do
 	suite=${q%%:*} groups=${q#*:}
 	expect_exit 0 "real $suite --groups $groups on both sides" \
@@ -145,9 +143,15 @@ chmod 755 "$T/wrap/gles2/deqp-gles2"
 printf 'dEQP-GLES2.info.renderer\n' >"$T/renderer.txt"
 expect_exit 0 "real dEQP-GLES2.info.renderer through a wrapper that logs what was loaded" \
 	ctl mesa smoke $V1 --suite dEQP-GLES2 --deqp "$T/wrap" --caselist "$T/renderer.txt" --json
-SYS=/usr/lib/$(gcc -print-multiarch)
-loaded() { grep -h "calling init: .*/$1" "$T"/ld/run.* | sed 's/.*calling init: //' | sort -u | tr '\n' ' '; }
+SYS=$(cd "/usr/lib/$(gcc -print-multiarch)" && pwd -P)
+# resolved FILE…: each file's path with its folders' links resolved, not its own
+resolved() { for f; do echo "$(cd "$(dirname "$f")" && pwd -P)/${f##*/}"; done; }
+# loaded LIB: the files named LIB that the runs loaded, on one line, sorted
+loaded() {
+	grep -h "calling init: .*/$1\$" "$T"/ld/run.* | sed 's/.*calling init: //' |
+		while IFS= read -r f; do resolved "$f"; done | sort -u | tr '\n' ' '
+}
 check "…the store's side loaded the version's EGL vendor and DRI driver, the distribution's its own" \
 	test "$(loaded libEGL_mesa.so.0)$(loaded swrast_dri.so)" = \
-	"$REAL/versions/$V1/lib/gl/libEGL_mesa.so.0 $SYS/libEGL_mesa.so.0 $REAL/versions/$V1/lib/gl/dri/swrast_dri.so $SYS/dri/swrast_dri.so "
+	"$(resolved "$REAL/versions/$V1/lib/gl/libEGL_mesa.so.0" "$SYS/libEGL_mesa.so.0" | sort | tr '\n' ' ')$(resolved "$REAL/versions/$V1/lib/gl/dri/swrast_dri.so" "$SYS/dri/swrast_dri.so" | sort | tr '\n' ' ')"
 done_testing
