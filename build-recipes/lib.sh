@@ -111,9 +111,10 @@ native_build() {
 	shift 2
 	nice -n 15 ninja -C "$_build" -j "$_jobs" "$@"
 }
-# cross_build DIR JOBS TARGET…: the same in the builder root, in DIR/build.
+# cross_build DIR JOBS TARGET…: the same in the builder root, in DIR/build (DIR/$cross_build_dir
+# when the recipe sets it).
 cross_build() {
 	_dir=$1 _jobs=$2
 	shift 2
-	$roots --builder run --bind "$_dir" --cd "$_dir" nice -n 15 ninja -C build -j "$_jobs" "$@"
+	$roots --builder run --bind "$_dir" --cd "$_dir" nice -n 15 ninja -C "${cross_build_dir:-build}" -j "$_jobs" "$@"
 }

@@ -152,7 +152,8 @@ cts_build_needs() {
 }
 
 # cts_cross_cmake: the cmake command line that cross-configures src into build in the builder
-# root (run in the build's folder), before the options of cts_cmake_args and the recipe's.
+# root (run in the build's folder), before the options of cts_cmake_args and the recipe's (a
+# recipe that configures another folder adds its own -B, which wins).
 # shellcheck disable=SC2034 # the recipes'
 cts_cross_cmake="cmake src -B build \\
 	-DCMAKE_SYSTEM_NAME=Linux -DCMAKE_SYSTEM_PROCESSOR=aarch64 \\

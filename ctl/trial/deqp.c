@@ -172,25 +172,15 @@ static int run_once(const struct deqp_request *r, const struct deqp_kind *kind, 
 	char *list_arg = xasprintf("--deqp-caselist-file=%s", list_path);
 	char *log_arg = xasprintf("--deqp-log-filename=%s", log_path);
 	/* No shader cache: dEQP would write it beside the binary, shared by every run. */
-	char *cmd[7 + DEQP_KIND_OPTIONS_MAX] = {(char *)deqp, list_arg, log_arg, "--deqp-log-images=disable",
-						"--deqp-log-shader-sources=disable",
-						"--deqp-shadercache=disable"};
-	for (size_t i = 0; kind && kind->options[i]; i++)
-		cmd[6 + i] = (char *)kind->options[i];
-	size_t n = 0, k = 0;
-	while (r->prefix && r->prefix[n])
-		n++;
-	char **argv = xcalloc(n + sizeof cmd / sizeof *cmd, sizeof *argv);
-	for (size_t i = 0; i < n; i++)
-		argv[k++] = xstrdup(r->prefix[i]);
-	for (size_t i = 0; cmd[i]; i++)
-		argv[k++] = xstrdup(cmd[i]);
+	char *args[] = {list_arg, log_arg, "--deqp-log-images=disable", "--deqp-log-shader-sources=disable",
+			"--deqp-shadercache=disable", NULL};
+	char **argv = deqp_command(kind, r->prefix, deqp, args, e);
 	free(list_arg);
 	free(log_arg);
 	memset(out, 0, sizeof *out);
 	struct child child;
-	int rc = child_start(&child, argv, dir, e);
-	side_free_argv(argv);
+	int rc = argv ? child_start(&child, argv, dir, e) : e->code;
+	deqp_command_free(argv);
 	if (rc)
 		return rc;
 

@@ -11,38 +11,44 @@
 
 #include "base/alloc.h"
 #include "base/fs.h"
+#include "base/programs.h"
 #include "base/text.h"
 #include "trial/child.h"
 #include "trial/qpa.h"
 #include "trial/smoke_run.h"
 
-/* The surfaceless GL modules (build-recipes/deqp-gl) have no window: every context draws into
- * a pbuffer of one configuration, as Mesa's CI runs them. */
+/* The GL modules (build-recipes/deqp-gl: the GL ES ones for the surfaceless target, dEQP-EGL
+ * for nullws) run on Mesa's surfaceless display, without a window: every context draws into a
+ * pbuffer of one configuration, as Mesa's CI runs them. */
 #define GL_OPTIONS {"--deqp-surface-type=pbuffer", "--deqp-gl-config-name=rgba8888d24s8ms0", \
 		    "--deqp-surface-width=256", "--deqp-surface-height=256", NULL}
+/* They take EGL's default display (eglGetDisplay(NULL)), which is Mesa's surfaceless platform
+ * only when EGL_PLATFORM says so: without it Mesa tries X11 and fails to initialize. */
+#define GL_ENV {"EGL_PLATFORM=surfaceless", NULL}
 
 const struct deqp_kind deqp_vk_kind = {
 	.name = "dEQP-VK", .alias = "deqp-vk", .binary = "deqp-vk", .subdir = "",
 	.recipe = "deqp-vk", .api = "Vulkan",
 	.groups = "compute,synchronization,synchronization2,memory_model",
-	.quick = "api.smoke,info", .example = "dEQP-VK.api.smoke.create_sampler", .options = {NULL},
+	.quick = "api.smoke,info", .example = "dEQP-VK.api.smoke.create_sampler", .options = {NULL}, .env = {NULL},
 };
 const struct deqp_kind deqp_gles2_kind = {
 	.name = "dEQP-GLES2", .alias = "deqp-gles2", .binary = "deqp-gles2", .subdir = "gles2",
 	.recipe = "deqp-gl", .api = "GL", .groups = "info,functional",
 	.quick = "info,functional.prerequisite", .example = "dEQP-GLES2.info.renderer",
-	.options = GL_OPTIONS,
+	.options = GL_OPTIONS, .env = GL_ENV,
 };
 const struct deqp_kind deqp_gles3_kind = {
 	.name = "dEQP-GLES3", .alias = "deqp-gles3", .binary = "deqp-gles3", .subdir = "gles3",
 	.recipe = "deqp-gl", .api = "GL", .groups = "info,functional",
 	.quick = "info,functional.prerequisite", .example = "dEQP-GLES3.info.renderer",
-	.options = GL_OPTIONS,
+	.options = GL_OPTIONS, .env = GL_ENV,
 };
 const struct deqp_kind deqp_egl_kind = {
 	.name = "dEQP-EGL", .alias = "deqp-egl", .binary = "deqp-egl", .subdir = "egl",
 	.recipe = "deqp-gl", .api = "GL", .groups = "info,functional", .quick = "info",
 	.example = "dEQP-EGL.info.version", .options = GL_OPTIONS,
+	.env = GL_ENV,
 };
 const struct deqp_kind *const deqp_kinds[] = {&deqp_vk_kind, &deqp_gles2_kind, &deqp_gles3_kind,
 						  &deqp_egl_kind, NULL};
@@ -63,6 +69,42 @@ const struct deqp_kind *deqp_kind_of_case(const char *case_name)
 			return deqp_kinds[i];
 	}
 	return NULL;
+}
+
+char **deqp_command(const struct deqp_kind *k, char *const prefix[], const char *deqp,
+		    char *const args[], struct tb_error *e)
+{
+	size_t n = 0, i = 0;
+	while (prefix && prefix[n])
+		n++;
+	while (args[i])
+		i++;
+	char **argv = xcalloc(n + i + 3 + DEQP_KIND_ENV_MAX + DEQP_KIND_OPTIONS_MAX, sizeof *argv);
+	i = 0;
+	for (size_t j = 0; j < n; j++)
+		argv[i++] = xstrdup(prefix[j]);
+	if (k && k->env[0]) {
+		if (!(argv[i++] = find_program("env", NULL))) {
+			deqp_command_free(argv);
+			tb_fail(e, TB_R_PROGRAM_MISSING, "env(1) is not in PATH; install coreutils");
+			return NULL;
+		}
+		for (size_t j = 0; k->env[j]; j++)
+			argv[i++] = xstrdup(k->env[j]);
+	}
+	argv[i++] = xstrdup(deqp);
+	for (size_t j = 0; args[j]; j++)
+		argv[i++] = xstrdup(args[j]);
+	for (size_t j = 0; k && k->options[j]; j++)
+		argv[i++] = xstrdup(k->options[j]);
+	return argv;
+}
+
+void deqp_command_free(char **argv)
+{
+	for (size_t i = 0; argv && argv[i]; i++)
+		free(argv[i]);
+	free(argv);
 }
 
 /* A group path or a case name: dEQP's names are lowercase words, digits, '_', '-' and '.'
@@ -162,11 +204,11 @@ static int list_group(struct lister *l, const struct deqp_kind *k, const char *d
 {
 	char *prefix = xasprintf("%s.%s.", k->name, group);
 	char *pattern = xasprintf("--deqp-case=%s.%s.*", k->name, group);
-	char *argv[4 + DEQP_KIND_OPTIONS_MAX] = {(char *)deqp, "--deqp-runmode=stdout-caselist", pattern};
-	for (size_t i = 0; k->options[i]; i++)
-		argv[3 + i] = (char *)k->options[i];
+	char *args[] = {"--deqp-runmode=stdout-caselist", pattern, NULL};
+	char **argv = deqp_command(k, NULL, deqp, args, e);
 	struct child c;
-	int rc = child_start(&c, argv, cwd, e);
+	int rc = argv ? child_start(&c, argv, cwd, e) : TB_EFAIL;
+	deqp_command_free(argv);
 	size_t before = l->k.c->n + l->k.c->duplicates;
 	if (!rc) {
 		l->prefix = prefix;

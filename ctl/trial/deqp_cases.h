@@ -9,6 +9,7 @@
 #include "base/error.h"
 
 #define DEQP_KIND_OPTIONS_MAX 4
+#define DEQP_KIND_ENV_MAX 1
 
 /* A dEQP module of VK-GL-CTS: one binary whose cases all begin with its name. */
 struct deqp_kind {
@@ -24,11 +25,22 @@ struct deqp_kind {
 	/* what every run and listing passes beyond the case list and the log, NULL-terminated:
 	 * the surfaceless GL modules draw into a pbuffer of one configuration */
 	const char *options[DEQP_KIND_OPTIONS_MAX + 1];
+	/* what its process's environment needs (KEY=VALUE), NULL-terminated: the GL modules ask
+	 * EGL's default display for Mesa's surfaceless platform */
+	const char *env[DEQP_KIND_ENV_MAX + 1];
 };
 
 /* Every module, dEQP-VK first; NULL after the last. */
 extern const struct deqp_kind *const deqp_kinds[];
 extern const struct deqp_kind deqp_vk_kind, deqp_gles2_kind, deqp_gles3_kind, deqp_egl_kind;
+/* The command line that runs the module's binary deqp: prefix (NULL: none), env(1) with the
+ * module's environment when it needs one, deqp, args (NULL-terminated) and the module's
+ * options; NULL-terminated, every string allocated. NULL with a failure when env(1) is needed
+ * and not in PATH. */
+char **deqp_command(const struct deqp_kind *k, char *const prefix[], const char *deqp,
+		    char *const args[], struct tb_error *e);
+/* Frees deqp_command's answer. */
+void deqp_command_free(char **argv);
 /* The module of that name (or alias), or NULL. */
 const struct deqp_kind *deqp_kind_find(const char *name);
 /* The module whose cases case_name is one of ("dEQP-GLES3.info.vendor"), or NULL. */

@@ -59,9 +59,10 @@ check "…smoke/$V1.json keeps it" \
 	test "$(json 'd["suites"]["dEQP-GLES2"]["regressions"]' <"$STORE/smoke/$V1.json")" = "['$C.storefail_1']"
 check "…the binary of gles2/ ran in its own folder" test "$(cut -d' ' -f1 "$T/record" | sort -u)" = "cwd=$T/modules/gles2"
 check "…the store's side under the version's EGL vendor, the distribution's under the system's of the same library" \
-	test "$(sed "s| options=.*||; s|=$REAL/icd/versions/$V1/egl_vendor.json\$|=STORE|" "$T/record.gl" | sort -u | tr '\n' ' ')" = \
+	test "$(sed "s| EGL_PLATFORM=.*||; s|=$REAL/icd/versions/$V1/egl_vendor.json\$|=STORE|" "$T/record.gl" | sort -u | tr '\n' ' ')" = \
 	"EGL=$SYSTEM_VENDOR EGL=STORE "
-check "…every run drew into a pbuffer" test "$(sed 's|^EGL=[^ ]* options=||' "$T/record.gl" | sort -u)" = "$PBUFFER"
+check "…every run on Mesa's surfaceless display, drawing into a pbuffer" \
+	test "$(sed 's|^EGL=[^ ]* ||' "$T/record.gl" | sort -u)" = "EGL_PLATFORM=surfaceless options=$PBUFFER"
 
 # --- deqp_gl_dir, the default groups, the other modules -----------------------------------------
 printf 'deqp_gl_dir = %s\n' "$T/modules" >"$T/conf/mesa.conf"
@@ -79,7 +80,8 @@ printf 'dEQP-GLES2.info.fake.pass_1\ndEQP-GLES2.functional.fake.fail_1\n' >"$T/s
 expect_exit 6 "without --suite, a dEQP-GLES2 case list on the store's side alone" \
 	ctl mesa smoke $V1 --deqp "$T/modules/gles2/deqp-gles2" --caselist "$T/store-side.txt"
 check "…said as dEQP-GLES2, drawing into a pbuffer" \
-	test "$(grep -c "dEQP-GLES2 on Mesa $V1: 1 of 2 cases failed" "$T/err") $(sed 's|^EGL=[^ ]* options=||' "$T/record.gl" | sort -u)" = "1 $PBUFFER"
+	test "$(grep -c "dEQP-GLES2 on Mesa $V1: 1 of 2 cases failed" "$T/err") $(sed 's|^EGL=[^ ]* ||' "$T/record.gl" | sort -u)" = \
+	"1 EGL_PLATFORM=surfaceless options=$PBUFFER"
 
 # --- what is refused ----------------------------------------------------------------------------
 printf 'dEQP-VK.api.smoke.triangle\n' >"$T/vk.txt"
@@ -123,10 +125,8 @@ if [ ! -x "$real/gles2/deqp-gles2" ] || [ ! -x "$real/gles3/deqp-gles3" ] || [ !
 	done_testing
 	exit 0
 fi
-# counts SUITE: "N cases, store pass/fail/skip P/F/S, distribution P/F/S"
-counts() {
-	json '"%d cases, store %s, distribution %s" % (d["tests"], *["/".join(str(sum(1 for t in d["results"] if t[s] == r)) for r in ("pass", "fail", "skip")) for s in ("store", "distribution")])' <"$T/out"
-}
+# counts: "N cases, store {RESULT: N…}, distribution {…}" of the result in $T/out
+counts() { json '"%d cases, store %s, distribution %s" % (d["tests"], d["counts"]["store"], d["counts"]["distribution"])' <"$T/out"; }
 for q in dEQP-GLES2:quick dEQP-GLES3:info dEQP-EGL:info; do
 	suite=${q%%:*} groups=${q#*:}
 	expect_exit 0 "real $suite --groups $groups on both sides" \
@@ -143,9 +143,15 @@ chmod 755 "$T/wrap/gles2/deqp-gles2"
 printf 'dEQP-GLES2.info.renderer\n' >"$T/renderer.txt"
 expect_exit 0 "real dEQP-GLES2.info.renderer through a wrapper that logs what was loaded" \
 	ctl mesa smoke $V1 --suite dEQP-GLES2 --deqp "$T/wrap" --caselist "$T/renderer.txt" --json
-SYS=/usr/lib/$(gcc -print-multiarch)
-loaded() { grep -h "calling init: .*/$1" "$T"/ld/run.* | sed 's/.*calling init: //' | sort -u | tr '\n' ' '; }
+SYS=$(cd "/usr/lib/$(gcc -print-multiarch)" && pwd -P)
+# resolved FILE…: each file's path with its folders' links resolved, not its own
+resolved() { for f; do echo "$(cd "$(dirname "$f")" && pwd -P)/${f##*/}"; done; }
+# loaded LIB: the files named LIB that the runs loaded, on one line, sorted
+loaded() {
+	grep -h "calling init: .*/$1\$" "$T"/ld/run.* | sed 's/.*calling init: //' |
+		while IFS= read -r f; do resolved "$f"; done | sort -u | tr '\n' ' '
+}
 check "…the store's side loaded the version's EGL vendor and DRI driver, the distribution's its own" \
 	test "$(loaded libEGL_mesa.so.0)$(loaded swrast_dri.so)" = \
-	"$REAL/versions/$V1/lib/gl/libEGL_mesa.so.0 $SYS/libEGL_mesa.so.0 $REAL/versions/$V1/lib/gl/dri/swrast_dri.so $SYS/dri/swrast_dri.so "
+	"$(resolved "$REAL/versions/$V1/lib/gl/libEGL_mesa.so.0" "$SYS/libEGL_mesa.so.0" | sort | tr '\n' ' ')$(resolved "$REAL/versions/$V1/lib/gl/dri/swrast_dri.so" "$SYS/dri/swrast_dri.so" | sort | tr '\n' ' ')"
 done_testing
