@@ -673,86 +673,27 @@ static void run_notes(const struct deqp_kind *k, struct strbuf *sb, json_object 
 
 /* Each module's entry in the registry: its runner and notes with the module bound. The names
  * are the modules' (tests/unit/test_suite.c checks that they agree). */
-static int deqp_vk_run(struct store *s, const char *version, const struct suite_options *o,
-		       const struct config *cfg, const struct tb_progress *p,
-		       struct suite_outcome *out, json_object **result, struct tb_error *e)
-{
-	return run_entry(&deqp_vk_kind, s, version, o, cfg, p, out, result, e);
-}
+#define DEQP_SUITE(id, name_, alias_)                                                               \
+	static int deqp_##id##_run(struct store *s, const char *version, const struct suite_options *o, \
+				   const struct config *cfg, const struct tb_progress *p,              \
+				   struct suite_outcome *out, json_object **result, struct tb_error *e)  \
+	{                                                                                           \
+		return run_entry(&deqp_##id##_kind, s, version, o, cfg, p, out, result, e);          \
+	}                                                                                           \
+	static void deqp_##id##_notes(struct strbuf *sb, json_object *res)                          \
+	{                                                                                           \
+		run_notes(&deqp_##id##_kind, sb, res);                                               \
+	}                                                                                           \
+	const struct suite deqp_##id##_suite = {                                                    \
+		.name = name_,                                                                      \
+		.alias = alias_,                                                                    \
+		.units = name_ " cases",                                                            \
+		.options = SUITE_OPT_DEQP | SUITE_OPT_RUN,                                          \
+		.run = deqp_##id##_run,                                                             \
+		.notes = deqp_##id##_notes,                                                         \
+	}
 
-static void deqp_vk_notes(struct strbuf *sb, json_object *res)
-{
-	run_notes(&deqp_vk_kind, sb, res);
-}
-
-const struct suite deqp_vk_suite = {
-	.name = "dEQP-VK",
-	.alias = "deqp-vk",
-	.units = "dEQP-VK cases",
-	.options = SUITE_OPT_DEQP | SUITE_OPT_RUN,
-	.run = deqp_vk_run,
-	.notes = deqp_vk_notes,
-};
-
-static int deqp_gles2_run(struct store *s, const char *version, const struct suite_options *o,
-		       const struct config *cfg, const struct tb_progress *p,
-		       struct suite_outcome *out, json_object **result, struct tb_error *e)
-{
-	return run_entry(&deqp_gles2_kind, s, version, o, cfg, p, out, result, e);
-}
-
-static void deqp_gles2_notes(struct strbuf *sb, json_object *res)
-{
-	run_notes(&deqp_gles2_kind, sb, res);
-}
-
-const struct suite deqp_gles2_suite = {
-	.name = "dEQP-GLES2",
-	.alias = "deqp-gles2",
-	.units = "dEQP-GLES2 cases",
-	.options = SUITE_OPT_DEQP | SUITE_OPT_RUN,
-	.run = deqp_gles2_run,
-	.notes = deqp_gles2_notes,
-};
-
-static int deqp_gles3_run(struct store *s, const char *version, const struct suite_options *o,
-		       const struct config *cfg, const struct tb_progress *p,
-		       struct suite_outcome *out, json_object **result, struct tb_error *e)
-{
-	return run_entry(&deqp_gles3_kind, s, version, o, cfg, p, out, result, e);
-}
-
-static void deqp_gles3_notes(struct strbuf *sb, json_object *res)
-{
-	run_notes(&deqp_gles3_kind, sb, res);
-}
-
-const struct suite deqp_gles3_suite = {
-	.name = "dEQP-GLES3",
-	.alias = "deqp-gles3",
-	.units = "dEQP-GLES3 cases",
-	.options = SUITE_OPT_DEQP | SUITE_OPT_RUN,
-	.run = deqp_gles3_run,
-	.notes = deqp_gles3_notes,
-};
-
-static int deqp_egl_run(struct store *s, const char *version, const struct suite_options *o,
-		       const struct config *cfg, const struct tb_progress *p,
-		       struct suite_outcome *out, json_object **result, struct tb_error *e)
-{
-	return run_entry(&deqp_egl_kind, s, version, o, cfg, p, out, result, e);
-}
-
-static void deqp_egl_notes(struct strbuf *sb, json_object *res)
-{
-	run_notes(&deqp_egl_kind, sb, res);
-}
-
-const struct suite deqp_egl_suite = {
-	.name = "dEQP-EGL",
-	.alias = "deqp-egl",
-	.units = "dEQP-EGL cases",
-	.options = SUITE_OPT_DEQP | SUITE_OPT_RUN,
-	.run = deqp_egl_run,
-	.notes = deqp_egl_notes,
-};
+DEQP_SUITE(vk, "dEQP-VK", "deqp-vk");
+DEQP_SUITE(gles2, "dEQP-GLES2", "deqp-gles2");
+DEQP_SUITE(gles3, "dEQP-GLES3", "deqp-gles3");
+DEQP_SUITE(egl, "dEQP-EGL", "deqp-egl");

@@ -28,6 +28,25 @@ static void names_add(struct names *l, const char *s)
 	l->n++;
 }
 
+/* Adds path unless the list holds it already (one file mapped under two names). */
+static void names_add_once(struct names *l, const char *path)
+{
+	for (int j = 0; j < l->n; j++)
+		if (strcmp(l->v[j], path) == 0)
+			return;
+	names_add(l, path);
+}
+
+/* Frees the mapped objects' names and hands the found paths to out. */
+static void names_finish(struct names *objects, struct names *found, struct smoke_libs *out)
+{
+	for (int i = 0; i < objects->n; i++)
+		free(objects->v[i]);
+	free(objects->v);
+	out->paths = found->v;
+	out->n = found->n;
+}
+
 static int collect_object(struct dl_phdr_info *info, size_t size, void *data)
 {
 	if (info->dlpi_name && info->dlpi_name[0])
@@ -57,22 +76,13 @@ void smoke_mapped_drivers(const char *symbol, struct smoke_libs *out)
 		 * symbol is its own definition. */
 		char *owner = smoke_library_of(dlsym(h, symbol));
 		char *self = realpath(objects.v[i], NULL);
-		if (owner && self && strcmp(owner, self) == 0) {
-			int dup = 0;
-			for (int j = 0; j < found.n; j++)
-				dup |= strcmp(found.v[j], self) == 0;
-			if (!dup)
-				names_add(&found, self);
-		}
+		if (owner && self && strcmp(owner, self) == 0)
+			names_add_once(&found, self);
 		free(owner);
 		free(self);
 		dlclose(h);
 	}
-	for (int i = 0; i < objects.n; i++)
-		free(objects.v[i]);
-	free(objects.v);
-	out->paths = found.v;
-	out->n = found.n;
+	names_finish(&objects, &found, out);
 }
 
 void smoke_mapped_named(int (*want)(const char *name), struct smoke_libs *out)
@@ -83,18 +93,11 @@ void smoke_mapped_named(int (*want)(const char *name), struct smoke_libs *out)
 	for (int i = 0; i < objects.n; i++) {
 		const char *base = strrchr(objects.v[i], '/');
 		char *self = want(base ? base + 1 : objects.v[i]) ? realpath(objects.v[i], NULL) : NULL;
-		int dup = 0;
-		for (int j = 0; self && j < found.n; j++)
-			dup |= strcmp(found.v[j], self) == 0;
-		if (self && !dup)
-			names_add(&found, self);
+		if (self)
+			names_add_once(&found, self);
 		free(self);
 	}
-	for (int i = 0; i < objects.n; i++)
-		free(objects.v[i]);
-	free(objects.v);
-	out->paths = found.v;
-	out->n = found.n;
+	names_finish(&objects, &found, out);
 }
 
 void smoke_libs_free(struct smoke_libs *l)
