@@ -192,7 +192,7 @@ static void gl_human(const char *shown, const char *asked, const struct env_list
 {
 	if (!gl) {
 		if (asked && strcmp(asked, "distro") == 0)
-			printf("GL: the distribution's (--gl distro), while Vulkan and OpenCL are the store's\n");
+			printf("GL: the distribution's (--gl distro); the drivers above are the store's\n");
 		else
 			printf("GL: the distribution's (Mesa %s carries no GL)\n", shown);
 		return;
