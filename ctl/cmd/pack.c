@@ -4,6 +4,7 @@
 #include "cli/cli.h"
 #include "release/packwriter.h"
 #include "store/manifest.h"
+#include "common/releasename.h"
 #include "base/error.h"
 #include "base/alloc.h"
 #include "base/strbuf.h"
@@ -22,7 +23,8 @@ struct pack_opts {
 	const char *outdir, *stage, *version, *arch, *commit, *base, *mesa_version, *drivers,
 		*vulkan_lib, *vulkan_api, *vulkan_driver_id, *opencl_lib, *rusticl_enable,
 		*ld_library_path, *min_glibc, *compress, *gl_lib_dir, *egl_vendor_lib, *glx_vendor_lib,
-		*gbm_lib, *gl_drivers_dir, *gbm_backends_dir, *gallium_drivers;
+		*gbm_lib, *gl_drivers_dir, *gbm_backends_dir, *gallium_drivers, *kind, *deqp_vk,
+		*opencl_cts_dir, *vk_gl_cts, *opencl_cts;
 	int keep_links;
 };
 
@@ -70,13 +72,22 @@ static const struct {
 	{"--gl-drivers-dir", "gl_drivers_dir", offsetof(struct pack_opts, gl_drivers_dir)},
 	{"--gbm-backends-dir", "gbm_backends_dir", offsetof(struct pack_opts, gbm_backends_dir)},
 	{"--gallium-drivers", "gallium_drivers", offsetof(struct pack_opts, gallium_drivers)},
+	{"--deqp-vk", "deqp_vk", offsetof(struct pack_opts, deqp_vk)},
+	{"--opencl-cts-dir", "opencl_cts_dir", offsetof(struct pack_opts, opencl_cts_dir)},
+	{"--vk-gl-cts", "vk_gl_cts", offsetof(struct pack_opts, vk_gl_cts)},
+	{"--opencl-cts", "opencl_cts", offsetof(struct pack_opts, opencl_cts)},
 };
+
+static int packs_cts(const struct pack_opts *a)
+{
+	return a->kind && !strcmp(a->kind, "cts");
+}
 
 static const char *key_value(const struct pack_opts *a, size_t k)
 {
 	const char *v = *(const char *const *)((const char *)a + manifest_keys[k].at);
-	/* drivers always written: the helper's channel refuses a MANIFEST without it */
-	return v || strcmp(manifest_keys[k].key, "drivers") ? v : "vulkan,opencl";
+	/* drivers always written for Mesa: the helper's channel refuses a MANIFEST without it */
+	return v || strcmp(manifest_keys[k].key, "drivers") || packs_cts(a) ? v : "vulkan,opencl";
 }
 
 /* SOURCE_DATE_EPOCH (reproducible-builds.org): the time every entry of the tarball carries;
@@ -110,6 +121,8 @@ static int cmd_pack_check(const void *opts, struct outcome *o)
 static void manifest_head(const struct pack_opts *a, struct strbuf *head)
 {
 	sb_appendf(head, "format=1\nversion=%s\narch=%s\n", a->version, a->arch ? a->arch : host_arch());
+	if (packs_cts(a))
+		sb_appendf(head, "kind=cts\n");
 	for (size_t k = 0; k < sizeof manifest_keys / sizeof *manifest_keys; k++)
 		if (key_value(a, k))
 			sb_appendf(head, "%s=%s\n", manifest_keys[k].key, key_value(a, k));
@@ -153,8 +166,8 @@ static int write_release(const struct pack_opts *a, const struct pack_tree *st,
 	int rc = mkdir_p(a->outdir, 0755, e);
 	if (rc)
 		return rc;
-	char *name = xasprintf("tb323fu-mesa-%s-%s.tar.%s", a->version,
-			       a->arch ? a->arch : host_arch(), compress);
+	char *name = xasprintf("%s%s-%s.tar.%s", packs_cts(a) ? CTS_FILE_PREFIX : MESA_FILE_PREFIX,
+			       a->version, a->arch ? a->arch : host_arch(), compress);
 	char *tarball = path_join(a->outdir, name);
 	char hex[65];
 	rc = pack_write_tarball(st, a->stage, text->buf, tarball, compress, source_date_epoch(), hex, e);
@@ -168,12 +181,17 @@ static int write_release(const struct pack_opts *a, const struct pack_tree *st,
 		outcome_str(o, "file", tarball);
 		outcome_str(o, "sha256", hex);
 		outcome_int(o, "files", (int64_t)st->m.n_files);
-		const char *gap = helper_channel_gap(st, a->version, compress, text->len);
-		outcome_bool(o, "helper_channel", !gap);
-		outcome_say(o, "packed Mesa %s into %s (%zu files); sign it with `minisign -S -m %s/SHA256SUMS -t tag:mesa-%s`%s%s",
-			    a->version, tarball, st->m.n_files, a->outdir, a->version,
-			    gap ? "\nthe Open Device Helper's channel as it is refuses this release: " : "",
-			    gap ? gap : "");
+		if (packs_cts(a)) {
+			outcome_say(o, "packed CTS %s into %s (%zu files); sign it with `minisign -S -m %s/SHA256SUMS -t tag:%s%s`",
+				    a->version, tarball, st->m.n_files, a->outdir, CTS_TAG_PREFIX, a->version);
+		} else {
+			const char *gap = helper_channel_gap(st, a->version, compress, text->len);
+			outcome_bool(o, "helper_channel", !gap);
+			outcome_say(o, "packed Mesa %s into %s (%zu files); sign it with `minisign -S -m %s/SHA256SUMS -t tag:%s%s`%s%s",
+				    a->version, tarball, st->m.n_files, a->outdir, MESA_TAG_PREFIX, a->version,
+				    gap ? "\nthe Open Device Helper's channel as it is refuses this release: " : "",
+				    gap ? gap : "");
+		}
 	}
 	free(tarball);
 	free(name);
@@ -221,6 +239,12 @@ static const struct cli_option pack_options[] = {
 	PACK("--gl-drivers-dir", "PATH", gl_drivers_dir, "the DRI drivers' folder (lib/gl/dri)"),
 	PACK("--gbm-backends-dir", "PATH", gbm_backends_dir, "GBM's backends' folder, when there is one"),
 	PACK("--gallium-drivers", "LIST", gallium_drivers, "the gallium drivers built, hardware first (freedreno,zink)"),
+	CLI_CHOICE("--kind", "mesa|cts", "mesa|cts", struct pack_opts, kind,
+		   "what the release carries: Mesa's drivers (default) or the CTS's binaries"),
+	PACK("--deqp-vk", "PATH", deqp_vk, "CTS: dEQP-VK's binary in the tree (lib/deqp-vk/deqp-vk)"),
+	PACK("--opencl-cts-dir", "PATH", opencl_cts_dir, "CTS: OpenCL-CTS's folder (lib/opencl-cts)"),
+	PACK("--vk-gl-cts", "TAG", vk_gl_cts, "CTS: the VK-GL-CTS tag it was built from"),
+	PACK("--opencl-cts", "TAG", opencl_cts, "CTS: the OpenCL-CTS tag it was built from"),
 	CLI_CHOICE("--compress", "gz|zst|xz", "gz|zst|xz", struct pack_opts, compress,
 		   "the tarball's compression (default gz)"),
 	CLI_FLAG("--keep-links", struct pack_opts, keep_links,

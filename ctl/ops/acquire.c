@@ -1,6 +1,7 @@
 /* One pipeline from a release (local or remote) to a checked tree in versions/. */
 #include "ops/acquire.h"
 #include "ops/remember.h"
+#include "release/kind.h"
 #include "release/fetch.h"
 #include "store/manifest.h"
 #include "release/minisign.h"
@@ -31,10 +32,15 @@ static const char *base_name(const char *path)
 	return slash ? slash + 1 : path;
 }
 
-/* tb323fu-mesa-<version>-<arch>.tar.<ext>: the version a release file name claims, or NULL. */
-static char *version_from_name(const char *path)
+static const struct release_kind *kind_of(const struct acquire_local_req *q)
 {
-	const char *prefix = "tb323fu-mesa-";
+	return q->kind ? q->kind : &release_kind_mesa;
+}
+
+/* tb323fu-mesa-<version>-<arch>.tar.<ext>: the version a release file name claims, or NULL. */
+static char *version_from_name(const struct release_kind *k, const char *path)
+{
+	const char *prefix = k->file_prefix;
 	const char *base = base_name(path);
 	if (strncmp(base, prefix, strlen(prefix)))
 		return NULL;
@@ -62,11 +68,12 @@ static char *beside(const char *file, const char *name)
 /* Steps 1 and the SHA256SUMS line: the signature over the sums, then the tarball's line. With
  * signed_version not NULL (a tarball whose name claims no version), it gets the version the
  * signature's tag names, which the MANIFEST must then have. */
-static int check_sums(const struct config *cfg, const char *sums_path, const char *sig_path,
-		      const char *version, char **signed_version, const char *asset,
-		      char expect[65], struct tb_error *e)
+static int check_sums(const struct config *cfg, const struct release_kind *k, const char *sums_path,
+		      const char *sig_path, const char *version, char **signed_version,
+		      const char *asset, char expect[65], struct tb_error *e)
 {
-	int rc = minisign_verify_file_tag(cfg, sums_path, sig_path, version, signed_version, e);
+	int rc = minisign_verify_file_tag(cfg, sums_path, sig_path, k->tag_prefix, version,
+					  signed_version, e);
 	if (!rc)
 		rc = sums_lookup(sums_path, asset, expect, e);
 	return rc;
@@ -76,9 +83,9 @@ static int acquire_tarball(const struct config *cfg, struct store *s, const stru
 			   const struct tb_progress *p, char **version_out, struct tb_error *e);
 
 /* A release's directory (what stand-in and pack write) holds one tarball for this machine. */
-static char *tarball_in(const char *dir, struct tb_error *e)
+static char *tarball_in(const struct release_kind *k, const char *dir, struct tb_error *e)
 {
-	char *pattern = xasprintf("%s/tb323fu-mesa-*-%s.tar.*", dir, host_arch());
+	char *pattern = xasprintf("%s/%s*-%s.tar.*", dir, k->file_prefix, host_arch());
 	glob_t g;
 	char *found = NULL;
 	int n = glob(pattern, 0, NULL, &g) == 0 ? (int)g.gl_pathc : 0;
@@ -87,8 +94,8 @@ static char *tarball_in(const char *dir, struct tb_error *e)
 	else if (n)
 		tb_fail(e, TB_R_FAILED, "%s holds %d release tarballs for %s; name the one to install", dir, n, host_arch());
 	else
-		tb_fail(e, TB_R_NOT_FOUND_LOCAL, "%s holds no release tarball for %s (tb323fu-mesa-VERSION-%s.tar.gz); name the directory of a release, or the tarball itself", dir,
-			host_arch(), host_arch());
+		tb_fail(e, TB_R_NOT_FOUND_LOCAL, "%s holds no %s release tarball for %s (%sVERSION-%s.tar.gz); name the directory of a release, or the tarball itself", dir,
+			k->what, host_arch(), k->file_prefix, host_arch());
 	if (n)
 		globfree(&g);
 	free(pattern);
@@ -101,15 +108,15 @@ static char *local_tarball(const struct acquire_local_req *q, struct tb_error *e
 {
 	struct stat st;
 	if (stat(q->file, &st) != 0 && errno == ENOENT) {
-		tb_fail(e, TB_R_NOT_FOUND_LOCAL, "%s does not exist; pass the release tarball (tb323fu-mesa-VERSION-%s.tar.gz) or the directory that holds it with its SHA256SUMS; nothing was changed",
-			q->file, host_arch());
+		tb_fail(e, TB_R_NOT_FOUND_LOCAL, "%s does not exist; pass the release tarball (%sVERSION-%s.tar.gz) or the directory that holds it with its SHA256SUMS; nothing was changed",
+			q->file, kind_of(q)->file_prefix, host_arch());
 		return NULL;
 	}
 	if (stat(q->file, &st) != 0) {
 		tb_fail_errno(e, TB_R_FAILED, "cannot read %s", q->file);
 		return NULL;
 	}
-	return S_ISDIR(st.st_mode) ? tarball_in(q->file, e) : xstrdup(q->file);
+	return S_ISDIR(st.st_mode) ? tarball_in(kind_of(q), q->file, e) : xstrdup(q->file);
 }
 
 int acquire_local(const struct config *cfg, struct store *s, const struct acquire_local_req *q,
@@ -137,12 +144,13 @@ static int acquire_tarball(const struct config *cfg, struct store *s, const stru
 		else
 			free(guess);
 	}
-	char *claimed = version_from_name(q->file);
+	const struct release_kind *k = kind_of(q);
+	char *claimed = version_from_name(k, q->file);
 	char expect[65] = "";
 	int rc = TB_OK;
 	if (q->expect_version && claimed && strcmp(claimed, q->expect_version))
-		rc = tb_fail(e, TB_R_TAG_MISMATCH, "%s is the tarball of Mesa %s, not of Mesa %s; give Mesa %s's own tarball; nothing was changed",
-			     q->file, claimed, q->expect_version, q->expect_version);
+		rc = tb_fail(e, TB_R_TAG_MISMATCH, "%s is the tarball of %s %s, not of %s %s; give %s %s's own tarball; nothing was changed",
+			     q->file, k->what, claimed, k->what, q->expect_version, k->what, q->expect_version);
 	else if (q->expect_version && !claimed) /* the signature's tag and the MANIFEST must name it */
 		claimed = xstrdup(q->expect_version);
 	if (rc)
@@ -152,19 +160,20 @@ static int acquire_tarball(const struct config *cfg, struct store *s, const stru
 	else if (!path_exists(sums_path))
 		rc = tb_fail(e, TB_R_SUMS_INVALID, "no SHA256SUMS beside %s: pass the release's SHA256SUMS with --sums FILE", q->file);
 	else
-		rc = check_sums(cfg, sums_path, sig_path, claimed, claimed ? NULL : &claimed,
+		rc = check_sums(cfg, k, sums_path, sig_path, claimed, claimed ? NULL : &claimed,
 				base_name(q->file), expect, e);
 	/* A name without ".tar." that no SHA256SUMS vouches for is not a release at all: said
 	 * as such, not as a checksum problem (SHA256SUMS itself, its signature, a key file). */
 	if (rc && !strstr(base_name(q->file), ".tar.")) {
 		tb_error_clear(e);
 		rc = tb_fail(e, TB_R_NOT_A_RELEASE,
-			     "%s is not a release tarball (a release is tb323fu-mesa-VERSION-%s.tar.gz, .zst or .xz, with its SHA256SUMS beside it); nothing was changed: pass that tarball, or the directory that holds both",
-			     q->file, host_arch());
+			     "%s is not a release tarball (a %s release is %sVERSION-%s.tar.gz, .zst or .xz, with its SHA256SUMS beside it); nothing was changed: pass that tarball, or the directory that holds both",
+			     q->file, k->what, k->file_prefix, host_arch());
 	}
 	if (!rc) {
 		struct release_request req = {.tarball = q->file, .expect_sha256 = expect,
-					      .expect_version = claimed, .progress = p, .placed = q->placed};
+					      .expect_version = claimed, .progress = p, .placed = q->placed,
+					      .kind = k};
 		rc = release_unpack(s, &req, version_out, e);
 	}
 	free(sums_path);
@@ -212,7 +221,7 @@ int acquire_remote(const struct config *cfg, struct store *s, const struct feed_
 	if (!rc && r->sig.name)
 		rc = fetch_small_asset(cfg, cache, r, &r->sig, SIG_MAX_BYTES, &sig_path, e);
 	if (!rc)
-		rc = check_sums(cfg, sums_path, sig_path, r->version, NULL, r->tarball.name, expect, e);
+		rc = check_sums(cfg, r->kind, sums_path, sig_path, r->version, NULL, r->tarball.name, expect, e);
 	if (!rc && r->tarball.digest[0] && strcmp(r->tarball.digest, expect))
 		rc = tb_fail(e, TB_R_DIGEST_MISMATCH, "the digest the release gives for %s differs from its SHA256SUMS; refusing it",
 			     r->tarball.name);
@@ -228,8 +237,8 @@ int acquire_remote(const struct config *cfg, struct store *s, const struct feed_
 		*resumed_from = got.resumed_from;
 	}
 	if (!rc && strcmp(got.sha256, expect))
-		rc = tb_fail(e, TB_R_HASH_MISMATCH, "%s does not match its SHA256SUMS (damaged or altered on the way); it was refused and not kept: download it again (tb323fu-ctl mesa download %s); if it fails the same way again, the release itself is wrong: choose another version and tell the release's publisher",
-			     r->tarball.name, r->version);
+		rc = tb_fail(e, TB_R_HASH_MISMATCH, "%s does not match its SHA256SUMS (damaged or altered on the way); it was refused and not kept: download it again (%s %s); if it fails the same way again, the release itself is wrong: choose another version and tell the release's publisher",
+			     r->tarball.name, r->kind->fetch, r->version);
 	if (!rc && r->tarball.digest[0] && strcmp(got.sha256, r->tarball.digest))
 		rc = tb_fail(e, TB_R_DIGEST_MISMATCH, "%s does not match the digest the release gives; refusing it",
 			     r->tarball.name);
@@ -238,7 +247,7 @@ int acquire_remote(const struct config *cfg, struct store *s, const struct feed_
 	if (!rc) {
 		struct release_request req = {.tarball = part, .asset_name = r->tarball.name,
 					      .known_sha256 = got.sha256, .known_size = got.size,
-					      .expect_version = r->version, .progress = p};
+					      .expect_version = r->version, .progress = p, .kind = r->kind};
 		rc = release_unpack(s, &req, NULL, e);
 	}
 	/* Only an interrupted transfer is worth resuming; anything checked or refused goes. */
@@ -251,7 +260,9 @@ int acquire_remote(const struct config *cfg, struct store *s, const struct feed_
 		unlink(sig_path);
 	/* the store remembers a refused release with its asset, and forgets the refusal once
 	 * the release came whole (docs/design.md §12) */
-	if (rc == TB_EVERIFY)
+	if (r->kind != &release_kind_mesa)
+		; /* what the store remembers is of Mesa's versions (a CTS version may share one) */
+	else if (rc == TB_EVERIFY)
 		remember_refused(s, r, e->reason, e->msg);
 	else if (!rc)
 		remember_fetched(s, r->version);

@@ -1,4 +1,4 @@
-/* Getting a release into versions/: one pipeline for a tarball on disk and for one from the
+/* Getting a release into versions/ (a CTS release into cts/): one pipeline for a tarball on disk and for one from the
  * release source (docs/design.md §4, steps 1–5). On failure nothing is left behind; a version
  * already present is kept when whole and replaced when damaged. */
 #ifndef TB_ACQUIRE_H
@@ -20,6 +20,7 @@ struct acquire_local_req {
 	enum release_placed *placed; /* out, may be NULL: new, kept whole or repaired */
 	const char *expect_version; /* NULL, or the version the tarball must be (verify --repair
 				     * --from): another is refused before anything is unpacked */
+	const struct release_kind *kind; /* NULL: a Mesa release; &release_kind_cts: a CTS release */
 };
 
 /* *version_out gets the version (free it). The store must be locked. */

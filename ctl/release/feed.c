@@ -77,10 +77,11 @@ static int asset_read(json_object *o, struct feed_asset *a)
 	return 0;
 }
 
-static int tarball_name_matches(const char *name, const char *version, const char *arch)
+static int tarball_name_matches(const struct release_kind *kind, const char *name,
+				const char *version, const char *arch)
 {
 	char prefix[160];
-	int n = snprintf(prefix, sizeof prefix, "tb323fu-mesa-%s-%s", version, arch);
+	int n = snprintf(prefix, sizeof prefix, "%s%s-%s", kind->file_prefix, version, arch);
 	if (n < 0 || (size_t)n >= sizeof prefix || strncmp(name, prefix, (size_t)n))
 		return 0;
 	for (size_t i = 0; i < sizeof tarball_suffixes / sizeof *tarball_suffixes; i++)
@@ -108,11 +109,22 @@ static int notes_url_offered(const char *url)
 	return ok;
 }
 
+static const struct release_kind *kind_of_tag(const char *tag)
+{
+	const struct release_kind *kinds[] = {&release_kind_mesa, &release_kind_cts};
+	for (size_t i = 0; tag && i < sizeof kinds / sizeof *kinds; i++)
+		if (!strncmp(tag, kinds[i]->tag_prefix, strlen(kinds[i]->tag_prefix)))
+			return kinds[i];
+	return NULL;
+}
+
 static int release_read(json_object *o, const char *arch, struct feed_release *r)
 {
 	memset(r, 0, sizeof *r);
 	const char *tag = json_str(o, "tag_name");
-	if (!tag || strncmp(tag, "mesa-", 5) || !version_name_ok(tag + 5) || json_true(o, "draft"))
+	const struct release_kind *kind = kind_of_tag(tag);
+	const char *version = kind ? tag + strlen(kind->tag_prefix) : NULL;
+	if (!kind || !version_name_ok(version) || json_true(o, "draft"))
 		return -1;
 	json_object *assets;
 	if (!json_object_object_get_ex(o, "assets", &assets) ||
@@ -126,7 +138,7 @@ static int release_read(json_object *o, const char *arch, struct feed_release *r
 		if (!name)
 			continue;
 		struct feed_asset *slot = NULL;
-		int rank = tarball_name_matches(name, tag + 5, arch);
+		int rank = tarball_name_matches(kind, name, version, arch);
 		if (rank && (!best || rank < best)) {
 			slot = &r->tarball;
 		} else if (!strcmp(name, "SHA256SUMS") && !r->sums.name) {
@@ -150,8 +162,9 @@ static int release_read(json_object *o, const char *arch, struct feed_release *r
 		asset_free(&r->sig);
 		return -1;
 	}
+	r->kind = kind;
 	r->tag = xstrdup(tag);
-	r->version = xstrdup(tag + 5);
+	r->version = xstrdup(version);
 	r->prerelease = json_true(o, "prerelease");
 	const char *notes = json_str(o, "body"), *url = json_str(o, "html_url"),
 		   *published = json_str(o, "published_at");
@@ -207,20 +220,32 @@ int feed_parse(const char *json, size_t len, const char *arch, struct feed *f, s
 	}
 	size_t n = json_object_array_length(root);
 	f->releases = xcalloc(n ? n : 1, sizeof *f->releases);
+	f->cts = xcalloc(n ? n : 1, sizeof *f->cts);
 	for (size_t i = 0; i < n; i++) {
 		json_object *o = json_object_array_get_idx(root, i);
 		struct feed_release r;
 		if (!json_object_is_type(o, json_type_object) || release_read(o, arch, &r) < 0)
 			continue;
-		if (feed_find(f, r.version)) { /* a second tag of the same version: keep the first */
+		int cts = r.kind == &release_kind_cts;
+		struct feed list = cts ? feed_cts_view(f) : *f;
+		if (feed_find(&list, r.version)) { /* a second tag of the same version: keep the first */
 			release_free(&r);
 			continue;
 		}
-		f->releases[f->n++] = r;
+		if (cts)
+			f->cts[f->n_cts++] = r;
+		else
+			f->releases[f->n++] = r;
 	}
 	json_object_put(root);
 	qsort(f->releases, f->n, sizeof *f->releases, newest_first);
+	qsort(f->cts, f->n_cts, sizeof *f->cts, newest_first);
 	return TB_OK;
+}
+
+struct feed feed_cts_view(const struct feed *f)
+{
+	return (struct feed){.releases = f->cts, .n = f->n_cts};
 }
 
 void feed_free(struct feed *f)
@@ -228,6 +253,9 @@ void feed_free(struct feed *f)
 	for (size_t i = 0; i < f->n; i++)
 		release_free(&f->releases[i]);
 	free(f->releases);
+	for (size_t i = 0; i < f->n_cts; i++)
+		release_free(&f->cts[i]);
+	free(f->cts);
 	memset(f, 0, sizeof *f);
 }
 

@@ -8,6 +8,7 @@
 #include "base/config.h"
 #include "base/hash.h"
 #include "base/error.h"
+#include "release/kind.h"
 
 /* The release list is refused past this size. */
 #define FEED_MAX_BYTES (16u << 20)
@@ -21,10 +22,11 @@ struct feed_asset {
 };
 
 struct feed_release {
-	char *tag;      /* mesa-<version> */
+	const struct release_kind *kind; /* Mesa's or the CTS's */
+	char *tag;      /* mesa-<version>, cts-<version> */
 	char *version;
 	int prerelease;
-	struct feed_asset tarball; /* tb323fu-mesa-<version>-<arch>.tar.{gz,zst,xz} */
+	struct feed_asset tarball; /* tb323fu-mesa-<version>-<arch>.tar.{gz,zst,xz} (tb323fu-cts-…) */
 	struct feed_asset sums;    /* SHA256SUMS */
 	struct feed_asset sig;     /* SHA256SUMS.minisig; name NULL when absent */
 	char *notes;               /* the release's Markdown body, "" when none */
@@ -33,12 +35,18 @@ struct feed_release {
 };
 
 struct feed {
-	struct feed_release *releases; /* newest version first */
+	struct feed_release *releases; /* Mesa's, newest version first */
 	size_t n;
+	struct feed_release *cts;      /* the CTS releases, newest first */
+	size_t n_cts;
 };
 
-/* Parses GitHub's release list: skips drafts, tags that are not mesa-<safe version>, and
- * releases without the tarball for arch or without SHA256SUMS. TB_ENET with a sentence when
+/* The CTS releases of f as a list of their own (it owns nothing: never feed_free it), for
+ * feed_newest and feed_find. */
+struct feed feed_cts_view(const struct feed *f);
+
+/* Parses GitHub's release list: skips drafts, tags that are not mesa-<safe version> or
+ * cts-<safe version>, and releases without the tarball for arch or without SHA256SUMS. TB_ENET with a sentence when
  * the text is not a release list. */
 int feed_parse(const char *json, size_t len, const char *arch, struct feed *f, struct tb_error *e);
 void feed_free(struct feed *f);

@@ -2,6 +2,7 @@
  * trusted comment with its own (global) signature. All crypto is libcrypto's. */
 #include "store/manifest.h"
 #include "release/minisign.h"
+#include "common/releasename.h"
 #include "base/error.h"
 #include "base/alloc.h"
 #include "base/fs.h"
@@ -206,10 +207,10 @@ static int blake2b512_file(const char *path, unsigned char out[PREHASH_LEN])
 	return ok ? 0 : -1;
 }
 
-/* The trusted comment names tag:mesa-<version> as one of its words. */
-static int names_tag(const char *comment, const char *version)
+/* The trusted comment names tag:<prefix><version> (tag:mesa-2026.10.06) as one of its words. */
+static int names_tag(const char *comment, const char *prefix, const char *version)
 {
-	char *want = xasprintf("tag:mesa-%s", version);
+	char *want = xasprintf("tag:%s%s", prefix, version);
 	size_t wl = strlen(want);
 	int found = 0;
 	for (const char *p = comment; *p && !found;) {
@@ -225,24 +226,29 @@ static int names_tag(const char *comment, const char *version)
 	return found;
 }
 
-/* The version of the first tag:mesa-<version> word of the trusted comment, or NULL. */
-static char *tagged_version(const char *comment)
+/* The version of the first tag:<prefix><version> word of the trusted comment, or NULL. */
+static char *tagged_version(const char *comment, const char *prefix)
 {
+	char *want = xasprintf("tag:%s", prefix);
+	size_t wl = strlen(want);
+	char *found = NULL;
 	for (const char *p = comment; *p;) {
 		while (*p && isspace((unsigned char)*p))
 			p++;
 		const char *end = p;
 		while (*end && !isspace((unsigned char)*end))
 			end++;
-		if (end - p > 9 && !strncmp(p, "tag:mesa-", 9)) {
-			char *v = strndup(p + 9, (size_t)(end - p - 9));
+		if (!found && (size_t)(end - p) > wl && !strncmp(p, want, wl)) {
+			char *v = strndup(p + wl, (size_t)(end - p) - wl);
 			if (v && version_name_ok(v))
-				return v;
-			free(v);
+				found = v;
+			else
+				free(v);
 		}
 		p = end;
 	}
-	return NULL;
+	free(want);
+	return found;
 }
 
 static int check_message(const struct pubkey *k, const struct signature *sig, const char *data_path,
@@ -266,28 +272,29 @@ static int check_message(const struct pubkey *k, const struct signature *sig, co
 int minisign_verify_file(const struct config *cfg, const char *data_path, const char *sig_path,
 			 const char *version, struct tb_error *e)
 {
-	return minisign_verify_file_tag(cfg, data_path, sig_path, version, NULL, e);
+	return minisign_verify_file_tag(cfg, data_path, sig_path, MESA_TAG_PREFIX, version, NULL, e);
 }
 
 static int verify_file(const struct config *cfg, const char *data_path, const char *sig_path,
-		       const char *version, char **signed_version, char **trusted_out,
-		       struct tb_error *e);
+		       const char *prefix, const char *version, char **signed_version,
+		       char **trusted_out, struct tb_error *e);
 
 int minisign_verify_file_tag(const struct config *cfg, const char *data_path, const char *sig_path,
-			     const char *version, char **signed_version, struct tb_error *e)
+			     const char *tag_prefix, const char *version, char **signed_version,
+			     struct tb_error *e)
 {
-	return verify_file(cfg, data_path, sig_path, version, signed_version, NULL, e);
+	return verify_file(cfg, data_path, sig_path, tag_prefix, version, signed_version, NULL, e);
 }
 
 int minisign_verified_comment(const struct config *cfg, const char *data_path, const char *sig_path,
 			      const char *version, char **trusted, struct tb_error *e)
 {
-	return verify_file(cfg, data_path, sig_path, version, NULL, trusted, e);
+	return verify_file(cfg, data_path, sig_path, MESA_TAG_PREFIX, version, NULL, trusted, e);
 }
 
 static int verify_file(const struct config *cfg, const char *data_path, const char *sig_path,
-		       const char *version, char **signed_version, char **trusted_out,
-		       struct tb_error *e)
+		       const char *prefix, const char *version, char **signed_version,
+		       char **trusted_out, struct tb_error *e)
 {
 	if (signed_version)
 		*signed_version = NULL;
@@ -353,14 +360,14 @@ static int verify_file(const struct config *cfg, const char *data_path, const ch
 			     name, id);
 		goto out;
 	}
-	if (version && !names_tag(sig.trusted, version))
+	if (version && !names_tag(sig.trusted, prefix, version))
 		rc = tb_fail(e, TB_R_TAG_MISMATCH,
-			     "the signature of %s was made for another release (trusted comment \"%.100s\", expected tag:mesa-%s); refusing it",
-			     name, sig.trusted, version);
-	else if (signed_version && !(*signed_version = tagged_version(sig.trusted)))
+			     "the signature of %s was made for another release (trusted comment \"%.100s\", expected tag:%s%s); refusing it",
+			     name, sig.trusted, prefix, version);
+	else if (signed_version && !(*signed_version = tagged_version(sig.trusted, prefix)))
 		rc = tb_fail(e, TB_R_TAG_MISMATCH,
-			     "the signature of %s names no release (its trusted comment \"%.100s\" has no tag:mesa-<version>); refusing it",
-			     name, sig.trusted);
+			     "the signature of %s names no release (its trusted comment \"%.100s\" has no tag:%s<version>); refusing it",
+			     name, sig.trusted, prefix);
 	if (!rc && trusted_out) {
 		*trusted_out = sig.trusted;
 		sig.trusted = NULL;

@@ -13,11 +13,14 @@
 int minisign_verify_file(const struct config *cfg, const char *data_path, const char *sig_path,
 			 const char *version, struct tb_error *e);
 
-/* The same; when a signature was checked and signed_version is not NULL, *signed_version gets
- * the version its trusted comment names (tag:mesa-<version>; a signature naming none is
+/* The same for a release whose tag starts with tag_prefix (MESA_TAG_PREFIX, CTS_TAG_PREFIX):
+ * the comment must name tag:<tag_prefix><version>, so a Mesa release's signature never vouches
+ * for a CTS release of the same version. When a signature was checked and signed_version is not
+ * NULL, *signed_version gets the version its trusted comment names (a signature naming none is
  * refused), so the caller can hold the MANIFEST to it. NULL when nothing was checked. */
 int minisign_verify_file_tag(const struct config *cfg, const char *data_path, const char *sig_path,
-			     const char *version, char **signed_version, struct tb_error *e);
+			     const char *tag_prefix, const char *version, char **signed_version,
+			     struct tb_error *e);
 
 /* The same check; when a signature was checked, *trusted gets its trusted comment (verified
  * by the global signature; the caller frees it). NULL when nothing was checked (no keys

@@ -1,6 +1,7 @@
 /* One pass over the tarball: hash it, unpack it into a staging tree, check every entry
  * against the rules of docs/design.md §4 and the MANIFEST, then move the tree into place. */
 #include "release/release.h"
+#include "release/kind.h"
 #include "store/envfiles.h"
 #include "release/elfcheck.h"
 #include "base/hash.h"
@@ -500,20 +501,35 @@ out:
 	return rc;
 }
 
+static const struct release_kind *unpack_kind(const struct release_request *r)
+{
+	return r->kind ? r->kind : &release_kind_mesa;
+}
+
+/* versions/<v>, or cts/<v> for a CTS release. */
+static char *kind_dir(const struct store *s, const struct release_kind *k, const char *version)
+{
+	return store_path(s, "%s/%s", k->store_dir, version);
+}
+
+static int check_installed(const struct store *s, const struct release_kind *k, const char *version,
+			   int hash, int offline, struct tb_error *e);
+
 /* versions/.<v>.tmp becomes versions/<v>. A whole tree already there stays (installed trees
  * never change under running programs); a damaged one is exchanged with the new tree in one
  * step and then removed. */
 static int move_into_place(struct store *s, struct unpack *u, const char *version,
 			   struct tb_error *e)
 {
-	char *final = store_version_dir(s, version);
+	const struct release_kind *k = unpack_kind(u->req);
+	char *final = kind_dir(s, k, version);
 	int rc = TB_OK;
 	struct tb_error damage = {0};
 	enum release_placed placed = RELEASE_NEW;
 	if (!path_exists(final)) {
 		if (rename(u->staging, final) != 0)
 			rc = tb_fail_errno(e, TB_R_FAILED, "cannot move the new tree to %s", final);
-	} else if (release_verify_installed(s, version, &damage) == TB_OK) {
+	} else if (check_installed(s, k, version, 1, 0, &damage) == TB_OK) {
 		remove_tree(u->staging);
 		placed = RELEASE_KEPT;
 	} else if (renameat2(AT_FDCWD, u->staging, AT_FDCWD, final, RENAME_EXCHANGE) != 0) {
@@ -525,7 +541,7 @@ static int move_into_place(struct store *s, struct unpack *u, const char *versio
 	if (!rc && u->req->placed)
 		*u->req->placed = placed;
 	if (!rc) {
-		char *versions = store_path(s, STORE_VERSIONS);
+		char *versions = store_path(s, "%s", k->store_dir);
 		fsync_dir(versions);
 		free(versions);
 	}
@@ -585,7 +601,14 @@ int release_unpack(struct store *s, const struct release_request *r, char **vers
 		goto out;
 	}
 
-	u.staging = store_path(s, STORE_VERSIONS "/.%s" STORE_STAGING_SUFFIX, r->expect_version ? r->expect_version : "incoming");
+	const struct release_kind *kind = unpack_kind(r);
+	u.staging = store_path(s, "%s/.%s" STORE_STAGING_SUFFIX, kind->store_dir,
+			       r->expect_version ? r->expect_version : "incoming");
+	char *kind_root = store_path(s, "%s", kind->store_dir);
+	rc = mkdir_p(kind_root, 0755, e);
+	free(kind_root);
+	if (rc)
+		goto out;
 	remove_tree(u.staging);
 	if (mkdir(u.staging, 0755) != 0) {
 		rc = tb_fail_errno(e, TB_R_FAILED, "cannot create %s", u.staging);
@@ -625,11 +648,18 @@ int release_unpack(struct store *s, const struct release_request *r, char **vers
 		goto out;
 	}
 	have_manifest = 1;
+	if (m.kind != kind->manifest) {
+		const char *other = m.kind == MANIFEST_CTS ? "cts install-local" : "install-local";
+		rc = tb_fail(e, TB_R_MANIFEST_INVALID,
+			     "%s is refused: it is a %s release, not a %s release; nothing was changed: install it with `tb323fu-ctl mesa %s FILE`",
+			     u.name, m.kind == MANIFEST_CTS ? "CTS" : "Mesa", kind->what, other);
+		goto out;
+	}
 	if (r->expect_version && strcmp(m.version, r->expect_version)) {
 		rc = tb_fail(e, TB_R_TAG_MISMATCH,
-			     "%s is refused: its MANIFEST says version %s, the release (its name or signed tag) is %s, so it is another release's tarball; nothing was changed: for %s fetch the tarball of release %s itself (tb323fu-ctl mesa download %s); for %s, fetch release %s (tb323fu-ctl mesa download %s)",
+			     "%s is refused: its MANIFEST says version %s, the release (its name or signed tag) is %s, so it is another release's tarball; nothing was changed: for %s fetch the tarball of release %s itself (%s %s); for %s, fetch release %s (%s %s)",
 			     u.name, m.version, r->expect_version, r->expect_version, r->expect_version,
-			     r->expect_version, m.version, m.version, m.version);
+			     kind->fetch, r->expect_version, m.version, m.version, kind->fetch, m.version);
 		goto out;
 	}
 	if (strcmp(m.arch, host_arch())) {
@@ -648,8 +678,10 @@ int release_unpack(struct store *s, const struct release_request *r, char **vers
 		goto out;
 
 	testhook_pause("unpacked");
-	/* Its files for the loaders first: a version is never visible without them. */
-	rc = envfiles_write_version(s, &m, report.needs_ld_library_path || m.ld_library_path, e);
+	/* Its files for the loaders first: a version is never visible without them (a CTS
+	 * release has no drivers, so none). */
+	if (m.kind == MANIFEST_MESA)
+		rc = envfiles_write_version(s, &m, report.needs_ld_library_path || m.ld_library_path, e);
 	if (!rc)
 		testhook_pause("version-files");
 	if (!rc)
@@ -700,12 +732,17 @@ static void find_extras(const char *root, const char *rel, const struct manifest
 
 /* hash: re-hash every file; else only its presence, type, mode and size. offline: the
  * release source does not offer the version, so only its tarball repairs it. */
-static int check_installed(const struct store *s, const char *version, int hash, int offline,
-			   struct tb_error *e)
+static int check_installed(const struct store *s, const struct release_kind *k, const char *version,
+			   int hash, int offline, struct tb_error *e)
 {
-	if (!store_has_version(s, version))
-		return tb_fail(e, TB_R_NOT_INSTALLED, "Mesa %s is not installed (tb323fu-ctl mesa list)", version);
-	char *root = store_version_dir(s, version);
+	int cts = k == &release_kind_cts;
+	char *root = kind_dir(s, k, version);
+	struct stat there;
+	if (cts ? lstat(root, &there) != 0 : !store_has_version(s, version)) {
+		free(root);
+		return cts ? tb_fail(e, TB_R_NOT_INSTALLED, "CTS %s is not installed (tb323fu-ctl mesa cts list)", version)
+			   : tb_fail(e, TB_R_NOT_INSTALLED, "Mesa %s is not installed (tb323fu-ctl mesa list)", version);
+	}
 	struct stat top;
 	if (lstat(root, &top) == 0 && !S_ISDIR(top.st_mode)) {
 		/* a tree elsewhere, however like ours, is not what the store unpacked and checked,
@@ -713,12 +750,13 @@ static int check_installed(const struct store *s, const char *version, int hash,
 		char target[512] = "";
 		ssize_t n = S_ISLNK(top.st_mode) ? readlink(root, target, sizeof target - 1) : -1;
 		target[n > 0 ? n : 0] = '\0';
-		char *repair = offline ? xstrdup("install-local its tarball again (`tb323fu-ctl mesa install-local FILE`)")
+		char *repair = cts ? xasprintf("install it again (`tb323fu-ctl mesa cts update %s`)", version)
+			       : offline ? xstrdup("install-local its tarball again (`tb323fu-ctl mesa install-local FILE`)")
 				       : xasprintf("install it again (`tb323fu-ctl mesa install %s`)", version);
 		int rc = tb_fail(e, TB_R_DAMAGED,
-				 "Mesa %s is damaged: %s is %s%s%s, not the tree the store unpacked, so nothing "
+				 "%s %s is damaged: %s is %s%s%s, not the tree the store unpacked, so nothing "
 				 "there was checked; move it out of the store (rm %s) and %s",
-				 version, root, S_ISLNK(top.st_mode) ? "a symbolic link" : "not a folder",
+				 k->what, version, root, S_ISLNK(top.st_mode) ? "a symbolic link" : "not a folder",
 				 *target ? " to " : "", target, root, repair);
 		free(repair);
 		free(root);
@@ -728,7 +766,7 @@ static int check_installed(const struct store *s, const char *version, int hash,
 	int rc = manifest_load(root, &m, e);
 	if (rc) {
 		free(root);
-		return rc == TB_EFAIL ? rc : tb_fail(e, TB_R_DAMAGED, "the MANIFEST of Mesa %s is damaged", version);
+		return rc == TB_EFAIL ? rc : tb_fail(e, TB_R_DAMAGED, "the MANIFEST of %s %s is damaged", k->what, version);
 	}
 	struct strbuf bad = {0};
 	int count = 0;
@@ -761,7 +799,10 @@ static int check_installed(const struct store *s, const char *version, int hash,
 		free(p);
 	}
 	find_extras(root, "", &m, &bad, &count);
-	if (count && offline)
+	if (count && cts)
+		rc = tb_fail(e, TB_R_DAMAGED, "CTS %s is damaged: %s; install it again with `tb323fu-ctl mesa cts update %s` (or from its tarball on disk: `tb323fu-ctl mesa cts install-local FILE`)",
+			     version, bad.buf, version);
+	else if (count && offline)
 		rc = tb_fail(e, TB_R_DAMAGED, "Mesa %s is damaged: %s; the release list does not offer it (installed from a tarball on disk?), so repair it from its tarball with `tb323fu-ctl mesa verify --repair %s --from FILE`",
 			     version, bad.buf, version);
 	else if (count)
@@ -775,17 +816,23 @@ static int check_installed(const struct store *s, const char *version, int hash,
 
 int release_verify_installed(const struct store *s, const char *version, struct tb_error *e)
 {
-	return check_installed(s, version, 1, 0, e);
+	return check_installed(s, &release_kind_mesa, version, 1, 0, e);
 }
 
 int release_verify_offline(const struct store *s, const char *version, struct tb_error *e)
 {
-	return check_installed(s, version, 1, 1, e);
+	return check_installed(s, &release_kind_mesa, version, 1, 1, e);
 }
 
 int release_check_present(const struct store *s, const char *version, struct tb_error *e)
 {
-	return check_installed(s, version, 0, 0, e);
+	return check_installed(s, &release_kind_mesa, version, 0, 0, e);
+}
+
+int release_verify_kind(const struct store *s, const struct release_kind *k, const char *version,
+			struct tb_error *e)
+{
+	return check_installed(s, k, version, 1, 0, e);
 }
 
 int release_check_installed(const struct store *s, const char *version, const struct elf_host *h,

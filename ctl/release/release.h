@@ -32,6 +32,7 @@ struct release_request {
 	const struct unpack_limits *limits; /* NULL: defaults */
 	const struct tb_progress *progress;
 	enum release_placed *placed; /* out, may be NULL: what became of versions/<v> */
+	const struct release_kind *kind; /* NULL: Mesa's (versions/); &release_kind_cts: cts/ */
 };
 
 /* Streams the tarball once (hashing it while reading), checks every entry and the MANIFEST,
@@ -42,6 +43,10 @@ struct release_request {
 int release_unpack(struct store *s, const struct release_request *r, char **version_out,
 		   struct tb_error *e);
 
+/* Re-hashes an installed tree of kind k (versions/<v>, cts/<v>) against its MANIFEST. */
+struct release_kind;
+int release_verify_kind(const struct store *s, const struct release_kind *k, const char *version,
+			struct tb_error *e);
 /* Re-hashes an installed tree against its MANIFEST; TB_EVERIFY naming every damaged file. */
 int release_verify_installed(const struct store *s, const char *version, struct tb_error *e);
 /* The same for a version the release source does not offer: the repair it names is

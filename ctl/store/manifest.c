@@ -174,6 +174,10 @@ void manifest_free(struct manifest *m)
 	free(m->gl_drivers_dir);
 	free(m->gbm_backends_dir);
 	free(m->gallium_drivers);
+	free(m->deqp_vk);
+	free(m->opencl_cts_dir);
+	free(m->vk_gl_cts);
+	free(m->opencl_cts);
 	entry_free(m);
 	memset(m, 0, sizeof *m);
 }
@@ -299,7 +303,8 @@ static const char *const known_keys[] = {
 	"format", "version", "arch", "commit", "base", "mesa_version", "min_glibc", "drivers",
 	"vulkan_lib", "opencl_lib", "vulkan_api", "vulkan_driver_id", "rusticl_enable",
 	"ld_library_path", "gl_lib_dir", "egl_vendor_lib", "glx_vendor_lib", "gbm_lib",
-	"gl_drivers_dir", "gbm_backends_dir", "gallium_drivers",
+	"gl_drivers_dir", "gbm_backends_dir", "gallium_drivers", "kind", "deqp_vk", "opencl_cts_dir",
+	"vk_gl_cts", "opencl_cts",
 };
 
 /* The GL keys that name a file or a folder of the tree, and where each is kept. */
@@ -403,6 +408,22 @@ static int parse_key(struct manifest *m, const char *k, const char *v, int linen
 			BAD("MANIFEST line %d: gallium_drivers must be driver names (a-z, 0-9, _) separated by commas, not \"%.80s\"",
 			    lineno, v);
 		set_field(&m->gallium_drivers, v);
+	} else if (!strcmp(k, "kind")) {
+		if (!strcmp(v, "mesa"))
+			m->kind = MANIFEST_MESA;
+		else if (!strcmp(v, "cts"))
+			m->kind = MANIFEST_CTS;
+		else
+			BAD("MANIFEST line %d: kind \"%.40s\" is not known to this tool (mesa or cts); update tb323fu-mesa",
+			    lineno, v);
+	} else if (!strcmp(k, "deqp_vk") || !strcmp(k, "opencl_cts_dir")) {
+		if (!release_path_is_safe(v) || strncmp(v, "lib/", 4))
+			BAD("MANIFEST line %d: %s must be a path under lib/", lineno, k);
+		set_field(k[0] == 'd' ? &m->deqp_vk : &m->opencl_cts_dir, v);
+	} else if (!strcmp(k, "vk_gl_cts") || !strcmp(k, "opencl_cts")) {
+		if (!is_token(v, "._-"))
+			BAD("MANIFEST line %d: invalid %s \"%.80s\"", lineno, k, v);
+		set_field(k[0] == 'v' ? &m->vk_gl_cts : &m->opencl_cts, v);
 	} else if (!strcmp(k, "ld_library_path")) {
 		if (strcmp(v, "lib"))
 			rc = tb_fail(e, TB_R_RUNPATH_UNSAFE,
@@ -584,17 +605,9 @@ static int check_gl(struct manifest *m, struct tb_error *e)
 	return rc;
 }
 
-static int check_whole(struct manifest *m, struct tb_error *e)
+static void mesa_defaults(struct manifest *m)
 {
-	int rc = TB_OK;
-	if (m->format != 1)
-		return BAD("the MANIFEST has no format=1 line");
-	if (!m->version)
-		return BAD("the MANIFEST names no version");
-	if (!m->arch)
-		return BAD("the MANIFEST names no arch");
-	if (!m->drivers)
-		{
+	if (!m->drivers) {
 		set_field(&m->drivers, "vulkan,opencl");
 		m->has_vulkan = m->has_opencl = 1;
 	}
@@ -606,6 +619,49 @@ static int check_whole(struct manifest *m, struct tb_error *e)
 		set_field(&m->opencl_lib, "lib/libRusticlOpenCL.so.1");
 	if (!m->rusticl_enable)
 		set_field(&m->rusticl_enable, "freedreno");
+}
+
+/* A CTS release carries no drivers, and at least one of the two suites. */
+static int cts_keys(struct manifest *m, struct tb_error *e)
+{
+	int rc = TB_OK;
+	if (m->drivers || m->has_vulkan || m->has_opencl || m->has_gl)
+		return BAD("the MANIFEST of a CTS release (kind=cts) names drivers; a release carries drivers or the CTS, not both");
+	if (!m->deqp_vk && !m->opencl_cts_dir)
+		return BAD("the MANIFEST of a CTS release names neither deqp_vk nor opencl_cts_dir");
+	return rc;
+}
+
+/* After the lists are sorted: dEQP-VK's binary is an executable of the release, and
+ * OpenCL-CTS's folder holds at least one. */
+static int check_cts(struct manifest *m, struct tb_error *e)
+{
+	int rc = TB_OK;
+	const struct manifest_file *deqp = m->deqp_vk ? manifest_find_file(m, m->deqp_vk) : NULL;
+	if (m->deqp_vk && (!deqp || deqp->mode != 0755))
+		return BAD("the MANIFEST names dEQP-VK's binary %s but the release does not contain it as an executable file",
+			   m->deqp_vk);
+	if (m->opencl_cts_dir && !first_under(m->files, m->n_files, sizeof *m->files, m->opencl_cts_dir))
+		return BAD("the MANIFEST names OpenCL-CTS's folder %s but the release has nothing in it",
+			   m->opencl_cts_dir);
+	return rc;
+}
+
+static int check_whole(struct manifest *m, struct tb_error *e)
+{
+	int rc = TB_OK;
+	if (m->format != 1)
+		return BAD("the MANIFEST has no format=1 line");
+	if (!m->version)
+		return BAD("the MANIFEST names no version");
+	if (!m->arch)
+		return BAD("the MANIFEST names no arch");
+	if (m->kind == MANIFEST_CTS)
+		rc = cts_keys(m, e);
+	else
+		mesa_defaults(m);
+	if (rc)
+		return rc;
 	/* qsort with a NULL array is undefined even for no elements */
 	if (m->n_files)
 		qsort(m->files, m->n_files, sizeof *m->files, cmp_file);
@@ -646,6 +702,8 @@ static int check_whole(struct manifest *m, struct tb_error *e)
 		return BAD("the MANIFEST names the OpenCL driver %s but the release does not contain it", m->opencl_lib);
 	if (m->has_gl)
 		rc = check_gl(m, e);
+	if (!rc && m->kind == MANIFEST_CTS)
+		rc = check_cts(m, e);
 	return rc;
 }
 
@@ -707,6 +765,8 @@ char *manifest_format(const struct manifest *m)
 {
 	struct strbuf sb = {0};
 	sb_appendf(&sb, "format=1\nversion=%s\narch=%s\n", m->version, m->arch);
+	if (m->kind == MANIFEST_CTS)
+		sb_appendf(&sb, "kind=cts\n");
 	if (m->commit)
 		sb_appendf(&sb, "commit=%s\n", m->commit);
 	if (m->base)
@@ -715,7 +775,15 @@ char *manifest_format(const struct manifest *m)
 		sb_appendf(&sb, "mesa_version=%s\n", m->mesa_version);
 	if (m->min_glibc)
 		sb_appendf(&sb, "min_glibc=%s\n", m->min_glibc);
-	sb_appendf(&sb, "drivers=%s\n", m->drivers);
+	if (m->kind == MANIFEST_MESA)
+		sb_appendf(&sb, "drivers=%s\n", m->drivers);
+	const struct {
+		const char *key, *value;
+	} cts[] = {{"deqp_vk", m->deqp_vk}, {"opencl_cts_dir", m->opencl_cts_dir},
+		   {"vk_gl_cts", m->vk_gl_cts}, {"opencl_cts", m->opencl_cts}};
+	for (size_t i = 0; i < sizeof cts / sizeof *cts; i++)
+		if (cts[i].value)
+			sb_appendf(&sb, "%s=%s\n", cts[i].key, cts[i].value);
 	if (m->has_vulkan) {
 		sb_appendf(&sb, "vulkan_lib=%s\nvulkan_api=%s\n", m->vulkan_lib, m->vulkan_api);
 		if (m->vulkan_driver_id >= 0)

@@ -26,8 +26,13 @@ struct manifest_link {
 	char *target;      /* relative, resolving inside the tree */
 };
 
+/* What a release carries (docs/design.md §4, §13): Mesa's drivers (no kind key, or kind=mesa),
+ * or the conformance suites' binaries (kind=cts), which the store keeps apart from versions/. */
+enum manifest_kind { MANIFEST_MESA, MANIFEST_CTS };
+
 struct manifest {
 	int format;
+	enum manifest_kind kind;
 	char *version, *arch, *commit, *base, *mesa_version, *min_glibc;
 	char *drivers;     /* as written, e.g. "vulkan,opencl" */
 	int has_vulkan, has_opencl, has_gl;
@@ -43,6 +48,10 @@ struct manifest {
 	 * (NULL otherwise); the gallium drivers built, the hardware one first (default freedreno). */
 	char *gl_lib_dir, *egl_vendor_lib, *glx_vendor_lib, *gbm_lib, *gl_drivers_dir,
 		*gbm_backends_dir, *gallium_drivers;
+	/* A CTS release: dEQP-VK's binary (its data and caselists/ beside it) and the folder of
+	 * OpenCL-CTS's binaries (NAME/test_NAME), each NULL when the release lacks that suite, and
+	 * the upstream tags they were built from. */
+	char *deqp_vk, *opencl_cts_dir, *vk_gl_cts, *opencl_cts;
 	struct manifest_file *files;
 	size_t n_files;
 	struct manifest_link *links;

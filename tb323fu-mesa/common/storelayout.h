@@ -15,6 +15,10 @@
 #define STORE_MANIFEST "MANIFEST"
 #define STORE_STAGING_SUFFIX ".tmp"
 #define STORE_REMOVING_SUFFIX ".rm.tmp"
+/* cts/<v>/: a CTS release's tree (MANIFEST, lib/deqp-vk/…, lib/opencl-cts/…), staged and
+ * removed as versions/ are; cts/current links to the one the suites use. */
+#define STORE_CTS "cts"
+#define STORE_CTS_CURRENT STORE_CTS "/current"
 /* Links to versions/<v>. */
 #define STORE_CURRENT "current"
 #define STORE_PREVIOUS "previous"
