@@ -408,7 +408,7 @@ int store_lock(struct store *s, int wait, struct tb_error *e)
 	}
 	/* a commit a killed writer left half done is finished before its temporaries go */
 	txn_recover(s);
-	static const char *const dirs[] = {"", STORE_DIRS};
+	static const char *const dirs[] = {"", STORE_DIRS, STORE_CTS};
 	for (size_t i = 0; i < sizeof dirs / sizeof *dirs; i++) {
 		char *p = path_join(s->root, dirs[i]);
 		remove_leftovers(s, p);
@@ -467,14 +467,20 @@ int store_set_link(struct store *s, const char *link, const char *version, struc
 	return rc;
 }
 
-int store_has_version(const struct store *s, const char *version)
+/* A tree of a folder of trees (versions/, cts/): a version's name with a MANIFEST in it. */
+static int has_tree(const struct store *s, const char *dir, const char *version)
 {
 	if (!version_name_ok(version))
 		return 0;
-	char *p = store_manifest_path(s, version);
+	char *p = store_path(s, "%s/%s/" STORE_MANIFEST, dir, version);
 	int ok = access(p, F_OK) == 0;
 	free(p);
 	return ok;
+}
+
+int store_has_version(const struct store *s, const char *version)
+{
+	return has_tree(s, STORE_VERSIONS, version);
 }
 
 int store_version_gone(const struct store *s, const char *version)
@@ -514,8 +520,13 @@ static int newest_first(const void *a, const void *b)
 
 char **store_versions(const struct store *s, size_t *n)
 {
+	return store_trees(s, STORE_VERSIONS, n);
+}
+
+char **store_trees(const struct store *s, const char *folder, size_t *n)
+{
 	*n = 0;
-	char *dir = path_join(s->root, STORE_VERSIONS);
+	char *dir = path_join(s->root, folder);
 	DIR *d = opendir(dir);
 	free(dir);
 	if (!d)
@@ -524,7 +535,7 @@ char **store_versions(const struct store *s, size_t *n)
 	char **list = NULL;
 	struct dirent *de;
 	while ((de = readdir(d))) {
-		if (!version_name_ok(de->d_name) || !store_has_version(s, de->d_name))
+		if (!has_tree(s, folder, de->d_name))
 			continue;
 		if (*n == cap) {
 			cap = cap ? cap * 2 : 8;

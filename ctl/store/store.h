@@ -63,6 +63,8 @@ int store_version_gone(const struct store *s, const char *version);
 char *store_planted_links(const struct store *s);
 /* Installed versions, newest first; free with store_free_list. */
 char **store_versions(const struct store *s, size_t *n);
+/* The same of another folder of trees (STORE_CTS): each a version's name holding a MANIFEST. */
+char **store_trees(const struct store *s, const char *folder, size_t *n);
 void store_free_list(char **list, size_t n);
 /* Total bytes of the files of a version's tree. */
 uint64_t store_version_bytes(const struct store *s, const char *version);

@@ -245,6 +245,32 @@ static int list_group(struct lister *l, const struct deqp_kind *k, const char *d
 	return rc;
 }
 
+static int read_names(struct collect *k, const struct deqp_kind *kind, FILE *f, const char *path,
+		      const char *group, struct tb_error *e);
+
+/* The group's cases from the list shipped beside the binary (caselists/GROUP.txt, which
+ * build-recipes/deqp-vk writes and a CTS release carries), so listing runs nothing; TB_EFAIL
+ * (nothing said) when there is none. */
+static int shipped_group(struct lister *l, const struct deqp_kind *k, const char *dir,
+			 const char *group, struct tb_error *e)
+{
+	char *path = xasprintf("%s/caselists/%s.txt", *dir ? dir : "", group);
+	FILE *f = fopen_regular(path);
+	int rc = TB_EFAIL;
+	if (f) {
+		char *prefix = xasprintf("%s.%s.", k->name, group);
+		size_t before = l->k.c->n + l->k.c->duplicates;
+		rc = read_names(&l->k, k, f, path, prefix, e);
+		if (!rc && !l->k.full && l->k.c->n + l->k.c->duplicates == before)
+			rc = tb_fail(e, TB_R_FAILED, "%s names no case of %s.%s; build the suite again or name a case list with --caselist",
+				     path, k->name, group);
+		free(prefix);
+		fclose(f);
+	}
+	free(path);
+	return rc;
+}
+
 int deqp_cases_list(struct deqp_cases *c, const struct deqp_kind *k, const char *deqp,
 		    const char *groups, struct tb_error *e)
 {
@@ -269,7 +295,9 @@ int deqp_cases_list(struct deqp_cases *c, const struct deqp_kind *k, const char 
 	for (const char *p = groups; !rc && !l.k.full;) {
 		size_t len = strcspn(p, ",");
 		char *group = strndup(p, len);
-		rc = list_group(&l, k, deqp, *cwd ? cwd : "/", group, e);
+		rc = shipped_group(&l, k, cwd, group, e);
+		if (rc == TB_EFAIL) /* none shipped: the binary lists it */
+			rc = list_group(&l, k, deqp, *cwd ? cwd : "/", group, e);
 		free(group);
 		if (!p[len])
 			break;
@@ -284,23 +312,16 @@ int deqp_cases_list(struct deqp_cases *c, const struct deqp_kind *k, const char 
 
 /* ---- a file ---- */
 
-int deqp_cases_read(struct deqp_cases *c, const struct deqp_kind *kind, const char *path,
-		    struct tb_error *e)
+/* The names of the case list f (path for sentences), one a line, into k. With group (the
+ * prefix "dEQP-VK.compute."), names outside it are cut, as the lister cuts them. */
+static int read_names(struct collect *k, const struct deqp_kind *kind, FILE *f, const char *path,
+		      const char *group, struct tb_error *e)
 {
 	size_t prefix = strlen(kind->name);
-	struct collect k;
-	collect_init(&k, c);
-	FILE *f = fopen_regular(path); /* a FIFO there is refused, never waited on */
 	int rc = TB_OK;
-	if (!f && (errno == ESPIPE || errno == EISDIR))
-		rc = tb_fail(e, TB_R_USAGE,
-			     "the case list %s is not a regular file (a FIFO, a device or a folder); "
-			     "give a file of %s case names, one a line", path, kind->name);
-	else if (!f)
-		rc = tb_fail_errno_as(e, TB_R_USAGE, "cannot read the case list %s", path);
 	char line[QPA_MAX_NAME + 3];
 	size_t lineno = 0;
-	while (!rc && !k.full && fgets(line, sizeof line, f)) {
+	while (!rc && !k->full && fgets(line, sizeof line, f)) {
 		lineno++;
 		size_t len = strlen(line);
 		if (len && line[len - 1] != '\n' && !feof(f)) {
@@ -323,11 +344,31 @@ int deqp_cases_read(struct deqp_cases *c, const struct deqp_kind *kind, const ch
 				     "line %zu of the case list %s is no %s case name (\"%.60s\"): one "
 				     "full name a line, as %s, no patterns",
 				     lineno, path, kind->name, name, kind->example);
+		else if (group && strncmp(name, group, strlen(group)))
+			k->c->cut++;
 		else
-			collect_add(&k, name, len);
+			collect_add(k, name, len);
 	}
-	if (!rc && f && ferror(f))
+	if (!rc && ferror(f))
 		rc = tb_fail_errno_as(e, TB_R_USAGE, "cannot read the case list %s", path);
+	return rc;
+}
+
+int deqp_cases_read(struct deqp_cases *c, const struct deqp_kind *kind, const char *path,
+		    struct tb_error *e)
+{
+	struct collect k;
+	collect_init(&k, c);
+	FILE *f = fopen_regular(path); /* a FIFO there is refused, never waited on */
+	int rc = TB_OK;
+	if (!f && (errno == ESPIPE || errno == EISDIR))
+		rc = tb_fail(e, TB_R_USAGE,
+			     "the case list %s is not a regular file (a FIFO, a device or a folder); "
+			     "give a file of %s case names, one a line", path, kind->name);
+	else if (!f)
+		rc = tb_fail_errno_as(e, TB_R_USAGE, "cannot read the case list %s", path);
+	else
+		rc = read_names(&k, kind, f, path, NULL, e);
 	if (f)
 		fclose(f);
 	collect_end(&k);

@@ -9,6 +9,7 @@
  * (the launcher's vendor file). -w is the harness's reduced ("wimpy") mode, which every
  * binary built on the common harness offers. */
 #include "trial/suite_cts.h"
+#include "store/cts.h"
 
 #include <errno.h>
 #include <glib.h>
@@ -43,9 +44,10 @@
 #define RESULTS_MAX_BYTES ((size_t)4 << 20)
 #define NAME_MAX_LEN 128
 
-char *cts_default_dir(void)
+char *cts_default_dir(const struct store *s)
 {
-	return recipe_cache_dir("opencl-cts");
+	char *installed = store_cts_suite_path(s, CTS_OPENCL);
+	return installed ? installed : recipe_cache_dir("opencl-cts");
 }
 
 /* A binary's or a sub-test's name: what goes into a path and onto a command line. */
@@ -98,9 +100,9 @@ static int binary_find(const char *dir, const char *name, struct cts_binary *b, 
 	int rc = TB_OK;
 	if (!real || stat(real, &st) != 0 || !S_ISREG(st.st_mode) || access(real, X_OK) != 0) {
 		rc = tb_fail(e, TB_R_FAILED,
-			     "no OpenCL-CTS binary test_%s in %s; build the suite with "
-			     "build-recipes/opencl-cts, or name the directory of its binaries with --cts DIR "
-			     "or cts_dir in mesa.conf",
+			     "no OpenCL-CTS binary test_%s in %s; install the CTS release (`tb323fu-ctl "
+			     "mesa cts update`), build the suite with build-recipes/opencl-cts, or name the "
+			     "directory of its binaries with --cts DIR or cts_dir in mesa.conf",
 			     name, dir);
 		free(real);
 	} else if ((rc = trusted_program_path(given, "the OpenCL-CTS binary", e)) != TB_OK) {
@@ -716,7 +718,7 @@ int suite_cts_run(struct store *s, const char *version, const struct cts_request
 		manifest_free(&m);
 		return e->code;
 	}
-	char *dir = r->dir && *r->dir ? xstrdup(r->dir) : cts_default_dir();
+	char *dir = r->dir && *r->dir ? xstrdup(r->dir) : cts_default_dir(s);
 	struct cts_binary *bins = NULL;
 	size_t n = 0, subs = 0;
 	rc = binaries_open(r, dir, have_re ? &re : NULL, &bins, &n, &subs, e);

@@ -29,9 +29,12 @@ struct cts_request {
 	const struct tb_progress *progress;
 };
 
-/* Where build-recipes/opencl-cts leaves its links for this machine:
- * ${TB_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/tb323fu-mesa}/opencl-cts/MACHINE (allocated). */
-char *cts_default_dir(void);
+/* The folder of the binaries when none is named (allocated): OpenCL-CTS's of the store's
+ * current CTS release (cts/current, docs/design.md §13) when it has one, else where
+ * build-recipes/opencl-cts leaves its links for this machine:
+ * ${TB_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/tb323fu-mesa}/opencl-cts/MACHINE. */
+struct store;
+char *cts_default_dir(const struct store *s);
 
 /* NULL when tests is a valid comma-separated list of binary names, else the first bad name
  * (free it). */

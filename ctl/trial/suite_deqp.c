@@ -8,6 +8,7 @@
  * store side and then its distribution side, so that a batch that finished counts whole
  * whatever the budget does to the others. */
 #include "trial/suite_deqp.h"
+#include "store/cts.h"
 
 #include <json-c/json.h>
 #include <stdio.h>
@@ -43,17 +44,20 @@
 /* What every run passes dEQP beyond its case list and log: part of the cache key. */
 #define RUN_OPTIONS "--deqp-log-images=disable --deqp-log-shader-sources=disable --deqp-shadercache=disable"
 
-char *deqp_default_path(const struct deqp_kind *k)
+static int is_gl(const struct deqp_kind *k)
 {
+	return !strcmp(k->api, "GL");
+}
+
+char *deqp_default_path(const struct store *s, const struct deqp_kind *k)
+{
+	char *installed = is_gl(k) ? NULL : store_cts_suite_path(s, CTS_DEQP_VK);
+	if (installed)
+		return installed;
 	char *dir = recipe_cache_dir(k->recipe);
 	char *path = *k->subdir ? xasprintf("%s/%s/%s", dir, k->subdir, k->binary) : path_join(dir, k->binary);
 	free(dir);
 	return path;
-}
-
-static int is_gl(const struct deqp_kind *k)
-{
-	return !strcmp(k->api, "GL");
 }
 
 /* ---- a plan: names in batches, and what each batch gave ---- */
@@ -334,9 +338,10 @@ static int retry_regressions(struct deqp_suite *run, int jobs, json_object *mine
 
 /* The binary: --deqp PATH, or a directory holding it (or SUBDIR/binary, as the recipe's folder
  * does), else the recipe's. */
-static char *binary_find(const struct deqp_kind *k, const char *given, struct tb_error *e)
+static char *binary_find(const struct store *s, const struct deqp_kind *k, const char *given,
+			 struct tb_error *e)
 {
-	char *path = given && *given ? xstrdup(given) : deqp_default_path(k);
+	char *path = given && *given ? xstrdup(given) : deqp_default_path(s, k);
 	if (is_directory(path)) {
 		char *in = path_join(path, k->binary);
 		if (*k->subdir && !path_exists(in)) {
@@ -350,9 +355,10 @@ static char *binary_find(const struct deqp_kind *k, const char *given, struct tb
 	struct stat st;
 	if (!real || stat(real, &st) != 0 || !S_ISREG(st.st_mode) || access(real, X_OK) != 0) {
 		tb_fail(e, TB_R_FAILED,
-			"no %s binary at %s; build it with build-recipes/%s, or name it (or its "
-			"directory) with --deqp or %s in mesa.conf", k->name, path, k->recipe,
-			is_gl(k) ? "deqp_gl_dir" : "deqp_dir");
+			"no %s binary at %s; %sbuild it with build-recipes/%s, or name it (or its "
+			"directory) with --deqp or %s in mesa.conf", k->name, path,
+			is_gl(k) ? "" : "install the CTS release (`tb323fu-ctl mesa cts update`), ",
+			k->recipe, is_gl(k) ? "deqp_gl_dir" : "deqp_dir");
 		free(real);
 		real = NULL;
 	} else {
@@ -568,7 +574,7 @@ int suite_deqp_run(struct store *s, const char *version, const struct deqp_suite
 	if (is_gl(k) ? !m.has_gl : !m.has_vulkan)
 		rc = tb_fail(e, TB_R_FAILED, "Mesa %s ships no %s: %s has nothing to test", version,
 			     is_gl(k) ? "GL" : "Vulkan driver", k->name);
-	if (!rc && !(run.deqp = binary_find(k, r->deqp, e)))
+	if (!rc && !(run.deqp = binary_find(s, k, r->deqp, e)))
 		rc = TB_EFAIL;
 	if (!rc)
 		rc = expected_load(s, version, k->name, r->confdir, &expected, e);

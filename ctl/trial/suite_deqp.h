@@ -28,10 +28,13 @@ struct deqp_suite_request {
 	const struct tb_progress *progress;
 };
 
-/* Where the module's recipe leaves its binary for this machine (allocated):
+/* The module's binary when none is named (allocated): dEQP-VK's of the store's current CTS
+ * release (cts/current, docs/design.md §13) when it has one, else where the module's recipe
+ * leaves it for this machine:
  * ${TB_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/tb323fu-mesa}/RECIPE/MACHINE[/SUBDIR]/BINARY,
  * deqp-vk/MACHINE/deqp-vk and deqp-gl/MACHINE/gles2/deqp-gles2. */
-char *deqp_default_path(const struct deqp_kind *k);
+struct store;
+char *deqp_default_path(const struct store *s, const struct deqp_kind *k);
 
 /* Lists the cases (from the binary, or the case list), keeps the fraction, and runs them in
  * batches of one process each on `jobs` workers: each batch through `run --version V` and

@@ -1,0 +1,81 @@
+#include "store/cts.h"
+#include "store/manifest.h"
+#include "base/alloc.h"
+#include "base/error.h"
+#include "base/fs.h"
+#include "base/testhook.h"
+#include "common/version_name.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+char *store_cts_current(const struct store *s)
+{
+	char *link = store_path(s, STORE_CTS_CURRENT);
+	char target[NAME_MAX + 1];
+	ssize_t n = readlink(link, target, sizeof target - 1);
+	free(link);
+	if (n <= 0)
+		return NULL;
+	target[n] = '\0';
+	/* the link is ours: a bare version's name, nothing else is taken */
+	return version_name_ok(target) ? xstrdup(target) : NULL;
+}
+
+int store_cts_set_current(struct store *s, const char *version, struct tb_error *e)
+{
+	char *link = store_path(s, STORE_CTS_CURRENT);
+	int rc = TB_OK;
+	if (!version) {
+		if (unlink(link) != 0 && errno != ENOENT)
+			rc = tb_fail_errno(e, TB_R_FAILED, "cannot remove %s", link);
+	} else {
+		rc = atomic_symlink(version, link, e);
+	}
+	free(link);
+	return rc;
+}
+
+int store_cts_remove(struct store *s, const char *version, struct tb_error *e)
+{
+	char *current = store_cts_current(s);
+	int rc = current && !strcmp(current, version) ? store_cts_set_current(s, NULL, e) : TB_OK;
+	free(current);
+	char *tree = store_path(s, STORE_CTS "/%s", version);
+	char *doomed = store_path(s, STORE_CTS "/.%s" STORE_REMOVING_SUFFIX, version);
+	/* One rename takes the tree away whole; a kill after it leaves a leftover the next
+	 * writer removes (store_lock). */
+	if (!rc && rename(tree, doomed) != 0 && errno != ENOENT)
+		rc = tb_fail_errno(e, TB_R_FAILED, "cannot remove %s", tree);
+	if (!rc) {
+		testhook_pause("removing");
+		remove_tree(doomed);
+	}
+	free(tree);
+	free(doomed);
+	return rc;
+}
+
+char *store_cts_suite_path(const struct store *s, enum cts_suite which)
+{
+	char *version = store_cts_current(s);
+	if (!version)
+		return NULL;
+	char *root = store_path(s, STORE_CTS "/%s", version);
+	free(version);
+	struct manifest m;
+	struct tb_error ignored = {0};
+	char *path = NULL;
+	if (manifest_load(root, &m, &ignored) == TB_OK) {
+		const char *rel = which == CTS_DEQP_VK ? m.deqp_vk : m.opencl_cts_dir;
+		if (m.kind == MANIFEST_CTS && rel)
+			path = path_join(root, rel);
+		manifest_free(&m);
+	}
+	free(root);
+	return path;
+}
