@@ -153,9 +153,10 @@ cts_build_needs() {
 
 # cts_cross_cmake: the cmake command line that cross-configures src into build in the builder
 # root (run in the build's folder), before the options of cts_cmake_args and the recipe's (a
-# recipe that configures another folder adds its own -B, which wins).
+# recipe that configures another folder adds its own -B, which wins). pkg-config reads the
+# arm64 packages' files, not the builder's own.
 # shellcheck disable=SC2034 # the recipes'
-cts_cross_cmake="cmake src -B build \\
+cts_cross_cmake="PKG_CONFIG_LIBDIR=/usr/lib/aarch64-linux-gnu/pkgconfig:/usr/share/pkgconfig cmake src -B build \\
 	-DCMAKE_SYSTEM_NAME=Linux -DCMAKE_SYSTEM_PROCESSOR=aarch64 \\
 	-DCMAKE_C_COMPILER=aarch64-linux-gnu-gcc -DCMAKE_CXX_COMPILER=aarch64-linux-gnu-g++ \\
 	-DCMAKE_FIND_ROOT_PATH=/usr/lib/aarch64-linux-gnu \\
@@ -163,7 +164,7 @@ cts_cross_cmake="cmake src -B build \\
 # The builder root's packages every cross build needs.
 # shellcheck disable=SC2034 # the recipes'
 cts_cross_packages="cmake ninja-build python3 g++-aarch64-linux-gnu libstdc++-14-dev:arm64
-	zlib1g-dev:arm64 libpng-dev:arm64"
+	zlib1g-dev:arm64 libpng-dev:arm64 libglx-dev:arm64 libgl-dev:arm64"
 
 # cts_run DIR BINDIR BINARY ARG…: BINARY of BINDIR (in the build DIR) run in BINDIR, here or,
 # for aarch64, in the arm64 root (qemu-user).
