@@ -33,6 +33,7 @@ static const struct cli_command *const commands[] = {
 	&rollback_command, &boot_tick_command, &remove_command, &forget_command, &verify_command, &smoke_command,
 	&bench_command,  &doctor_command, &notes_command,    &takeover_command,   &auto_check_command,
 	&app_command,    &flatpak_command, &crashes_command, &pack_command, &bisect_command,
+	&cts_command,
 };
 static const struct cli_program program = {commands, sizeof commands / sizeof *commands};
 

@@ -68,10 +68,13 @@ static void help_group(FILE *f, const struct cli_command *group)
 		}
 	/* the first command's own word ("set", "export") for the example of one command's help */
 	const char *first = group->subs[0]->name + strlen(group->name) + 1;
-	fprintf(f, "\nThose that change the system's files (its rules, its Flatpak installation) need\n"
-		   "root (sudo tb323fu-ctl mesa %s …). `tb323fu-ctl mesa help %s %s` shows one command.\n"
-		   "\nexample:\n  %s\n",
-		group->name, group->name, first, group->example);
+	if (group->writers)
+		fprintf(f, "\n%s\n", group->writers);
+	else
+		fprintf(f, "\nThose that change the system's files (its rules, its Flatpak installation) need\n"
+			   "root (sudo tb323fu-ctl mesa %s …).\n", group->name);
+	fprintf(f, "`tb323fu-ctl mesa help %s %s` shows one command.\n\nexample:\n  %s\n",
+		group->name, first, group->example);
 }
 
 void cli_help_command(FILE *f, const struct cli_command *cmd)

@@ -111,6 +111,8 @@ struct cli_command {
 	command_fn run;   /* NULL for a group */
 	/* A group ("app"): its commands, taken from the word after the group's; ends with NULL. */
 	const struct cli_command *const *subs;
+	/* A group's sentence on who may run its writers (help's), NULL: the system's files'. */
+	const char *writers;
 };
 
 /* The program's commands in help's order (ctl/main.c), and its global options. */

@@ -16,5 +16,7 @@ extern const struct cli_command app_command, app_set_command, app_unset_command,
 extern const struct cli_command flatpak_command, flatpak_export_command, flatpak_list_command,
 	flatpak_unexport_command;
 extern const struct cli_command bisect_command;
+extern const struct cli_command cts_command, cts_update_command, cts_install_local_command,
+	cts_list_command, cts_remove_command;
 
 #endif

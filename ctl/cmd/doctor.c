@@ -7,6 +7,9 @@
 #include "cli/command.h"
 #include "cmd/app_scope.h"
 #include "cmd/commands.h"
+#include "cmd/cts_say.h"
+#include "release/kind.h"
+#include "release/release.h"
 #include "crash/summary.h"
 #include "cmd/flatpak_scope.h"
 #include "cmd/marks_say.h"
@@ -199,6 +202,22 @@ static void report_flatpak(struct doctor *d, const struct store *s, const struct
 	say_findings(d, &r->flatpak);
 }
 
+/* The CTS the suites use (docs/design.md §13), its files present as its MANIFEST lists them
+ * (not re-hashed: `cts update` does that). */
+static void report_cts(struct doctor *d, const struct store *s)
+{
+	struct strbuf said = {0};
+	json_object *facts = cts_current_say(s, &said);
+	add(d, "cts", facts);
+	line(d, "%s", said.buf);
+	char *v = store_cts_current(s);
+	struct tb_error e = {0};
+	if (v && facts && release_verify_kind(s, &release_kind_cts, v, 0, &e))
+		problem(d, "%s", e.msg);
+	free(v);
+	sb_free(&said);
+}
+
 static int cmd_doctor(struct cli *c, const void *opts, struct store *s, struct outcome *o)
 {
 	(void)opts;
@@ -214,6 +233,7 @@ static int cmd_doctor(struct cli *c, const void *opts, struct store *s, struct o
 	report_app_rules(&d, s);
 	report_flatpak(&d, s, &r);
 	report_crashes(&d, s);
+	report_cts(&d, s);
 	if (d.n_problems)
 		line(&d, "%d problem%s found", d.n_problems, d.n_problems == 1 ? "" : "s");
 	else

@@ -5,6 +5,7 @@
 #include "ops/session_gl.h"
 #include "ops/login_reach.h"
 #include "cmd/commands.h"
+#include "cmd/cts_say.h"
 #include "cmd/app_scope.h"
 #include "crash/summary.h"
 #include "cmd/flatpak_scope.h"
@@ -233,11 +234,20 @@ static int cmd_status(struct cli *c, const void *opts, struct store *s, struct o
 	outcome_int(o, "stalled_s", ri.command[0] ? ri.stalled_s : 0);
 	outcome_str(o, "message", ri.last_message);
 	json_object_object_add(o->fields, "marked", marks_json(&marks));
+	char *cts = store_cts_current(s);
+	outcome_str(o, "cts", cts);
 	o->fields_only = 1;
 	struct strbuf sb = {0};
 	status_sentence(&sb, s, &v, have_m ? &m : NULL, avail, incomplete, &ri, &marks);
 	status_app_rules(s, &sb);
 	status_flatpak(s, &sb);
+	if (cts) { /* the suites' binaries, said only where there are some */
+		struct strbuf line = {0};
+		json_object_put(cts_current_say(s, &line));
+		sb_appendf(&sb, "\n%s (the binaries of smoke --suite dEQP-VK and opencl-cts)", line.buf);
+		sb_free(&line);
+	}
+	free(cts);
 	outcome_say(o, "%s", sb.buf);
 	sb_free(&sb);
 	running_info_free(&ri);

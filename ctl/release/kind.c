@@ -17,5 +17,5 @@ const struct release_kind release_kind_cts = {
 	.file_prefix = CTS_FILE_PREFIX,
 	.store_dir = STORE_CTS,
 	.manifest = MANIFEST_CTS,
-	.fetch = "tb323fu-ctl mesa cts update",
+	.fetch = "tb323fu-ctl mesa cts update --to",
 };

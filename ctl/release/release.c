@@ -750,7 +750,7 @@ static int check_installed(const struct store *s, const struct release_kind *k, 
 		char target[512] = "";
 		ssize_t n = S_ISLNK(top.st_mode) ? readlink(root, target, sizeof target - 1) : -1;
 		target[n > 0 ? n : 0] = '\0';
-		char *repair = cts ? xasprintf("install it again (`tb323fu-ctl mesa cts update %s`)", version)
+		char *repair = cts ? xasprintf("install it again (`tb323fu-ctl mesa cts update --to %s`)", version)
 			       : offline ? xstrdup("install-local its tarball again (`tb323fu-ctl mesa install-local FILE`)")
 				       : xasprintf("install it again (`tb323fu-ctl mesa install %s`)", version);
 		int rc = tb_fail(e, TB_R_DAMAGED,
@@ -800,7 +800,7 @@ static int check_installed(const struct store *s, const struct release_kind *k, 
 	}
 	find_extras(root, "", &m, &bad, &count);
 	if (count && cts)
-		rc = tb_fail(e, TB_R_DAMAGED, "CTS %s is damaged: %s; install it again with `tb323fu-ctl mesa cts update %s` (or from its tarball on disk: `tb323fu-ctl mesa cts install-local FILE`)",
+		rc = tb_fail(e, TB_R_DAMAGED, "CTS %s is damaged: %s; install it again with `tb323fu-ctl mesa cts update --to %s` (or from its tarball on disk: `tb323fu-ctl mesa cts install-local FILE`)",
 			     version, bad.buf, version);
 	else if (count && offline)
 		rc = tb_fail(e, TB_R_DAMAGED, "Mesa %s is damaged: %s; the release list does not offer it (installed from a tarball on disk?), so repair it from its tarball with `tb323fu-ctl mesa verify --repair %s --from FILE`",
@@ -830,9 +830,9 @@ int release_check_present(const struct store *s, const char *version, struct tb_
 }
 
 int release_verify_kind(const struct store *s, const struct release_kind *k, const char *version,
-			struct tb_error *e)
+			int hash, struct tb_error *e)
 {
-	return check_installed(s, k, version, 1, 0, e);
+	return check_installed(s, k, version, hash, 0, e);
 }
 
 int release_check_installed(const struct store *s, const char *version, const struct elf_host *h,

@@ -43,10 +43,11 @@ struct release_request {
 int release_unpack(struct store *s, const struct release_request *r, char **version_out,
 		   struct tb_error *e);
 
-/* Re-hashes an installed tree of kind k (versions/<v>, cts/<v>) against its MANIFEST. */
+/* Checks an installed tree of kind k (versions/<v>, cts/<v>) against its MANIFEST: re-hashed
+ * with hash, else every file's presence, type, mode and size. */
 struct release_kind;
 int release_verify_kind(const struct store *s, const struct release_kind *k, const char *version,
-			struct tb_error *e);
+			int hash, struct tb_error *e);
 /* Re-hashes an installed tree against its MANIFEST; TB_EVERIFY naming every damaged file. */
 int release_verify_installed(const struct store *s, const char *version, struct tb_error *e);
 /* The same for a version the release source does not offer: the repair it names is

@@ -79,3 +79,37 @@ char *store_cts_suite_path(const struct store *s, enum cts_suite which)
 	free(root);
 	return path;
 }
+
+int store_cts_facts(const struct store *s, const char *version, struct cts_facts *f,
+		    struct tb_error *e)
+{
+	memset(f, 0, sizeof *f);
+	char *root = store_path(s, STORE_CTS "/%s", version);
+	struct manifest m;
+	int rc = manifest_load(root, &m, e);
+	free(root);
+	if (rc)
+		return rc;
+	f->version = xstrdup(version);
+	f->deqp_vk = m.deqp_vk != NULL;
+	size_t dir_len = m.opencl_cts_dir ? strlen(m.opencl_cts_dir) : 0;
+	for (size_t i = 0; i < m.n_files; i++) {
+		const char *p = m.files[i].path, *base = strrchr(p, '/');
+		f->bytes += m.files[i].size;
+		if (dir_len && !strncmp(p, m.opencl_cts_dir, dir_len) && p[dir_len] == '/' &&
+		    m.files[i].mode == 0755 && base && !strncmp(base + 1, "test_", 5))
+			f->opencl_binaries++;
+	}
+	f->vk_gl_cts = xstrdup(m.vk_gl_cts ? m.vk_gl_cts : "");
+	f->opencl_cts = xstrdup(m.opencl_cts ? m.opencl_cts : "");
+	manifest_free(&m);
+	return TB_OK;
+}
+
+void cts_facts_free(struct cts_facts *f)
+{
+	free(f->version);
+	free(f->vk_gl_cts);
+	free(f->opencl_cts);
+	memset(f, 0, sizeof *f);
+}

@@ -11,7 +11,7 @@ import json
 import os
 import sys
 
-KEYS = sorted(["available", "base", "downloaded", "drivers", "enabled", "failed", "failed_reason",
+KEYS = sorted(["available", "base", "cts", "downloaded", "drivers", "enabled", "failed", "failed_reason",
                "failed_reason_id", "installed", "marked", "max_tries", "mesa_version", "message", "ok", "op",
                "previous", "progress", "ready", "session", "session_gl", "session_gl_asked", "stalled_s",
                "state", "store", "takeover_needed", "trial", "tries"])
