@@ -106,7 +106,7 @@ FUZZ_HARNESS_OBJ := $(FUZZ_SRC:tests/fuzz/%.c=$(BUILD)/fuzzobj/tests/%.o)
 
 BINS := $(BUILD)/bin/tb323fu-ctl $(BUILD)/bin/tb323fu-mesa $(BUILD)/bin/tb323fu-mesa-smoke
 
-.PHONY: all check check-full check-cts check-deqp check-recipes check-root check-tablet demo install fuzz clean unit-tests release check-repro
+.PHONY: all check check-full check-cts check-deqp check-recipes check-root check-tablet demo install fuzz clean unit-tests release cts-release check-repro
 all: $(BINS)
 
 # Quiet by default, one line a step (CC ctl/store/store.o); V=1 prints the commands.
@@ -310,6 +310,12 @@ DRIVERS ?= vulkan,opencl
 release:
 	$(call needs,recipes root)
 	sh ci/release --drivers $(DRIVERS)
+# `make cts-release` is the CTS workflow's build here (ci/cts-release: dEQP-VK and OpenCL-CTS
+# for ARCH, natively for this machine's, aarch64 elsewhere in the builder root, which needs root).
+ARCH ?= $(shell uname -m)
+cts-release:
+	$(call needs,recipes $(if $(filter $(ARCH),$(shell uname -m)),,root))
+	sh ci/cts-release --arch $(ARCH)
 REPRO_DRIVERS ?= vulkan
 check-repro:
 	$(call needs,root recipes repro)

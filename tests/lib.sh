@@ -215,6 +215,28 @@ tiny_release() {
 	ls "$_d"/tb323fu-mesa-"$_v"-*.tar.*
 }
 
+# cts_stand_in OUTDIR VERSION [ARCH]: a CTS release of VERSION for ARCH (x86_64 or aarch64;
+# default this machine's) made by build-recipes/cts-release from the doubles: fake-deqp-vk as
+# dEQP-VK with caselists/info.txt and api.smoke.txt of fake-deqp-vk.cases' names, fake-cts as
+# test_basic and other/test_other.
+# Prints the tarball's path; SHA256SUMS and the build record sit beside it in OUTDIR.
+cts_stand_in() {
+	_c=$T/cts-doubles
+	if [ ! -f "$_c/ocl/other/test_other" ]; then
+		mkdir -p "$_c/deqp/caselists" "$_c/ocl/other" &&
+			cp "$TB_TOP/tests/doubles/fake-deqp-vk" "$_c/deqp/deqp-vk" &&
+			grep '^dEQP-VK\.info\.' "$TB_TOP/tests/doubles/fake-deqp-vk.cases" >"$_c/deqp/caselists/info.txt" &&
+			grep '^dEQP-VK\.api\.smoke\.' "$TB_TOP/tests/doubles/fake-deqp-vk.cases" >"$_c/deqp/caselists/api.smoke.txt" &&
+			cp "$TB_TOP/tests/doubles/fake-cts" "$_c/ocl/test_basic" &&
+			cp "$TB_TOP/tests/doubles/fake-cts" "$_c/ocl/other/test_other" || return 1
+	fi
+	_a=${3:-$(uname -m)}
+	SOURCE_DATE_EPOCH=${SOURCE_DATE_EPOCH:-1767225600} TB323FU_CTL="$CTL" "$TB_TOP/build-recipes/cts-release" \
+		--arch "$_a" --version "$2" --deqp "$_c/deqp" --opencl-cts "$_c/ocl" --out "$1" >/dev/null ||
+		{ echo "cts-release $2 failed" >&2; return 1; }
+	ls "$1/tb323fu-cts-$2-$_a.tar.gz"
+}
+
 # reason_is ID|ID…: the JSON failure in $T/out carries one of these reason ids (docs/design.md §9).
 reason_is() {
 	got=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1])).get("reason", ""))' "$T/out" 2>/dev/null)

