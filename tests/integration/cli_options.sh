@@ -84,13 +84,28 @@ taken() {
 		not_ok "$name" "exit $rc" "stderr: $(head -c 300 "$T/err")"; fi
 }
 
+# A group's commands (app, flatpak, cts), from its help's list.
+subcommands() { "$CTL" mesa help "$1" | awk '/^commands:/ { on = 1; next } on && /^$/ { exit } on { print $2 }'; }
+# owner GROUP OPT: the first command of GROUP whose help lists OPT, with what it needs besides
+# its options (a group's help lists its commands' options once each).
+owner() {
+	for s in $(subcommands "$1"); do
+		"$CTL" mesa help "$1" "$s" | option_lines | grep -q "^$2 " || continue
+		usage=$("$CTL" mesa help "$1" "$s" | sed -n "1s/^usage: tb323fu-ctl \[OPTIONS\] mesa $1 $s *//p")
+		case $usage in FILE*) echo "$s $T/release.tar.gz" ;; *) echo "$s" ;; esac
+		return
+	done
+}
+
 tried=0
 for c in $COMMANDS; do
 	# shellcheck disable=SC2046
 	set -- $(operand "$c")
-	more="$*"
+	group_first="$*"
 	options "$c" >"$T/options"
 	while read -r opt arg; do
+		more=$group_first
+		[ -z "$(subcommands "$c")" ] || more=$(owner "$c" "$opt")
 		tried=$((tried + 1))
 		# shellcheck disable=SC2086
 		if [ -n "$arg" ]; then
@@ -141,10 +156,12 @@ empties=0
 for c in $COMMANDS; do
 	# shellcheck disable=SC2046
 	set -- $(operand "$c")
-	more="$*"
+	group_first="$*"
 	options "$c" >"$T/options"
 	while read -r opt arg; do
 		[ -n "$arg" ] || continue
+		more=$group_first
+		[ -z "$(subcommands "$c")" ] || more=$(owner "$c" "$opt")
 		empties=$((empties + 1))
 		# shellcheck disable=SC2086
 		empty_refused "mesa $c $opt= is a usage error" "$CTL" --store "$STORE" mesa "$c" $more "$opt="

@@ -68,7 +68,7 @@ rm -rf "$STORE"
 expect_exit 4 "install-local of a SHA256SUMS" ctl --json mesa install-local "$(dirname "$R1")/SHA256SUMS" --no-smoke
 reason_is not-a-release
 check "  says it is not a release tarball, and what one is" \
-	said "$(dirname "$R1")/SHA256SUMS is not a release tarball (a release is tb323fu-mesa-VERSION-$(uname -m).tar.gz"
+	said "$(dirname "$R1")/SHA256SUMS is not a release tarball (a Mesa release is tb323fu-mesa-VERSION-$(uname -m).tar.gz"
 check "  not that SHA256SUMS has no line for itself" sh -c "! grep -q 'has no line for' '$T/err'"
 expect_exit 4 "install-local of a key file" ctl --json mesa install-local /etc/hostname --no-smoke
 reason_is not-a-release
