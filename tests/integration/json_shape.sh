@@ -13,7 +13,8 @@ V1=2026.10.01
 V2=2026.10.02
 V3=2026.10.03
 R1=$(tiny_release $V1 "$T/r1") && R2=$(tiny_release $V2 "$T/r2") && R3=$(tiny_release $V3 "$T/r3") &&
-	LVP=$(standin 2026.10.04) || { not_ok "the releases"; done_testing; exit 1; }
+	LVP=$(standin 2026.10.04) && CTSR=$(cts_stand_in "$T/cts" 2026.12.01) ||
+	{ not_ok "the releases"; done_testing; exit 1; }
 WWW="$T/www"
 mkdir -p "$WWW" "$T/keys"
 : >"$T/token"
@@ -21,6 +22,7 @@ start_httpd "$WWW" || { not_ok "the test server starts" "$(cat "$T/httpd.err")";
 API="http://127.0.0.1:$PORT"
 python3 "$TB_TOP/tests/doubles/fake-github" "$WWW" "$API" <<EOF2
 mesa-$V3 - $R3
+cts-2026.12.01 - $CTSR
 EOF2
 net_config "smoke = off
 keep_versions = 3"
@@ -142,6 +144,16 @@ shape "flatpak list" fail j mesa flatpak list extra-word
 shape "flatpak export" fail j mesa flatpak export
 shape "flatpak unexport" 0 j mesa flatpak unexport
 shape "flatpak unexport" fail j mesa flatpak unexport "not a version"
+
+# --- CTS releases (cts_store.sh has the rest)
+shape "cts update" 0 j mesa cts update
+shape "cts update" fail j mesa cts update --to 2026.12.31
+shape "cts list" 0 j mesa cts list
+shape "cts list" fail j mesa cts list extra-word
+shape "cts install-local" 0 j mesa cts install-local "$CTSR"
+shape "cts install-local" fail j mesa cts install-local "$R1"
+shape "cts remove" 0 j mesa cts remove
+shape "cts remove" fail j mesa cts remove
 
 # every command of the help has its cases (a success and a failure: flatpak export succeeds
 # only with a Flatpak runtime, flatpak.sh's part)
