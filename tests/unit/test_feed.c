@@ -47,6 +47,10 @@ static const char list[] = "["
 		"{\"name\":\"tb323fu-mesa-2026.9.30-ARCH.tar.gz\",\"size\":5,\"url\":\"https://api.example/assets/9\",\"browser_download_url\":null,\"digest\":null},"
 		SUMS) ","
 	RELEASE("mesa-2026.9.29", "", ASSET("tb323fu-mesa-2026.9.29-ARCH.tar.gz", "") "," SUMS) ","
+	RELEASE("cts-2026.12.03", "", ASSET("tb323fu-cts-2026.12.03-ARCH.tar.gz", "") "," SUMS) ","
+	RELEASE("cts-2026.12.04", "\"prerelease\":true,", ASSET("tb323fu-cts-2026.12.04-ARCH.tar.gz", "") "," SUMS) ","
+	RELEASE("cts-2026.12.05", "", ASSET("tb323fu-mesa-2026.12.05-ARCH.tar.gz", "") "," SUMS) ","
+	RELEASE("cts-2026.9.29", "", ASSET("tb323fu-cts-2026.9.29-otherarch.tar.gz", "") "," SUMS) ","
 	"{\"tag_name\":\"mesa-2026.9.28\",\"assets\":\"none\"},"
 	"17"
 	"]";
@@ -88,6 +92,15 @@ static void skips_what_cannot_be_installed(void **state)
 	assert_null(feed_find(&f, "2026.10.09")); /* draft */
 	assert_null(feed_find(&f, "2026.10.07")); /* other arch */
 	assert_null(feed_find(&f, "2026.10.06")); /* no SHA256SUMS */
+	/* the CTS releases apart: 2026.12.05's tarball is a Mesa name, 2026.9.29 another arch */
+	struct feed cts = feed_cts_view(&f);
+	assert_int_equal(cts.n, 2);
+	assert_string_equal(cts.releases[0].version, "2026.12.04");
+	assert_string_equal(feed_newest(&cts, "stable")->version, "2026.12.03");
+	assert_ptr_equal(feed_newest(&cts, "stable")->kind, &release_kind_cts);
+	assert_string_equal(feed_newest(&cts, "stable")->tag, "cts-2026.12.03");
+	assert_ptr_equal(f.releases[0].kind, &release_kind_mesa);
+	assert_null(feed_find(&f, "2026.12.03")); /* never among Mesa's */
 	feed_free(&f);
 }
 

@@ -346,6 +346,62 @@ static void test_gl_refusals(void **state)
 	}
 }
 
+/* A CTS release (kind=cts): its suites' keys, no drivers, and what it must hold. */
+static void test_cts_kind(void **state)
+{
+	(void)state;
+	struct manifest m;
+	struct tb_error e = {0};
+	const char *head = "format=1\nversion=2026.12.03\narch=aarch64\nkind=cts\n";
+	char *text = xasprintf("%sdeqp_vk=lib/deqp-vk/deqp-vk\nopencl_cts_dir=lib/opencl-cts\n"
+			       "vk_gl_cts=vulkan-cts-1.4.6.1\nopencl_cts=v2026-07-09-00\n"
+			       "file " SHA_A " 755 9 lib/deqp-vk/deqp-vk\n"
+			       "file " SHA_A " 644 9 lib/deqp-vk/caselists/info.txt\n"
+			       "file " SHA_A " 755 9 lib/opencl-cts/basic/test_basic\n", head);
+	assert_int_equal(parse(text, &m, &e), TB_OK);
+	assert_int_equal(m.kind, MANIFEST_CTS);
+	assert_false(m.has_vulkan || m.has_opencl || m.has_gl);
+	assert_null(m.drivers);
+	assert_string_equal(m.deqp_vk, "lib/deqp-vk/deqp-vk");
+	assert_string_equal(m.opencl_cts_dir, "lib/opencl-cts");
+	char *again = manifest_format(&m);
+	struct manifest m2;
+	assert_int_equal(parse(again, &m2, &e), TB_OK);
+	assert_int_equal(m2.kind, MANIFEST_CTS);
+	assert_string_equal(m2.vk_gl_cts, "vulkan-cts-1.4.6.1");
+	manifest_free(&m2);
+	free(again);
+	manifest_free(&m);
+	free(text);
+
+	const char *const bad[] = {
+		/* drivers in a CTS release */
+		"drivers=vulkan\ndeqp_vk=lib/d\nfile " SHA_A " 755 1 lib/d\n",
+		/* neither suite */
+		"file " SHA_A " 755 1 lib/d\n",
+		/* the binary named is not in it, or not executable */
+		"deqp_vk=lib/d\nfile " SHA_A " 755 1 lib/e\n",
+		"deqp_vk=lib/d\nfile " SHA_A " 644 1 lib/d\n",
+		/* an empty OpenCL-CTS folder, a path outside lib/ */
+		"opencl_cts_dir=lib/o\nfile " SHA_A " 755 1 lib/p/test_x\n",
+		"deqp_vk=share/d\nfile " SHA_A " 755 1 share/d\n",
+	};
+	for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+		char *t = xasprintf("%s%s", head, bad[i]);
+		assert_int_equal(parse(t, &m, &e), TB_EVERIFY);
+		free(t);
+	}
+	assert_int_equal(parse("format=1\nversion=1\narch=x86_64\nkind=firmware\n", &m, &e), TB_EVERIFY);
+	assert_non_null(strstr(e.msg, "update tb323fu-mesa"));
+	/* kind=mesa is a Mesa release as without the key */
+	assert_int_equal(parse("format=1\nversion=1\narch=x86_64\nkind=mesa\n"
+			       "file " SHA_A " 755 1 lib/libvulkan_freedreno.so\n"
+			       "file " SHA_A " 755 1 lib/libRusticlOpenCL.so.1\n", &m, &e), TB_OK);
+	assert_int_equal(m.kind, MANIFEST_MESA);
+	assert_true(m.has_vulkan);
+	manifest_free(&m);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -354,7 +410,7 @@ int main(void)
 		cmocka_unit_test(test_versions),          cmocka_unit_test(test_sums),
 		cmocka_unit_test(test_config),            cmocka_unit_test(test_value_caps),
 		cmocka_unit_test(test_link_directory_conflict), cmocka_unit_test(test_gl_keys),
-		cmocka_unit_test(test_gl_refusals),
+		cmocka_unit_test(test_gl_refusals),       cmocka_unit_test(test_cts_kind),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

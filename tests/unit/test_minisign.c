@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "release/minisign.h"
+#include "common/releasename.h"
 #include "tmpdir.h"
 #include "base/error.h"
 #include "base/alloc.h"
@@ -182,6 +183,20 @@ static void another_tag_is_refused(void **state)
 	assert_int_equal(verify(fx, sig_oldtag, "2026.10.05", &e), TB_OK);
 	/* A prefix of the tag is not the tag. */
 	expect_refusal(fx, sig_oldtag, "2026.10", "another release");
+	/* A Mesa release's signature does not vouch for the CTS release of its version, and
+	 * names no CTS version when asked which it signed. */
+	put(fx->sig, sig_ed);
+	assert_int_equal(minisign_verify_file_tag(&fx->cfg, fx->data, fx->sig, CTS_TAG_PREFIX,
+						  "2026.10.06", NULL, &e), TB_EVERIFY);
+	assert_non_null(strstr(e.msg, "expected tag:cts-2026.10.06"));
+	char *signed_version = NULL;
+	assert_int_equal(minisign_verify_file_tag(&fx->cfg, fx->data, fx->sig, CTS_TAG_PREFIX, NULL,
+						  &signed_version, &e), TB_EVERIFY);
+	assert_null(signed_version);
+	assert_int_equal(minisign_verify_file_tag(&fx->cfg, fx->data, fx->sig, MESA_TAG_PREFIX, NULL,
+						  &signed_version, &e), TB_OK);
+	assert_string_equal(signed_version, "2026.10.06");
+	free(signed_version);
 }
 
 static void rewritten_trusted_comment_is_refused(void **state)
