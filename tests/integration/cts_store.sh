@@ -115,6 +115,18 @@ check "the refusals left the store as it was (no tree, no staging, current uncha
 	test "$(store_digest "$STORE" | grep -v ' ./last-operation$')" = "$(echo "$before" | grep -v ' ./last-operation$')"
 check "…and nothing of them in cts/" test "$(ls -A "$STORE/cts")" = "$(printf '%s\n' $C1 current)"
 
+# --- a kill at each point leaves one CTS or the other, and the next install finishes ----------
+for point in unpacked placed cts-current; do
+	if paused $point env TB323FU_MESA_CONFIG="$T/unsigned.conf" "$CTL" --store "$STORE" mesa cts install-local "$CTS2"; then ok "cts install-local of $C2 stopped at $point"; else
+		not_ok "cts install-local of $C2 stopped at $point"; fi
+	kill_paused
+	check "…killed there, the suites still have a whole CTS (current: $(readlink "$STORE/cts/current"))" \
+		sh -c "test -f '$STORE/cts/'\$(readlink '$STORE/cts/current')/MANIFEST"
+	expect_exit 0 "…cts list reads it" ctl mesa cts list
+	expect_exit 0 "…the next cts install-local of $C1 finishes" unsigned --json mesa cts install-local "$CTS1"
+	check "…$C1 current, nothing else left in cts/" test "$(ls -A "$STORE/cts" | tr '\n' ' ')" = "$C1 current "
+done
+
 # --- install-local of another version replaces it; remove ----------------------------------------
 expect_exit 0 "cts install-local of $C2" unsigned --json mesa cts install-local "$CTS2"
 check "…is the one the suites use, and $C1 is gone" \
