@@ -155,7 +155,7 @@ echo "cts_budget = lots" >"$TB323FU_MESA_CONFIG"
 expect_exit 2 "cts_budget that is no number" ctl mesa status
 : >"$TB323FU_MESA_CONFIG"
 expect_exit 1 "a binary that is not there: one sentence" cts $V1 --tests vectors
-check "…that says how to build it" grep -q "no OpenCL-CTS binary test_vectors in $T/cts; build the suite with build-recipes/opencl-cts" "$T/err"
+check "…that says how to get it" grep -q "no OpenCL-CTS binary test_vectors in $T/cts; install the CTS release (.tb323fu-ctl --store $STORE mesa cts update.), build the suite with build-recipes/opencl-cts" "$T/err"
 expect_exit 1 "--subtests that matches nothing" cts $V1 --tests other --subtests nothing
 expect_exit 1 "--subtests that is no regular expression" cts $V1 --tests other --subtests '('
 
