@@ -77,8 +77,15 @@ expect_exit 0 "cts update --to $C1 repairs it" ctl --json mesa cts update --to $
 check "…whole again" ctl mesa cts update
 
 # --- the suites use it without being told where -------------------------------------------------
-expect_exit 0 "install-local the Mesa stand-in" unsigned mesa install-local "$LVP" --no-smoke
+# After an install first: smoke_suite = dEQP-VK with no deqp_dir, as on a tablet that ran
+# cts update once.
 export FAKE_CTS_RECORD="$T/cts-record" FAKE_DEQP_RECORD="$T/deqp-record"
+{ grep -v '^smoke = ' "$T/unsigned.conf" && printf 'smoke = on\nsmoke_suite = dEQP-VK\ndeqp_groups = api.smoke\n'; } >"$T/suite.conf"
+expect_exit 0 "install-local the Mesa stand-in with smoke_suite = dEQP-VK and no deqp_dir" \
+	env TB323FU_MESA_CONFIG="$T/suite.conf" "$CTL" --store "$STORE" --json mesa install-local "$LVP"
+check "…the shipped api.smoke cases ran from the CTS in the store" grep -q "^cwd=$STORE/cts/$C1/lib/deqp-vk " "$T/deqp-record"
+check "…and $M is current" test "$(ctl mesa status --json | json 'd["installed"]')" = $M
+: >"$T/deqp-record"
 expect_exit 0 "smoke --suite opencl-cts with no --cts and no cts_dir" \
 	ctl --json mesa smoke $M --suite opencl-cts --tests basic --subtests '^basic/pass_(a|b)$'
 check "…ran the CTS's test_basic on both sides" \
