@@ -97,6 +97,7 @@ static int cmd_cts_update(struct cli *c, const void *opts, struct store *s, stru
 		rc = acquire_remote(&c->cfg, s, r, c->progress, &resumed, &e);
 		if (!rc) {
 			outcome_bool(o, "updated", 1);
+			outcome_int(o, "resumed_from", (int64_t)resumed);
 			char *head = xasprintf("CTS %s downloaded, checked and installed", r->version);
 			rc = adopt_and_say(s, r->version, head, o);
 			free(head);

@@ -67,6 +67,21 @@ expect_exit 0 "doctor" ctl --json mesa doctor
 check "…names the CTS, no problem" \
 	test "$(json 'd["cts"]["version"], d["problems"]' <"$T/out")" = "('$C1', [])"
 
+# --- a dropped connection, then the next update resumes the download --------------------------
+ctsball=/download/cts-$C2/tb323fu-cts-$C2-$arch.tar.gz
+fault "$ctsball" drop
+expect_exit 5 "cts update --to $C2 on a connection dropped halfway: exit 5" ctl --json mesa cts update --to $C2
+reason_is network
+check "…says it broke off and that the command run again resumes" grep -q "broke off during .*; run the command again, a download resumes where it stopped" "$T/out"
+check "…the partial download is kept, $C1 still current" \
+	sh -c "test -s '$STORE/cache/tb323fu-cts-$C2-$arch.tar.gz.part' && test \"\$(readlink '$STORE/cts/current')\" = $C1"
+no_faults
+expect_exit 0 "the same command again" ctl --json mesa cts update --to $C2
+check "…resumed where the download broke off" \
+	sh -c "test \"\$(python3 -c 'import json,sys; print(json.load(sys.stdin)[\"resumed_from\"])' <'$T/out')\" -gt 0 &&
+		grep -q 'GET $ctsball range=bytes=[1-9][0-9]*- .* -> 206' '$WWW/.log'"
+expect_exit 0 "cts update --to $C1 puts $C1 back" ctl --json mesa cts update --to $C1
+
 # --- a damaged tree is found, and update puts it right ---------------------------------------
 echo changed >>"$STORE/cts/$C1/lib/deqp-vk/caselists/info.txt"
 expect_exit 1 "doctor sees the changed file" ctl --json mesa doctor
