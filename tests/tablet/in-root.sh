@@ -53,8 +53,13 @@ check "$V is current" test "$(readlink "$STORE/current" 2>/dev/null)" = "version
 check "…an aarch64 release, as the emulated tb323fu-ctl requires" grep -qx 'arch=aarch64' "$STORE/current/MANIFEST"
 if [ -f "$STORE/smoke/$V.json" ]; then
 	json '"\n".join("#   %-12s %-4s %7d ms  %s" % (t["name"], t["status"], t["ms"], t["detail"]) for t in d["tests"])' <"$STORE/smoke/$V.json"
-	check "the six smoke tests passed under qemu-user" \
-		test "$(json 'd["passed"], d["failed"], d["skipped"]' <"$STORE/smoke/$V.json")" = "(6, 0, 0)"
+	# GL's two are skipped when the stand-in has no GL (Debian's backports name libgallium with
+	# a character no release path may hold: build-recipes/stand-in leaves GL out then).
+	if grep -q '^drivers=.*gl' "$STORE/current/MANIFEST"; then want="(8, 0, 0)" gl="and GL's two"
+	else want="(6, 0, 2)" gl="GL's two skipped: the stand-in has no GL"
+	fi
+	check "the six Vulkan and OpenCL smoke tests passed under qemu-user ($gl)" \
+		test "$(json 'd["passed"], d["failed"], d["skipped"]' <"$STORE/smoke/$V.json")" = "$want"
 else
 	not_ok "the smoke tests left a result"
 fi
@@ -62,7 +67,7 @@ fi
 # The smoke tests alone, timed apart from the download and install that update did.
 start=$(date +%s)
 if "$CTL" --store "$STORE" mesa smoke >"$T/out" 2>"$T/err"; then
-	ok "smoke again, alone: 6 passed under qemu-user ($(($(date +%s) - start)) s)"
+	ok "smoke again, alone, under qemu-user ($(($(date +%s) - start)) s)"
 else
 	not_ok "smoke again, alone" "$(tail -n 8 "$T/out" "$T/err")"
 fi
