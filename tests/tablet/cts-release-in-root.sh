@@ -35,7 +35,7 @@ d = json.load(open(sys.argv[1]))
 for side in ("store", "distribution"):
     c = d.get("counts", {}).get(side, {})
     print("#   %-13s %s" % (side, ", ".join("%s %d" % kv for kv in sorted(c.items())) or "nothing"))
-print("#   %d compared, regressions %s, fixed %s" % (d.get("tests", 0), d.get("regressions"), d.get("fixed")))
+print("#   %d compared, %d regressions, %d fixed" % (d.get("tests", 0), len(d.get("regressions") or []), len(d.get("fixed") or [])))
 EOF
 }
 
