@@ -74,6 +74,13 @@ unpacked() {
 # machine or for aarch64 in the amd64 builder root of arm64-root ($roots, the recipe's command
 # for it: sh …/build-recipes/arm64-root).
 
+# file_prefix_map DIR: the cmake options with which the compilers write DIR, the folder that
+# holds a build's sources and its build tree, as "." in what they put into a binary (__FILE__ in
+# the suites' messages, debug information): a binary then names no folder of the machine that
+# built it, and a build in another folder, or on another machine, gives the same bytes. Builds
+# in the builder root pass '$PWD' (their folder, as the root's shell sees it).
+file_prefix_map() { echo "-DCMAKE_C_FLAGS=-ffile-prefix-map=$1=. -DCMAKE_CXX_FLAGS=-ffile-prefix-map=$1=."; }
+
 # cmake_failed DIR WHAT: the end of DIR/cmake.log, and dies.
 cmake_failed() {
 	tail -n 20 "$1/cmake.log" >&2

@@ -115,12 +115,12 @@ cts_sources() {
 	fi
 }
 
-# cts_key WORD…: the key of a build, from the SHA-256 of the six archives, the architecture
-# and the WORDs (what else sets the build apart).
+# cts_key WORD…: the key of a build, from the SHA-256 of the six archives, the architecture,
+# the compiler options of file_prefix_map and the WORDs (what else sets the build apart).
 # shellcheck disable=SC2154 # arch is the recipe's
 cts_key() {
 	for f in "$source" $deps; do sha256sum "$f" | cut -d' ' -f1; done |
-		{ cat; echo "$arch"; for w in "$@"; do echo "$w"; done; } | sha256sum | cut -c1-16
+		{ cat; echo "$arch"; file_prefix_map DIR; for w in "$@"; do echo "$w"; done; } | sha256sum | cut -c1-16
 }
 
 # cts_unpacked DIR: the six sources in DIR/src, as fetch_sources.py would place them.
@@ -155,12 +155,12 @@ cts_build_needs() {
 # root (run in the build's folder), before the options of cts_cmake_args and the recipe's (a
 # recipe that configures another folder adds its own -B, which wins). pkg-config reads the
 # arm64 packages' files, not the builder's own.
-# shellcheck disable=SC2034 # the recipes'
+# shellcheck disable=SC2034,SC2016 # the recipes'; $PWD is the root shell's
 cts_cross_cmake="PKG_CONFIG_LIBDIR=/usr/lib/aarch64-linux-gnu/pkgconfig:/usr/share/pkgconfig cmake src -B build \\
 	-DCMAKE_SYSTEM_NAME=Linux -DCMAKE_SYSTEM_PROCESSOR=aarch64 \\
 	-DCMAKE_C_COMPILER=aarch64-linux-gnu-gcc -DCMAKE_CXX_COMPILER=aarch64-linux-gnu-g++ \\
 	-DCMAKE_FIND_ROOT_PATH=/usr/lib/aarch64-linux-gnu \\
-	-DCMAKE_LIBRARY_ARCHITECTURE=aarch64-linux-gnu"
+	-DCMAKE_LIBRARY_ARCHITECTURE=aarch64-linux-gnu $(file_prefix_map '$PWD')"
 # The builder root's packages every cross build needs.
 # shellcheck disable=SC2034 # the recipes'
 cts_cross_packages="cmake ninja-build python3 g++-aarch64-linux-gnu libstdc++-14-dev:arm64
