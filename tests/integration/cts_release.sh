@@ -65,6 +65,24 @@ other=x86_64
 cp "$CTL" "$D/ocl/test_elf"
 expect_exit 1 "an ELF binary of this machine in a release for $other is refused" cr --arch $other --deqp "$D/deqp" --opencl-cts "$D/ocl"
 check "…naming it" grep -q "test_elf is an ELF file for another machine" "$T/err"
+rm -r "$D/ocl/test_elf" "$T/refused"
+# a CMake build whose binary still names its folders (built without -ffile-prefix-map)
+B=$T/cmake-built
+mkdir -p "$B/build/test_conformance/basic" "$D/from-cmake"
+printf 'CMAKE_HOME_DIRECTORY:INTERNAL=%s\n' "$B/src" >"$B/build/CMakeCache.txt"
+{ cat "$D/ocl/test_basic"; echo "# $B/src/test_common/harness/testHarness.cpp"; } >"$B/build/test_conformance/basic/test_basic"
+chmod 0755 "$B/build/test_conformance/basic/test_basic"
+ln -s "$B/build/test_conformance/basic/test_basic" "$D/from-cmake/test_basic"
+expect_exit 1 "an OpenCL-CTS binary that names the sources CMake configured is refused" cr --deqp "$D/deqp" --opencl-cts "$D/from-cmake"
+check "…saying which file names which folder, and what to do" grep -q \
+	"1 of the release's files name the folder they were built in (lib/opencl-cts/basic/test_basic names $B/src), so the release would differ built anywhere else: build them with the recipes, or with -ffile-prefix-map=FOLDER=. for each such folder, and pack again" "$T/err"
+check "…and nothing is packed" test ! -e "$T/refused/tb323fu-cts-$V-$arch.tar.gz"
+{ cat "$D/ocl/test_basic"; echo "# $B/build/test_conformance/basic/generated.h"; } >"$B/build/test_conformance/basic/test_basic"
+expect_exit 1 "…and one that names its build tree" cr --deqp "$D/deqp" --opencl-cts "$D/from-cmake"
+check "…naming that" grep -q "(lib/opencl-cts/basic/test_basic names $B/build)" "$T/err"
+{ cat "$D/ocl/test_basic"; echo "# ./src/test_common/harness/testHarness.cpp"; } >"$B/build/test_conformance/basic/test_basic"
+expect_exit 0 "the same binary built with the folder mapped to . is packed" cr --deqp "$D/deqp" --opencl-cts "$D/from-cmake"
+rm -r "$D/from-cmake"
 expect_exit 2 "an unknown --arch is a usage error" cr --arch mips --deqp "$D/deqp" --opencl-cts "$D/ocl"
 check "…naming the two" grep -q "is x86_64 or aarch64" "$T/err"
 

@@ -176,6 +176,8 @@ expect_exit 0 "build-recipes/opencl-cts builds test_basic" recipe
 expect_exit 0 "…a second run builds nothing" recipe
 check "…and says so" grep -q "already built" "$T/out"
 CTS=$(sh "$TB_TOP/build-recipes/opencl-cts" --print-dir)
+check "…into a binary that names no folder of its build (-ffile-prefix-map)" \
+	sh -c '! grep -qaF "$1" "$(readlink -f "$2")"' sh "$TB_CACHE/opencl-cts/" "$CTS/test_basic"
 FOUR='^basic/(hostptr|fpmath|intmath_int|astype)$'
 expect_exit 0 "four sub-tests of test_basic through both sides" \
 	ctl mesa smoke $V1 --suite opencl-cts --cts "$CTS" --tests basic --subtests "$FOUR" --json
