@@ -37,6 +37,17 @@ cts_arch() {
 	esac
 }
 
+# cts_de_cpu: the option that tells VK-GL-CTS the CPU it builds for (arch's): its CMake takes
+# every 64-bit target for x86_64 otherwise, an aarch64 build included, and the binary says so
+# (dEQP-VK.info.build).
+# shellcheck disable=SC2154 # arch is the recipe's
+cts_de_cpu() {
+	case $arch in
+	aarch64) echo -DDE_CPU=DE_CPU_ARM_64 ;;
+	*) echo -DDE_CPU=DE_CPU_X86_64 ;;
+	esac
+}
+
 cts_pinned_sha() { printf '%s\n' "$cts_pins" | sed -n "s/^$1:\(.*\)/\1/p"; }
 
 # cts_checked FILE NAME: FILE as an absolute path, refused when missing or when it is not the
@@ -116,11 +127,21 @@ cts_sources() {
 }
 
 # cts_key WORD…: the key of a build, from the SHA-256 of the six archives, the architecture,
-# the compiler options of file_prefix_map and the WORDs (what else sets the build apart).
+# the options it is configured with (those of every build, file_prefix_map's, and for aarch64
+# the cross build's) and the WORDs (what else sets the build apart), so other options build in
+# another folder.
 # shellcheck disable=SC2154 # arch is the recipe's
 cts_key() {
 	for f in "$source" $deps; do sha256sum "$f" | cut -d' ' -f1; done |
-		{ cat; echo "$arch"; file_prefix_map DIR; for w in "$@"; do echo "$w"; done; } | sha256sum | cut -c1-16
+		{
+			cat
+			echo "$arch"
+			echo "$cts_cmake_args"
+			cts_de_cpu
+			file_prefix_map DIR
+			[ "$arch" = "$(uname -m)" ] || echo "$cts_cross_cmake"
+			for w in "$@"; do echo "$w"; done
+		} | sha256sum | cut -c1-16
 }
 
 # cts_unpacked DIR: the six sources in DIR/src, as fetch_sources.py would place them.
