@@ -54,6 +54,11 @@ check "…built for aarch64, with dEQP-VK and OpenCL-CTS" \
 	sh -c "grep -qx 'arch=aarch64' '$STORE/cts/$CTS_V/MANIFEST' && grep -q '^deqp_vk=' '$STORE/cts/$CTS_V/MANIFEST' &&
 		grep -q '^opencl_cts_dir=' '$STORE/cts/$CTS_V/MANIFEST'"
 "$CTL" --store "$STORE" mesa status | grep '^CTS ' | sed 's/^/#   /'
+# what its dEQP-VK says it was built for (a build that took aarch64 for x86_64 said DE_CPU_X86_64)
+(cd "$STORE/cts/$CTS_V/lib/deqp-vk" && ./deqp-vk --deqp-case=dEQP-VK.info.build --deqp-log-filename="$T/info.qpa" \
+	--deqp-log-images=disable --deqp-log-shader-sources=disable >"$T/info.out" 2>&1)
+check "…its dEQP-VK was built for the tablet's CPU (dEQP-VK.info.build says DE_CPU_ARM_64)" \
+	grep -q 'DE_CPU: DE_CPU_ARM_64' "$T/info.qpa"
 
 start=$(date +%s)
 "$CTL" --store "$STORE" --json mesa smoke "$V" --suite dEQP-VK --groups "$groups" --fraction "$fraction" \
