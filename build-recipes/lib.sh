@@ -125,3 +125,59 @@ cross_build() {
 	shift 2
 	$roots --builder run --bind "$_dir" --cd "$_dir" nice -n 15 ninja -C "${cross_build_dir:-build}" -j "$_jobs" "$@"
 }
+
+# The Mesa source of the tablet's releases (build-recipes/mesa-source names it once).
+
+# shellcheck disable=SC2154,SC2034 # top is the sourcing script's; the results are its too
+# mesa_source WHERE CACHE: the pinned Mesa source, checked by its SHA-256 before anything reads
+# it and unpacked once into CACHE/mesa-VERSION-SHA12/tree. WHERE is the folder of the shared
+# upstream archives, or `upstream`: Mesa's own tarball downloaded from its archive and checked
+# against upstream's published SHA-256, which must be pinned. Sets mesa_source_tree (the tree)
+# and mesa_source_record (the `SHA256  NAME` line the build record takes).
+mesa_source() {
+	# shellcheck source=build-recipes/mesa-source
+	. "$top/build-recipes/mesa-source"
+	if [ "$1" = upstream ]; then
+		[ -n "$mesa_source_upstream_sha256" ] ||
+			die "build-recipes/mesa-source pins no upstream SHA-256 for $mesa_source_archive: copy it from Mesa's release announcement into mesa_source_upstream_sha256, or build from the shared archives (--third-party DIR)"
+		_want=$mesa_source_upstream_sha256
+		_archive=$2/download/$mesa_source_archive
+		if [ ! -f "$_archive" ]; then
+			need curl curl
+			mkdir -p "$2/download"
+			curl -fsSL --retry 3 -o "$_archive.part" "$mesa_source_url" || die "cannot download $mesa_source_url"
+			mv "$_archive.part" "$_archive"
+		fi
+	else
+		_want=$mesa_source_shared_sha256
+		_archive=$1/$mesa_source_archive
+		[ -f "$_archive" ] || die "no $_archive (the pinned Mesa source; give the shared archives' folder with --third-party DIR, or --source debian for Debian 13's Mesa)"
+	fi
+	_got=$(sha256sum "$_archive" | cut -d' ' -f1)
+	[ "$_got" = "$_want" ] ||
+		die "$_archive has SHA-256 $_got, not the $_want build-recipes/mesa-source pins: it is not the Mesa $mesa_source_version the releases are built from"
+	mesa_source_tree=$2/mesa-$mesa_source_version-$(echo "$_want" | cut -c1-12)/tree
+	if [ ! -f "$mesa_source_tree/meson.build" ]; then
+		rm -rf "$mesa_source_tree"
+		unpacked -J "$_archive" "$mesa_source_tree"
+	fi
+	[ "$(cat "$mesa_source_tree/VERSION")" = "$mesa_source_version" ] ||
+		die "$_archive unpacks to Mesa $(cat "$mesa_source_tree/VERSION"), not the $mesa_source_version build-recipes/mesa-source names"
+	mesa_source_record="$_got  $mesa_source_archive"
+}
+
+# shellcheck disable=SC2154,SC2034 # top is the sourcing script's; shim_patch_name is for it
+# shim_patch SRC: gives freedreno's noop DRM shim of the Mesa tree SRC the tablet's Adreno 840
+# (FD_GPU_ID=840), with the patch for that Mesa (shim-adreno840.patch for 25.x,
+# shim-adreno840-mesa26.patch for 26 and later), once: a shim that knows the 840 is left
+# alone. Sets shim_patch_name, the patch the build record names.
+shim_patch() {
+	case $(cat "$1/VERSION") in
+	2[0-5].*) shim_patch_name=shim-adreno840.patch ;;
+	*) shim_patch_name=shim-adreno840-mesa26.patch ;;
+	esac
+	grep -qi '0x44050a31' "$1/src/freedreno/drm-shim/freedreno_noop.c" && return 0
+	patch -s -d "$1" -p1 <"$top/build-recipes/$shim_patch_name" ||
+		die "the shim's Adreno 840 entry ($shim_patch_name) does not apply to Mesa $(cat "$1/VERSION") in $1"
+	say "the noop DRM shim knows the Adreno 840 (build-recipes/$shim_patch_name)"
+}
