@@ -271,10 +271,12 @@ check-deqp:
 	@$(MAKE) --no-print-directory all
 	BUILD=$(BUILD) sh tests/check-deqp
 
+# RECIPE_SOURCE=debian builds Debian's own Mesa instead of the pinned one (build-recipes/mesa-source).
+RECIPE_SOURCE ?= pinned
 check-recipes:
 	$(call needs,check recipes)
 	@$(MAKE) --no-print-directory all
-	sh build-recipes/check-turnip-host
+	sh build-recipes/check-turnip-host --source $(RECIPE_SOURCE)
 
 # The README's set-up, make demo and make check in a fresh root of another Debian release
 # (SUITE=trixie by default, SANITIZE=1 for the sanitizer run, TB_TIER=full for the full
