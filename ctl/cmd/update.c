@@ -35,7 +35,7 @@ static int update_stays(struct cli *c, struct remote *rs, const struct feed_rele
 	const char *cur = v->current;
 	if (to && !r) {
 		struct tb_error e = {0};
-		tb_fail(&e, TB_R_UNKNOWN_VERSION, "Mesa %s is not offered for %s by %s; nothing was changed; `tb323fu-ctl mesa check` shows what is",
+		tb_fail(&e, TB_R_UNKNOWN_VERSION, "Mesa %s is not offered for %s by %s; nothing was changed; `tb323fu-ctl mesa list --available` shows the versions on offer",
 			to, host_arch(), c->cfg.source);
 		return outcome_fail(o, &e);
 	}
