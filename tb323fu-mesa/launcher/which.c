@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #define MAX_LISTED 32
 
@@ -400,8 +401,12 @@ static int which_pid(const char *root, int number, int json, int several, const 
 	if (!maps) {
 		int gone = errno == ENOENT;
 		char said[256];
-		snprintf(said, sizeof said, gone ? "no process %s is running (ps -e lists those that are)"
-					       : "cannot read %s: %s (run as the process's owner or as root)",
+		int as_root = geteuid() == 0;
+		snprintf(said, sizeof said,
+			 gone ? "no process %s is running (ps -e lists those that are)"
+			 : as_root ? "cannot read %s: %s (the kernel refuses it even to root here, as it does in a container "
+				     "without CAP_SYS_PTRACE or under a Yama ptrace scope of 3: ask where the process runs)"
+				   : "cannot read %s: %s (run as the process's owner or as root)",
 			 gone ? pid : maps_path, strerror(errno));
 		enum tb_reason reason = gone ? TB_R_NOT_FOUND_LOCAL
 					: errno == EACCES || errno == EPERM ? TB_R_PERMISSION : TB_R_FAILED;
