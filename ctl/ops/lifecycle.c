@@ -669,6 +669,9 @@ int lc_install(const struct lc_ctx *c, const char *version, int run_smoke,
 		end_trial(&v.st);
 	struct marks mk; /* installed: named, or newer than the mark; it goes in the commit */
 	marks_load(c->s, &mk);
+	const struct mark *had = marks_find(&mk, version);
+	if (had)
+		name(r->unmarked, sizeof r->unmarked, had->reason);
 	int unmark = marks_clear(&mk, version);
 	rc = commit_as(c, version, prev, &v.st, 0, version, unmark ? &mk : NULL, r, e);
 	marks_free(&mk);

@@ -72,6 +72,7 @@ struct lc_result {
 	char flatpak_removed[1024]; /* remove, install: the Flatpak extensions removed with them
 				     * (flatpak_exports_named's form) */
 	int downgrade;      /* install: the version made current is older than the one it replaced */
+	char unmarked[40];  /* install: the reason of the version's mark that installing it cleared; "" when none */
 	int gl;             /* on: the session's GL afterwards (enum session_gl) */
 	int gl_missing;     /* on: mesa.conf's session_gl asks for GL current does not carry */
 	int failed_removed; /* install: the version failed its smoke tests and its tree was removed */
