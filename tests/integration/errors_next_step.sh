@@ -217,4 +217,9 @@ sweep "verify of a version not installed" ctl --json mesa verify 2026.99.99
 sweep "rollback with one version" ctl --json mesa rollback
 sweep "install of $V2, offered but not downloaded" ctl --json mesa install $V2 --no-smoke
 check "…whose next step downloaded it" test -d "$STORE/versions/$V2"
+expect_exit 1 "cts update with no CTS release offered" ctl --json mesa cts update
+reason_is not-offered
+check "  says so, with no version named, and where a CTS built here goes" \
+	said "no CTS release for $(uname -m) is offered on stable by github:o/r; nothing was changed; the suites take a CTS built here instead: cts_dir (OpenCL-CTS) or deqp_dir (dEQP-VK) in mesa.conf (man tb323fu-mesa.conf)"
+check "  the page it names documents both keys" sh -c "grep -q '^\*cts_dir\*' '$TB_TOP/docs/man/tb323fu-mesa.conf.5.scd' && grep -q '^\*deqp_dir\*' '$TB_TOP/docs/man/tb323fu-mesa.conf.5.scd'"
 done_testing
