@@ -132,7 +132,7 @@ static void status_sentence(struct strbuf *sb, const struct store *s, const stru
 		struct session_gl_view g;
 		session_gl_read(s, v, &g);
 		sb_append(sb, "\n");
-		session_gl_say(&g, v, sb);
+		session_gl_say(&g, v, login_reach(s, &(const char *){NULL}) == LOGIN_READS, sb);
 	}
 	if (!strcmp(lc_state_name(v), "trial"))
 		sb_appendf(sb, "\nit is on trial (%d of %d starts); confirm it with `tb323fu-ctl mesa keep`", v->st.tries, v->st.max);

@@ -62,6 +62,12 @@ stop_httpd
 expect_exit 0 "list --available with the server gone" ctl --json mesa list --available
 check "…the cached list, said so" \
 	test "$(json 'd["release_list"], len(d["available"]), "the release list could not be fetched" in d["message"]' <"$T/out")" = "('cached', 3, True)"
+API_WAS=$API
+API=http://127.0.0.1:1 net_config "smoke = off"
+expect_exit 1 "notes after api_url changed (the list cached from the old address)" ctl --json mesa notes $V1
+check "…says the cached list came from another address, not that none was fetched" \
+	has "the release list cached here was fetched from another address than http://127.0.0.1:1/repos/o/r/releases" "$T/out"
+API=$API_WAS net_config "smoke = off"
 rm -rf "$STORE/cache"
 expect_exit 5 "list --available with no list cached and the server gone" ctl --json mesa list --available
 reason_is network
