@@ -79,12 +79,15 @@ static void on_signal(int sig)
 }
 
 /* A writer stops at its next step and cleans up (staging, partial files it cannot resume)
- * instead of dying mid-way; a second signal ends it at once (SA_RESETHAND). */
+ * instead of dying mid-way, and says in one sentence what state it left. However many
+ * signals arrive (a double Ctrl-C, `timeout -s INT` to the process group), the second in a
+ * row is not a new event: the handler stays, so no signal kills it silently half way. A
+ * running child (a bisect step) is stopped at once by the second (trial/child.h). */
 static void catch_signals(void)
 {
 	struct sigaction sa = {0};
 	sa.sa_handler = on_signal;
-	sa.sa_flags = SA_RESETHAND;
+	sa.sa_flags = 0;
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGINT, &sa, NULL);
