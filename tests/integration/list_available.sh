@@ -54,6 +54,8 @@ check "…the same in the available array, with the mark's reason and why" \
 expect_exit 0 "list --available --all" ctl --json mesa list --available --all
 check "…adds the testing channel's $V4" \
 	test "$(json '[(a["version"], a["channel"]) for a in d["available"]]' <"$T/out")" = "[('$V4', 'testing'), ('$V3', 'stable'), ('$V2', 'stable'), ('$V1', 'stable')]"
+run_cmd "$CTL" __complete tb323fu-ctl --store "$STORE" mesa list --a
+check "completion offers --available and --all" test "$(sort "$T/out" | tr '\n' ' ')" = "--all --available "
 expect_exit 2 "--all without --available" ctl --json mesa list --all
 reason_is usage
 
