@@ -13,7 +13,8 @@
 # and names the command that goes on. The planner's halving and skips are tested in-process
 # (tests/unit/test_bisect_plan.c); the full tier (TB_TIER=full) adds exit 125's skip through the
 # command, a step over its time limit, writers going on while bisect reads, --case on the fake
-# dEQP-VK and OpenCL-CTS, and a pinned version and a killed bisect's folder.
+# dEQP-VK and OpenCL-CTS, a pinned version and a killed bisect's folder, and, without --keep,
+# a failing end and an interrupted bisect leaving no work folder.
 . "$TB_TOP/tests/lib.sh"
 . "$TB_TOP/tests/httpd-lib.sh"
 
@@ -256,5 +257,20 @@ if paused bisect-step "$CTL" --store "$STORE" --json mesa bisect --command "$(pr
 	expect_exit 0 "remove goes through once no bisect reads it" ctl --json mesa remove ${P}3
 else
 	not_ok "bisect waits at its first step" "$(cat "$T/paused.err")"
+fi
+# --- without --keep, an end that fails and an interrupted bisect leave no work folder ----------
+net_config
+: >"$T/runs"
+expect_exit 1 "a good end that fails, without --keep" ctl --json mesa bisect --good ${P}5 --command "$(probe)"
+reason_is bisect-ends
+check "…the fetched end is gone with the work folder" test ! -e "$STORE/bisect"
+if paused bisect-step "$CTL" --store "$STORE" --json mesa bisect --good ${P}1 --command "$(probe)"; then
+	kill -INT "$paused_pid"
+	resume
+	wait "$paused_job"
+	check "Ctrl-C without --keep: interrupted" test "$(json 'd["reason"]' <"$T/paused.out")" = interrupted
+	check "…nothing left of the work folder" test ! -e "$STORE/bisect"
+else
+	not_ok "bisect stops at its first step" "$(cat "$T/paused.err")"
 fi
 done_testing
