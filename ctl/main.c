@@ -79,12 +79,15 @@ static void on_signal(int sig)
 }
 
 /* A writer stops at its next step and cleans up (staging, partial files it cannot resume)
- * instead of dying mid-way; a second signal ends it at once (SA_RESETHAND). */
+ * instead of dying mid-way, and says in one sentence what state it left. However many
+ * signals arrive (a double Ctrl-C, `timeout -s INT` to the process group), the second in a
+ * row is not a new event: the handler stays, so no signal kills it silently half way. A
+ * running child (a bisect step) is stopped at once by the second (trial/child.h). */
 static void catch_signals(void)
 {
 	struct sigaction sa = {0};
 	sa.sa_handler = on_signal;
-	sa.sa_flags = SA_RESETHAND;
+	sa.sa_flags = 0;
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGINT, &sa, NULL);
@@ -204,8 +207,9 @@ static void library_failed(const char *sentence)
 	fflush(stderr);
 }
 
-/* The configuration, then the command body with its store. */
-static void run_body(struct cli *c, const struct cli_line *l, struct outcome *o)
+/* The configuration, before anything answers (a version's argument error says what the
+ * configured channel offers); nonzero with o failed when it cannot be read. */
+static int load_config(struct cli *c, const struct cli_line *l, struct outcome *o)
 {
 	struct tb_error e = {0};
 	const char *conf = l->g.config ? l->g.config : getenv("TB323FU_MESA_CONFIG");
@@ -215,12 +219,19 @@ static void run_body(struct cli *c, const struct cli_line *l, struct outcome *o)
 	const char *helper_conf = getenv("TB323FU_CONFIG"); /* the helper's own override */
 	if (config_load(&c->cfg, conf, explicit_conf, &e)) {
 		outcome_fail(o, &e);
-		return;
+		return 1;
 	}
 	config_apply_helper_toml(&c->cfg, helper_conf && *helper_conf ? helper_conf
 								  : TB_SYSCONFDIR "/tb323fu/helper.toml");
 	if (c->cfg.helper_problem && strcmp(l->g.progress, "json"))
 		say(stderr, "tb323fu-ctl: warning: ", c->cfg.helper_problem);
+	return 0;
+}
+
+/* The command body with its store. */
+static void run_body(struct cli *c, const struct cli_line *l, struct outcome *o)
+{
+	struct tb_error e = {0};
 	/* the store opened as the entry (and the options) say */
 	struct store s = {.lock_fd = -1};
 	int none = l->cmd->open == OPEN_NONE;
@@ -244,6 +255,8 @@ static int run(const struct cli_line *l, int argc, char **argv)
 	struct outcome o = {0};
 	if (l->cmd->check && l->cmd->check(l->opts, &o))
 		; /* a usage error between its options */
+	else if (load_config(&c, l, &o))
+		; /* mesa.conf cannot be read */
 	else if ((l->writes || l->writer) && cli_state_first(&c, l->cmd, l->opts, &o) >= 0)
 		; /* the state answers: nothing to change, or no store there */
 	else if (l->writes && cli_writer_preflight(&c, name, argc - 1, argv + 1, &o) >= 0)

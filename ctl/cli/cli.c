@@ -114,7 +114,7 @@ int cli_pin_version(struct cli *c, const struct store *s, const char *version, s
 	if (store_has_version(s, version))
 		return 0;
 	struct tb_error e = {0};
-	tb_fail(&e, TB_R_NOT_INSTALLED, "Mesa %s is not installed (tb323fu-ctl mesa list shows what is)", version);
+	tb_fail(&e, TB_R_NOT_INSTALLED, "Mesa %s is not installed (`tb323fu-ctl mesa list` shows what is)", version);
 	return outcome_fail(o, &e);
 }
 
@@ -126,7 +126,7 @@ char *cli_pick_version(const struct store *s, const char *version, struct outcom
 		tb_fail(&e, TB_R_NOT_INSTALLED, "no Mesa version is installed (tb323fu-ctl mesa update)");
 	else if (!store_has_version(s, chosen))
 		tb_fail(&e, TB_R_NOT_INSTALLED,
-			"Mesa %s is not installed (tb323fu-ctl mesa list shows what is)", chosen);
+			"Mesa %s is not installed (`tb323fu-ctl mesa list` shows what is)", chosen);
 	if (e.code) {
 		outcome_fail(o, &e);
 		free(chosen);

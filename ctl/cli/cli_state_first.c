@@ -42,7 +42,7 @@ int cli_state_first(struct cli *c, const struct cli_command *cmd, const void *op
 	int answered = 0;
 	const char *operand = cmd->operand == OPERAND_VERSION ? *(const char *const *)((const char *)opts + cmd->operand_at) : NULL;
 	if (cmd->absent && operand && !store_has_version(&s, operand))
-		answered = cmd->absent(&s, operand, o) != 0; /* the argument first, before any lock */
+		answered = cmd->absent(c, &s, operand, o) != 0; /* the argument first, before any lock */
 	else if (cmd->answer && cli_store_access(dir) != 0) {
 		struct lc_view v;
 		lc_read(&s, &v);

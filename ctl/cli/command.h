@@ -106,7 +106,7 @@ struct cli_command {
 	answer_fn answer; /* or NULL: a caller without access is told it needs root */
 	/* Its VERSION operand names no version of the store: the argument's error, said to
 	 * everyone before any lock is taken (`install 2026.1.1` is not "busy"); NULL: none. */
-	int (*absent)(const struct store *s, const char *version, struct outcome *o);
+	int (*absent)(const struct cli *c, const struct store *s, const char *version, struct outcome *o);
 	check_fn check;   /* or NULL */
 	command_fn run;   /* NULL for a group */
 	/* A group ("app"): its commands, taken from the word after the group's; ends with NULL. */

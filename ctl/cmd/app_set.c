@@ -42,7 +42,7 @@ static char *choice_resolve(const struct store *s, const char *word, struct tb_e
 	if (!v)
 		return tb_fail(e, TB_R_NOT_INSTALLED, "there is no previous version to pin"), NULL;
 	if (!store_has_version(s, v)) {
-		tb_fail(e, TB_R_NOT_INSTALLED, "Mesa %s is not installed (tb323fu-ctl mesa list shows what is)", v);
+		tb_fail(e, TB_R_NOT_INSTALLED, "Mesa %s is not installed (`tb323fu-ctl mesa list` shows what is)", v);
 		free(v);
 		return NULL;
 	}

@@ -40,7 +40,8 @@ static const char *text_of(json_object *o, const char *key)
 	return v ? json_object_get_string(v) : NULL;
 }
 
-/* "1.98x [1.90-2.05] faster", "1.42x (too few rounds)", "-": a ratio as the statistics allow. */
+/* "1.98x [1.90-2.05] faster", "1.42x unclear (too few rounds)", "-": a ratio as the statistics
+ * allow. */
 static void ratio_cell(char *buf, size_t size, json_object *o)
 {
 	json_object *ratio = json_object_object_get(o, "ratio"), *iv = json_object_object_get(o, "interval");
@@ -48,7 +49,7 @@ static void ratio_cell(char *buf, size_t size, json_object *o)
 	if (!ratio || !verdict)
 		snprintf(buf, size, "-");
 	else if (!iv)
-		snprintf(buf, size, "%.2fx (too few rounds)", json_object_get_double(ratio));
+		snprintf(buf, size, "%.2fx %s (too few rounds)", json_object_get_double(ratio), verdict);
 	else
 		snprintf(buf, size, "%.2fx [%.2f-%.2f] %s", json_object_get_double(ratio),
 			 json_object_get_double(json_object_array_get_idx(iv, 0)),
@@ -106,13 +107,28 @@ static void say_result(struct outcome *o, const char *version, json_object *res,
 			       with - (size_t)whole);
 	if (with < n)
 		snprintf(counts + at, sizeof counts - (size_t)at, "; %zu without a ratio", n - with);
+	long need = json_object_get_int64(json_object_object_get(res, "rounds_needed"));
+	char more[200];
+	if (need > BENCH_MAX_ROUNDS)
+		snprintf(more, sizeof more, "the estimate lies at the noise floor: the spread seen would need more "
+			 "rounds than bench runs (%d) to tell", BENCH_MAX_ROUNDS);
+	else
+		snprintf(more, sizeof more, "the spread seen would need about %ld rounds to tell: run it again with --rounds %ld",
+			 need, need);
 	if (!ratio)
 		outcome_say(o, "Mesa %s against the distribution's Mesa: no figure gave a ratio in every round (%s, %s)",
 			    version, command, counts);
 	else if (!iv)
-		outcome_say(o, "Mesa %s against the distribution's Mesa: %.2fx, but %d round%s cannot tell faster from slower; "
-			    "run it again with --rounds %d or more for a 95 %% interval (%s, %s)",
-			    version, json_object_get_double(ratio), rounds, plural(rounds), BENCH_MIN_ROUNDS,
+		outcome_say(o, "Mesa %s against the distribution's Mesa: unclear, %.2fx, but %d round%s give%s no 95 %% interval; "
+			    "%s (%s, %s)",
+			    version, json_object_get_double(ratio), rounds, plural(rounds), rounds == 1 ? "s" : "",
+			    more, command, counts);
+	else if (need)
+		outcome_say(o, "Mesa %s against the distribution's Mesa: unclear, %.2fx (95 %% interval %.2fx-%.2fx reaches "
+			    "across the noise floor %s); %s (%s, %s)",
+			    version, json_object_get_double(ratio),
+			    json_object_get_double(json_object_array_get_idx(iv, 0)),
+			    json_object_get_double(json_object_array_get_idx(iv, 1)), BENCH_NOISE_FLOOR_TEXT, more,
 			    command, counts);
 	else
 		outcome_say(o, "Mesa %s against the distribution's Mesa: %s, %.2fx (95 %% interval %.2fx-%.2fx, noise floor %s; %s, %s)",
@@ -174,17 +190,18 @@ static const struct cli_option bench_options[] = {
 	CLI_LIST("--tests", "LIST", struct bench_opts, tests,
 		 "only these of clpeak's tests (compute-sp,kernel-latency…); vk.compute alone: the smoke program's "
 		 "Vulkan compute figure without clpeak (a run of about a second)"),
-	CLI_INT("--rounds", "N", 1, 1000, struct bench_opts, rounds,
-		"rounds through run and distro alternately (default " BENCH_ROUNDS_TEXT ": enough for a 95 % interval "
-		"to tell a real 10 % difference while a round's ratio varies by up to about 6 %; a shared "
-		"2-core machine under load measured 60 %, which needs about 690; fewer than 6 give no interval)"),
+	CLI_INT("--rounds", "N", 1, BENCH_MAX_ROUNDS, struct bench_opts, rounds,
+		"rounds through run and distro alternately (default " BENCH_ROUNDS_TEXT "; fewer than 6 give no 95 % "
+		"interval). The verdict: faster or slower when the whole 95 % interval of the ratio lies beyond the "
+		"3 % noise floor, same when it lies within it, otherwise unclear, with the rounds the spread seen "
+		"would need"),
 	CLI_END,
 };
 
 const struct cli_command bench_command = {
 	.name = "bench",
 	.args = "[VERSION] [--command CMD | --tests LIST] [--rounds N]",
-	.summary = "run a benchmark through run and distro alternately: faster, slower or the same, with a 95 % interval",
+	.summary = "run a benchmark through run and distro alternately: faster, slower, the same or unclear, with a 95 % interval",
 	.example = "tb323fu-ctl mesa bench --tests compute-sp --rounds 20",
 	.options = bench_options,
 	.opts_size = sizeof(struct bench_opts),

@@ -21,16 +21,21 @@ struct bisect_opts {
 	int keep;
 };
 
-static const char *verdict_word(enum bisect_verdict v)
+static const char *verdict_word(const struct bisect_step *st)
 {
-	return v == BISECT_GOOD ? "good" : v == BISECT_BAD ? "bad" : "skipped";
+	if (st->stopped)
+		return "stopped";
+	return st->verdict == BISECT_GOOD ? "good" : st->verdict == BISECT_BAD ? "bad" : "skipped";
 }
+
+/* The last lines a step printed shown under its line, at most this many. */
+#define SHOWN_LINES 5
 
 /* "Mesa 2026.10.04: bad (exit 1, 0.4 s, fetched)" */
 static char *step_line(const struct bisect_step *st)
 {
 	struct strbuf sb = {0};
-	sb_appendf(&sb, "Mesa %s: %s (", st->version, verdict_word(st->verdict));
+	sb_appendf(&sb, "Mesa %s: %s (", st->version, verdict_word(st));
 	if (st->code >= 0)
 		sb_appendf(&sb, "exit %d, %.1f s", st->code, st->seconds);
 	if (*st->why)
@@ -41,16 +46,35 @@ static char *step_line(const struct bisect_step *st)
 	return out;
 }
 
+/* A line shown as the program's or the release's words: never obeyed by the terminal. */
+static void show_line(const char *prefix, const char *text, size_t n)
+{
+	char *line = xasprintf("%.*s", (int)n, text);
+	char *shown = term_text(line, 0);
+	printf("%s%s\n", prefix, shown);
+	free(shown);
+	free(line);
+}
+
 static void say_step(void *ctx, const struct bisect_step *st)
 {
 	if (!cli_tables(ctx))
 		return;
 	char *line = step_line(st);
-	char *shown = term_text(line, 0); /* a driver's or a release's words: shown, never obeyed */
-	printf("%s\n", shown);
-	fflush(stdout);
-	free(shown);
+	show_line("", line, strlen(line));
 	free(line);
+	/* the last lines it printed, indented under it */
+	const char *from = st->output + strlen(st->output);
+	for (int lines = 0; from > st->output; from--)
+		if (from[-1] == '\n' && ++lines == SHOWN_LINES)
+			break;
+	for (const char *p = from; *p;) {
+		const char *nl = strchr(p, '\n');
+		size_t n = nl ? (size_t)(nl - p) : strlen(p);
+		show_line("    | ", p, n);
+		p += n + (nl != NULL);
+	}
+	fflush(stdout);
 }
 
 static json_object *steps_json(const struct bisect_result *r)
@@ -62,9 +86,10 @@ static json_object *steps_json(const struct bisect_result *r)
 		json_object_object_add(j, "version", json_object_new_string(st->version));
 		json_object_object_add(j, "code", st->code >= 0 ? json_object_new_int(st->code) : NULL);
 		json_object_object_add(j, "seconds", json_object_new_double(st->seconds));
-		json_object_object_add(j, "verdict", json_object_new_string(verdict_word(st->verdict)));
+		json_object_object_add(j, "verdict", json_object_new_string(verdict_word(st)));
 		json_object_object_add(j, "fetched", json_object_new_boolean(st->fetched));
 		json_object_object_add(j, "why", json_object_new_string(st->why));
+		json_object_object_add(j, "output", json_object_new_string(st->output));
 		json_object_array_add(a, j);
 	}
 	return a;
@@ -79,6 +104,11 @@ static json_object *build_json(const struct bisect_build *b)
 	return j;
 }
 
+static const char *list_word(enum bisect_list l)
+{
+	return l == BISECT_LIST_CACHED ? "cached" : l == BISECT_LIST_FETCHED ? "fetched" : "none";
+}
+
 static void add_fields(struct outcome *o, const struct bisect_result *r)
 {
 	outcome_str(o, "good", r->good);
@@ -91,6 +121,8 @@ static void add_fields(struct outcome *o, const struct bisect_result *r)
 	json_object_object_add(o->fields, "skipped", skipped);
 	json_object_object_add(o->fields, "steps", steps_json(r));
 	outcome_int(o, "runs", (int64_t)r->n_steps);
+	outcome_str(o, "release_list", list_word(r->list));
+	outcome_str(o, "log", r->log ? r->log : "");
 	if (!r->found)
 		return;
 	json_object *changes = json_object_new_object();
@@ -123,13 +155,20 @@ static void say_found(struct outcome *o, const struct bisect_result *r)
 			   r->at_bad, r->skipped_between, r->skipped_between == 1 ? "is" : "are", r->at_good);
 	else
 		sb_appendf(&sb, "Mesa %s is the first bad version, Mesa %s the last good one", r->at_bad, r->at_good);
-	sb_appendf(&sb, " (%zu runs over %zu versions", r->n_steps, r->n_range);
+	sb_appendf(&sb, " (%zu run%s over %zu versions", r->n_steps, r->n_steps == 1 ? "" : "s", r->n_range);
 	if (r->n_skipped) {
 		sb_append(&sb, "; skipped:");
 		for (size_t i = 0; i < r->n_skipped; i++)
 			sb_appendf(&sb, "%s %s", i ? "," : "", r->skipped[i]);
 	}
+	if (r->list == BISECT_LIST_FETCHED)
+		sb_append(&sb, "; no release list was cached, so bisect fetched it");
 	sb_append(&sb, ")");
+	if (r->list == BISECT_LIST_NONE)
+		sb_appendf(&sb, "; among the installed versions only: no release list is cached and fetching it failed (%s), so versions the channel may offer between them were not tested; `tb323fu-ctl mesa list --available` fetches the list and shows them",
+			   r->list_error ? r->list_error : "");
+	if (r->log)
+		sb_appendf(&sb, "\nevery step's output is in %s", r->log);
 	build_text(&sb, "last good", &r->last_good);
 	build_text(&sb, "first bad", &r->first_bad);
 	for (size_t i = 0; i < r->n_notes; i++) {
@@ -177,8 +216,9 @@ static int cmd_bisect(struct cli *c, const void *opts, struct store *s, struct o
 		/* an end that does not test as named is said alone: there is no range to go on with */
 		if (r.at_good && !tb_error_is(&e, TB_R_BISECT_ENDS) && !tb_error_is(&e, TB_R_BUSY)) {
 			char *resume = resume_line(a, &r);
-			outcome_say(o, "%s; the range stands at good %s, bad %s (%zu runs so far); `%s` goes on from there",
-				    e.msg, r.at_good, r.at_bad, r.n_steps, resume);
+			outcome_say(o, "%s; the range stands at good %s, bad %s (%zu run%s so far%s%s); `%s` goes on from there",
+				    e.msg, r.at_good, r.at_bad, r.n_steps, r.n_steps == 1 ? "" : "s",
+				    r.log ? ", their output in " : "", r.log ? r.log : "", resume);
 			outcome_str(o, "resume", resume);
 			free(resume);
 		}

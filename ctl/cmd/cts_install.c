@@ -84,7 +84,7 @@ static int cmd_cts_update(struct cli *c, const void *opts, struct store *s, stru
 		rc = tb_fail(&e, TB_R_UNKNOWN_VERSION, "CTS %s is not offered for %s by %s; nothing was changed; `tb323fu-ctl mesa cts list` shows what is",
 			     a->to, host_arch(), c->cfg.source);
 	else if (!r)
-		rc = tb_fail(&e, TB_R_UNKNOWN_VERSION, "no CTS release for %s is offered on %s by %s; nothing was changed",
+		rc = tb_fail(&e, TB_R_NOT_OFFERED, "no CTS release for %s is offered on %s by %s; nothing was changed; the suites take a CTS built here instead: cts_dir (OpenCL-CTS) or deqp_dir (dEQP-VK) in mesa.conf (man tb323fu-mesa.conf)",
 			     host_arch(), c->cfg.channel, c->cfg.source);
 	else if (cur && !strcmp(cur, r->version) && release_verify_kind(s, &release_kind_cts, cur, 1, &e) == TB_OK) {
 		outcome_str(o, "version", cur);

@@ -5,6 +5,7 @@
 #include "cmd/commands.h"
 #include "cmd/lifecycle_say.h"
 #include "ops/lifecycle.h"
+#include "release/feed.h"
 #include "release/release.h"
 #include "base/error.h"
 
@@ -30,6 +31,20 @@ static int install_plan_say(struct cli *c, struct store *s, const char *v, int n
 	return TB_OK;
 }
 
+/* A version the store does not hold: downloading it is the next step only when the release
+ * list offers it (a list that is not cached is fetched by list --available). */
+static int not_downloaded(const struct cli *c, const struct store *s, const char *version, struct tb_error *e)
+{
+	char *cache = store_path(s, STORE_CACHE_DIR);
+	struct feed f;
+	struct tb_error none = {0};
+	int listed = feed_cached(&c->cfg, cache, &f, &none) == TB_OK, offered = listed && feed_find(&f, version);
+	free(cache);
+	if (listed)
+		feed_free(&f);
+	return offered ? lc_not_downloaded(s, version, e) : lc_not_offered(s, version, listed, e);
+}
+
 static int cmd_install(struct cli *c, const void *opts, struct store *s, struct outcome *o)
 {
 	const struct install_opts *a = opts;
@@ -42,7 +57,7 @@ static int cmd_install(struct cli *c, const void *opts, struct store *s, struct 
 	if (!chosen)
 		rc = tb_fail(&e, TB_R_NOT_INSTALLED, "no downloaded version waits for install (tb323fu-ctl mesa download, or update)"), outcome_fail(o, &e);
 	else if (!store_has_version(s, chosen))
-		rc = lc_not_downloaded(s, chosen, &e), outcome_fail(o, &e);
+		rc = not_downloaded(c, s, chosen, &e), outcome_fail(o, &e);
 	else if (release_verify_installed(s, chosen, &e))
 		rc = outcome_fail(o, &e);
 	else if (a->dry_run)
@@ -67,10 +82,10 @@ static int install_answer(const struct store *s, const struct lc_view *v, const 
 }
 
 /* A version the store does not hold: its argument's error, before any lock. */
-static int install_absent(const struct store *s, const char *version, struct outcome *o)
+static int install_absent(const struct cli *c, const struct store *s, const char *version, struct outcome *o)
 {
 	struct tb_error e = {0};
-	lc_not_downloaded(s, version, &e);
+	not_downloaded(c, s, version, &e);
 	return outcome_fail(o, &e);
 }
 

@@ -223,6 +223,10 @@ void outcome_installed(struct outcome *o, const struct store *s, const char *ver
 		sb_appendf(&sb, "Mesa %s installed; switch it on with `tb323fu-ctl mesa on`", version);
 	if (!o->fields)
 		o->fields = json_object_new_object();
+	/* a named install clears the version's mark: said, not done behind the user's back */
+	outcome_str(o, "unmarked", r ? r->unmarked : "");
+	if (r && r->unmarked[0])
+		sb_appendf(&sb, "\nMesa %s is no longer marked (it was %s): installing it cleared the mark", version, r->unmarked);
 	say_pruned(o, &sb, r, keep);
 	outcome_say(o, "%s", sb.buf);
 	sb_free(&sb);

@@ -32,7 +32,7 @@ static int cmd_notes(struct cli *c, const void *opts, struct store *s, struct ou
 		const struct feed_release *r = want ? feed_find(&f, want) : feed_newest(&f, c->cfg.channel);
 		if (!r && want)
 			rc = tb_fail(&e, TB_R_UNKNOWN_VERSION,
-				     "Mesa %s is not in the release list; `tb323fu-ctl mesa check` refreshes it", want);
+				     "Mesa %s is not in the release list; `tb323fu-ctl mesa list --available` fetches it and shows the versions on offer", want);
 		else if (!r)
 			rc = tb_fail(&e, TB_R_UNKNOWN_VERSION, "no Mesa release for %s is offered on %s",
 				     host_arch(), c->cfg.channel);

@@ -112,7 +112,7 @@ int download_and_say(struct cli *c, struct store *s, const char *want,
 	if (!rc) {
 		r = want ? feed_find(&rs.feed, want) : feed_newest(&rs.feed, c->cfg.channel);
 		if (!r && want)
-			rc = tb_fail(&e, TB_R_UNKNOWN_VERSION, "Mesa %s is not offered for %s by %s; `tb323fu-ctl mesa check` shows what is",
+			rc = tb_fail(&e, TB_R_UNKNOWN_VERSION, "Mesa %s is not offered for %s by %s; `tb323fu-ctl mesa list --available` shows the versions on offer",
 				     want, host_arch(), c->cfg.source);
 		else if (!r)
 			rc = tb_fail(&e, TB_R_UNKNOWN_VERSION, "no Mesa release for %s is offered on %s by %s", host_arch(),

@@ -72,8 +72,9 @@ static int remove_answer(const struct store *s, const struct lc_view *v, const v
 }
 
 /* A version the store does not hold: its argument's error, before any lock. */
-static int remove_absent(const struct store *s, const char *version, struct outcome *o)
+static int remove_absent(const struct cli *c, const struct store *s, const char *version, struct outcome *o)
 {
+	(void)c;
 	struct tb_error e = {0};
 	lc_not_installed(s, version, &e);
 	return outcome_fail(o, &e);

@@ -6,6 +6,7 @@
 #include "cmd/commands.h"
 #include "cmd/lifecycle_say.h"
 #include "ops/lifecycle.h"
+#include "store/manifest.h"
 
 #include <stdlib.h>
 
@@ -54,8 +55,12 @@ static int cmd_rollback(struct cli *c, const void *opts, struct store *s, struct
 	if (r.other[0]) { /* the store remembers it (docs/design.md §12) */
 		char *said = o->message;
 		o->message = NULL;
-		outcome_say(o, "%s\nupdate skips Mesa %s from now on, until a newer version is offered (`tb323fu-ctl mesa forget %s` clears that)",
-			    said, r.other, r.other);
+		if (version_compare(r.other, r.version) > 0)
+			outcome_say(o, "%s\nupdate skips Mesa %s from now on, until a newer version is offered (`tb323fu-ctl mesa forget %s` clears that)",
+				    said, r.other, r.other);
+		else /* back to a newer one: update never picks the older one, so only the mark is said */
+			outcome_say(o, "%s\nMesa %s is marked rolled back from (`tb323fu-ctl mesa forget %s` clears that); update would not take it anyway, Mesa %s being newer",
+				    said, r.other, r.other, r.version);
 		free(said);
 	}
 	say_repaired(o, &r);

@@ -358,7 +358,7 @@ static int cmd_smoke(struct cli *c, const void *opts, struct store *s, struct ou
 
 static const struct cli_option smoke_options[] = {
 	CLI_LIST("--tests", "LIST", struct smoke_opts, tests,
-		 "run only these of the six tests (vk.compute,cl.kernel…); with --suite opencl-cts the CTS binaries (basic,api…)"),
+		 "run only these of the smoke tests (" SMOKE_TEST_LIST "); with --suite opencl-cts the CTS binaries (basic,api…)"),
 	CLI_CHOICE("--suite", "SUITE", SUITE_CHOICES, struct smoke_opts, suite,
 		   "piglit-cl, opencl-cts, dEQP-VK, dEQP-GLES2, dEQP-GLES3 or dEQP-EGL (in lowercase the same)"),
 	CLI_CHOICE("--profile", "quick|full", "quick|full", struct smoke_opts, profile,

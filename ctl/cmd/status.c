@@ -17,6 +17,7 @@
 #include "store/manifest.h"
 #include "store/running.h"
 #include "trial/bench.h"
+#include "trial/bench_stats.h"
 #include "base/error.h"
 #include "base/alloc.h"
 #include "base/strbuf.h"
@@ -66,11 +67,22 @@ static void say_bench(struct strbuf *sb, json_object *bench)
 	if (!command)
 		command = "";
 	int rounds = json_object_get_int(json_object_object_get(bench, "rounds"));
+	/* a record older than rounds_needed: the fewest rounds an interval exists for */
+	long need = json_object_get_int64(json_object_object_get(bench, "rounds_needed"));
+	if (!need && verdict && !strcmp(json_object_get_string(verdict), "unclear"))
+		need = BENCH_MIN_ROUNDS;
+	if (!iv && !need)
+		need = BENCH_MIN_ROUNDS;
+	long need_or_most = need > BENCH_MAX_ROUNDS ? BENCH_MAX_ROUNDS : need;
 	if (!ratio || !verdict)
 		sb_appendf(sb, "\nits last benchmark (%s) gave no verdict; `tb323fu-ctl mesa bench` measures again", command);
 	else if (!iv)
-		sb_appendf(sb, "\nits last benchmark: %.2fx the distribution's Mesa from %d round%s, too few to tell faster from slower (%s; `tb323fu-ctl mesa bench` measures again)",
-			   json_object_get_double(ratio), rounds, rounds == 1 ? "" : "s", command);
+		sb_appendf(sb, "\nits last benchmark: unclear, %.2fx the distribution's Mesa from %d round%s, too few for a 95 %% interval (%s; `tb323fu-ctl mesa bench --rounds %ld` measures again)",
+			   json_object_get_double(ratio), rounds, rounds == 1 ? "" : "s", command, need_or_most);
+	else if (need)
+		sb_appendf(sb, "\nits last benchmark: unclear, %.2fx the distribution's Mesa (95 %% interval %.2fx-%.2fx reaches across the noise floor; %s, %d rounds; `tb323fu-ctl mesa bench --rounds %ld` measures again)",
+			   json_object_get_double(ratio), json_object_get_double(json_object_array_get_idx(iv, 0)),
+			   json_object_get_double(json_object_array_get_idx(iv, 1)), command, rounds, need_or_most);
 	else
 		sb_appendf(sb, "\nits last benchmark: %s, %.2fx the distribution's Mesa (95 %% interval %.2fx-%.2fx; %s, %d rounds; `tb323fu-ctl mesa bench` measures again)",
 			   json_object_get_string(verdict), json_object_get_double(ratio),
@@ -120,7 +132,7 @@ static void status_sentence(struct strbuf *sb, const struct store *s, const stru
 		struct session_gl_view g;
 		session_gl_read(s, v, &g);
 		sb_append(sb, "\n");
-		session_gl_say(&g, v, sb);
+		session_gl_say(&g, v, login_reach(s, &(const char *){NULL}) == LOGIN_READS, sb);
 	}
 	if (!strcmp(lc_state_name(v), "trial"))
 		sb_appendf(sb, "\nit is on trial (%d of %d starts); confirm it with `tb323fu-ctl mesa keep`", v->st.tries, v->st.max);

@@ -27,15 +27,31 @@ struct update_opts {
 	int dry_run; /* say what would be done; the release list is read, no tarball fetched */
 };
 
+/* The newest version the channel offers that is newer than current and not marked: what a
+ * skip of the newest leaves on offer; NULL when none. */
+static const struct feed_release *newer_unmarked(const struct cli *c, const struct feed *f,
+						 const struct marks *marks, const char *cur)
+{
+	int testing = !strcmp(c->cfg.channel, "testing");
+	for (size_t i = 0; i < f->n; i++) { /* newest first */
+		const struct feed_release *r = &f->releases[i];
+		if (cur && version_compare(r->version, cur) <= 0)
+			break;
+		if ((testing || !r->prerelease) && !marks_find(marks, r->version))
+			return r;
+	}
+	return NULL;
+}
+
 /* update stops short of installing: "up to date", or a version that failed here before. */
 static int update_stays(struct cli *c, struct remote *rs, const struct feed_release *r,
 			const struct lc_view *v, const char *to, const struct mark *skipped,
-			struct outcome *o)
+			const struct marks *marks, struct outcome *o)
 {
 	const char *cur = v->current;
 	if (to && !r) {
 		struct tb_error e = {0};
-		tb_fail(&e, TB_R_UNKNOWN_VERSION, "Mesa %s is not offered for %s by %s; nothing was changed; `tb323fu-ctl mesa check` shows what is",
+		tb_fail(&e, TB_R_UNKNOWN_VERSION, "Mesa %s is not offered for %s by %s; nothing was changed; `tb323fu-ctl mesa list --available` shows the versions on offer",
 			to, host_arch(), c->cfg.source);
 		return outcome_fail(o, &e);
 	}
@@ -65,6 +81,15 @@ static int update_stays(struct cli *c, struct remote *rs, const struct feed_rele
 		outcome_str(o, "version", cur ? cur : "");
 		outcome_bool(o, "updated", 0);
 		say_skipped(o, skipped, cur);
+		const struct feed_release *other = newer_unmarked(c, &rs->feed, marks, cur);
+		if (other) { /* never "staying on" without naming what else is on offer */
+			char *said = o->message;
+			o->message = NULL;
+			outcome_say(o, "%s; Mesa %s, newer than %s and not marked, is offered too: `tb323fu-ctl mesa update --to %s` installs it",
+				    said, other->version, cur ? cur : "nothing installed", other->version);
+			outcome_str(o, "newer_offered", other->version);
+			free(said);
+		}
 		return 0;
 	}
 	if (v->st.failed && !strcmp(v->st.failed, r->version)) {
@@ -121,8 +146,15 @@ static int cmd_update(struct cli *c, const void *opts, struct store *s, struct o
 	outcome_str(o, "available", r && !skipped ? r->version : "");
 	if (a->dry_run)
 		outcome_bool(o, "dry_run", 1);
-	int stays = update_stays(c, &rs, r, &v, a->to, skipped, o);
+	int stays = update_stays(c, &rs, r, &v, a->to, skipped, &marks, o);
 	marks_free(&marks);
+	if (stays == 0 && a->dry_run && o->message && strncmp(o->message, "dry run: ", 9)) {
+		/* the dry run's answer starts as every dry run's does */
+		char *said = o->message;
+		o->message = NULL;
+		outcome_say(o, "dry run: %s; nothing was changed", said);
+		free(said);
+	}
 	if (stays < 0 && a->dry_run)
 		stays = update_plan_say(c, &rs, r, no_smoke, o);
 	if (stays >= 0) {

@@ -17,17 +17,20 @@
 #include "base/strbuf.h"
 #include "base/testhook.h"
 
+#include <errno.h>
+#include <fcntl.h>
 #include <json-c/json.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 /* A version of the range: in the store, or offered by the release list. */
 struct candidate {
 	char *version;
 	int installed;
 	const struct feed_release *rel;
-	int tested;
 	enum bisect_verdict verdict;
 };
 
@@ -43,6 +46,8 @@ struct bisection {
 	char *case_list; /* the one dEQP case, as a case list in the work folder */
 	struct pin *pins; /* of the installed versions of the range, while it runs */
 	size_t n_pins;
+	struct bisect_plan plan;
+	int log_fd; /* the work folder's STORE_BISECT_RUNNING_LOG; -1 before it is open */
 };
 
 static int by_version(const void *a, const void *b)
@@ -83,6 +88,16 @@ static void list_candidates(struct bisection *b)
 	char *cache = store_path(b->s, STORE_CACHE_DIR);
 	struct tb_error none = {0};
 	b->r->listed = feed_cached(b->cfg, cache, &b->feed, &none) == TB_OK;
+	b->r->list = BISECT_LIST_CACHED;
+	if (!b->r->listed) {
+		/* none cached: fetched for this bisect, read only (the store's cache stays as it is) */
+		int from_cache;
+		struct tb_error got = {0};
+		b->r->listed = feed_peek(b->cfg, cache, &b->feed, &from_cache, &got) == TB_OK;
+		b->r->list = b->r->listed ? BISECT_LIST_FETCHED : BISECT_LIST_NONE;
+		if (!b->r->listed)
+			b->r->list_error = xstrdup(got.msg);
+	}
 	free(cache);
 	int testing = !strcmp(b->cfg->channel, "testing");
 	for (size_t i = 0; b->r->listed && i < b->feed.n; i++) {
@@ -117,11 +132,11 @@ static int unknown(struct bisection *b, const char *version, struct tb_error *e)
 {
 	if (b->r->listed)
 		return tb_fail(e, TB_R_UNKNOWN_VERSION,
-			       "Mesa %s is neither installed nor in the release list; `tb323fu-ctl mesa list` shows what is installed, `tb323fu-ctl mesa check` refreshes the list",
+			       "Mesa %s is neither installed nor offered by the release list; `tb323fu-ctl mesa list --available` shows the versions on offer and those installed",
 			       version);
 	return tb_fail(e, TB_R_UNKNOWN_VERSION,
-		       "Mesa %s is not installed and no release list is cached to fetch it from; run `tb323fu-ctl mesa check` first",
-		       version);
+		       "Mesa %s is not installed and the release list could not be fetched (%s); `tb323fu-ctl mesa list --available` fetches it and shows the versions on offer",
+		       version, b->r->list_error ? b->r->list_error : "none is cached");
 }
 
 /* The ends: given, or current and the default good one; good older than bad. */
@@ -135,7 +150,7 @@ static int resolve_ends(struct bisection *b, struct tb_error *e)
 	r->good = b->q->good ? xstrdup(b->q->good) : bisect_default_good(b->s, r->bad);
 	if (!r->good)
 		return tb_fail(e, TB_R_UNKNOWN_VERSION,
-			       "no installed version older than Mesa %s that has not failed and is not marked to call good; name one with --good VERSION (`tb323fu-ctl mesa list` shows the installed ones and their marks)",
+			       "no installed version older than Mesa %s that has not failed and is not marked to call good; name one with --good VERSION (`tb323fu-ctl mesa list --available` shows the versions on offer, those installed and their marks)",
 			       r->bad);
 	if (!find(b, r->bad))
 		return unknown(b, r->bad, e);
@@ -173,7 +188,7 @@ static void step_add(struct bisection *b, const struct bisect_step *st)
 	struct bisect_result *r = b->r;
 	r->steps = xrealloc(r->steps, (r->n_steps + 1) * sizeof *r->steps);
 	r->steps[r->n_steps++] = *st;
-	if (st->verdict == BISECT_SKIP) {
+	if (st->verdict == BISECT_SKIP && !st->stopped) {
 		r->skipped = xrealloc(r->skipped, (r->n_skipped + 1) * sizeof *r->skipped);
 		r->skipped[r->n_skipped++] = xstrdup(st->version);
 	}
@@ -203,6 +218,9 @@ static struct store *prepare(struct bisection *b, struct candidate *c, struct bi
 		}
 	}
 	st->fetched = 1;
+	/* kept from an earlier bisect and smoke-tested there: the same tree, not tested again */
+	if (!strcmp(smoke_last_result(&b->ws, c->version), "pass"))
+		return &b->ws;
 	struct smoke_outcome so;
 	if (smoke_run_version(&b->ws, c->version, b->q->progress, &so, e))
 		return NULL;
@@ -213,22 +231,81 @@ static struct store *prepare(struct bisection *b, struct candidate *c, struct bi
 	return &b->ws;
 }
 
+/* A step's output as it comes: into the log, and its last bytes kept for the step. */
+struct step_output {
+	int fd;
+	struct child_tail tail;
+};
+
+static void output_add(void *ctx, const char *data, size_t n)
+{
+	struct step_output *so = ctx;
+	child_tail_add(&so->tail, data, n);
+	while (so->fd >= 0 && n > 0) {
+		ssize_t w = write(so->fd, data, n);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0)
+			break; /* a log that cannot be written loses lines, not the bisect */
+		data += w;
+		n -= (size_t)w;
+	}
+}
+
+static void log_line(struct bisection *b, const char *fmt, const char *a, const char *c)
+{
+	if (b->log_fd < 0)
+		return;
+	char *line = xasprintf(fmt, a, c);
+	struct step_output so = {.fd = b->log_fd};
+	output_add(&so, line, strlen(line));
+	free(line);
+}
+
+/* The last BISECT_TAIL_LINES lines of what the step printed, "" when nothing. */
+#define BISECT_TAIL_LINES 10
+static char *tail_lines(const struct child_tail *t)
+{
+	size_t end = t->len;
+	while (end > 0 && (t->buf[end - 1] == '\n' || t->buf[end - 1] == '\r'))
+		end--;
+	size_t start = end;
+	for (int lines = 0; start > 0; start--)
+		if (t->buf[start - 1] == '\n' && ++lines == BISECT_TAIL_LINES)
+			break;
+	return xasprintf("%.*s", (int)(end - start), t->buf + start);
+}
+
+/* Starts the step's command, the one place a step's process is made: `sh -c CMD` through
+ * `tb323fu-mesa run --version V` (which gives it TB323FU_MESA_VERSION=V), its stderr joined
+ * to its stdout so that the log has both in order. */
+static int start_step(struct store *where, const char *version, const char *command, struct child *ch,
+		      struct tb_error *e)
+{
+	char *script = xasprintf("exec 2>&1\n%s", command);
+	char *cmd[] = {"/bin/sh", "-c", script, NULL};
+	char **argv = side_launch_argv(where, version, SIDE_STORE, cmd, e);
+	int rc = argv ? child_start(ch, argv, NULL, e) : e->code;
+	side_free_argv(argv);
+	free(script);
+	return rc;
+}
+
 /* code: what the command exited with; 124 (as timeout(1) gives) when it outlived its limit. */
 static int run_command(struct bisection *b, struct store *where, const char *version, int *code,
 		       struct bisect_step *st, struct tb_error *e)
 {
-	char *cmd[] = {"/bin/sh", "-c", (char *)b->q->command, NULL};
-	char **argv = side_launch_argv(where, version, SIDE_STORE, cmd, e);
-	if (!argv)
-		return e->code;
 	struct child ch;
-	int rc = child_start(&ch, argv, NULL, e);
-	side_free_argv(argv);
+	log_line(b, "---- Mesa %s: %s\n", version, b->q->command);
+	int rc = start_step(where, version, b->q->command, &ch, e);
 	if (rc)
 		return rc;
+	struct step_output so = {.fd = b->log_fd};
 	int limit = side_time_limit(SIDE_JOB_BISECT), status;
-	struct child_watch w = {.deadline = now_seconds() + limit, .finish_on_signal = 1};
+	struct child_watch w = {.deadline = now_seconds() + limit, .finish_on_signal = 1,
+				.out = output_add, .ctx = &so};
 	int end = child_supervise(&ch, &w, &status);
+	st->output = tail_lines(&so.tail);
 	if (end == CHILD_INTERRUPTED)
 		return tb_check_interrupted(e, "the command ran");
 	if (end == CHILD_TIMED_OUT) {
@@ -238,6 +315,9 @@ static int run_command(struct bisection *b, struct store *where, const char *ver
 	} else {
 		*code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
 	}
+	char said[64];
+	snprintf(said, sizeof said, "%d", *code);
+	log_line(b, "---- Mesa %s: exit %s\n", version, said);
 	return TB_OK;
 }
 
@@ -294,8 +374,10 @@ static int run_case(struct bisection *b, struct store *where, const char *versio
 	struct suite_outcome out;
 	json_object *res = NULL;
 	int rc = su->run(where, version, &o, b->cfg, b->q->progress, &out, &res, e);
-	if (!rc)
+	if (!rc) {
 		*code = case_code(res, name, st);
+		log_line(b, "---- Mesa %s: the case's result on the store's side: %s\n", version, st->why);
+	}
 	json_object_put(res);
 	free(binary);
 	free(regex);
@@ -321,26 +403,36 @@ static int test_version(struct bisection *b, struct candidate *c, struct tb_erro
 		rc = b->q->command ? run_command(b, where, c->version, &st.code, &st, e)
 				   : run_case(b, where, c->version, &st.code, &st, e);
 		st.seconds = now_seconds() - t0;
-		if (!rc && st.code > BISECT_SKIP_CODE)
-			rc = tb_fail(e, TB_R_FAILED,
-				     "the command exited %d on Mesa %s, which is neither good (0), bad (1-124) nor untestable (125), so bisect stops as git bisect run does; end the command with `|| exit 1` to count that as bad",
-				     st.code, c->version);
+		if (!rc && st.code > BISECT_SKIP_CODE) {
+			/* it ran: counted among the runs, then the bisect stops */
+			st.stopped = 1;
+			st.why = xasprintf("exit %d stops the bisect", st.code);
+			st.output = st.output ? st.output : xstrdup("");
+			step_add(b, &st);
+			free(event);
+			return tb_fail(e, TB_R_FAILED,
+				       "the command exited %d on Mesa %s, which is neither good (0), bad (1-124) nor untestable (125), so bisect stops as git bisect run does; end the command with `|| exit 1` to count that as bad",
+				       st.code, c->version);
+		}
 		if (!rc)
 			st.verdict = verdict_of(st.code);
 	}
 	if (rc) {
 		free(st.version);
 		free(st.why);
+		free(st.output);
 		free(event);
 		return rc;
 	}
 	if (!st.why)
 		st.why = xstrdup("");
+	if (!st.output)
+		st.output = xstrdup("");
 	progress_test(b->q->progress, event,
 		      st.verdict == BISECT_GOOD ? "pass" : st.verdict == BISECT_BAD ? "fail" : "skip");
 	free(event);
-	c->tested = 1;
 	c->verdict = st.verdict;
+	bisect_plan_record(&b->plan, (size_t)(c - b->c), st.verdict);
 	step_add(b, &st);
 	return TB_OK;
 }
@@ -369,24 +461,13 @@ static int check_end(struct bisection *b, struct candidate *c, enum bisect_verdi
 			       want == BISECT_GOOD ? "--good" : "--bad");
 	if (want == BISECT_GOOD)
 		return tb_fail(e, TB_R_BISECT_ENDS,
-			       "Mesa %s, named good, fails %s already; name an older version that passes with --good VERSION",
-			       c->version, what);
-	return tb_fail(e, TB_R_BISECT_ENDS,
-		       "Mesa %s, named bad, passes %s; name a version that fails with --bad VERSION", c->version, what);
-}
-
-/* The untested, unskipped version nearest the middle of (lo, hi), or 0 when none is left. */
-static size_t next_between(const struct bisection *b, size_t lo, size_t hi)
-{
-	size_t mid = lo + (hi - lo) / 2, best = 0, dist = (size_t)-1;
-	for (size_t i = lo + 1; i < hi; i++) {
-		size_t d = i > mid ? i - mid : mid - i;
-		if (!b->c[i].tested && d < dist) {
-			best = i;
-			dist = d;
-		}
-	}
-	return best;
+			       "Mesa %s, %s, fails %s already; name an older version that passes with --good VERSION",
+			       c->version,
+			       b->q->good ? "named good"
+					  : "taken as good (default: the newest installed version older than the bad one)",
+			       what);
+	return tb_fail(e, TB_R_BISECT_ENDS, "Mesa %s, %s, passes %s; name a version that fails with --bad VERSION",
+		       c->version, b->q->bad ? "named bad" : "taken as bad (default: current)", what);
 }
 
 static int interrupted(struct tb_error *e)
@@ -394,24 +475,19 @@ static int interrupted(struct tb_error *e)
 	return tb_check_interrupted(e, "bisect ran");
 }
 
-static int halve(struct bisection *b, size_t lo, size_t hi, struct tb_error *e)
+static int halve(struct bisection *b, struct tb_error *e)
 {
 	int rc = TB_OK;
 	size_t i;
-	stands_at(b, lo, hi);
+	stands_at(b, b->plan.lo, b->plan.hi);
 	/* a signal stops it before the next step; the one running went to its end */
-	while (!rc && (i = next_between(b, lo, hi)) && !(rc = interrupted(e))) {
+	while (!rc && (i = bisect_plan_next(&b->plan)) && !(rc = interrupted(e))) {
 		rc = test_version(b, &b->c[i], e);
-		if (!rc && b->c[i].verdict == BISECT_GOOD)
-			lo = i;
-		else if (!rc && b->c[i].verdict == BISECT_BAD)
-			hi = i;
-		stands_at(b, lo, hi);
+		stands_at(b, b->plan.lo, b->plan.hi);
 	}
 	if (rc)
 		return rc;
-	for (size_t k = lo + 1; k < hi; k++)
-		b->r->skipped_between++;
+	b->r->skipped_between = bisect_plan_unresolved(&b->plan);
 	b->r->found = 1;
 	return TB_OK;
 }
@@ -448,6 +524,33 @@ static void describe(struct bisection *b)
 	}
 }
 
+/* The steps' log, in the work folder while it runs (the folder's lock is ours). */
+static int open_log(struct bisection *b, struct tb_error *e)
+{
+	char *path = path_join(b->ws.root, STORE_BISECT_RUNNING_LOG);
+	b->log_fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0644);
+	int rc = b->log_fd < 0 ? tb_fail(e, TB_R_FAILED, "cannot write %s: %s; check the store's folder", path,
+					 strerror(errno))
+			       : TB_OK;
+	free(path);
+	return rc;
+}
+
+/* The log goes to the store's root, replacing the last bisect's, before the work folder goes. */
+static void keep_log(struct bisection *b)
+{
+	if (b->log_fd < 0)
+		return;
+	close(b->log_fd);
+	b->log_fd = -1;
+	char *from = path_join(b->ws.root, STORE_BISECT_RUNNING_LOG), *to = store_path(b->s, STORE_BISECT_LOG);
+	if (rename(from, to) == 0)
+		b->r->log = to;
+	else
+		free(to);
+	free(from);
+}
+
 static int write_case_list(struct bisection *b, struct tb_error *e)
 {
 	if (!b->q->test_case || strchr(b->q->test_case, '/'))
@@ -481,12 +584,13 @@ static int bisect_ranges(struct bisection *b, struct tb_error *e)
 	struct bisect_result *r = b->r;
 	size_t lo = (size_t)(find(b, r->good) - b->c), hi = (size_t)(find(b, r->bad) - b->c);
 	pin_range(b, lo, hi);
+	bisect_plan_start(&b->plan, b->n, lo, hi);
 	stands_at(b, lo, hi);
 	int rc = check_end(b, &b->c[hi], BISECT_BAD, e);
 	if (!rc && !(rc = interrupted(e)))
 		rc = check_end(b, &b->c[lo], BISECT_GOOD, e);
 	if (!rc)
-		rc = halve(b, lo, hi, e);
+		rc = halve(b, e);
 	if (!rc)
 		describe(b);
 	return rc;
@@ -496,15 +600,19 @@ int bisect_run(const struct config *cfg, struct store *s, const struct bisect_re
 	       struct bisect_result *r, struct tb_error *e)
 {
 	memset(r, 0, sizeof *r);
-	struct bisection b = {.cfg = cfg, .s = s, .q = q, .r = r, .ws = {.lock_fd = -1}};
+	struct bisection b = {.cfg = cfg, .s = s, .q = q, .r = r, .ws = {.lock_fd = -1}, .log_fd = -1};
 	list_candidates(&b);
 	int rc = resolve_ends(&b, e);
 	if (!rc)
 		rc = open_work(&b, e);
 	if (!rc)
+		rc = open_log(&b, e);
+	if (!rc)
 		rc = write_case_list(&b, e);
 	if (!rc)
 		rc = bisect_ranges(&b, e);
+	keep_log(&b);
+	bisect_plan_free(&b.plan);
 	if (b.ws.root && q->keep && b.ws.lock_fd >= 0)
 		r->kept = xstrdup(b.ws.root);
 	else if (b.ws.root && b.ws.lock_fd >= 0)
@@ -534,6 +642,7 @@ void bisect_result_free(struct bisect_result *r)
 	for (size_t i = 0; i < r->n_steps; i++) {
 		free(r->steps[i].version);
 		free(r->steps[i].why);
+		free(r->steps[i].output);
 	}
 	free(r->steps);
 	for (size_t i = 0; i < r->n_skipped; i++)
@@ -550,5 +659,7 @@ void bisect_result_free(struct bisect_result *r)
 	}
 	free(r->notes);
 	free(r->kept);
+	free(r->list_error);
+	free(r->log);
 	memset(r, 0, sizeof *r);
 }

@@ -9,6 +9,7 @@
 
 #include <stddef.h>
 
+#include "ops/bisect_plan.h"
 #include "base/config.h"
 #include "base/progress.h"
 #include "store/store.h"
@@ -18,8 +19,6 @@
 #define BISECT_SKIP_CODE 125
 #define BISECT_BAD_MAX 124
 
-enum bisect_verdict { BISECT_GOOD, BISECT_BAD, BISECT_SKIP };
-
 struct bisect_step {
 	char *version;
 	int code;       /* the command's exit code; -1 when it did not run (refused, smoke tests) */
@@ -27,6 +26,15 @@ struct bisect_step {
 	enum bisect_verdict verdict;
 	int fetched;    /* the version came into the work folder for this bisect */
 	char *why;      /* what made it skipped or bad other than its exit code; "" when nothing */
+	char *output;   /* the last lines the command printed (stdout and stderr), "" when none */
+	int stopped;    /* it exited with a code git's rule does not know: the bisect stopped there */
+};
+
+/* Where the versions of the range came from. */
+enum bisect_list {
+	BISECT_LIST_CACHED,  /* the cached release list, and the installed versions */
+	BISECT_LIST_FETCHED, /* none was cached: the list was fetched for this bisect (not cached) */
+	BISECT_LIST_NONE,    /* none was cached and fetching it failed: the installed ones alone */
 };
 
 struct bisect_request {
@@ -52,7 +60,10 @@ struct bisect_note {
 struct bisect_result {
 	char *good, *bad;            /* the ends, as resolved */
 	size_t n_range;              /* versions from good to bad, both counted */
-	int listed;                  /* the cached release list was read */
+	int listed;                  /* a release list was read (cached or fetched) */
+	enum bisect_list list;
+	char *list_error;            /* with BISECT_LIST_NONE: why fetching it failed */
+	char *log;                   /* the steps' whole output (STORE_BISECT_LOG); NULL before any */
 	struct bisect_step *steps;
 	size_t n_steps;
 	char **skipped;              /* every version skipped, in the order tested */
@@ -72,7 +83,11 @@ struct bisect_result {
  * (the state's failed one); NULL when none. */
 char *bisect_default_good(const struct store *s, const char *bad);
 
-/* Runs the bisection. TB_OK with r->found when it named the first bad version; otherwise the
+/* Runs the bisection. Its versions: the installed ones and those the channel offers by the
+ * cached release list, or by one fetched for it when none is cached (nothing is written to the
+ * cache); the installed ones alone, said in r->list, when that fails. Each step's command runs
+ * through `tb323fu-mesa run --version V` (so with TB323FU_MESA_VERSION=V), its output into
+ * the log and its last lines into the step. TB_OK with r->found when it named the first bad version; otherwise the
  * failure in e (an end that does not test as given: reason bisect-ends, exit 1; interrupted;
  * a command that exited with a code git's rule does not know) with r->at_good and r->at_bad
  * saying where the range stands. The store must be locked. */

@@ -132,7 +132,7 @@ static void check_store(struct health_report *r, const struct store *s, char **c
 		struct session_gl_view g;
 		struct strbuf sb = {0};
 		session_gl_read(s, &v, &g);
-		session_gl_say(&g, &v, &sb);
+		session_gl_say(&g, &v, login_reach(s, &(const char *){NULL}) == LOGIN_READS, &sb);
 		line(r, "%s", sb.buf);
 		sb_free(&sb);
 	}

@@ -669,6 +669,9 @@ int lc_install(const struct lc_ctx *c, const char *version, int run_smoke,
 		end_trial(&v.st);
 	struct marks mk; /* installed: named, or newer than the mark; it goes in the commit */
 	marks_load(c->s, &mk);
+	const struct mark *had = marks_find(&mk, version);
+	if (had)
+		name(r->unmarked, sizeof r->unmarked, had->reason);
 	int unmark = marks_clear(&mk, version);
 	rc = commit_as(c, version, prev, &v.st, 0, version, unmark ? &mk : NULL, r, e);
 	marks_free(&mk);
@@ -793,7 +796,7 @@ int lc_rollback_refusal(const struct store *s, const struct lc_view *v, struct t
 		return current_unusable(s, v, "rollback", e);
 	if (!v->previous)
 		return tb_fail(e, TB_R_NO_PREVIOUS,
-			       "there is no previous version to go back to%s%s%s; nothing was changed: `tb323fu-ctl mesa off` switches to the distribution's Mesa; to have a version to go back to, install another one (`tb323fu-ctl mesa download VERSION`, then `tb323fu-ctl mesa install VERSION`)",
+			       "there is no previous version to go back to%s%s%s; nothing was changed: `tb323fu-ctl mesa off` switches to the distribution's Mesa; to have a version to go back to, install another one: `tb323fu-ctl mesa list --available` shows the versions on offer",
 			       v->current ? " (Mesa " : "", v->current ? v->current : "",
 			       v->current ? " is the only version installed that rollback knows)" : "");
 	if (v->previous_gone)
@@ -903,8 +906,20 @@ int lc_not_downloaded(const struct store *s, const char *version, struct tb_erro
 	size_t n;
 	char **list = store_versions(s, &n);
 	const char *near = suggest_name(version, list, n, sizeof *list);
-	int rc = near ? tb_fail(e, TB_R_NOT_INSTALLED, "Mesa %s is not installed; did you mean %s? (or download it first: tb323fu-ctl mesa download %s)", version, near, version)
+	int rc = near ? tb_fail(e, TB_R_NOT_INSTALLED, "Mesa %s is not installed; did you mean %s? Or download it first (tb323fu-ctl mesa download %s)", version, near, version)
 		      : tb_fail(e, TB_R_NOT_INSTALLED, "Mesa %s is not installed: download it first (tb323fu-ctl mesa download %s)", version, version);
+	store_free_list(list, n);
+	return rc;
+}
+
+int lc_not_offered(const struct store *s, const char *version, int listed, struct tb_error *e)
+{
+	size_t n;
+	char **list = store_versions(s, &n);
+	const char *near = suggest_name(version, list, n, sizeof *list);
+	const char *why = listed ? " and the release list does not offer it" : "";
+	int rc = near ? tb_fail(e, TB_R_NOT_INSTALLED, "Mesa %s is not installed%s; did you mean %s? (`tb323fu-ctl mesa list --available` shows the versions on offer and those installed)", version, why, near)
+		      : tb_fail(e, TB_R_NOT_INSTALLED, "Mesa %s is not installed%s; `tb323fu-ctl mesa list --available` shows the versions on offer and those installed", version, why);
 	store_free_list(list, n);
 	return rc;
 }

@@ -72,6 +72,7 @@ struct lc_result {
 	char flatpak_removed[1024]; /* remove, install: the Flatpak extensions removed with them
 				     * (flatpak_exports_named's form) */
 	int downgrade;      /* install: the version made current is older than the one it replaced */
+	char unmarked[40];  /* install: the reason of the version's mark that installing it cleared; "" when none */
 	int gl;             /* on: the session's GL afterwards (enum session_gl) */
 	int gl_missing;     /* on: mesa.conf's session_gl asks for GL current does not carry */
 	int failed_removed; /* install: the version failed its smoke tests and its tree was removed */
@@ -127,6 +128,9 @@ int lc_prune_plan(const struct store *s, const char *cur, const char *prev, int 
 int lc_not_installed(const struct store *s, const char *version, struct tb_error *e);
 /* The same for install: "Mesa V is not installed", naming the nearest and the download. */
 int lc_not_downloaded(const struct store *s, const char *version, struct tb_error *e);
+/* The same for a version the release list does not offer (listed: a list was read; 0: none is
+ * cached, so whether it is offered is not known): list --available is the next step. */
+int lc_not_offered(const struct store *s, const char *version, int listed, struct tb_error *e);
 /* Removes a version that is neither current nor previous; with force the previous one too
  * (its link first: rollback is no longer possible, r->dropped_previous). */
 int lc_remove(const struct lc_ctx *c, const char *version, int force, struct lc_result *r,

@@ -33,10 +33,14 @@ void session_gl_read(const struct store *s, const struct lc_view *v, struct sess
 	g->gets = v->current && there ? g->asked : SESSION_GL_DISTRO;
 }
 
-void session_gl_say(const struct session_gl_view *g, const struct lc_view *v, struct strbuf *sb)
+void session_gl_say(const struct session_gl_view *g, const struct lc_view *v, int logins_read,
+		    struct strbuf *sb)
 {
 	const char *cur = v->current ? v->current : "";
-	if (g->gets == SESSION_GL_NATIVE)
+	if (!logins_read && v->st.enabled && g->gets != SESSION_GL_DISTRO)
+		sb_appendf(sb, "GL: the session asks for Mesa %s's GL%s, but as no login reads this store its programs get the distribution's GL",
+			   cur, g->gets == SESSION_GL_ZINK ? " on Zink" : "");
+	else if (g->gets == SESSION_GL_NATIVE)
 		sb_appendf(sb, "GL: the session's programs get Mesa %s's own GL from the next login", cur);
 	else if (g->gets == SESSION_GL_ZINK)
 		sb_appendf(sb, "GL: the session's programs get Mesa %s's GL on Zink, over its Vulkan driver, from the next login", cur);
@@ -46,7 +50,7 @@ void session_gl_say(const struct session_gl_view *g, const struct lc_view *v, st
 	else if (!v->current || !g->has_gl)
 		sb_appendf(sb, "GL: programs get the distribution's GL%s%s%s", v->current ? " (Mesa " : "",
 			   cur, v->current ? " carries none)" : "");
-	else if (!v->st.enabled)
+	else if (!v->st.enabled || !logins_read) /* off, or on for no login: on --gl would give none */
 		sb_appendf(sb, "GL: programs get the distribution's GL; `tb323fu-mesa run` gives one Mesa %s's", cur);
 	else
 		sb_appendf(sb, "GL: programs get the distribution's GL (`on` leaves the session's GL alone; "

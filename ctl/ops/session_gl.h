@@ -17,7 +17,9 @@ struct session_gl_view {
 void session_gl_read(const struct store *s, const struct lc_view *v, struct session_gl_view *g);
 /* Whether current carries mode (DISTRO: always). */
 int session_gl_available(const struct store *s, enum session_gl mode);
-/* One line, no newline, for status and doctor. */
-void session_gl_say(const struct session_gl_view *g, const struct lc_view *v, struct strbuf *sb);
+/* One line, no newline, for status and doctor. logins_read: a login reads this store (the
+ * session files name it); when none does, the session gets nothing of it, GL included. */
+void session_gl_say(const struct session_gl_view *g, const struct lc_view *v, int logins_read,
+		    struct strbuf *sb);
 
 #endif

@@ -326,11 +326,20 @@ int feed_cached(const struct config *cfg, const char *cache_dir, struct feed *f,
 	char *text = read_small_file(path, 8192, NULL);
 	free(path);
 	int same = text && !strncmp(text, url, strlen(url)) && text[strlen(url)] == '\n';
+	/* a list cached from another address (api_url or source changed since) is not this one's */
+	int other = text && !same;
 	free(text);
+	int rc = TB_OK;
+	if (other)
+		rc = tb_fail(e, TB_R_NOT_CHECKED,
+			     "the release list cached here was fetched from another address than %s (api_url or source changed since); run `tb323fu-ctl mesa check` to fetch it from there",
+			     url);
+	else if (!same)
+		rc = tb_fail(e, TB_R_NOT_CHECKED, "the release list of %s was not fetched yet; run `tb323fu-ctl mesa check`",
+			     cfg->source);
 	free(url);
-	if (!same)
-		return tb_fail(e, TB_R_NOT_CHECKED, "the release list of %s was not fetched yet; run `tb323fu-ctl mesa check`",
-			       cfg->source);
+	if (rc)
+		return rc;
 	return parse_cached(cache_dir, f, e);
 }
 

@@ -539,6 +539,7 @@ static void add_estimate(json_object *o, const double *logs, size_t n)
 		json_object_object_add(o, "ratio", NULL);
 		json_object_object_add(o, "interval", NULL);
 		json_object_object_add(o, "verdict", NULL);
+		json_object_object_add(o, "rounds_needed", NULL);
 		return;
 	}
 	struct bench_estimate est;
@@ -552,6 +553,8 @@ static void add_estimate(json_object *o, const double *logs, size_t n)
 	}
 	json_object_object_add(o, "interval", iv);
 	json_object_object_add(o, "verdict", json_object_new_string(bench_verdict_name(est.verdict)));
+	json_object_object_add(o, "rounds_needed",
+			       est.rounds_needed ? json_object_new_int64(est.rounds_needed) : NULL);
 }
 
 /* A figure compared: its sides, and its estimate over the rounds that have both. Adds its log
@@ -806,7 +809,8 @@ json_object *bench_summary(const struct store *s, const char *version)
 	json_object *out = NULL;
 	if (o && json_object_object_get_ex(o, "bench", &b) && json_object_is_type(b, json_type_object)) {
 		out = json_object_new_object();
-		static const char *const keys[] = {"command", "ratio", "rounds", "interval", "verdict"};
+		static const char *const keys[] = {"command", "ratio", "rounds", "interval", "verdict",
+						   "rounds_needed"};
 		for (size_t i = 0; i < sizeof keys / sizeof *keys; i++)
 			json_object_object_add(out, keys[i],
 					       json_object_object_get_ex(b, keys[i], &v) ? json_object_get(v) : NULL);

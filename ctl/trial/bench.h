@@ -51,14 +51,16 @@ int bench_parse_clpeak_xml(const char *text, size_t len, bench_figure_fn fn, voi
  * when no command is given and the release has Vulkan, the smoke program's vk.compute
  * throughput on both sides, each side seeing one OpenCL vendor and one Vulkan ICD
  * (side_drivers_find), keeps the result as smoke/<v>.json's "bench" and returns it in *result:
- * {"command","rounds","ratio","interval","verdict","figures_in_whole",
+ * {"command","rounds","ratio","interval","verdict","rounds_needed","figures_in_whole",
  *  "sides":{"store":{"opencl_vendor","vulkan_icd"},"distribution":…},
  *  "failures":[{"side","round","status","last_line"}],
- *  "figures":[{"name","unit","higher_is_better","ratio","interval","verdict","rounds_compared",
+ *  "figures":[{"name","unit","higher_is_better","ratio","interval","verdict","rounds_needed",
+ *   "rounds_compared",
  *   "store":{"median","min","max","values"},"distribution":{…}}]}.
  * A figure's ratio is how many times faster the store's build is, estimated from the rounds'
  * paired ratios (store/distribution for rates, the inverse for times) with its 95 % interval
- * [low, high] (null with fewer than BENCH_MIN_ROUNDS rounds) and verdict (bench_stats.h);
+ * [low, high] (null with fewer than BENCH_MIN_ROUNDS rounds), verdict and, when it is unclear,
+ * the rounds the spread seen would need (bench_stats.h);
  * the whole is the same over the per-round geometric mean of the figures present every round.
  * A benchmark that exits non-zero without figures fails at once; one that printed figures
  * and then exited non-zero is kept in "failures" and the run fails at the end with *result
@@ -67,7 +69,7 @@ int bench_run(struct store *s, const char *version, const struct bench_request *
 	      struct json_object **result, struct tb_error *e);
 
 /* smoke/<v>.json's bench as list and status show it: {"command","ratio","rounds","interval",
- * "verdict"} (interval and verdict null in a record older than them), or NULL. */
+ * "verdict","rounds_needed"} (null in a record older than them), or NULL. */
 struct json_object *bench_summary(const struct store *s, const char *version);
 
 #endif

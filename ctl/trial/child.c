@@ -322,8 +322,9 @@ int child_supervise(struct child *c, const struct child_watch *w, int *status)
 	*status = 0;
 	struct lines l = {0};
 	sigset_t old;
-	/* Blocked until the child's group is gone: a second signal (which, SA_RESETHAND,
-	 * ends us) must not leave the group running. It is delivered on the way out. */
+	/* Blocked until the child's group is gone, so that a signal never finds the group half
+	 * stopped; one held pending meanwhile is delivered on the way out (and only marks us
+	 * interrupted again). */
 	child_block_interrupts(&old);
 	sigset_t held; /* after a first signal, a child that finishes keeps the next one pending */
 	pthread_sigmask(SIG_BLOCK, NULL, &held);

@@ -80,6 +80,8 @@ const struct tb_reason_def tb_reasons[TB_REASON_COUNT] = {
 	R(TB_R_NO_PREVIOUS, "no-previous", TB_EFAIL, TB_RC_STORE),
 	/* the mark of a version the user rolled back from (§12, the store remembers), no failure */
 	R(TB_R_ROLLED_BACK, "rolled-back", TB_OK, TB_RC_TRIAL),
+	/* the channel offers no release of that kind for this machine, none named */
+	R(TB_R_NOT_OFFERED, "not-offered", TB_EFAIL, TB_RC_TRANSFER),
 };
 
 int tb_reason_same(enum tb_reason a, enum tb_reason b)

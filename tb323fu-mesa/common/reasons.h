@@ -69,6 +69,7 @@ enum tb_reason {
 	TB_REASON_NOT_A_RELEASE,
 	TB_REASON_NO_PREVIOUS,
 	TB_REASON_ROLLED_BACK,
+	TB_REASON_NOT_OFFERED,
 	TB_REASON_COUNT
 };
 
@@ -134,6 +135,7 @@ enum tb_reason {
 #define TB_R_NOT_A_RELEASE        ((enum tb_reason)TB_REASON_NOT_A_RELEASE)
 #define TB_R_NO_PREVIOUS          ((enum tb_reason)TB_REASON_NO_PREVIOUS)
 #define TB_R_ROLLED_BACK          ((enum tb_reason)TB_REASON_ROLLED_BACK)
+#define TB_R_NOT_OFFERED          ((enum tb_reason)TB_REASON_NOT_OFFERED)
 
 /* enum tb_reason is not int (it has no negative value), so _Generic tells the two apart. */
 _Static_assert(_Generic((int)0, enum tb_reason: 0, default: 1), "enum tb_reason must not be int");

@@ -8,6 +8,9 @@
 #define STORE_DEFAULT_ROOT "/var/lib/tb323fu/mesa"
 /* $TB323FU_MESA_DIR: the store when no --store is given. */
 #define STORE_ROOT_VAR "TB323FU_MESA_DIR"
+/* $TB323FU_MESA_VERSION: set by `run` for the program it starts (with TB323FU_MESA_DIR, the
+ * store it started it from): the version it runs on, which `which` names inside it. */
+#define STORE_VERSION_VAR "TB323FU_MESA_VERSION"
 
 /* versions/<v>/: a release's tree, its MANIFEST at the top; versions/.<v>.tmp while unpacked,
  * versions/.<v>.rm.tmp while removed. */
@@ -67,6 +70,10 @@
 /* bisect's work folder (docs/design.md §13): a store of its own for the versions it fetched,
  * removed when it ends unless kept. */
 #define STORE_BISECT_DIR "bisect"
+/* bisect's steps' output: written as bisect/step-output.log while it runs, and moved to
+ * bisect.log at the store's root when it ends (replacing the last one). */
+#define STORE_BISECT_RUNNING_LOG "step-output.log"
+#define STORE_BISECT_LOG "bisect.log"
 
 /* The system's per-application rules (docs/design.md §16). */
 #define STORE_APP_RULES "app-rules"

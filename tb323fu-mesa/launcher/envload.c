@@ -149,6 +149,7 @@ int launch_env_clean(const char *root, const struct env_list *extra)
 {
 	for (size_t i = 0; i < selected_vars_count; i++)
 		unsetenv(selected_vars[i]);
+	unsetenv(STORE_VERSION_VAR); /* set again by run; distro's program runs on no version of ours */
 	for (size_t i = 0; i < gl_selected_count; i++)
 		unsetenv(gl_vars[i]);
 	for (size_t i = 0; extra && i < extra->count; i++)

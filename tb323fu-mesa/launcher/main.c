@@ -135,6 +135,21 @@ static void warn_secure(const char *name)
 		  "capability away (setcap -r) for it to be switched", NULL);
 }
 
+/* What the program is started on, for `which` inside it (and any program that asks): the
+ * version's name and the store it is in. */
+static int started_on(const char *root, const char *version)
+{
+	char current[80];
+	const char *name = version ? version : store_current_version(root, current, sizeof current);
+	char real[PATH_MAX];
+	if (!name)
+		return 0;
+	return setenv(STORE_VERSION_VAR, name, 1) != 0 ||
+			       setenv(STORE_ROOT_VAR, realpath(root, real) ? real : root, 1) != 0
+		       ? -1
+		       : 0;
+}
+
 static int cmd_run(const char *store, int argc, char **argv)
 {
 	const char *version = NULL, *gl = NULL;
@@ -157,7 +172,7 @@ static int cmd_run(const char *store, int argc, char **argv)
 		return args ? exec_command(args) : fail(TB_R_FAILED, "cannot set the environment: out of memory", NULL);
 	}
 	if (launch_env_clean(root, NULL) != 0 || launch_env_apply(&selected.list) != 0 ||
-	    (gl_list && launch_env_apply(gl_list) != 0))
+	    (gl_list && launch_env_apply(gl_list) != 0) || started_on(root, version) != 0)
 		return fail(TB_R_FAILED, "cannot set the environment: out of memory", NULL);
 	warn_secure(argv[start]);
 	return exec_command(argv + start);

@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #define MAX_LISTED 32
 
@@ -213,8 +214,25 @@ static void gl_human(const char *shown, const char *asked, const struct env_list
 		printf("GL library directory %s (before the inherited LD_LIBRARY_PATH)\n", dirs->p[i]);
 }
 
+/* The version `run` started this program on (TB323FU_MESA_VERSION, set by run with the store
+ * it came from), when root is that store and holds it; NULL otherwise. */
+static const char *started_on(const char *root)
+{
+	const char *v = getenv(STORE_VERSION_VAR), *from = getenv(STORE_ROOT_VAR);
+	char dir[STORE_PATH_MAX], a[PATH_MAX], b[PATH_MAX];
+	struct stat st;
+	if (!v || !version_name_ok(v) || !from || !realpath(from, a) || !realpath(root, b) || strcmp(a, b) != 0)
+		return NULL;
+	if (path_concat(dir, sizeof dir, root, "/versions/", v) != 0 || lstat(dir, &st) != 0 || !S_ISDIR(st.st_mode))
+		return NULL;
+	return v;
+}
+
 static int which_selection(const char *root, const char *version, const char *gl_mode, int json)
 {
+	const char *started = version ? NULL : started_on(root);
+	if (started)
+		version = started;
 	int rc = launch_env_load(&loaded, root, version);
 	if (rc != 0)
 		return rc;
@@ -252,7 +270,8 @@ static int which_selection(const char *root, const char *version, const char *gl
 	if (json) {
 		char said[PATH_MAX * 2 + 160];
 		snprintf(said, sizeof said, "Mesa %s%s from the store %s (%s)", shown ? shown : "(unknown version)",
-			 version ? "" : ", the current version,", realroot, loaded.path);
+			 started ? ", the version this program was started on," : version ? "" : ", the current version,",
+			 realroot, loaded.path);
 		fputs("{\"ok\":true,\"message\":", stdout);
 		json_string(stdout, said);
 		fputs(",\"version\":", stdout);
@@ -281,7 +300,8 @@ static int which_selection(const char *root, const char *version, const char *gl
 		message_json_answered();
 	} else {
 		printf("Mesa %s%s from the store %s (%s)\n", shown ? shown : "(unknown version)",
-		       version ? "" : ", the current version,", realroot, loaded.path);
+		       started ? ", the version this program was started on," : version ? "" : ", the current version,",
+		       realroot, loaded.path);
 		human_list("Vulkan ICD file", &icds);
 		human_list("Vulkan driver", &vk_drivers);
 		human_list("OpenCL vendor file", &cl_icds);
@@ -381,8 +401,12 @@ static int which_pid(const char *root, int number, int json, int several, const 
 	if (!maps) {
 		int gone = errno == ENOENT;
 		char said[256];
-		snprintf(said, sizeof said, gone ? "no process %s is running (ps -e lists those that are)"
-					       : "cannot read %s: %s (run as the process's owner or as root)",
+		int as_root = geteuid() == 0;
+		snprintf(said, sizeof said,
+			 gone ? "no process %s is running (ps -e lists those that are)"
+			 : as_root ? "cannot read %s: %s (the kernel refuses it even to root here, as it does in a container "
+				     "without CAP_SYS_PTRACE or under a Yama ptrace scope of 3: ask where the process runs)"
+				   : "cannot read %s: %s (run as the process's owner or as root)",
 			 gone ? pid : maps_path, strerror(errno));
 		enum tb_reason reason = gone ? TB_R_NOT_FOUND_LOCAL
 					: errno == EACCES || errno == EPERM ? TB_R_PERMISSION : TB_R_FAILED;

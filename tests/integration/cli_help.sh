@@ -203,4 +203,7 @@ expect_exit 2 "--json with a misspelt option of a command" ctl mesa update --jso
 check "…stdout: the JSON error object" test "$(json_strict "$T/out" 'd["reason"]')" = usage
 expect_exit 2 "--json with a missing value" ctl --json mesa status --config
 check "…stdout: the JSON error object" test "$(json_strict "$T/out" 'd["reason"]')" = usage
+run_cmd "$CTL" mesa help smoke
+check "smoke's --tests names every smoke test, not a count" \
+	grep -q -- "--tests LIST .*run only these of the smoke tests (vk.loader, vk.driver, vk.compute, vk.sync, cl.platform, cl.kernel, gl.draw, gl.zink)" "$T/out"
 done_testing

@@ -30,7 +30,7 @@ check "-q --json: the JSON object is still printed" test "$(json_strict "$T/out"
 # --- failure: the error sentence stays, and the exit code ---
 expect_exit 1 "-q install of a version not downloaded: exit 1 as without -q" ctl -q mesa install 2030.1.1
 check "  the error sentence is on stderr" \
-	grep -qx 'tb323fu-ctl: Mesa 2030.1.1 is not installed: download it first (tb323fu-ctl --store '"$STORE"' mesa download 2030.1.1)' "$T/err"
+	grep -qx 'tb323fu-ctl: Mesa 2030.1.1 is not installed; `tb323fu-ctl --store '"$STORE"' mesa list --available` shows the versions on offer and those installed' "$T/err"
 check "  nothing on stdout" test ! -s "$T/out"
 expect_exit 2 "-q with a usage error: exit 2" ctl -q mesa instal
 check "  the usage sentence is on stderr" grep -q "did you mean" "$T/err"

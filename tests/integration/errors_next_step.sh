@@ -5,7 +5,9 @@
 # (fetch that release), install-local of a file that is not a release (pass the tarball), a
 # file that is not there (not-found), rollback with no previous version (off, or install
 # another), an unknown mesa.conf key (the nearest key), a rule file or lock of the caller's
-# that another user owns (permission, not damage: chown it back).
+# that another user owns (permission, not damage: chown it back); and a sweep of failures, each
+# command they name run in the state they left (a version name's failures point at
+# `list --available`).
 . "$TB_TOP/tests/lib.sh"
 . "$TB_TOP/tests/httpd-lib.sh"
 . "$TB_TOP/tests/app-lib.sh"
@@ -87,7 +89,7 @@ expect_exit 1 "rollback with one version installed" ctl --json mesa rollback
 reason_is no-previous
 check "  names the only version and the ways on" \
 	said "there is no previous version to go back to (Mesa $V1 is the only version installed that rollback knows); nothing was changed: \`tb323fu-ctl --store $STORE mesa off\` switches to the distribution's Mesa"
-check "  and how to have one" said "to have a version to go back to, install another one (\`tb323fu-ctl --store $STORE mesa download VERSION\`, then \`tb323fu-ctl --store $STORE mesa install VERSION\`)"
+check "  and how to have one" said "to have a version to go back to, install another one: \`tb323fu-ctl --store $STORE mesa list --available\` shows the versions on offer"
 expect_exit 0 "  the next step: tb323fu-ctl mesa off" ctl mesa off
 expect_exit 0 "  the next step: tb323fu-ctl mesa download $V2" ctl mesa download $V2
 expect_exit 0 "  then tb323fu-ctl mesa install $V2" ctl mesa install $V2 --no-smoke
@@ -164,4 +166,60 @@ _tb_n=$(cat "$T/n")
 export TB323FU_MESA_JOURNAL="$T/no-such.journal"
 expect_exit 1 "crashes with \$TB323FU_MESA_JOURNAL naming no file" ctl --json mesa crashes
 reason_is not-found
+# --- the sweep: every command a failure names, run in the state the failure left -------------
+# A failure that needs a version name points at `list --available`; each command a sentence
+# names (between backquotes, or in parentheses) runs and exits 0, and none is a pattern to fill
+# in (VERSION, FILE). Over: versions not installed or not offered, with the list cached and
+# without it, bisect's ends, notes, and the store's own not-installed answers.
+# named_commands FILE: the tb323fu-ctl commands the sentence in FILE names, one a line
+named_commands() {
+	python3 - "$1" <<'PY'
+import re, sys
+text = open(sys.argv[1], errors="replace").read()
+for cmd in re.findall(r"`(tb323fu-ctl [^`]*)`", text) + re.findall(r"\((tb323fu-ctl [^()]*)\)", text):
+    print(cmd)
+PY
+}
+# sweep NAME CMD…: CMD fails (exit 1 to 5) and each command its sentence names runs, exit 0
+sweep() {
+	_name=$1
+	shift
+	run_cmd "$@"
+	check "sweep: $_name fails" test "$rc" -ge 1 -a "$rc" -le 5
+	named_commands "$T/err" >"$T/named"
+	check "sweep: $_name names a next step" test -s "$T/named"
+	while IFS= read -r _cmd; do
+		case $_cmd in
+		*VERSION* | *FILE* | *…*) not_ok "sweep: $_name names a pattern, not a command: $_cmd" ;;
+		*)
+			eval "set -- $_cmd"
+			shift
+			run_cmd "$CTL" "$@"
+			check "sweep: $_name → \`$_cmd\` works (exit $rc)" test "$rc" = 0
+			;;
+		esac
+	done <"$T/named"
+}
+rm -rf "$STORE" "$WWW/repos" "$WWW/download"
+printf 'mesa-%s - %s\nmesa-%s - %s\n' $V2 "$R2" $V1 "$R1" | serve
+expect_exit 0 "the sweep's store: $V1 installed from its file, no list cached" ctl mesa install-local "$(dirname "$R1")" --no-smoke
+sweep "install of a version not installed, no list cached" ctl --json mesa install 2026.99.99
+sweep "bisect with no installed version older than the bad one" ctl --json mesa bisect --command true
+sweep "bisect from a version no list offers" ctl --json mesa bisect --good 2026.99.98 --bad $V1 --command true
+sweep "notes of a version not offered, no list cached" ctl --json mesa notes 2026.99.99
+sweep "download of a version not offered" ctl --json mesa download 2026.99.99
+sweep "install of a version not offered, the list cached" ctl --json mesa install 2026.99.99
+sweep "update --to a version not offered" ctl --json mesa update --to 2026.99.99
+sweep "notes of a version not offered" ctl --json mesa notes 2026.99.99
+sweep "remove of a version not installed" ctl --json mesa remove 2026.99.99
+sweep "smoke of a version not installed" ctl --json mesa smoke 2026.99.99
+sweep "verify of a version not installed" ctl --json mesa verify 2026.99.99
+sweep "rollback with one version" ctl --json mesa rollback
+sweep "install of $V2, offered but not downloaded" ctl --json mesa install $V2 --no-smoke
+check "…whose next step downloaded it" test -d "$STORE/versions/$V2"
+expect_exit 1 "cts update with no CTS release offered" ctl --json mesa cts update
+reason_is not-offered
+check "  says so, with no version named, and where a CTS built here goes" \
+	said "no CTS release for $(uname -m) is offered on stable by github:o/r; nothing was changed; the suites take a CTS built here instead: cts_dir (OpenCL-CTS) or deqp_dir (dEQP-VK) in mesa.conf (man tb323fu-mesa.conf)"
+check "  the page it names documents both keys" sh -c "grep -q '^\*cts_dir\*' '$TB_TOP/docs/man/tb323fu-mesa.conf.5.scd' && grep -q '^\*deqp_dir\*' '$TB_TOP/docs/man/tb323fu-mesa.conf.5.scd'"
 done_testing

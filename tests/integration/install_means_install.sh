@@ -158,6 +158,31 @@ else
 	not_ok "install-local stops at placed" "$(cat "$T/paused.err")"
 fi
 
+# A double Ctrl-C (as an impatient user, or `timeout -s INT` to the process group, sends it):
+# both signals land at the test point, and the second in a row is not a new event: one
+# sentence saying what state it left, never a silent exit 130, no staging left behind.
+n_said=0
+for point in locked unpacking unpacked version-files placed journal; do
+	reset_store
+	if paused "$point" "$CTL" --store "$STORE" mesa install-local "$R4"; then
+		kill -INT "$paused_pid"
+		kill -INT "$paused_pid"
+		wait "$paused_job"
+		rc=$?
+		resume
+		check "double Ctrl-C at $point: exit 0 or 1, not killed ($rc)" test "$rc" = 0 -o "$rc" = 1
+		check "  one sentence on stderr, saying what it left" \
+			test "$(grep -c '^tb323fu-ctl: ' "$T/paused.err") $(grep -vc '^tb323fu-ctl: ' "$T/paused.err")" = "$([ "$rc" = 0 ] && echo "0 0" || echo "1 0")"
+		[ "$rc" = 1 ] && grep -q "^tb323fu-ctl: interrupted by SIGINT (Ctrl-C) while " "$T/paused.err" && n_said=$((n_said + 1))
+		[ "$rc" = 0 ] && grep -q "^Mesa $V4 installed" "$T/paused.out" && n_said=$((n_said + 1))
+		check "  no staging left in versions/" test -z "$(find "$STORE/versions" -maxdepth 1 -name '.*')"
+		finished "after a double Ctrl-C at $point"
+	else
+		not_ok "install-local stops at $point" "$(cat "$T/paused.err")"
+	fi
+done
+check "six double Ctrl-C's, six sentences: interrupted, or installed when the commit was past" test "$n_said" = 6
+
 # the current version, failed (a trial that expired), installed again and interrupted
 reset_store
 ctl mesa on >/dev/null && for b in 2 3 4; do TB323FU_BOOT_ID=boot-$b ctl mesa boot-tick >/dev/null; done

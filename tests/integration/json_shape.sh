@@ -68,6 +68,9 @@ shape "install-local" fail j mesa install-local "$T/no-such.tar.gz" --no-smoke
 shape "list" 0 j mesa list
 check "  list keeps §5's keys" json_strict "$T/out" 'set(("version","current","previous","drivers","mesa_version","bytes","smoke")) <= set(d["versions"][0]) or exit(1)' >/dev/null
 shape "list" fail j mesa list extra-word
+shape "list --available" 0 j mesa list --available
+check "  list --available: an available array, each with the store's knowledge" json_strict "$T/out" 'set(("version","channel","published_at","size","mesa_version","current","previous","installed","downloaded","marked","marked_why")) == set(d["available"][0]) and d["release_list"] in ("fetched", "cached") or exit(1)' >/dev/null
+shape "list --available" fail j --config "$T/offline.conf" mesa list --available
 shape "check" 0 j mesa check
 shape "check" fail j --config "$T/offline.conf" mesa check
 shape "notes" 0 j mesa notes $V3

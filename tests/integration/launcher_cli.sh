@@ -91,6 +91,16 @@ check "env json: version, store, variables" test \
 
 # --- a release that asks for LD_LIBRARY_PATH ---
 ctl mesa install-local "$R2" --no-smoke >/dev/null || not_ok "install $V2"
+
+# --- what a program was started on: TB323FU_MESA_VERSION, and which inside it ---
+check "run gives the program TB323FU_MESA_VERSION (current's, $V2) and the store's real path" \
+	test "$(mesa run sh -c 'echo "$TB323FU_MESA_VERSION $TB323FU_MESA_DIR"')" = "$V2 $REAL"
+check "run --version $V1 gives $V1" test "$(mesa run --version $V1 printenv TB323FU_MESA_VERSION)" = "$V1"
+check "which inside run --version $V1 names $V1, the version it was started on, not current" \
+	test "$(mesa run --version $V1 "$MESA" which | head -n 1)" = \
+	"Mesa $V1, the version this program was started on, from the store $REAL ($REAL/env/$V1.env)"
+check "distro's program runs on no version of ours" \
+	test "$(mesa run --version $V1 "$MESA" --store "$STORE" distro sh -c 'echo "${TB323FU_MESA_VERSION-unset}"')" = unset
 check "$V2's env file prepends its lib/" grep -qx "LD_LIBRARY_PATH=$REAL/versions/$V2/lib\${LD_LIBRARY_PATH:+:\$LD_LIBRARY_PATH}" "$STORE/env/$V2.env"
 check "run sets LD_LIBRARY_PATH to current/lib" test "$(env -u LD_LIBRARY_PATH "$MESA" --store "$STORE" run printenv LD_LIBRARY_PATH)" = "$REAL/current/lib"
 check "run puts it before the inherited value" test "$(LD_LIBRARY_PATH=/opt/a:/opt/b mesa run printenv LD_LIBRARY_PATH)" = "$REAL/current/lib:/opt/a:/opt/b"

@@ -101,4 +101,13 @@ expect_exit 0 "which --pid of a file removed since" mesa which --pid $G --json
 check "  is reported as removed, under its name" \
 	test "$(json '[(x["path"].endswith("libvulkan_gone.so"), x["deleted"]) for x in d["drivers"]]' <"$T/out")" = "[(True, True)]"
 kill $N $G
+# --- a process root may not read (a container without CAP_SYS_PTRACE): not "run as root"
+if [ "$(id -u)" = 0 ] && ! cat /proc/1/maps >/dev/null 2>&1; then
+	expect_exit 1 "which --pid 1 as root where the kernel refuses it" mesa which --pid 1
+	check "  says the kernel refuses it even to root, not to run as root" \
+		grep -q "cannot read /proc/1/maps: .* (the kernel refuses it even to root here" "$T/err"
+	check "  never tells root to run as root" sh -c "! grep -q 'or as root' '$T/err'"
+else
+	skip "which --pid 1 refused to root" "root reads /proc/1/maps here (or the test is not root)"
+fi
 done_testing

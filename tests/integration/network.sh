@@ -82,7 +82,7 @@ expect_exit 0 "install makes the downloaded version current" ctl mesa install --
 check "install: 2026.10.06 is current" test "$(readlink "$STORE/current")" = versions/2026.10.06
 expect_exit 1 "install of a version that is not downloaded" ctl --json mesa install 2030.1.1
 reason_is not-installed
-check "…says how to download it" has "tb323fu-ctl --store $STORE mesa download 2030.1.1" "$T/err"
+check "…says where the versions on offer are (the list does not offer it)" has "tb323fu-ctl --store $STORE mesa list --available" "$T/err"
 
 # --- update --dry-run: what it would download and install; no tarball fetched, nothing changed
 store_digest >"$T/before"

@@ -77,7 +77,7 @@ wait_for "off --wait says what it waits for" grep -q "waiting for the store's lo
 # the argument first: no lock needed to say it is wrong
 expect_exit 1 "install 2026.1.1 while the lock is held" ctl --json mesa install 2026.1.1
 check "…answers its argument, not busy" test "$(json_strict "$T/out" 'd["reason"], d["message"]')" = \
-	"('not-installed', 'Mesa 2026.1.1 is not installed: download it first (tb323fu-ctl --store $STORE mesa download 2026.1.1)')"
+	"('not-installed', 'Mesa 2026.1.1 is not installed; \`tb323fu-ctl --store $STORE mesa list --available\` shows the versions on offer and those installed')"
 expect_exit 1 "remove 2026.10.7 while the lock is held" ctl mesa remove 2026.10.7
 check "…answers its argument, naming the nearest" grep -q "Mesa 2026.10.7 is not installed; did you mean $V2?" "$T/err"
 resume

@@ -123,4 +123,29 @@ check "…marks it smoke-failed" test "$(marked_as 2026.10.06)" = smoke-failed
 printf '{"marked":[{"version":"../../x"}]}' >"$STORE/marked"
 expect_exit 0 "status with a hostile marked file" ctl --json mesa status
 check "…reads no marks" test "$(jq_ 'd["marked"]')" = "[]"
+# --- the marks' sentences true in every state (a store of its own) -----------------------------
+STORE="$T/store2"
+net_config 'smoke = off
+keep_versions = 4'
+serve "mesa-2026.10.07 - $(r 2026.10.07)" "mesa-2026.10.06 - $(r 2026.10.06)"
+expect_exit 0 "a second store: 2026.10.06 then 2026.10.07" sh -c "'$CTL' --store '$STORE' mesa update --to 2026.10.06 >/dev/null && '$CTL' --store '$STORE' mesa update >/dev/null"
+expect_exit 0 "rollback to 2026.10.06" ctl mesa rollback
+expect_exit 0 "rollback again, back to the newer 2026.10.07" ctl --json mesa rollback
+check "…says the mark of 2026.10.06, not that update skips it until a newer one (it never would take it)" \
+	test "$(jq_ '"update skips" in d["message"], "Mesa 2026.10.06 is marked rolled back from (`tb323fu-ctl --store '"$STORE"' mesa forget 2026.10.06` clears that); update would not take it anyway, Mesa 2026.10.07 being newer" in d["message"]')" = "(False, True)"
+expect_exit 0 "rollback to 2026.10.06 once more (2026.10.07 marked, the newer)" ctl --json mesa rollback
+check "…says update skips 2026.10.07 until a newer version is offered" \
+	test "$(jq_ '"update skips Mesa 2026.10.07 from now on, until a newer version is offered" in d["message"]')" = True
+serve "mesa-2026.10.08 - $(r 2026.10.08)" "mesa-2026.10.07 - $(r 2026.10.07)" "mesa-2026.10.06 - $(r 2026.10.06)"
+expect_exit 0 "update --to 2026.10.08, then rollback: 2026.10.08 marked, 2026.10.07 forgotten" \
+	sh -c "'$CTL' --store '$STORE' mesa forget 2026.10.07 >/dev/null && '$CTL' --store '$STORE' mesa update --to 2026.10.08 >/dev/null && '$CTL' --store '$STORE' mesa rollback >/dev/null"
+expect_exit 0 "update with the newest marked and a newer one not marked" ctl --json mesa update
+check "…staying on 2026.10.06, and naming 2026.10.07, newer and not marked, with the command that installs it" \
+	test "$(jq_ 'd["skipped"], d["newer_offered"], d["message"].endswith("; Mesa 2026.10.07, newer than 2026.10.06 and not marked, is offered too: `tb323fu-ctl --store '"$STORE"' mesa update --to 2026.10.07` installs it")')" = "('2026.10.08', '2026.10.07', True)"
+expect_exit 0 "update --dry-run in that state" ctl --json mesa update --dry-run
+check "…starts as every dry run does" test "$(jq_ 'd["message"].startswith("dry run: Mesa 2026.10.08 is skipped"), d["message"].endswith("; nothing was changed")')" = "(True, True)"
+expect_exit 0 "update --to 2026.10.08, which is marked" ctl --json mesa update --to 2026.10.08
+check "…says installing it cleared its mark" \
+	test "$(jq_ 'd["unmarked"], "Mesa 2026.10.08 is no longer marked (it was rolled-back): installing it cleared the mark" in d["message"]')" = "('rolled-back', True)"
+check "…and the mark is gone" test "$(marked_as 2026.10.08)" = ""
 done_testing

@@ -36,8 +36,8 @@ st() { "$CTL" --store "$STORE" --json mesa status | json_strict - "$1"; }
 
 expect_exit 0 "install-local $V1" ctl mesa install-local "$R1" --no-smoke
 expect_exit 1 "install of a version not in the store" ctl --json mesa install $V2
-check "  says it is not installed, and to download it" \
-	grep -qx "tb323fu-ctl: Mesa $V2 is not installed; did you mean $V1? (or download it first: tb323fu-ctl --store $STORE mesa download $V2)" "$T/err"
+check "  says it is not installed, and where to see the versions on offer (no list is cached)" \
+	grep -qx "tb323fu-ctl: Mesa $V2 is not installed; did you mean $V1? (\`tb323fu-ctl --store $STORE mesa list --available\` shows the versions on offer and those installed)" "$T/err"
 reason_is not-installed
 expect_exit 0 "  the next step: download $V2" ctl mesa download $V2
 expect_exit 0 "status" ctl mesa status
