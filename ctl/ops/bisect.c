@@ -1,5 +1,6 @@
 /* bisect: the first bad version between a good and a bad one (ops/bisect.h). */
 #include "ops/bisect.h"
+#include "store/layout.h"
 #include "ops/acquire.h"
 #include "release/feed.h"
 #include "store/manifest.h"
@@ -80,9 +81,9 @@ static void list_candidates(struct bisection *b)
 	for (size_t i = 0; i < n; i++)
 		add(b, v[i], 1, NULL);
 	store_free_list(v, n);
-	char *cache = store_path(b->s, STORE_CACHE_DIR);
 	struct tb_error none = {0};
-	b->r->listed = feed_cached(b->cfg, cache, &b->feed, &none) == TB_OK;
+	char *cache = store_reach_dir(b->s, STORE_CACHE_DIR, 0, &none);
+	b->r->listed = cache && feed_cached(b->cfg, cache, &b->feed, &none) == TB_OK;
 	free(cache);
 	int testing = !strcmp(b->cfg->channel, "testing");
 	for (size_t i = 0; b->r->listed && i < b->feed.n; i++) {
@@ -153,8 +154,9 @@ static int resolve_ends(struct bisection *b, struct tb_error *e)
  * time; what a killed bisect left half unpacked goes with the lock's leftovers. */
 static int open_work(struct bisection *b, struct tb_error *e)
 {
-	char *dir = store_path(b->s, STORE_BISECT_DIR);
-	int rc = store_open(&b->ws, dir, 1, e);
+	/* reached as the layout says: a link planted at bisect/ is refused, never followed */
+	char *dir = store_reach_dir(b->s, STORE_BISECT_DIR, 1, e);
+	int rc = dir ? store_open(&b->ws, dir, 1, e) : e->code;
 	free(dir);
 	if (rc)
 		return rc;

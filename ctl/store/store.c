@@ -1,4 +1,5 @@
 #include "store/store.h"
+#include "store/layout.h"
 #include "store/running.h"
 #include "store/pins.h"
 #include "store/manifest.h"
@@ -43,24 +44,12 @@ static int unsafe_store(const char *path, struct tb_error *e)
  * (versions, .lock, icd/versions/<v>) and make a writer create files elsewhere. Writers check
  * every part under the lock and refuse a store that is not as they left it. */
 
-enum part_kind { PART_DIR = 1, PART_FILE = 2, PART_LINK = 4 };
-
 static int kind_of(mode_t m)
 {
 	return S_ISDIR(m) ? PART_DIR : S_ISREG(m) ? PART_FILE : S_ISLNK(m) ? PART_LINK : 0;
 }
 
-static const char *kind_name(int k)
-{
-	return k & PART_FILE ? "a file" : k & PART_DIR ? "a directory" : k & PART_LINK ? "a symbolic link" : "a special file";
-}
-
-static int wrong_part(const char *root, const char *rel, int have, int want, struct tb_error *e)
-{
-	return tb_fail(e, TB_R_DAMAGED_STORE,
-		       "the store %s is not as tb323fu-ctl left it: %s is %s where %s belongs; move it out of the store (or remove it) and run the command again",
-		       root, rel, kind_name(have), kind_name(want));
-}
+#define wrong_part store_part_refuse
 
 /* rel (relative to the store) is absent or one of the kinds in want. */
 static int part_is(int rootfd, const char *root, const char *rel, int want, struct tb_error *e)
@@ -147,34 +136,19 @@ static int store_check_parts(const struct store *s, struct tb_error *e)
 	int rootfd = open(s->root, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (rootfd < 0)
 		return tb_fail_errno(e, TB_R_FAILED, "cannot open the store %s", s->root);
-	static const struct {
-		const char *rel;
-		int kind;
-	} parts[] = {
-		{STORE_VERSIONS, PART_DIR},
-		{STORE_ICD_DIR, PART_DIR},
-		{STORE_ICD_OPENCL, PART_DIR},
-		{STORE_ICD_VERSIONS, PART_DIR},
-		{STORE_ENV_DIR, PART_DIR},
-		{STORE_SMOKE_DIR, PART_DIR},
-		{STORE_CACHE_DIR, PART_DIR},
-		{STORE_CURRENT, PART_LINK},
-		{STORE_PREVIOUS, PART_LINK},
-		/* the files every commit replaces by rename: a link planted there goes then, its
-		 * target untouched (store_planted_links) */
-		{STORE_ENV_CONF, PART_FILE | PART_LINK},
-		{STORE_FLATPAK_CONF, PART_FILE | PART_LINK},
-		{STORE_STATE, PART_FILE | PART_LINK},
-		{STORE_CURRENT_VULKAN_ICD, PART_FILE | PART_LINK},
-		{STORE_CURRENT_OPENCL_ICD, PART_FILE | PART_LINK},
-		{STORE_CURRENT_ENV, PART_FILE | PART_LINK},
-		{STORE_CURRENT_GL_ENV, PART_FILE | PART_LINK},
-		{STORE_CURRENT_ZINK_ENV, PART_FILE | PART_LINK},
-		{STORE_CURRENT_EGL_VENDOR, PART_FILE | PART_LINK},
-	};
+	/* the folders and links of the layout (docs/design.md §3) and the files every commit
+	 * replaces by rename (a link planted there goes then, its target untouched:
+	 * store_planted_links); a file only some commands write (marked, app-rules) is looked at
+	 * by those, as they reach it (store_reach_file) */
+	static const char *const renamed[] = {STORE_CURRENT_ENV, STORE_CURRENT_GL_ENV, STORE_CURRENT_ZINK_ENV};
 	int rc = TB_OK;
-	for (size_t i = 0; !rc && i < sizeof parts / sizeof *parts; i++)
-		rc = part_is(rootfd, s->root, parts[i].rel, parts[i].kind, e);
+	for (size_t i = 0; !rc && i < store_layout_count; i++) {
+		const struct store_part *p = &store_layout[i];
+		if (!strchr(p->path, '*') && p->kind != PART_FILE)
+			rc = part_is(rootfd, s->root, p->path, p->kind, e);
+	}
+	for (size_t i = 0; !rc && i < sizeof renamed / sizeof *renamed; i++)
+		rc = part_is(rootfd, s->root, renamed[i], PART_FILE | PART_LINK, e);
 	if (!rc)
 		rc = entries_are(rootfd, s->root, STORE_VERSIONS, PART_DIR, 0, e);
 	if (!rc) /* icd/versions/<v>/{turnip.json,opencl/} */

@@ -128,13 +128,15 @@ void txn_abort(struct txn *t)
 	txn_free(t);
 }
 
-/* Renames (or removes) one entry; a temporary already gone was renamed before a kill. */
+/* Renames (or removes) one entry; a temporary already gone was renamed before a kill. One
+ * that cannot take its place (a folder stands there) goes: no temporary stays behind. */
 static void apply_op(const char *root, const char *tmp, const char *final)
 {
 	char *f = path_join(root, final);
 	if (tmp) {
 		char *p = path_join(root, tmp);
-		rename(p, f);
+		if (rename(p, f) != 0 && errno != ENOENT)
+			unlink(p);
 		free(p);
 	} else {
 		unlink(f);
