@@ -339,6 +339,8 @@ int store_lock(struct store *s, int wait, struct tb_error *e)
 	struct stat st;
 	if (fd < 0 && errno == ELOOP)
 		return wrong_part(s->root, STORE_LOCK, PART_LINK, PART_FILE, e);
+	if (fd < 0 && errno == EISDIR)
+		return wrong_part(s->root, STORE_LOCK, PART_DIR, PART_FILE, e);
 	if (fd < 0)
 		return tb_fail_errno_as(e, TB_R_PERMISSION, "cannot open the store's lock in %s (run as the store's owner, e.g. with sudo)", s->root);
 	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
@@ -446,9 +448,18 @@ static int has_tree(const struct store *s, const char *dir, const char *version)
 {
 	if (!version_name_ok(version))
 		return 0;
-	char *p = store_path(s, "%s/%s/" STORE_MANIFEST, dir, version);
+	/* a CTS tree is a folder of the store's own: a link planted there is none (store/layout.h);
+	 * a version's folder that is a link is still named, for verify to say it is one (§3) */
+	char *rel = xasprintf("%s/%s", dir, version);
+	struct tb_error refused = {0};
+	char *tree = strcmp(dir, STORE_CTS) ? path_join(s->root, rel) : store_reach_dir(s, rel, 0, &refused);
+	free(rel);
+	if (!tree)
+		return 0;
+	char *p = path_join(tree, STORE_MANIFEST);
 	int ok = access(p, F_OK) == 0;
 	free(p);
+	free(tree);
 	return ok;
 }
 
@@ -500,8 +511,9 @@ char **store_versions(const struct store *s, size_t *n)
 char **store_trees(const struct store *s, const char *folder, size_t *n)
 {
 	*n = 0;
-	char *dir = path_join(s->root, folder);
-	DIR *d = opendir(dir);
+	struct tb_error refused = {0};
+	char *dir = store_reach_dir(s, folder, 0, &refused);
+	DIR *d = dir ? open_dir_nofollow(dir) : NULL;
 	free(dir);
 	if (!d)
 		return NULL;
