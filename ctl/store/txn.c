@@ -205,8 +205,10 @@ static int rel_ok(const char *p)
 
 int txn_pending(const struct store *s)
 {
+	/* a file of ours only: a link or a FIFO planted there is no journal (store/layout.h) */
 	char *jpath = path_join(s->root, STORE_JOURNAL);
-	int yes = access(jpath, F_OK) == 0;
+	struct stat st;
+	int yes = lstat(jpath, &st) == 0 && S_ISREG(st.st_mode);
 	free(jpath);
 	return yes;
 }
@@ -215,7 +217,8 @@ int txn_recover(const struct store *s)
 {
 	char *jpath = path_join(s->root, STORE_JOURNAL);
 	size_t len = 0;
-	char *text = read_small_file(jpath, 64 * 1024, &len);
+	/* never through a link planted there, never from a FIFO */
+	char *text = read_small_file_nofollow(jpath, 64 * 1024, &len);
 	if (!text) {
 		free(jpath);
 		return 0;
