@@ -195,15 +195,11 @@ int store_open(struct store *s, const char *dir, int create, struct tb_error *e)
 	if (create) {
 		static const char *const subdirs[] = {STORE_DIRS};
 		for (size_t i = 0; i < sizeof subdirs / sizeof *subdirs; i++) {
-			char *p = path_join(s->root, subdirs[i]);
-			struct stat st;
-			/* mkdir_p would follow a planted link and create inside its target */
-			int rc = lstat(p, &st) == 0 && !S_ISDIR(st.st_mode)
-					 ? wrong_part(s->root, subdirs[i], kind_of(st.st_mode), PART_DIR, e)
-					 : mkdir_p(p, 0755, e);
+			/* made as the layout says: never inside what a planted link reaches */
+			char *p = store_reach_dir(s, subdirs[i], 1, e);
+			if (!p)
+				return e->code;
 			free(p);
-			if (rc)
-				return rc;
 		}
 	}
 	return TB_OK;

@@ -203,6 +203,29 @@ check "…and the folder outside is as it was, every file and its bytes" \
 printf '# %s\n' "path	plant	command	result"
 sed 's/^/# /' "$T/table"
 
+# --- the source: no feature makes a folder by itself --------------------------------------------
+# Every folder of the store is made by the layout's helper (ctl/store/layout.c); a call that
+# makes a folder anywhere else is one of these, each with why it is no folder of the store's
+# table or is made fresh below one the helper reached.
+cat >"$T/allowed-mkdir" <<'EOF'
+ctl/store/layout.c	the helper itself
+ctl/store/store.c	the store's root (--store DIR), before it has a layout
+ctl/release/release.c	the staging tree, made fresh (after remove_tree) in versions/ or cts/ reached by the helper
+ctl/flatpak/export.c	a Flatpak installation's folders, outside the store
+ctl/flatpak/session.c	an installation's overrides/, outside the store
+ctl/apprules/rules.c	a user's rule folder (~/.config/tb323fu) or the reached store root
+ctl/apprules/override_files.c	the desktop's applications folder, outside the store
+ctl/cmd/app_scope.c	a rule scope's folder, outside the store
+ctl/cmd/pack.c	pack's output folder, outside the store
+ctl/trial/suite_deqp.c	a batch's folder in the run's private temporary folder
+ctl/trial/bench.c	bench's results folder, made fresh (0700) in cache/ reached by the helper
+EOF
+(cd "$TB_TOP" && grep -rlE '(mkdir_p|mkdir_below|mkdirat|[^_a-z]mkdir)\(' ctl --include='*.c' | grep -v '^ctl/base/fs.c$') >"$T/makers"
+_bad=
+while read -r f; do grep -q "^$f	" "$T/allowed-mkdir" || _bad="$_bad $f"; done <"$T/makers"
+check "every folder is made by the layout's helper or by one of $(wc -l <"$T/allowed-mkdir") named ($(wc -l <"$T/makers") files make folders)" \
+	test -z "$_bad" || printf '#   makes a folder by itself:%s\n' "$_bad"
+
 # --- what the sweep found, each fixed ---------------------------------------------------------
 # a store whose cache/ was deleted (people clear caches): bench makes it again
 rm -rf "$STORE" && cp -a "$T/pristine" "$STORE" && rm -rf "$STORE/cache"
