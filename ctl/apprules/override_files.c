@@ -145,3 +145,78 @@ size_t override_ours_list(const char *apps_dir, char ***ids)
 	closedir(dh);
 	return n;
 }
+
+/* Whether a group of kf carries our mark and an Exec that starts our launcher. */
+static int marked_and_launching(GKeyFile *kf)
+{
+	gsize n = 0;
+	char **groups = g_key_file_get_groups(kf, &n);
+	int mark = 0, launcher = 0;
+	for (gsize i = 0; i < n; i++) {
+		gchar *m = g_key_file_get_value(kf, groups[i], KEY_MARK, NULL);
+		mark |= m && !strcmp(m, OVERRIDE_MARK);
+		g_free(m);
+		gchar *exec = g_key_file_get_value(kf, groups[i], "Exec", NULL);
+		if (exec) {
+			size_t first = strcspn(exec, " \t");
+			char *program = g_strndup(exec, first);
+			const char *base = strrchr(program, '/');
+			launcher |= !strcmp(base ? base + 1 : program, "tb323fu-mesa");
+			g_free(program);
+		}
+		g_free(exec);
+	}
+	g_strfreev(groups);
+	return mark && launcher;
+}
+
+/* A file (not a link) marked as ours, read whatever its encoding. */
+static int marked_file(const char *path)
+{
+	size_t len = 0;
+	char *text = read_small_file_nofollow(path, OVERRIDE_MAX_BYTES, &len);
+	GKeyFile *kf = text && !memchr(text, '\0', len) ? load_entry(text, len) : NULL;
+	int marked = kf && marked_and_launching(kf);
+	if (kf)
+		g_key_file_free(kf);
+	free(text);
+	return marked;
+}
+
+static int marked_entry(const struct app_scope *sc, const char *id)
+{
+	char *path = path_join(sc->apps_dir, id);
+	struct stat st;
+	int marked = 0;
+	if (lstat(path, &st) == 0 && S_ISLNK(st.st_mode)) {
+		/* a link to an entry of ours: what it reaches is a regular file, marked */
+		char *target = realpath(path, NULL);
+		marked = target && !lstat(target, &st) && S_ISREG(st.st_mode) && marked_file(target);
+		free(target);
+	} else if (lstat(path, &st) == 0 && S_ISREG(st.st_mode)) {
+		marked = override_owner(sc, id, NULL, NULL, NULL, NULL) != 1 && marked_file(path);
+	}
+	free(path);
+	return marked;
+}
+
+size_t override_marked_list(const char *apps_dir, char ***ids)
+{
+	*ids = NULL;
+	DIR *dh = opendir(apps_dir);
+	if (!dh)
+		return 0;
+	struct app_scope sc = {.apps_dir = (char *)apps_dir};
+	size_t n = 0;
+	struct dirent *de;
+	while ((de = readdir(dh)) && n < APPRULES_MAX_RULES) {
+		size_t len = strlen(de->d_name);
+		if (de->d_name[0] == '.' || len < 9 || strcmp(de->d_name + len - 8, ".desktop") ||
+		    !marked_entry(&sc, de->d_name))
+			continue;
+		*ids = xrealloc(*ids, (n + 1) * sizeof **ids);
+		(*ids)[n++] = xstrdup(de->d_name);
+	}
+	closedir(dh);
+	return n;
+}

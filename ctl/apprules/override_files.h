@@ -23,6 +23,12 @@ int override_remove(const struct app_scope *sc, const char *id, struct tb_error 
 /* The entries of apps_dir that are ours (override_owner's rule), whatever rule they carry:
  * their names (allocated, *ids, each and the array freed by the caller); how many. */
 size_t override_ours_list(const char *apps_dir, char ***ids);
+/* For the package's removal, the entries of apps_dir marked as ours that override_owner's
+ * rule does not take (they start our launcher, which goes with the package): a file whose
+ * groups (any of them, [Desktop Entry] or an action's) carry our mark beside an Exec that
+ * starts tb323fu-mesa, however it reads (bytes that are not UTF-8 too), and a link to an
+ * entry of ours (the link goes, never what it points at). Names as override_ours_list. */
+size_t override_marked_list(const char *apps_dir, char ***ids);
 /* Every entry of ours in apps_dir, as the rules they carry (added to r). */
 void override_recover_rules(const char *apps_dir, struct app_rules *r);
 

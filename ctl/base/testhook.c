@@ -72,3 +72,14 @@ void testhook_pause(const char *point)
 	sigaction(SIGPIPE, &old, NULL);
 	close(fd);
 }
+
+unsigned long long testhook_bound(const char *name, unsigned long long normal)
+{
+	char var[96];
+	snprintf(var, sizeof var, "TB323FU_TEST_%s", name);
+	const char *v = getenv(var);
+	if (!v || !*v || strspn(v, "0123456789") != strlen(v) || strlen(v) > 18)
+		return normal;
+	unsigned long long n = strtoull(v, NULL, 10);
+	return n > 0 && n < normal ? n : normal;
+}

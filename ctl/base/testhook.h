@@ -9,4 +9,9 @@
  * anything else does nothing. */
 void testhook_pause(const char *point);
 
+/* TB323FU_TEST_<NAME>=<bytes>: a bound a test lowers (the children's output and memory,
+ * docs/design.md §14) so that reaching it takes little; the value is used only when it is a
+ * number below normal, so the variable can only make a bound smaller. normal otherwise. */
+unsigned long long testhook_bound(const char *name, unsigned long long normal);
+
 #endif

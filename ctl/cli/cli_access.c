@@ -20,7 +20,10 @@ int cli_store_access(const char *dir)
 	if (stat(dir, &st) == 0) {
 		for (size_t i = 0; i < sizeof parts / sizeof *parts; i++) {
 			char *p = *parts[i] ? path_join(dir, parts[i]) : xstrdup(dir);
-			int bad = path_exists(p) && access(p, W_OK | X_OK) != 0 ? errno : 0;
+			/* a folder only: a link, a file or a FIFO there is the store's damage, which
+			 * its checks name (store/layout.h), not a permission to ask for */
+			struct stat part;
+			int bad = lstat(p, &part) == 0 && S_ISDIR(part.st_mode) && access(p, W_OK | X_OK) != 0 ? errno : 0;
 			free(p);
 			if (bad)
 				return bad;

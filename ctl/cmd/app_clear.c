@@ -10,6 +10,7 @@
 #include "base/error.h"
 
 #include <stdlib.h>
+#include <unistd.h>
 
 struct app_user_opts {
 	int user;
@@ -27,7 +28,21 @@ static int cmd_app_clear(struct cli *c, const void *opts, struct store *s, struc
 		/* every entry with our mark, whatever rule it carries (one of a newer or older
 		 * build, one whose rule this build does not take): it starts our launcher */
 		char **ids = NULL;
-		size_t n = override_ours_list(x.sc.apps_dir, &ids);
+		/* first what is marked as ours in an unusual way (a link to ours, a file that is
+		 * not UTF-8, our mark in an action): those links reach the entries below */
+		size_t n = override_marked_list(x.sc.apps_dir, &ids);
+		for (size_t i = 0; i < n; i++) {
+			char *path = path_join(x.sc.apps_dir, ids[i]);
+			if (unlink(path) == 0)
+				removed++;
+			else if (!e.code)
+				tb_fail_errno(&e, TB_R_FAILED, "cannot remove %s", path);
+			free(path);
+			free(ids[i]);
+		}
+		free(ids);
+		ids = NULL;
+		n = override_ours_list(x.sc.apps_dir, &ids);
 		for (size_t i = 0; i < n; i++) {
 			struct tb_error one = {0};
 			if (override_remove(&x.sc, ids[i], &one) == 0)

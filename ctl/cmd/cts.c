@@ -2,6 +2,7 @@
  * the store's cts/ (docs/design.md §13); cts list and cts remove are here, the two that
  * install in cts_install.c. */
 #include "cli/cli.h"
+#include "store/layout.h"
 #include "cli/command.h"
 #include "cmd/commands.h"
 #include "cmd/cts_say.h"
@@ -22,10 +23,10 @@
 static json_object *offered(struct cli *c, const struct store *s, struct strbuf *sb)
 {
 	json_object *arr = json_object_new_array();
-	char *cache = store_path(s, STORE_CACHE_DIR);
-	struct feed f;
 	struct tb_error ignored = {0};
-	if (feed_cached(&c->cfg, cache, &f, &ignored) == TB_OK) {
+	char *cache = store_reach_dir(s, STORE_CACHE_DIR, 0, &ignored);
+	struct feed f;
+	if (cache && feed_cached(&c->cfg, cache, &f, &ignored) == TB_OK) {
 		struct feed cts = feed_cts_view(&f);
 		for (size_t i = 0; i < cts.n; i++) {
 			const struct feed_release *r = &cts.releases[i];

@@ -1,6 +1,7 @@
 /* notes [VERSION]: the release notes of a version (default the channel's newest), from the
  * cached release list (docs/design.md §13). */
 #include "cli/cli.h"
+#include "store/layout.h"
 #include "cli/command.h"
 #include "cmd/commands.h"
 #include "release/feed.h"
@@ -24,9 +25,9 @@ static int cmd_notes(struct cli *c, const void *opts, struct store *s, struct ou
 {
 	const char *want = ((const struct notes_opts *)opts)->version;
 	struct tb_error e = {0};
-	char *cache = store_path(s, STORE_CACHE_DIR);
+	char *cache = store_reach_dir(s, STORE_CACHE_DIR, 0, &e);
 	struct feed f;
-	int rc = feed_cached(&c->cfg, cache, &f, &e);
+	int rc = cache ? feed_cached(&c->cfg, cache, &f, &e) : e.code;
 	free(cache);
 	if (!rc) {
 		const struct feed_release *r = want ? feed_find(&f, want) : feed_newest(&f, c->cfg.channel);

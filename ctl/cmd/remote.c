@@ -1,5 +1,6 @@
 /* The release source as the commands that talk to it see it (ctl/cmd/remote.h). */
 #include "cmd/remote.h"
+#include "store/layout.h"
 #include "ops/acquire.h"
 #include "ops/remember.h"
 #include "release/release.h"
@@ -23,8 +24,8 @@ int remote_open(struct cli *c, struct store *s, struct remote *rs, int peek,
 		       struct tb_error *e)
 {
 	*rs = (struct remote){.s = s};
-	char *cache = store_path(s, STORE_CACHE_DIR);
-	int rc = peek ? TB_OK : mkdir_p(cache, 0755, e);
+	char *cache = store_reach_dir(s, STORE_CACHE_DIR, !peek, e);
+	int rc = cache ? TB_OK : e->code;
 	if (!rc && peek)
 		rc = feed_peek(&c->cfg, cache, &rs->feed, &rs->from_cache, e);
 	else if (!rc)

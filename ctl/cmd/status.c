@@ -1,6 +1,7 @@
 /* status: what is installed and switched on (the default command); its JSON keys are
  * docs/design.md §5's, exactly. */
 #include "cli/cli.h"
+#include "store/layout.h"
 #include "cli/command.h"
 #include "ops/session_gl.h"
 #include "ops/login_reach.h"
@@ -39,11 +40,11 @@ static const char *short_commit(const char *c, char *buf, size_t n)
 /* What the channel offers, as the last `check` saw it (no network here). */
 static char *cached_available(const struct cli *c, const struct store *s, const struct marks *marks)
 {
-	char *cache = store_path(s, STORE_CACHE_DIR);
-	struct feed f = {0};
 	struct tb_error ignored = {0};
+	char *cache = store_reach_dir(s, STORE_CACHE_DIR, 0, &ignored);
+	struct feed f = {0};
 	char *v = NULL;
-	if (feed_cached(&c->cfg, cache, &f, &ignored) == TB_OK) {
+	if (cache && feed_cached(&c->cfg, cache, &f, &ignored) == TB_OK) {
 		const struct feed_release *r = feed_newest(&f, c->cfg.channel);
 		if (r && !remember_skips(marks, r)) /* one the store remembers is not offered */
 			v = xstrdup(r->version);

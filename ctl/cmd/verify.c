@@ -2,6 +2,7 @@
  * MANIFEST and run the ELF checks again; --repair fetches a damaged one anew, or takes it from
  * its tarball on disk (--from), and never changes which version is current. */
 #include "cli/cli.h"
+#include "store/layout.h"
 #include "cli/command.h"
 #include "cmd/commands.h"
 #include "ops/acquire.h"
@@ -26,10 +27,10 @@ struct verify_opts {
 /* Whether the cached release list offers v: then `verify --repair` can fetch it anew. */
 static int offered(const struct cli *c, const struct store *s, const char *v)
 {
-	char *cache = store_path(s, STORE_CACHE_DIR);
-	struct feed f;
 	struct tb_error ignored = {0};
-	int yes = feed_cached(&c->cfg, cache, &f, &ignored) == TB_OK;
+	char *cache = store_reach_dir(s, STORE_CACHE_DIR, 0, &ignored);
+	struct feed f;
+	int yes = cache && feed_cached(&c->cfg, cache, &f, &ignored) == TB_OK;
 	if (yes) {
 		yes = feed_find(&f, v) != NULL;
 		feed_free(&f);

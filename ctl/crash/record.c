@@ -1,5 +1,6 @@
 /* <store>/crash-record: the journal cursor read up to, the events and the pins made. */
 #include "crash/record.h"
+#include "store/layout.h"
 #include "base/jsontext.h"
 #include "base/fs.h"
 #include "common/storelayout.h"
@@ -36,7 +37,14 @@ static int record_whole(json_object *o)
 
 json_object *crash_record_load(const struct store *s, int *damaged)
 {
-	char *path = store_path(s, "%s", STORE_CRASH_RECORD);
+	/* reached as the layout says: anything but a file there reads as a damaged record */
+	struct tb_error refused = {0};
+	char *path = store_reach_file(s, STORE_CRASH_RECORD, 0, &refused);
+	if (!path) {
+		if (damaged)
+			*damaged = 1;
+		return json_object_new_object();
+	}
 	json_object *o = crash_record_load_at(path, damaged);
 	free(path);
 	return o;
@@ -78,7 +86,9 @@ const char *crash_record_str(json_object *o, const char *key)
 
 int crash_record_save(struct store *s, json_object *rec, struct tb_error *e)
 {
-	char *path = store_path(s, "%s", STORE_CRASH_RECORD);
+	char *path = store_reach_file(s, STORE_CRASH_RECORD, 0, e);
+	if (!path)
+		return e->code;
 	int rc = crash_record_save_at(path, rec, e);
 	free(path);
 	return rc;

@@ -9,6 +9,7 @@
 #include "flatpak/runtime.h"
 #include "base/alloc.h"
 #include "base/fs.h"
+#include "base/strbuf.h"
 #include "common/envvars.h"
 #include "common/flatpakname.h"
 #include "common/ident.h"
@@ -105,36 +106,232 @@ int flatpak_session_override_state(int user)
 	return st;
 }
 
-/* A group left without keys goes. */
-static void drop_if_empty(GKeyFile *kf, const char *group)
+/* The edit is made on the file's lines, GKeyFile deciding what is whose: only whole lines of
+ * ours go in (our keys with their marked comment at the end of [Environment], our names at
+ * the end of [Context]'s unset-environment, a group of ours at the end of the file) and only
+ * those come out, so every byte of someone else's stays where it was and `on` then `off`
+ * gives the file back as it was (GKeyFile's own writer would move blank lines and line ends). */
+struct lines {
+	char **v; /* each with its line end; the last may have none */
+	size_t n;
+};
+
+static void lines_split(const char *text, size_t len, struct lines *l)
 {
-	gsize left = 0;
-	g_strfreev(g_key_file_get_keys(kf, group, &left, NULL));
-	if (!left)
-		g_key_file_remove_group(kf, group, NULL);
+	l->v = NULL;
+	l->n = 0;
+	for (size_t at = 0; at < len;) {
+		const char *nl = memchr(text + at, '\n', len - at);
+		size_t end = nl ? (size_t)(nl - text) + 1 : len;
+		l->v = xrealloc(l->v, (l->n + 1) * sizeof *l->v);
+		l->v[l->n++] = xasprintf("%.*s", (int)(end - at), text + at);
+		at = end;
+	}
 }
 
-/* name put in (on) or taken out of [Context] unset-environment, every other name kept in
- * its order. */
-static void unset_list(GKeyFile *kf, const char *name, int on)
+static char *lines_join(const struct lines *l, size_t *len)
 {
-	gsize n = 0;
-	char **old = g_key_file_get_string_list(kf, CONTEXT_GROUP, UNSET_KEY, &n, NULL);
-	const char **now = g_new0(const char *, n + 2);
-	gsize k = 0;
-	for (gsize i = 0; i < n; i++)
-		if (strcmp(old[i], name))
-			now[k++] = old[i];
-	if (on)
-		now[k++] = name;
-	if (k)
-		g_key_file_set_string_list(kf, CONTEXT_GROUP, UNSET_KEY, now, k);
-	else if (old) {
-		g_key_file_remove_key(kf, CONTEXT_GROUP, UNSET_KEY, NULL);
-		drop_if_empty(kf, CONTEXT_GROUP);
+	struct strbuf sb = {0};
+	sb_append(&sb, "");
+	for (size_t i = 0; i < l->n; i++)
+		sb_append(&sb, l->v[i]);
+	*len = sb.len;
+	return sb.buf;
+}
+
+static void lines_free(struct lines *l)
+{
+	for (size_t i = 0; i < l->n; i++)
+		free(l->v[i]);
+	free(l->v);
+}
+
+/* line (taken) put before index at; the line before it ended first. */
+static void lines_insert(struct lines *l, size_t at, char *line)
+{
+	if (at > 0 && !strchr(l->v[at - 1], '\n')) {
+		char *ended = xasprintf("%s\n", l->v[at - 1]);
+		free(l->v[at - 1]);
+		l->v[at - 1] = ended;
 	}
-	g_free(now);
-	g_strfreev(old);
+	l->v = xrealloc(l->v, (l->n + 1) * sizeof *l->v);
+	memmove(&l->v[at + 1], &l->v[at], (l->n - at) * sizeof *l->v);
+	l->v[at] = line;
+	l->n++;
+}
+
+static void lines_remove(struct lines *l, size_t at)
+{
+	free(l->v[at]);
+	memmove(&l->v[at], &l->v[at + 1], (l->n - at - 1) * sizeof *l->v);
+	l->n--;
+}
+
+/* The line's length without its end. */
+static size_t content_len(const char *line)
+{
+	return strcspn(line, "\r\n");
+}
+
+static int blank(const char *line)
+{
+	return strspn(line, " \t\r\n") == strlen(line);
+}
+
+static int blank_text(const char *text, size_t len)
+{
+	for (size_t i = 0; i < len; i++)
+		if (!strchr(" \t\r\n", text[i]))
+			return 0;
+	return 1;
+}
+
+static int group_line(const char *line, const char *group)
+{
+	if (line[0] != '[')
+		return 0;
+	size_t n = content_len(line), g = group ? strlen(group) : 0;
+	return !group || (n == g + 2 && !strncmp(line + 1, group, g) && line[g + 1] == ']');
+}
+
+static int key_line(const char *line, const char *key)
+{
+	size_t k = strlen(key);
+	if (strncmp(line, key, k))
+		return 0;
+	const char *rest = line + k + strspn(line + k, " \t");
+	return *rest == '=';
+}
+
+/* The first [group]'s header (-1: none) and the end of its lines (*end). */
+static long group_find(const struct lines *l, const char *group, size_t *end)
+{
+	for (size_t i = 0; i < l->n; i++) {
+		if (!group_line(l->v[i], group))
+			continue;
+		size_t j = i + 1;
+		while (j < l->n && !group_line(l->v[j], NULL))
+			j++;
+		*end = j;
+		return (long)i;
+	}
+	*end = l->n;
+	return -1;
+}
+
+/* Where a line goes at the end of the group (header h, lines to end): after its last line
+ * that is not blank. */
+static size_t group_tail(const struct lines *l, long h, size_t end)
+{
+	while (end > (size_t)h + 1 && blank(l->v[end - 1]))
+		end--;
+	return end;
+}
+
+/* The group's line for key, or -1. */
+static long key_find(const struct lines *l, long h, size_t end, const char *key)
+{
+	for (size_t i = (size_t)h + 1; h >= 0 && i < end; i++)
+		if (key_line(l->v[i], key))
+			return (long)i;
+	return -1;
+}
+
+/* lines (taken) at the end of [group], made at the end of the file when there is none. */
+static void group_add(struct lines *l, const char *group, char **add, size_t n_add, int apart)
+{
+	size_t end;
+	long h = group_find(l, group, &end);
+	size_t at = h >= 0 ? group_tail(l, h, end) : l->n;
+	if (h < 0) {
+		if (apart && l->n)
+			lines_insert(l, at++, xstrdup("\n"));
+		lines_insert(l, at++, xasprintf("[%s]\n", group));
+	}
+	for (size_t i = 0; i < n_add; i++)
+		lines_insert(l, at++, add[i]);
+}
+
+/* [group] goes when nothing but blank lines is left in it. */
+static void group_drop_if_empty(struct lines *l, const char *group)
+{
+	size_t end;
+	long h = group_find(l, group, &end);
+	if (h < 0)
+		return;
+	for (size_t i = (size_t)h + 1; i < end; i++)
+		if (!blank(l->v[i]))
+			return;
+	for (size_t i = end; i > (size_t)h; i--)
+		lines_remove(l, i - 1);
+}
+
+/* unset-environment's value with name put at its end (on) or taken out; apart: a group made
+ * for it is set apart by a blank line (in a file of ours alone). */
+static void unset_line(struct lines *l, const char *name, int on, int apart)
+{
+	size_t end;
+	long h = group_find(l, CONTEXT_GROUP, &end);
+	long k = key_find(l, h, end, UNSET_KEY);
+	if (k < 0) {
+		if (on) {
+			char *add = xasprintf(UNSET_KEY "=%s;\n", name);
+			group_add(l, CONTEXT_GROUP, &add, 1, apart);
+		}
+		return;
+	}
+	char *line = l->v[k];
+	size_t n = content_len(line);
+	const char *eol = line + n, *value = strchr(line, '=') + 1;
+	struct strbuf sb = {0};
+	sb_appendf(&sb, "%.*s", (int)(value - line), line);
+	int kept = 0;
+	for (const char *t = value; t < eol;) {
+		size_t len = strcspn(t, ";\r\n");
+		if (t + len > eol)
+			len = (size_t)(eol - t);
+		int ours = len == strlen(name) && !strncmp(t, name, len);
+		if (!(ours && !on) && len) {
+			sb_appendf(&sb, "%.*s;", (int)len, t);
+			kept++;
+		}
+		t += len + (t + len < eol);
+	}
+	if (on) {
+		sb_appendf(&sb, "%s;", name);
+		kept++;
+	}
+	sb_append(&sb, eol);
+	free(l->v[k]);
+	l->v[k] = sb.buf;
+	if (!kept) {
+		lines_remove(l, (size_t)k);
+		group_drop_if_empty(l, CONTEXT_GROUP);
+	}
+}
+
+/* Our key name and the marked comment lines right above it go. */
+static void key_remove(struct lines *l, const char *name)
+{
+	size_t end;
+	long h = group_find(l, OVERRIDE_GROUP, &end);
+	long k = key_find(l, h, end, name);
+	if (k < 0)
+		return;
+	lines_remove(l, (size_t)k);
+	while (k - 1 > h && l->v[k - 1][0] == '#' && strstr(l->v[k - 1], TB_IDENT_MARK))
+		lines_remove(l, (size_t)--k);
+}
+
+/* unset-environment's names as GKeyFile reads them include name. */
+static int unset_has(GKeyFile *kf, const char *name)
+{
+	char **list = g_key_file_get_string_list(kf, CONTEXT_GROUP, UNSET_KEY, NULL, NULL);
+	int has = 0;
+	for (size_t i = 0; list && list[i]; i++)
+		has |= !strcmp(list[i], name);
+	g_strfreev(list);
+	return has;
 }
 
 char *flatpak_override_edit(const char *text, size_t len, int on, size_t *out_len)
@@ -142,36 +339,44 @@ char *flatpak_override_edit(const char *text, size_t len, int on, size_t *out_le
 	GKeyFile *kf = parse(text, len);
 	if (!kf)
 		return NULL;
+	struct lines l;
+	lines_split(text ? text : "", text ? len : 0, &l);
 	int changed = 0;
+	char *add[2 * HOST_PATHS];
+	size_t n_add = 0;
 	for (size_t i = 0; i < HOST_PATHS; i++) {
 		const char *name = host_paths[i];
 		int st = key_state(kf, name);
 		if (on && st == 0) {
-			char *comment = xasprintf(" %s: the session's %s is a path of the host", TB_IDENT_MARK, name);
-			g_key_file_set_string(kf, OVERRIDE_GROUP, name, "");
-			g_key_file_set_comment(kf, OVERRIDE_GROUP, name, comment, NULL);
-			free(comment);
-			unset_list(kf, name, 1);
-			changed = 1;
+			add[n_add++] = xasprintf("# %s: the session's %s is a path of the host\n", TB_IDENT_MARK, name);
+			add[n_add++] = xasprintf("%s=\n", name);
 		} else if (!on && st == 1) {
-			g_key_file_remove_comment(kf, OVERRIDE_GROUP, name, NULL);
-			g_key_file_remove_key(kf, OVERRIDE_GROUP, name, NULL);
-			unset_list(kf, name, 0);
+			key_remove(&l, name);
+			if (unset_has(kf, name))
+				unset_line(&l, name, 0, 0);
 			changed = 1;
 		}
 	}
-	if (!changed) {
-		g_key_file_free(kf);
-		return NULL;
+	if (n_add) {
+		/* a group of ours goes right after the last line (a blank line between would not
+		 * come out again whole), but in a file of ours alone */
+		int alone = !text || blank_text(text, len);
+		group_add(&l, OVERRIDE_GROUP, add, n_add, alone);
+		for (size_t i = 0; i < HOST_PATHS; i++)
+			if (key_state(kf, host_paths[i]) == 0 && !unset_has(kf, host_paths[i]))
+				unset_line(&l, host_paths[i], 1, alone);
+		changed = 1;
 	}
-	if (!on && g_key_file_has_group(kf, OVERRIDE_GROUP))
-		drop_if_empty(kf, OVERRIDE_GROUP);
-	gsize n = 0;
-	char *data = g_key_file_to_data(kf, &n, NULL);
+	if (!on)
+		group_drop_if_empty(&l, OVERRIDE_GROUP);
 	g_key_file_free(kf);
-	char *out = data ? xstrdup(data) : NULL;
-	g_free(data);
-	*out_len = out ? strlen(out) : 0;
+	char *out = NULL;
+	if (changed) {
+		out = lines_join(&l, out_len);
+		if (blank(out)) /* nothing but ours was there */
+			out[*out_len = 0] = '\0';
+	}
+	lines_free(&l);
 	return out;
 }
 

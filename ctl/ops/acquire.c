@@ -1,5 +1,6 @@
 /* One pipeline from a release (local or remote) to a checked tree in versions/. */
 #include "ops/acquire.h"
+#include "store/layout.h"
 #include "ops/remember.h"
 #include "release/kind.h"
 #include "release/fetch.h"
@@ -184,7 +185,7 @@ static int acquire_tarball(const struct config *cfg, struct store *s, const stru
 
 /* Fetches a small asset (SHA256SUMS, its signature) of exactly the release's size into
  * cache/<tag>/<name>: the file keeps its name for sentences and minisign -V. */
-static int fetch_small_asset(const struct config *cfg, const char *cache, const struct feed_release *r,
+static int fetch_small_asset(const struct config *cfg, const struct store *s, const struct feed_release *r,
 			     const struct feed_asset *a, uint64_t cap, char **path_out,
 			     struct tb_error *e)
 {
@@ -198,12 +199,11 @@ static int fetch_small_asset(const struct config *cfg, const char *cache, const 
 		rc = tb_fail(e, TB_R_SIZE_MISMATCH, "%s has %zu bytes, the release says %llu; refusing it", what,
 			     reply.len, (unsigned long long)a->size);
 	if (!rc) {
-		char *dir = path_join(cache, r->tag);
-		*path_out = path_join(dir, a->name);
-		rc = mkdir_p(dir, 0755, e);
-		if (!rc)
-			rc = atomic_write_file(*path_out, reply.body, reply.len, 0600, e);
-		free(dir);
+		/* cache/<tag>/ made when missing, as the layout says (a link there is refused) */
+		char *rel = xasprintf(STORE_CACHE_DIR "/%s/%s", r->tag, a->name);
+		*path_out = store_reach_file(s, rel, 1, e);
+		rc = *path_out ? atomic_write_file(*path_out, reply.body, reply.len, 0600, e) : e->code;
+		free(rel);
 	}
 	fetch_reply_free(&reply);
 	free(what);
@@ -214,12 +214,14 @@ int acquire_remote(const struct config *cfg, struct store *s, const struct feed_
 		   const struct tb_progress *p, uint64_t *resumed_from, struct tb_error *e)
 {
 	*resumed_from = 0;
-	char *cache = store_path(s, STORE_CACHE_DIR);
+	char *cache = store_reach_dir(s, STORE_CACHE_DIR, 1, e);
+	if (!cache)
+		return e->code;
 	char *sums_path = NULL, *sig_path = NULL, *part = NULL;
 	char expect[65] = "";
-	int rc = fetch_small_asset(cfg, cache, r, &r->sums, SUMS_MAX_BYTES, &sums_path, e);
+	int rc = fetch_small_asset(cfg, s, r, &r->sums, SUMS_MAX_BYTES, &sums_path, e);
 	if (!rc && r->sig.name)
-		rc = fetch_small_asset(cfg, cache, r, &r->sig, SIG_MAX_BYTES, &sig_path, e);
+		rc = fetch_small_asset(cfg, s, r, &r->sig, SIG_MAX_BYTES, &sig_path, e);
 	if (!rc)
 		rc = check_sums(cfg, r->kind, sums_path, sig_path, r->version, NULL, r->tarball.name, expect, e);
 	if (!rc && r->tarball.digest[0] && strcmp(r->tarball.digest, expect))

@@ -1,5 +1,6 @@
 /* bisect: the first bad version between a good and a bad one (ops/bisect.h). */
 #include "ops/bisect.h"
+#include "store/layout.h"
 #include "ops/acquire.h"
 #include "release/feed.h"
 #include "store/manifest.h"
@@ -85,11 +86,15 @@ static void list_candidates(struct bisection *b)
 	for (size_t i = 0; i < n; i++)
 		add(b, v[i], 1, NULL);
 	store_free_list(v, n);
-	char *cache = store_path(b->s, STORE_CACHE_DIR);
 	struct tb_error none = {0};
-	b->r->listed = feed_cached(b->cfg, cache, &b->feed, &none) == TB_OK;
+	char *cache = store_reach_dir(b->s, STORE_CACHE_DIR, 0, &none);
+	b->r->listed = cache && feed_cached(b->cfg, cache, &b->feed, &none) == TB_OK;
 	b->r->list = BISECT_LIST_CACHED;
-	if (!b->r->listed) {
+	if (!cache) {
+		/* a cache/ that is no folder of the store's: no list read through it */
+		b->r->list = BISECT_LIST_NONE;
+		b->r->list_error = xstrdup(none.msg);
+	} else if (!b->r->listed) {
 		/* none cached: fetched for this bisect, read only (the store's cache stays as it is) */
 		int from_cache;
 		struct tb_error got = {0};
@@ -168,8 +173,9 @@ static int resolve_ends(struct bisection *b, struct tb_error *e)
  * time; what a killed bisect left half unpacked goes with the lock's leftovers. */
 static int open_work(struct bisection *b, struct tb_error *e)
 {
-	char *dir = store_path(b->s, STORE_BISECT_DIR);
-	int rc = store_open(&b->ws, dir, 1, e);
+	/* reached as the layout says: a link planted at bisect/ is refused, never followed */
+	char *dir = store_reach_dir(b->s, STORE_BISECT_DIR, 1, e);
+	int rc = dir ? store_open(&b->ws, dir, 1, e) : e->code;
 	free(dir);
 	if (rc)
 		return rc;

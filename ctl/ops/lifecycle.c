@@ -1,6 +1,7 @@
 /* The life cycle's one owner: every transition of docs/design.md §12 reads the store once,
  * decides the new links and state, and commits them with the files of current. */
 #include "ops/lifecycle.h"
+#include "store/layout.h"
 #include "ops/remember.h"
 #include "ops/session_gl.h"
 #include "apprules/pinning.h"
@@ -276,11 +277,17 @@ static int stage_all(const struct lc_ctx *c, const char *cur, const char *prev,
 		rc = txn_put_link(t, STORE_PREVIOUS, pl, e);
 	if (!rc)
 		rc = txn_put_file(t, STORE_STATE, sb.buf, sb.len, e);
-	if (!rc && mk) { /* what the store remembers changes with the links (§12) */
+	/* what the store remembers changes with the links (§12); not where anything but a file
+	 * stands at marked (a folder, a link: the layout refuses it), which would keep the
+	 * commit's temporary from its place: the way out goes on without the mark */
+	struct tb_error no_marks = {0};
+	char *marked = mk ? store_reach_file(c->s, STORE_MARKS, 0, &no_marks) : NULL;
+	if (!rc && marked) {
 		char *text = marks_format(mk);
 		rc = txn_put_file(t, STORE_MARKS, text, strlen(text), e);
 		free(text);
 	}
+	free(marked);
 	/* a tree that is gone has no files to select: the ICD and env files of current go */
 	/* flatpak.conf names current's extension while on and exported (§17) */
 	const char *sel = store_version_gone(c->s, cur) ? NULL : cur;

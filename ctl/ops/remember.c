@@ -1,5 +1,6 @@
 /* Marks made and read for the life cycle and the release source (remember.h). */
 #include "ops/remember.h"
+#include "store/layout.h"
 #include "base/alloc.h"
 #include "common/reasons.h"
 #include "common/storelayout.h"
@@ -19,10 +20,10 @@ void remember_mark(const struct config *cfg, const struct store *s, struct marks
 {
 	char digest[80] = "";
 	uint64_t size = 0;
-	char *cache = store_path(s, STORE_CACHE_DIR);
-	struct feed f = {0};
 	struct tb_error ignored = {0};
-	if (feed_cached(cfg, cache, &f, &ignored) == TB_OK) {
+	char *cache = store_reach_dir(s, STORE_CACHE_DIR, 0, &ignored);
+	struct feed f = {0};
+	if (cache && feed_cached(cfg, cache, &f, &ignored) == TB_OK) {
 		const struct feed_release *r = feed_find(&f, version);
 		if (r) {
 			asset_digest(&r->tarball, digest, sizeof digest);

@@ -1,5 +1,6 @@
 /* A damaged version fetched anew (ctl/ops/repair.h). */
 #include "ops/repair.h"
+#include "store/layout.h"
 #include "ops/acquire.h"
 #include "release/feed.h"
 #include "base/fs.h"
@@ -10,9 +11,9 @@
 static int read_feed(const struct config *cfg, struct store *s, struct feed *f,
 		     struct tb_error *e)
 {
-	char *cache = store_path(s, STORE_CACHE_DIR);
+	char *cache = store_reach_dir(s, STORE_CACHE_DIR, 1, e);
 	int from_cache;
-	int rc = mkdir_p(cache, 0755, e);
+	int rc = cache ? TB_OK : e->code;
 	if (!rc)
 		rc = feed_refresh(cfg, cache, f, &from_cache, e);
 	free(cache);

@@ -1,5 +1,6 @@
 /* Completing a store made by the Open Device Helper (docs/design.md §13). */
 #include "ops/takeover.h"
+#include "store/layout.h"
 #include "flatpak/session.h"
 #include "store/envfiles.h"
 #include "release/elfcheck.h"
@@ -145,9 +146,9 @@ int takeover_run(struct store *s, int *done, struct tb_error *e)
 		free(tree);
 	}
 	store_free_list(list, n);
-	char *smoke = store_path(s, STORE_SMOKE_DIR);
-	if (!rc)
-		rc = mkdir_p(smoke, 0755, e);
+	char *smoke = rc ? NULL : store_reach_dir(s, STORE_SMOKE_DIR, 1, e);
+	if (!rc && !smoke)
+		rc = e->code;
 	free(smoke);
 	/* The current ICD files, env/current.env and env.conf, from the state as it is: the
 	 * helper's launcher keeps finding icd/turnip.json and icd/opencl/ through current/. */

@@ -1,6 +1,7 @@
 /* One pass over the tarball: hash it, unpack it into a staging tree, check every entry
  * against the rules of docs/design.md §4 and the MANIFEST, then move the tree into place. */
 #include "release/release.h"
+#include "store/layout.h"
 #include "release/kind.h"
 #include "store/envfiles.h"
 #include "release/elfcheck.h"
@@ -604,8 +605,9 @@ int release_unpack(struct store *s, const struct release_request *r, char **vers
 	const struct release_kind *kind = unpack_kind(r);
 	u.staging = store_path(s, "%s/.%s" STORE_STAGING_SUFFIX, kind->store_dir,
 			       r->expect_version ? r->expect_version : "incoming");
-	char *kind_root = store_path(s, "%s", kind->store_dir);
-	rc = mkdir_p(kind_root, 0755, e);
+	/* versions/ or cts/, made when missing, never through a link (docs/design.md §3) */
+	char *kind_root = store_reach_dir(s, kind->store_dir, 1, e);
+	rc = kind_root ? TB_OK : e->code;
 	free(kind_root);
 	if (rc)
 		goto out;

@@ -1,4 +1,5 @@
 #include "store/cts.h"
+#include "store/layout.h"
 #include "store/manifest.h"
 #include "base/alloc.h"
 #include "base/error.h"
@@ -60,17 +61,26 @@ int store_cts_remove(struct store *s, const char *version, struct tb_error *e)
 	return rc;
 }
 
+/* cts/<v>, a folder of the store's own (a link planted there is refused: store/layout.h). */
+static char *cts_tree(const struct store *s, const char *version, struct tb_error *e)
+{
+	char *rel = xasprintf(STORE_CTS "/%s", version);
+	char *root = store_reach_dir(s, rel, 0, e);
+	free(rel);
+	return root;
+}
+
 char *store_cts_suite_path(const struct store *s, enum cts_suite which)
 {
 	char *version = store_cts_current(s);
 	if (!version)
 		return NULL;
-	char *root = store_path(s, STORE_CTS "/%s", version);
+	struct tb_error ignored = {0};
+	char *root = cts_tree(s, version, &ignored);
 	free(version);
 	struct manifest m;
-	struct tb_error ignored = {0};
 	char *path = NULL;
-	if (manifest_load(root, &m, &ignored) == TB_OK) {
+	if (root && manifest_load(root, &m, &ignored) == TB_OK) {
 		const char *rel = which == CTS_DEQP_VK ? m.deqp_vk : m.opencl_cts_dir;
 		if (m.kind == MANIFEST_CTS && rel)
 			path = path_join(root, rel);
@@ -84,9 +94,9 @@ int store_cts_facts(const struct store *s, const char *version, struct cts_facts
 		    struct tb_error *e)
 {
 	memset(f, 0, sizeof *f);
-	char *root = store_path(s, STORE_CTS "/%s", version);
+	char *root = cts_tree(s, version, e);
 	struct manifest m;
-	int rc = manifest_load(root, &m, e);
+	int rc = root ? manifest_load(root, &m, e) : e->code;
 	free(root);
 	if (rc)
 		return rc;

@@ -1,5 +1,6 @@
 /* From an installed tree to what the loaders read: ICD manifests and env files. */
 #include "store/envfiles.h"
+#include "store/layout.h"
 #include "base/jsontext.h"
 #include "store/manifest.h"
 #include "base/error.h"
@@ -143,7 +144,12 @@ int envfiles_write_version(struct store *s, const struct manifest *m, int ld_lib
 	char *zink_env = store_env_path_as(s, m->version, STORE_ZINK_SUFFIX);
 	struct rendered r;
 	render(m, tree, icd_dir, ld_library_path, &r);
-	int rc = mkdir_p(ocl_dir, 0755, e);
+	/* icd/versions/<v>/opencl/, made as the layout says: never through a link */
+	char *ocl_rel = xasprintf(STORE_ICD_VERSIONS "/%s/" STORE_OPENCL_SUBDIR, m->version);
+	char *ocl_reached = store_reach_dir(s, ocl_rel, 1, e);
+	int rc = ocl_reached ? TB_OK : e->code;
+	free(ocl_rel);
+	free(ocl_reached);
 	if (!rc)
 		rc = put(icd_json, r.icd_json, e);
 	if (!rc)

@@ -1,5 +1,6 @@
 /* <store>/marked (marks.h). */
 #include "store/marks.h"
+#include "store/layout.h"
 #include "base/alloc.h"
 #include "base/fs.h"
 #include "base/jsontext.h"
@@ -144,9 +145,13 @@ char *marks_format(const struct marks *m)
 int marks_load(const struct store *s, struct marks *m)
 {
 	memset(m, 0, sizeof *m);
-	char *path = store_path(s, "%s", STORE_MARKS);
+	/* reached as the layout says; never through a link planted there, never past the cap
+	 * (docs/design.md §3): anything but a file there reads as damaged marks */
+	struct tb_error refused = {0};
+	char *path = store_reach_file(s, STORE_MARKS, 0, &refused);
+	if (!path)
+		return 1;
 	size_t len;
-	/* never through a link planted there, never past the cap (docs/design.md §3) */
 	char *text = read_small_file_nofollow(path, MARKS_MAX_BYTES, &len);
 	int rc = 0;
 	if (text)
@@ -160,7 +165,9 @@ int marks_load(const struct store *s, struct marks *m)
 
 int marks_save(struct store *s, const struct marks *m, struct tb_error *e)
 {
-	char *path = store_path(s, "%s", STORE_MARKS);
+	char *path = store_reach_file(s, STORE_MARKS, 0, e);
+	if (!path)
+		return e->code;
 	char *text = marks_format(m);
 	int rc = atomic_write_file(path, text, strlen(text), 0644, e);
 	free(text);

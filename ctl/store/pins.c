@@ -1,5 +1,6 @@
 /* Pins of versions by readers (pins.h). */
 #include "store/pins.h"
+#include "store/layout.h"
 #include "base/alloc.h"
 #include "base/fs.h"
 #include "base/strbuf.h"
@@ -18,9 +19,12 @@
 
 #define HOLDER_MAX 300
 
-static char *pins_dir(const struct store *s)
+/* .pins/, reached as the layout says (made when make): NULL when a link or a file stands
+ * there, and then nothing is pinned or read through it. */
+static char *pins_dir(const struct store *s, int make)
 {
-	return store_path(s, "%s", STORE_PINS);
+	struct tb_error ignored = {0};
+	return store_reach_dir(s, STORE_PINS, make, &ignored);
 }
 
 static int open_lock(const struct store *s, const char *version, int create)
@@ -41,9 +45,8 @@ void pin_take(const struct store *s, const char *version, const char *what, stru
 	*p = (struct pin){.lock_fd = -1, .holder_fd = -1};
 	if (!version_name_ok(version))
 		return;
-	char *dir = pins_dir(s);
-	struct tb_error ignored = {0};
-	int made = mkdir_p(dir, 0755, &ignored) == TB_OK;
+	char *dir = pins_dir(s, 1);
+	int made = dir != NULL;
 	free(dir);
 	if (!made)
 		return;
@@ -117,8 +120,11 @@ static char *live_holder(const char *path)
 static void each_holder(const struct store *s, const char *version,
 			void (*fn)(void *ctx, const char *line), void *ctx)
 {
-	char *dir = pins_dir(s);
-	DIR *d = opendir(dir);
+	char *dir = pins_dir(s, 0);
+	int fd = dir ? open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC) : -1;
+	DIR *d = fd >= 0 ? fdopendir(fd) : NULL;
+	if (!d && fd >= 0)
+		close(fd);
 	if (!d) {
 		free(dir);
 		return;

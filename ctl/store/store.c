@@ -1,4 +1,5 @@
 #include "store/store.h"
+#include "store/layout.h"
 #include "store/running.h"
 #include "store/pins.h"
 #include "store/manifest.h"
@@ -43,24 +44,12 @@ static int unsafe_store(const char *path, struct tb_error *e)
  * (versions, .lock, icd/versions/<v>) and make a writer create files elsewhere. Writers check
  * every part under the lock and refuse a store that is not as they left it. */
 
-enum part_kind { PART_DIR = 1, PART_FILE = 2, PART_LINK = 4 };
-
 static int kind_of(mode_t m)
 {
 	return S_ISDIR(m) ? PART_DIR : S_ISREG(m) ? PART_FILE : S_ISLNK(m) ? PART_LINK : 0;
 }
 
-static const char *kind_name(int k)
-{
-	return k & PART_FILE ? "a file" : k & PART_DIR ? "a directory" : k & PART_LINK ? "a symbolic link" : "a special file";
-}
-
-static int wrong_part(const char *root, const char *rel, int have, int want, struct tb_error *e)
-{
-	return tb_fail(e, TB_R_DAMAGED_STORE,
-		       "the store %s is not as tb323fu-ctl left it: %s is %s where %s belongs; move it out of the store (or remove it) and run the command again",
-		       root, rel, kind_name(have), kind_name(want));
-}
+#define wrong_part store_part_refuse
 
 /* rel (relative to the store) is absent or one of the kinds in want. */
 static int part_is(int rootfd, const char *root, const char *rel, int want, struct tb_error *e)
@@ -147,34 +136,19 @@ static int store_check_parts(const struct store *s, struct tb_error *e)
 	int rootfd = open(s->root, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (rootfd < 0)
 		return tb_fail_errno(e, TB_R_FAILED, "cannot open the store %s", s->root);
-	static const struct {
-		const char *rel;
-		int kind;
-	} parts[] = {
-		{STORE_VERSIONS, PART_DIR},
-		{STORE_ICD_DIR, PART_DIR},
-		{STORE_ICD_OPENCL, PART_DIR},
-		{STORE_ICD_VERSIONS, PART_DIR},
-		{STORE_ENV_DIR, PART_DIR},
-		{STORE_SMOKE_DIR, PART_DIR},
-		{STORE_CACHE_DIR, PART_DIR},
-		{STORE_CURRENT, PART_LINK},
-		{STORE_PREVIOUS, PART_LINK},
-		/* the files every commit replaces by rename: a link planted there goes then, its
-		 * target untouched (store_planted_links) */
-		{STORE_ENV_CONF, PART_FILE | PART_LINK},
-		{STORE_FLATPAK_CONF, PART_FILE | PART_LINK},
-		{STORE_STATE, PART_FILE | PART_LINK},
-		{STORE_CURRENT_VULKAN_ICD, PART_FILE | PART_LINK},
-		{STORE_CURRENT_OPENCL_ICD, PART_FILE | PART_LINK},
-		{STORE_CURRENT_ENV, PART_FILE | PART_LINK},
-		{STORE_CURRENT_GL_ENV, PART_FILE | PART_LINK},
-		{STORE_CURRENT_ZINK_ENV, PART_FILE | PART_LINK},
-		{STORE_CURRENT_EGL_VENDOR, PART_FILE | PART_LINK},
-	};
+	/* the folders and links of the layout (docs/design.md §3) and the files every commit
+	 * replaces by rename (a link planted there goes then, its target untouched:
+	 * store_planted_links); a file only some commands write (marked, app-rules) is looked at
+	 * by those, as they reach it (store_reach_file) */
+	static const char *const renamed[] = {STORE_CURRENT_ENV, STORE_CURRENT_GL_ENV, STORE_CURRENT_ZINK_ENV};
 	int rc = TB_OK;
-	for (size_t i = 0; !rc && i < sizeof parts / sizeof *parts; i++)
-		rc = part_is(rootfd, s->root, parts[i].rel, parts[i].kind, e);
+	for (size_t i = 0; !rc && i < store_layout_count; i++) {
+		const struct store_part *p = &store_layout[i];
+		if (!strchr(p->path, '*') && p->kind != PART_FILE)
+			rc = part_is(rootfd, s->root, p->path, p->kind, e);
+	}
+	for (size_t i = 0; !rc && i < sizeof renamed / sizeof *renamed; i++)
+		rc = part_is(rootfd, s->root, renamed[i], PART_FILE | PART_LINK, e);
 	if (!rc)
 		rc = entries_are(rootfd, s->root, STORE_VERSIONS, PART_DIR, 0, e);
 	if (!rc) /* icd/versions/<v>/{turnip.json,opencl/} */
@@ -221,15 +195,11 @@ int store_open(struct store *s, const char *dir, int create, struct tb_error *e)
 	if (create) {
 		static const char *const subdirs[] = {STORE_DIRS};
 		for (size_t i = 0; i < sizeof subdirs / sizeof *subdirs; i++) {
-			char *p = path_join(s->root, subdirs[i]);
-			struct stat st;
-			/* mkdir_p would follow a planted link and create inside its target */
-			int rc = lstat(p, &st) == 0 && !S_ISDIR(st.st_mode)
-					 ? wrong_part(s->root, subdirs[i], kind_of(st.st_mode), PART_DIR, e)
-					 : mkdir_p(p, 0755, e);
+			/* made as the layout says: never inside what a planted link reaches */
+			char *p = store_reach_dir(s, subdirs[i], 1, e);
+			if (!p)
+				return e->code;
 			free(p);
-			if (rc)
-				return rc;
 		}
 	}
 	return TB_OK;
@@ -365,6 +335,8 @@ int store_lock(struct store *s, int wait, struct tb_error *e)
 	struct stat st;
 	if (fd < 0 && errno == ELOOP)
 		return wrong_part(s->root, STORE_LOCK, PART_LINK, PART_FILE, e);
+	if (fd < 0 && errno == EISDIR)
+		return wrong_part(s->root, STORE_LOCK, PART_DIR, PART_FILE, e);
 	if (fd < 0)
 		return tb_fail_errno_as(e, TB_R_PERMISSION, "cannot open the store's lock in %s (run as the store's owner, e.g. with sudo)", s->root);
 	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
@@ -472,9 +444,18 @@ static int has_tree(const struct store *s, const char *dir, const char *version)
 {
 	if (!version_name_ok(version))
 		return 0;
-	char *p = store_path(s, "%s/%s/" STORE_MANIFEST, dir, version);
+	/* a CTS tree is a folder of the store's own: a link planted there is none (store/layout.h);
+	 * a version's folder that is a link is still named, for verify to say it is one (§3) */
+	char *rel = xasprintf("%s/%s", dir, version);
+	struct tb_error refused = {0};
+	char *tree = strcmp(dir, STORE_CTS) ? path_join(s->root, rel) : store_reach_dir(s, rel, 0, &refused);
+	free(rel);
+	if (!tree)
+		return 0;
+	char *p = path_join(tree, STORE_MANIFEST);
 	int ok = access(p, F_OK) == 0;
 	free(p);
+	free(tree);
 	return ok;
 }
 
@@ -526,8 +507,9 @@ char **store_versions(const struct store *s, size_t *n)
 char **store_trees(const struct store *s, const char *folder, size_t *n)
 {
 	*n = 0;
-	char *dir = path_join(s->root, folder);
-	DIR *d = opendir(dir);
+	struct tb_error refused = {0};
+	char *dir = store_reach_dir(s, folder, 0, &refused);
+	DIR *d = dir ? open_dir_nofollow(dir) : NULL;
 	free(dir);
 	if (!d)
 		return NULL;

@@ -128,13 +128,15 @@ void txn_abort(struct txn *t)
 	txn_free(t);
 }
 
-/* Renames (or removes) one entry; a temporary already gone was renamed before a kill. */
+/* Renames (or removes) one entry; a temporary already gone was renamed before a kill. One
+ * that cannot take its place (a folder stands there) goes: no temporary stays behind. */
 static void apply_op(const char *root, const char *tmp, const char *final)
 {
 	char *f = path_join(root, final);
 	if (tmp) {
 		char *p = path_join(root, tmp);
-		rename(p, f);
+		if (rename(p, f) != 0 && errno != ENOENT)
+			unlink(p);
 		free(p);
 	} else {
 		unlink(f);
@@ -203,8 +205,10 @@ static int rel_ok(const char *p)
 
 int txn_pending(const struct store *s)
 {
+	/* a file of ours only: a link or a FIFO planted there is no journal (store/layout.h) */
 	char *jpath = path_join(s->root, STORE_JOURNAL);
-	int yes = access(jpath, F_OK) == 0;
+	struct stat st;
+	int yes = lstat(jpath, &st) == 0 && S_ISREG(st.st_mode);
 	free(jpath);
 	return yes;
 }
@@ -213,7 +217,8 @@ int txn_recover(const struct store *s)
 {
 	char *jpath = path_join(s->root, STORE_JOURNAL);
 	size_t len = 0;
-	char *text = read_small_file(jpath, 64 * 1024, &len);
+	/* never through a link planted there, never from a FIFO */
+	char *text = read_small_file_nofollow(jpath, 64 * 1024, &len);
 	if (!text) {
 		free(jpath);
 		return 0;

@@ -1,6 +1,7 @@
 /* The speed-up, measured: clpeak's XML results, or any command's "label : number unit" lines,
  * on both sides. */
 #include "trial/bench.h"
+#include "store/layout.h"
 
 #include <ctype.h>
 #include <json-c/json.h>
@@ -692,6 +693,19 @@ static int run_rounds(struct bench_ctx *b, const struct bench_request *r, int ro
 	return rc;
 }
 
+/* cache/.bench.tmp.<pid>, gone (its folder reached as the layout says, made when missing:
+ * people clear caches), for the run's results; NULL with e set when cache/ is refused. */
+static char *bench_results_dir(const struct store *s, struct tb_error *e)
+{
+	char *cache = store_reach_dir(s, STORE_CACHE_DIR, 1, e);
+	if (!cache)
+		return NULL;
+	char *dir = xasprintf("%s/.bench.tmp.%d", cache, (int)getpid());
+	free(cache);
+	remove_tree(dir);
+	return dir;
+}
+
 /* The sentence for a benchmark that printed figures and then failed. */
 static int failures_error(struct bench_ctx *b, struct tb_error *e)
 {
@@ -762,9 +776,10 @@ int bench_run(struct store *s, const char *version, const struct bench_request *
 	char *vk[] = {smoke, "--json", "--no-opencl", NULL};
 	/* In the store, under a temporary's name: a bench ended by a second signal or a kill
 	 * leaves it to the next writer's clean-up (store_lock), not in /tmp for ever. */
-	char *dir = store_path(s, STORE_CACHE_DIR "/.bench.tmp.%d", (int)getpid());
-	remove_tree(dir);
-	if (mkdir(dir, 0700) < 0) {
+	char *dir = bench_results_dir(s, e);
+	if (!dir)
+		rc = e->code;
+	else if (mkdir(dir, 0700) < 0) {
 		rc = tb_fail_errno(e, TB_R_FAILED, "cannot make a directory for the benchmark's results: %s", dir);
 		free(dir);
 		dir = NULL;

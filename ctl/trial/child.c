@@ -5,7 +5,10 @@
 #include "base/error.h"
 #include "base/strbuf.h"
 #include "common/exitcode.h"
+#include "base/testhook.h"
 
+#include <ctype.h>
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
@@ -14,6 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -43,8 +47,7 @@ int child_start(struct child *c, char *const argv[], const char *cwd,
 		      struct tb_error *e)
 {
 	int out[2], err[2], report[2];
-	c->pid = -1;
-	c->out_fd = c->err_fd = -1;
+	*c = (struct child){.pid = -1, .out_fd = -1, .err_fd = -1, .started = now_seconds()};
 	if (pipe2(out, O_CLOEXEC) < 0)
 		return tb_fail_errno(e, TB_R_FAILED, "cannot create a pipe for %s", argv[0]);
 	if (pipe2(err, O_CLOEXEC) < 0) {
@@ -107,6 +110,95 @@ int child_start(struct child *c, char *const argv[], const char *cwd,
 	return TB_OK;
 }
 
+/* The pipe's inode, 0 for a closed one. */
+static ino_t pipe_inode(int fd)
+{
+	struct stat st;
+	return fd >= 0 && fstat(fd, &st) == 0 ? st.st_ino : 0;
+}
+
+/* Whether process pid (not us) holds one of the pipes (by inode) open. */
+static int holds_pipe(const char *pid, const ino_t inode[2])
+{
+	char dir[300];
+	snprintf(dir, sizeof dir, "/proc/%s/fd", pid);
+	DIR *d = opendir(dir);
+	if (!d)
+		return 0;
+	int holds = 0;
+	struct dirent *de;
+	while (!holds && (de = readdir(d))) {
+		char path[600], target[64];
+		snprintf(path, sizeof path, "%s/%s", dir, de->d_name);
+		ssize_t n = readlink(path, target, sizeof target - 1);
+		if (n <= 0)
+			continue;
+		target[n] = '\0';
+		unsigned long ino;
+		if (sscanf(target, "pipe:[%lu]", &ino) == 1)
+			holds = (inode[0] && ino == inode[0]) || (inode[1] && ino == inode[1]);
+	}
+	closedir(d);
+	return holds;
+}
+
+/* A process that still holds the child's pipes after its group was killed left the group (a
+ * daemon: setsid and fork): it writes what we read, so it goes too. Looked for only when a
+ * pipe is still open, by the pipe's inode among every process's open files. */
+static void kill_pipe_holders(const struct child *c)
+{
+	ino_t inode[2] = {pipe_inode(c->out_fd), pipe_inode(c->err_fd)};
+	if (!inode[0] && !inode[1])
+		return;
+	DIR *d = opendir("/proc");
+	if (!d)
+		return;
+	char self[32];
+	snprintf(self, sizeof self, "%d", (int)getpid());
+	struct dirent *de;
+	while ((de = readdir(d))) {
+		if (!isdigit((unsigned char)de->d_name[0]) || !strcmp(de->d_name, self))
+			continue;
+		if (holds_pipe(de->d_name, inode))
+			kill((pid_t)atoi(de->d_name), SIGKILL);
+	}
+	closedir(d);
+}
+
+/* The resident bytes of the processes of group pgid (each one's /proc/PID/stat: its group is
+ * the 5th field, its resident pages the 24th). */
+static unsigned long long group_memory(pid_t pgid)
+{
+	DIR *d = opendir("/proc");
+	if (!d)
+		return 0;
+	unsigned long long pages = 0;
+	struct dirent *de;
+	while ((de = readdir(d))) {
+		if (!isdigit((unsigned char)de->d_name[0]))
+			continue;
+		char path[300], buf[1024];
+		snprintf(path, sizeof path, "/proc/%s/stat", de->d_name);
+		int fd = open(path, O_RDONLY | O_CLOEXEC);
+		if (fd < 0)
+			continue;
+		ssize_t n = read(fd, buf, sizeof buf - 1);
+		close(fd);
+		if (n <= 0)
+			continue;
+		buf[n] = '\0';
+		const char *after = strrchr(buf, ')'); /* the command's name may hold anything */
+		long group = 0;
+		unsigned long long rss = 0;
+		if (after && sscanf(after + 1, " %*c %*d %ld %*d %*d %*d %*u %*u %*u %*u %*u %*u %*u %*d "
+					       "%*d %*d %*d %*d %*d %*u %*u %llu", &group, &rss) == 2 &&
+		    group == (long)pgid)
+			pages += rss;
+	}
+	closedir(d);
+	return pages * (unsigned long long)sysconf(_SC_PAGESIZE);
+}
+
 static void close_pipes(struct child *c)
 {
 	if (c->out_fd >= 0)
@@ -131,6 +223,7 @@ int child_kill(struct child *c)
 		kill(-c->pid, SIGKILL);
 		kill(c->pid, SIGKILL);
 	}
+	kill_pipe_holders(c);
 	close_pipes(c);
 	return reap(c);
 }
@@ -248,12 +341,15 @@ static void read_stream(struct child *c, int k, const struct child_watch *w, str
 		close(*fd);
 		*fd = -1;
 	} else if (k == 0) {
+		c->output += (unsigned long long)got;
 		if (w->out)
 			w->out(w->ctx, buf, (size_t)got);
 		if (w->line)
 			split_lines(l, w, buf, (size_t)got);
-	} else if (k == 1 && w->err_tail) {
-		child_tail_add(w->err_tail, buf, (size_t)got);
+	} else {
+		c->output += (unsigned long long)got;
+		if (w->err_tail)
+			child_tail_add(w->err_tail, buf, (size_t)got);
 	}
 }
 
@@ -272,10 +368,11 @@ static void read_some(struct child *c, const struct child_watch *w, struct lines
 			read_stream(c, k, w, l);
 }
 
-/* How long the next poll may wait: until the next tick, the deadline, or a second. */
+/* How long the next poll may wait: until the next tick, the deadline, or the next measure
+ * of the group's memory. */
 static int next_wait_ms(const struct child *c, const struct child_watch *w)
 {
-	int wait_ms = c->out_fd >= 0 || c->err_fd >= 0 ? 1000 : 20;
+	int wait_ms = c->out_fd >= 0 || c->err_fd >= 0 ? CHILD_MEMORY_POLL_MS : 20;
 	if (w->tick && w->tick_ms > 0 && w->tick_ms < wait_ms)
 		wait_ms = w->tick_ms;
 	if (w->deadline > 0) {
@@ -308,11 +405,27 @@ static int second_signal(void)
 		sigismember(&pending, SIGHUP) == 1);
 }
 
-static int reason_to_stop(const struct child_watch *w)
+/* A bound reached (c->bound set), the group's memory measured at most every
+ * CHILD_MEMORY_POLL_MS (*measured: when it was last). */
+static int bound_reached(struct child *c, const struct child_watch *w, double *measured)
+{
+	if (w->deadline > 0 && now_seconds() >= w->deadline)
+		c->bound = CHILD_BOUND_TIME;
+	else if (c->output > c->output_max)
+		c->bound = CHILD_BOUND_OUTPUT;
+	else if (now_seconds() - *measured >= CHILD_MEMORY_POLL_MS / 1000.0) {
+		*measured = now_seconds();
+		if (group_memory(c->pid) > c->memory_max)
+			c->bound = CHILD_BOUND_MEMORY;
+	}
+	return c->bound != CHILD_BOUND_NONE;
+}
+
+static int reason_to_stop(struct child *c, const struct child_watch *w, double *measured)
 {
 	if (tb_interrupted && (!w->finish_on_signal || second_signal()))
 		return CHILD_INTERRUPTED;
-	if (w->deadline > 0 && now_seconds() >= w->deadline)
+	if (bound_reached(c, w, measured))
 		return CHILD_TIMED_OUT;
 	return CHILD_EXITED;
 }
@@ -329,13 +442,18 @@ int child_supervise(struct child *c, const struct child_watch *w, int *status)
 	sigset_t held; /* after a first signal, a child that finishes keeps the next one pending */
 	pthread_sigmask(SIG_BLOCK, NULL, &held);
 	int why;
+	double measured = 0;
+	c->bound = CHILD_BOUND_NONE;
+	c->deadline = w->deadline;
+	c->output_max = testhook_bound("CHILD_OUTPUT_MAX", w->output_max ? w->output_max : CHILD_OUTPUT_MAX);
+	c->memory_max = testhook_bound("CHILD_MEMORY_MAX", w->memory_max ? w->memory_max : CHILD_MEMORY_MAX);
 	for (;;) {
-		if ((why = reason_to_stop(w)))
+		if ((why = reason_to_stop(c, w, &measured)))
 			break;
 		/* Streams first, so that nothing the child wrote before it ended is lost. */
 		read_some(c, w, &l, next_wait_ms(c, w),
 			  w->finish_on_signal && tb_interrupted ? &held : &old);
-		if ((why = reason_to_stop(w)))
+		if ((why = reason_to_stop(c, w, &measured)))
 			break;
 		if (w->tick && w->tick(w->ctx)) {
 			why = CHILD_TIMED_OUT;
@@ -357,4 +475,35 @@ int child_supervise(struct child *c, const struct child_watch *w, int *status)
 	sb_free(&l.buf);
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
 	return why;
+}
+
+/* 268435456 → "256 MiB", 1500 → "1500 bytes". */
+static void say_bytes(unsigned long long n, char *buf, size_t size)
+{
+	if (n >= (1ULL << 30) && n % (1ULL << 30) == 0)
+		snprintf(buf, size, "%llu GiB", n >> 30);
+	else if (n >= (1ULL << 20) && n % (1ULL << 20) == 0)
+		snprintf(buf, size, "%llu MiB", n >> 20);
+	else
+		snprintf(buf, size, "%llu bytes", n);
+}
+
+void child_bound_said(const struct child *c, char *buf, size_t size)
+{
+	char bytes[48];
+	switch (c->bound) {
+	case CHILD_BOUND_TIME:
+		snprintf(buf, size, "it did not end within %.0f s", c->deadline - c->started);
+		break;
+	case CHILD_BOUND_OUTPUT:
+		say_bytes(c->output_max, bytes, sizeof bytes);
+		snprintf(buf, size, "it wrote more than %s of output", bytes);
+		break;
+	case CHILD_BOUND_MEMORY:
+		say_bytes(c->memory_max, bytes, sizeof bytes);
+		snprintf(buf, size, "its processes held more than %s of memory", bytes);
+		break;
+	default:
+		snprintf(buf, size, "%s", "");
+	}
 }

@@ -18,9 +18,31 @@ void child_block_interrupts(sigset_t *old);
 /* Seconds on a monotonic clock. */
 double now_seconds(void);
 
+/* Every child runs under three bounds (docs/design.md §7): its time (the watch's deadline),
+ * its output (the bytes it writes to stdout and stderr together, output_max) and its memory
+ * (the resident memory of its whole process group, memory_max). At a bound its group is
+ * stopped, and so is whatever still holds its pipes (a grandchild that left the group: a
+ * daemon); child_bound_said says which bound it was. */
+enum child_bound {
+	CHILD_BOUND_NONE,   /* it ended by itself, or the watch's tick or a signal stopped it */
+	CHILD_BOUND_TIME,   /* the deadline passed */
+	CHILD_BOUND_OUTPUT, /* it wrote more than output_max bytes */
+	CHILD_BOUND_MEMORY, /* its group held more than memory_max bytes of memory */
+};
+/* The bounds when the watch gives none (TB323FU_TEST_CHILD_OUTPUT_MAX and
+ * TB323FU_TEST_CHILD_MEMORY_MAX lower them for a test, ctl/base/testhook.h). */
+#define CHILD_OUTPUT_MAX (256ULL << 20)
+#define CHILD_MEMORY_MAX (8ULL << 30)
+/* How often the supervisor measures the group's memory. */
+#define CHILD_MEMORY_POLL_MS 200
+
 struct child {
 	pid_t pid;
 	int out_fd, err_fd;
+	double started, deadline;  /* now_seconds() at child_start; the watch's deadline */
+	enum child_bound bound;    /* which bound child_supervise stopped it at */
+	unsigned long long output; /* bytes it wrote, as read */
+	unsigned long long output_max, memory_max; /* the bounds it ran under */
 };
 /* cwd NULL: the current directory. A program that cannot be run (or a cwd that cannot be
  * entered) is a failure here, not a child that exits 127. The child starts with the default
@@ -64,10 +86,12 @@ struct child_watch {
 	 * the caller looks at tb_interrupted then; a second one stops it at once (bisect's step,
 	 * docs/design.md §13). */
 	int finish_on_signal;
+	/* Bounds of the child's output and memory; 0: CHILD_OUTPUT_MAX, CHILD_MEMORY_MAX. */
+	unsigned long long output_max, memory_max;
 };
 enum child_end {
 	CHILD_EXITED,      /* the child ended by itself; *status says how */
-	CHILD_TIMED_OUT,   /* the deadline passed or tick asked to stop */
+	CHILD_TIMED_OUT,   /* a bound was reached (c->bound says which) or tick asked to stop */
 	CHILD_INTERRUPTED, /* tb_interrupted: a signal asked us to stop */
 };
 /* Runs the child to its end, reading its streams, and says why it ended. A child that is
@@ -76,5 +100,8 @@ enum child_end {
  * SIGINT and SIGHUP are blocked meanwhile but for the waits, so that the supervisor sees
  * tb_interrupted at once and a second signal takes effect only once the group is gone. */
 int child_supervise(struct child *c, const struct child_watch *w, int *status);
+/* The bound c was stopped at, for a sentence: "it wrote more than 256 MiB of output", "its
+ * processes held more than 8 GiB of memory", "it did not end within 8 s"; "" for none. */
+void child_bound_said(const struct child *c, char *buf, size_t size);
 
 #endif

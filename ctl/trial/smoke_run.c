@@ -1,6 +1,7 @@
 /* Runs tb323fu-mesa-smoke through the launcher, reads its --stream events, survives its
  * crashes and hangs, and keeps the result in smoke/<v>.json. */
 #include "trial/smoke_run.h"
+#include "store/layout.h"
 #include "base/jsontext.h"
 
 #include <errno.h>
@@ -273,14 +274,13 @@ static int write_result(struct store *s, const char *version, json_object *res,
 			struct tb_error *e)
 {
 	const char *text = bounded_text(res);
-	char *dir = store_path(s, STORE_SMOKE_DIR);
-	char *file = store_smoke_file(s, version);
+	/* smoke/ made when missing, smoke/<v>.json a file: as the layout says */
+	char *rel = xasprintf(STORE_SMOKE_DIR "/%s" STORE_SMOKE_SUFFIX, version);
+	char *file = store_reach_file(s, rel, 1, e);
 	char *body = xasprintf("%s\n", text);
-	int rc = mkdir_p(dir, 0755, e);
-	if (!rc)
-		rc = atomic_write_file(file, body, strlen(body), 0644, e);
+	int rc = file ? atomic_write_file(file, body, strlen(body), 0644, e) : e->code;
 	free(body);
-	free(dir);
+	free(rel);
 	free(file);
 	return rc;
 }
@@ -448,8 +448,12 @@ json_object *smoke_read_result(const struct store *s, const char *version)
 {
 	if (!version_name_ok(version))
 		return NULL;
-	char *file = store_smoke_file(s, version);
-	json_object *o = json_file_read_object(file, SMOKE_RESULT_MAX);
+	/* nothing read through a link or from a FIFO planted in smoke/ (docs/design.md §3) */
+	char *rel = xasprintf(STORE_SMOKE_DIR "/%s" STORE_SMOKE_SUFFIX, version);
+	struct tb_error refused = {0};
+	char *file = store_reach_file(s, rel, 0, &refused);
+	json_object *o = file ? json_file_read_object(file, SMOKE_RESULT_MAX) : NULL;
+	free(rel);
 	free(file);
 	return o;
 }

@@ -22,6 +22,8 @@
 #include "base/error.h"
 #include "base/fs.h"
 #include "store/manifest.h"
+#include "store/layout.h"
+#include "store/store.h"
 
 #define RESULTS_MAX_BYTES ((size_t)256 << 20)
 #define VENDORS_DIR "/etc/OpenCL/vendors"
@@ -134,11 +136,19 @@ char *suite_cache_path(const struct store *s, const char *suite, const char *con
 	hash_vendors(h);
 	char hex[SHA256_HEX_LEN + 1];
 	sha256_end(h, hex);
-	return store_path(s, STORE_SUITES_CACHE "/%s-distribution-%.16s.json", suite, hex);
+	/* reached as the layout says: a link or a file planted at cache/suites or at the file
+	 * is no cache (nothing is read through it, and the write skips it) */
+	char *rel = xasprintf(STORE_SUITES_CACHE "/%s-distribution-%.16s.json", suite, hex);
+	struct tb_error ignored = {0};
+	char *path = store_reach_file(s, rel, 0, &ignored);
+	free(rel);
+	return path;
 }
 
 json_object *suite_cache_read(const char *path)
 {
+	if (!path)
+		return NULL;
 	json_object *o = json_file_read_object(path, RESULTS_MAX_BYTES), *tests;
 	json_object *out = NULL;
 	if (o && json_object_object_get_ex(o, "tests", &tests) &&
@@ -151,16 +161,20 @@ json_object *suite_cache_read(const char *path)
 void suite_cache_write(const struct store *s, const char *path, const char *suite,
 		       json_object *tests)
 {
-	char *dir = store_path(s, STORE_SUITES_CACHE);
+	size_t root = strlen(s->root);
+	if (!path || strncmp(path, s->root, root) || path[root] != '/')
+		return;
 	struct tb_error ignored = {0};
+	char *reached = store_reach_file(s, path + root + 1, 1, &ignored);
+	if (!reached)
+		return;
 	json_object *o = json_object_new_object();
 	json_object_object_add(o, "suite", json_object_new_string(suite));
 	json_object_object_add(o, "tests", json_object_get(tests));
 	const char *text = json_out(o, JSON_C_TO_STRING_PLAIN);
-	if (mkdir_p(dir, 0755, &ignored) == TB_OK)
-		atomic_write_file(path, text, strlen(text), 0644, &ignored);
+	atomic_write_file(reached, text, strlen(text), 0644, &ignored);
 	json_object_put(o);
-	free(dir);
+	free(reached);
 }
 
 static const char *progress_status(const char *result)

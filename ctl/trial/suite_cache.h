@@ -26,10 +26,12 @@ char *suite_system_library(const char *name);
 /* cache/suites/<suite>-distribution-<key>.json, the key a hash of parts (what was run, in the
  * suite's words), the identity (real path, size, modification time) of each program and
  * every vendor file of the system's ICD loader with the library it names: a new
- * distribution Mesa, or another test program, is another key. */
+ * distribution Mesa, or another test program, is another key. Reached as the store's layout
+ * says (store/layout.h): NULL when a link or a file of another kind stands at cache/suites or
+ * at the file, and then nothing is read or written there. */
 char *suite_cache_path(const struct store *s, const char *suite, const char *const parts[],
 		       size_t n_parts, const char *const programs[], size_t n_programs);
-/* The cached {name: result} map, or NULL. */
+/* The cached {name: result} map, or NULL (also for a NULL path). */
 struct json_object *suite_cache_read(const char *path);
 /* Best effort: when it cannot be written, the next run repeats the distribution's side. */
 void suite_cache_write(const struct store *s, const char *path, const char *suite,

@@ -76,6 +76,8 @@ struct cts_binary {
 	char **subs; /* the chosen sub-tests */
 	size_t n_subs;
 	size_t duplicates, cut; /* of its --list: names listed again, names past the bound */
+	char stopped[256];      /* the first of its processes stopped at its output or memory
+				 * bound, and which: "" none */
 };
 
 static void binary_free(struct cts_binary *b)
@@ -124,13 +126,13 @@ struct listing {
 	regex_t *re;
 	size_t seen, lines;
 	GHashTable *known; /* the names seen, each once */
-	int full;          /* a bound was reached: the binary is stopped */
+	enum { LIST_ON, LIST_LINES, LIST_NAMES } full; /* a bound was reached: the binary is stopped */
 };
 
 /* `--list` writes each sub-test's name on a line of its own, after a tab. A binary names a
- * few hundred; one that names more than CTS_MAX_SUBTESTS, or goes on past CTS_MAX_LIST_LINES
- * lines, is stopped there and what it named after is cut (and said). A name listed again
- * counts once. */
+ * few hundred; one that goes on past CTS_MAX_LIST_LINES lines is stopped there and what it
+ * named after is cut (and said); a name listed again counts once. One that names more than
+ * CTS_MAX_SUBTESTS different sub-tests is no OpenCL-CTS binary: it is stopped and refused. */
 static void on_list_line(void *ctx, const char *line)
 {
 	struct listing *l = ctx;
@@ -138,7 +140,7 @@ static void on_list_line(void *ctx, const char *line)
 		return;
 	if (++l->lines > CTS_MAX_LIST_LINES) {
 		l->b->cut++;
-		l->full = 1;
+		l->full = LIST_LINES;
 		return;
 	}
 	if (line[0] != '\t' || !valid_name(line + 1, strlen(line + 1)))
@@ -149,7 +151,7 @@ static void on_list_line(void *ctx, const char *line)
 	}
 	if (g_hash_table_size(l->known) >= CTS_MAX_SUBTESTS) {
 		l->b->cut++;
-		l->full = 1;
+		l->full = LIST_NAMES;
 		return;
 	}
 	g_hash_table_add(l->known, g_strdup(line + 1));
@@ -183,13 +185,25 @@ static int binary_list(struct cts_binary *b, regex_t *re, struct tb_error *e)
 	g_hash_table_destroy(l.known);
 	if (end == CHILD_INTERRUPTED)
 		return tb_check_interrupted(e, "OpenCL-CTS listed its tests");
+	if (l.full == LIST_NAMES) /* distinct names without end: whatever it runs will not end either */
+		return tb_fail(e, TB_R_FAILED,
+			       "%s --list went on past %d different sub-tests and was stopped there; is it "
+			       "an OpenCL-CTS test binary? (one names a few hundred)",
+			       b->path, CTS_MAX_SUBTESTS);
 	if (l.full && l.seen)
-		return TB_OK; /* stopped at a bound: what it named so far stands, the rest is counted */
-	if (end == CHILD_TIMED_OUT) /* a real binary lists at once: one that goes on is broken */
+		return TB_OK; /* the same names again: what it named so far stands, the rest is counted */
+	char bound[160];
+	child_bound_said(&c, bound, sizeof bound);
+	if (c.bound == CHILD_BOUND_TIME) /* a real binary lists at once: one that goes on is broken */
 		return tb_fail(e, TB_R_FAILED,
 			       "%s --list did not end within %d s (named %zu sub-tests by then); is it an "
 			       "OpenCL-CTS test binary? ($TB323FU_MESA_SMOKE_TIMEOUT sets the bound)",
 			       b->path, smoke_timeout_seconds(), l.seen);
+	if (c.bound != CHILD_BOUND_NONE)
+		return tb_fail(e, TB_R_FAILED,
+			       "%s --list was stopped: %s (named %zu sub-tests by then); is it an "
+			       "OpenCL-CTS test binary?",
+			       b->path, bound, l.seen);
 	if (end != CHILD_EXITED || !WIFEXITED(status) || WEXITSTATUS(status) != 0 || !l.seen) {
 		char how[160];
 		child_describe_status(status, how, sizeof how);
@@ -219,6 +233,7 @@ struct cts_run {
 	struct cts_shared *sh;
 	int retrying;        /* a second run of regressions: no progress counts */
 	json_object *flaky;  /* sub-tests whose result changed when run again */
+	char *stopped;       /* the running binary's: a process stopped at a bound */
 	size_t total;
 	size_t live[2];      /* sub-tests the running process has said it finished */
 	size_t live_max;     /* how many it runs */
@@ -315,7 +330,8 @@ static void set_result(json_object *map, const char *bin, const char *sub, const
 	free(key);
 }
 
-enum proc_end { PROC_RESULTS, PROC_CRASHED, PROC_HUNG, PROC_NO_RESULTS, PROC_BUDGET };
+/* PROC_BOUNDED: stopped at its output or memory bound (child.h), said in run->stopped. */
+enum proc_end { PROC_RESULTS, PROC_CRASHED, PROC_HUNG, PROC_NO_RESULTS, PROC_BUDGET, PROC_BOUNDED };
 
 /* Runs subs[0..n) of b in one process on side; their results into map when it wrote them;
  * *began is the index of the sub-test it began last (n: none). */
@@ -359,7 +375,15 @@ static int run_process(struct cts_run *run, enum side side, const struct cts_bin
 	*began = run->began;
 	json_object *got = end == CHILD_EXITED ? read_results(file) : NULL;
 	free(file);
-	if (end == CHILD_TIMED_OUT)
+	if (end == CHILD_TIMED_OUT && (c.bound == CHILD_BOUND_OUTPUT || c.bound == CHILD_BOUND_MEMORY)) {
+		*how = PROC_BOUNDED;
+		if (run->stopped && !run->stopped[0]) {
+			char bound[160];
+			child_bound_said(&c, bound, sizeof bound);
+			snprintf(run->stopped, sizeof ((struct cts_binary *)0)->stopped, "test_%s on %s was stopped: %s",
+				 b->name, side == SIDE_STORE ? "the store's side" : "the distribution's side", bound);
+		}
+	} else if (end == CHILD_TIMED_OUT)
 		*how = by_budget ? PROC_BUDGET : PROC_HUNG;
 	else if (got)
 		*how = PROC_RESULTS;
@@ -404,7 +428,9 @@ static int run_subs(struct cts_run *run, enum side side, const struct cts_binary
 		mark_over_budget(run);
 		return TB_OK;
 	}
-	if (n == 1 || how == PROC_NO_RESULTS) {
+	/* stopped at its output or memory bound before it began a sub-test: no sub-test alone
+	 * would end otherwise (a binary that writes without end), so none runs again */
+	if (n == 1 || how == PROC_NO_RESULTS || (how == PROC_BOUNDED && began >= n)) {
 		for (size_t i = 0; i < n; i++)
 			set_result(map, b->name, subs[i], end_result(how));
 		return TB_OK;
@@ -621,6 +647,7 @@ static int run_piece(void *ctx, size_t i, int worker, struct tb_error *e)
 	p->theirs[i] = json_object_new_object();
 	p->flaky[i] = json_object_new_array();
 	run->flaky = p->flaky[i];
+	run->stopped = p->bins[i].stopped;
 	return run_binary(run, &p->bins[i], p->rusticl_enable, p->mine[i], p->theirs[i], &p->cached[i], e);
 }
 
@@ -682,6 +709,9 @@ static int run_all(struct cts_run *base, struct cts_binary *bins, size_t n, cons
 				      json_object_array_length(not_run));
 		if (cut)
 			suite_partial(extra, "%zu sub-tests were left out", cut);
+		for (size_t i = 0; i < n; i++)
+			if (bins[i].stopped[0])
+				suite_partial(extra, "%s", bins[i].stopped);
 		rc = suite_record(base->s, base->version, SUITE_NAME, store_map, distro_map, NULL, extra,
 				  base->r->progress, out, result, e);
 		json_object_put(extra);
@@ -772,8 +802,8 @@ static void run_notes(struct strbuf *sb, json_object *res)
 	suite_append_names(sb, res, "not_run", ran_out);
 	free(ran_out);
 	if (json_object_object_get_ex(res, "cut", &cut) && json_object_get_int64(cut))
-		sb_appendf(sb, "; a binary's --list went on past %d sub-tests or %d lines, and what it "
-			   "named after was left out", CTS_MAX_SUBTESTS, CTS_MAX_LIST_LINES);
+		sb_appendf(sb, "; a binary's --list went on past %d lines, and what it named after was "
+			   "left out", CTS_MAX_LIST_LINES);
 }
 
 const struct suite opencl_cts_suite = {

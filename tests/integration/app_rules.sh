@@ -278,6 +278,13 @@ printf '[Desktop Entry]\nType=Application\nName=A\nExec=a\nActions=x;\n[Desktop 
 printf '[Other]\n%s\n[Desktop Entry]\nType=Application\nName=B\nExec=b\n' "$MARK" >"$LOCAL_APPS/mark-before.desktop"
 printf '[Desktop Entry]\nType=Application\nName=\377\nExec=c\n%s\n' "$MARK" >"$LOCAL_APPS/not-utf8.desktop"
 ln -s "$APPS/org.example.Clear.desktop" "$LOCAL_APPS/link.desktop"
+# entries of ours whose mark sits in an unusual place: bytes that are not UTF-8 added to ours,
+# our mark moved into our action group, a second comment group after ours, a link to ours
+OURS="$LOCAL_APPS/org.example.Clear.desktop"
+{ cat "$OURS"; printf 'Comment=\377\n'; } >"$LOCAL_APPS/ours-not-utf8.desktop"
+{ sed '/^X-TB323FU-Mesa-Override=/d' "$OURS"; echo "$MARK"; } >"$LOCAL_APPS/ours-mark-in-action.desktop"
+{ cat "$OURS"; printf '\n# a second comment group\n# %s\n' "$MARK"; } >"$LOCAL_APPS/ours-second-comment.desktop"
+ln -s org.example.Clear.desktop "$LOCAL_APPS/ours-link.desktop"
 planted() { (cd "$LOCAL_APPS" && ls -l link.desktop | sed 's/.* -> //' && sha256sum mark-in-action.desktop mark-before.desktop not-utf8.desktop); }
 planted >"$T/others.before"
 run_cmd ctl --json mesa app list
@@ -294,6 +301,8 @@ check "…says nothing" test ! -s "$T/err"
 check "…ours are gone (this one and those of the rules before)" sh -c "test ! -e '$LOCAL_APPS/org.example.Clear.desktop' -a ! -e '$LOCAL_APPS/quotes.desktop'"
 check "…and ours whose rule this build does not take, or that carry none" \
 	test ! -e "$LOCAL_APPS/org.example.Newer.desktop" -a ! -e "$LOCAL_APPS/org.example.Older.desktop"
+check "…and ours with the mark in an unusual place: not UTF-8, in our action, after a second comment group, a link to ours" \
+	sh -c "cd '$LOCAL_APPS' && test ! -e ours-not-utf8.desktop -a ! -e ours-mark-in-action.desktop -a ! -e ours-second-comment.desktop && test ! -L ours-link.desktop"
 planted >"$T/others.after"
 check "…a marker in an action group, in a group before [Desktop Entry], in a file that is not UTF-8, and a link: all kept" \
 	cmp -s "$T/others.before" "$T/others.after"

@@ -145,7 +145,36 @@ chmod 755 "$T/endless/test_endless"
 expect_exit 0 "a binary whose --list never ends" \
 	timeout -k 5 300 "$CTL" --store "$STORE" --json mesa smoke $V1 --suite opencl-cts --cts "$T/endless" --tests endless
 check "…one sub-test, the repeats counted, the rest cut" \
-	test "$(json 'd["tests"], d["duplicates"], d["cut"], "went on past 16384 sub-tests or 262144 lines" in d["message"]' <"$T/out")" = "(1, 262143, 1, True)"
+	test "$(json 'd["tests"], d["duplicates"], d["cut"], "went on past 262144 lines" in d["message"]' <"$T/out")" = "(1, 262143, 1, True)"
+
+# --- listers and runs without an end, each stopped at its bound, in one sentence ----------------
+# lister NAME BODY: test_NAME in $T/bounded/NAME runs BODY for --list and the double otherwise
+lister() {
+	mkdir -p "$T/bounded/$1"
+	printf '#!/bin/sh\nif [ "$1" = --list ]; then %s\nfi\nexec "%s" "$@"\n' "$2" \
+		"$TB_TOP/tests/doubles/fake-cts" >"$T/bounded/$1/test_$1"
+	chmod 755 "$T/bounded/$1/test_$1"
+}
+bounded() { TB323FU_MESA_SMOKE_TIMEOUT=2 timeout -k 5 120 "$CTL" --store "$STORE" mesa smoke $V1 --suite opencl-cts --cts "$T/bounded/$1" --tests "$1"; }
+lister fast 'exec awk "BEGIN { for (i = 0;; i++) printf \"\\tname_%d\\n\", i }"'
+expect_exit 1 "a --list of different names without end, as fast as it can" bounded fast
+check "…is stopped at the names' bound and refused in one sentence" \
+	test "$(cat "$T/err")" = "tb323fu-ctl: $(readlink -f "$T/bounded/fast/test_fast") --list went on past 16384 different sub-tests and was stopped there; is it an OpenCL-CTS test binary? (one names a few hundred)"
+lister slow 'i=0; while :; do i=$((i+1)); printf "\\tname_%d\\n" $i; sleep 0.2; done'
+expect_exit 1 "a --list of different names without end, slowly" bounded slow
+check "…is stopped at the time bound (\$TB323FU_MESA_SMOKE_TIMEOUT=2)" \
+	grep -q "test_slow --list did not end within 2 s (named [0-9]* sub-tests by then); is it an OpenCL-CTS test binary?" "$T/err"
+lister silent 'exec sleep 1000'
+expect_exit 1 "a --list that says nothing and never ends" bounded silent
+check "…is stopped at the time bound" grep -q "test_silent --list did not end within 2 s (named 0 sub-tests by then)" "$T/err"
+lister daemon 'setsid sh -c "while :; do printf \"\\tpass_a\\n\"; sleep 0.2; done" & printf "\\tpass_a\\n"; exit 0'
+expect_exit 0 "a --list that leaves a daemon writing into its output" bounded daemon
+check "…ends with the lister, and the daemon with it" \
+	test "$(json_strict "$STORE/smoke/$V1.json" 'd["suites"]["opencl-cts"]["tests"]') $(pgrep -f 'while :; do printf' | wc -l)" = "1 0"
+lister loud 'printf "\\tpass_a\\n"; exit 0; fi; if [ "$1" = -w ]; then exec yes'
+TB323FU_TEST_CHILD_OUTPUT_MAX=1048576 expect_exit 0 "a binary that writes without end when it runs" bounded loud
+check "…is stopped at the output bound, and the sentence says so" \
+	grep -q "test_loud on the store's side was stopped: it wrote more than 1 MiB of output" "$T/out"
 
 # --- arguments ---------------------------------------------------------------------------------
 expect_exit 2 "--budget that is no number" cts $V1 --budget soon

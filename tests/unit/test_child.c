@@ -147,6 +147,86 @@ static void child_gets_default_signals(void **state)
 	assert_true(WIFSIGNALED(status) && WTERMSIG(status) == SIGTERM);
 }
 
+/* Runs script under the bounds given (deadline in seconds from now, 0: a bound only for a
+ * supervisor that would never stop it); the bound it stopped at and its sentence. */
+static int bounded(const char *script, double seconds, unsigned long long output_max,
+		   unsigned long long memory_max, char *said, size_t size)
+{
+	char *argv[] = {"/bin/sh", "-c", (char *)script, NULL};
+	unlink("grandchild");
+	struct child c;
+	struct tb_error e = {0};
+	assert_int_equal(child_start(&c, argv, dir, &e), TB_OK);
+	struct child_watch w = {.deadline = now_seconds() + (seconds > 0 ? seconds : 600),
+				.output_max = output_max, .memory_max = memory_max};
+	int status, end = child_supervise(&c, &w, &status);
+	assert_int_equal(end, c.bound == CHILD_BOUND_NONE ? CHILD_EXITED : CHILD_TIMED_OUT);
+	child_bound_said(&c, said, size);
+	return c.bound;
+}
+
+/* Names without end, as fast as it can write them: the output bound stops it. */
+static void endless_fast_output(void **state)
+{
+	char said[128];
+	assert_int_equal(bounded("i=0; while :; do i=$((i+1)); printf '\\tname_%d\\n' $i; done", 0,
+				 1 << 20, 0, said, sizeof said), CHILD_BOUND_OUTPUT);
+	assert_string_equal(said, "it wrote more than 1 MiB of output");
+}
+
+/* A line now and then, for ever: the time bound, whatever the output bound. */
+static void endless_slow_output(void **state)
+{
+	char said[128];
+	assert_int_equal(bounded("while :; do echo x; sleep 0.05; done", 1, 1 << 20, 0, said, sizeof said),
+			 CHILD_BOUND_TIME);
+	assert_string_equal(said, "it did not end within 1 s");
+}
+
+static void silence(void **state)
+{
+	char said[128];
+	assert_int_equal(bounded("exec sleep 1000", 1, 0, 0, said, sizeof said), CHILD_BOUND_TIME);
+	assert_string_equal(said, "it did not end within 1 s");
+}
+
+/* 48 MiB held in a shell variable, under a bound of 16: the memory bound. */
+static void memory_held(void **state)
+{
+	char said[128];
+	assert_int_equal(bounded("x=$(head -c 50331648 /dev/zero | tr '\\0' a); sleep 1000", 0, 0, 16 << 20,
+				 said, sizeof said), CHILD_BOUND_MEMORY);
+	assert_string_equal(said, "its processes held more than 16 MiB of memory");
+}
+
+/* A grandchild that left the group (setsid) and keeps writing into our pipe: when the child
+ * ends, the grandchild goes too, found by the pipe it holds. */
+static void daemonized_grandchild(void **state)
+{
+	char said[128];
+	assert_int_equal(bounded("setsid sh -c 'echo $$ >grandchild.tmp; mv grandchild.tmp grandchild; "
+				 "while :; do echo x; sleep 0.05; done' & "
+				 "while [ ! -s grandchild ]; do sleep 0.01; done; exit 0",
+				 0, 0, 0, said, sizeof said), CHILD_BOUND_NONE);
+	assert_string_equal(said, "");
+	pid_t grandchild = pid_in("grandchild");
+	assert_true(grandchild > 0);
+	assert_true(gone_soon(grandchild));
+}
+
+/* The same daemon writing as fast as it can while the child waits for ever: the output bound
+ * stops the group and the daemon. */
+static void daemonized_fast_writer(void **state)
+{
+	char said[128];
+	assert_int_equal(bounded("setsid sh -c 'echo $$ >grandchild.tmp; mv grandchild.tmp grandchild; "
+				 "exec yes' & exec sleep 1000",
+				 0, 1 << 20, 0, said, sizeof said), CHILD_BOUND_OUTPUT);
+	pid_t grandchild = pid_in("grandchild");
+	assert_true(grandchild > 0);
+	assert_true(gone_soon(grandchild));
+}
+
 static int setup(void **state)
 {
 	dir = test_mkdtemp("test_child");
@@ -170,6 +250,12 @@ int main(void)
 		cmocka_unit_test(sigterm_ignored_gets_sigkill),
 		cmocka_unit_test(own_end_takes_what_it_left),
 		cmocka_unit_test(child_gets_default_signals),
+		cmocka_unit_test(endless_fast_output),
+		cmocka_unit_test(endless_slow_output),
+		cmocka_unit_test(silence),
+		cmocka_unit_test(memory_held),
+		cmocka_unit_test(daemonized_grandchild),
+		cmocka_unit_test(daemonized_fast_writer),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

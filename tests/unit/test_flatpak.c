@@ -148,6 +148,35 @@ static void test_override(void **state)
 	free(on);
 	free(off);
 	assert_null(flatpak_override_edit(set, strlen(set), 0, &n));
+	/* on then off gives every file back byte for byte: someone else's OCL_ICD_VENDORS,
+	 * blank lines, comments at a group's end, other groups after ours, CRLF line ends */
+	static const char *const round_trip[] = {
+		"[Environment]\nOCL_ICD_VENDORS=/usr/lib/x/OpenCL/vendors\n",
+		"[Environment]\nOCL_ICD_VENDORS=/x\n\n",
+		"# mine\n[Context]\nshared=network;\nunset-environment=FOO;\n\n[Environment]\nBAR=1\n",
+		"[Session Bus Policy]\norg.x=talk\n\n[Environment]\nOCL_ICD_VENDORS=/x\n# tail\n",
+		"[Environment]\nOCL_ICD_VENDORS=/x\n[Context]\nshared=ipc;\n",
+		"[Environment]\r\nOCL_ICD_VENDORS=/x\r\n\r\n[Context]\r\nunset-environment=A;B;\r\n",
+		"\n\n[Context]\nfilesystems=home;\n",
+	};
+	for (size_t i = 0; i < sizeof round_trip / sizeof *round_trip; i++) {
+		const char *t = round_trip[i];
+		on = flatpak_override_edit(t, strlen(t), 1, &n);
+		assert_non_null(on);
+		assert_null(flatpak_override_edit(on, n, 1, &n)); /* already there */
+		off = flatpak_override_edit(on, strlen(on), 0, &n);
+		assert_non_null(off);
+		assert_string_equal(off, t);
+		assert_int_equal(n, strlen(t));
+		free(on);
+		free(off);
+	}
+	/* a file of ours alone: off leaves nothing */
+	on = flatpak_override_edit(NULL, 0, 1, &n);
+	off = flatpak_override_edit(on, strlen(on), 0, &n);
+	assert_int_equal(n, 0);
+	free(on);
+	free(off);
 	/* not a key file, or a NUL inside: left alone */
 	assert_null(flatpak_override_edit("not a key file", 14, 1, &n));
 	assert_null(flatpak_override_edit("[Environment]\nA=\0\n", 18, 1, &n));
