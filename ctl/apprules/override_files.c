@@ -125,7 +125,8 @@ void override_recover_rules(const char *apps_dir, struct app_rules *r)
 	closedir(dh);
 }
 
-size_t override_ours_list(const char *apps_dir, char ***ids)
+/* The IDs of apps_dir's .desktop entries that keep says yes to (at most APPRULES_MAX_RULES). */
+static size_t entries_where(const char *apps_dir, char ***ids, int (*keep)(const struct app_scope *, const char *))
 {
 	*ids = NULL;
 	DIR *dh = opendir(apps_dir);
@@ -137,13 +138,23 @@ size_t override_ours_list(const char *apps_dir, char ***ids)
 	while ((de = readdir(dh)) && n < APPRULES_MAX_RULES) {
 		size_t len = strlen(de->d_name);
 		if (de->d_name[0] == '.' || len < 9 || strcmp(de->d_name + len - 8, ".desktop") ||
-		    override_owner(&sc, de->d_name, NULL, NULL, NULL, NULL) != 1)
+		    !keep(&sc, de->d_name))
 			continue;
 		*ids = xrealloc(*ids, (n + 1) * sizeof **ids);
 		(*ids)[n++] = xstrdup(de->d_name);
 	}
 	closedir(dh);
 	return n;
+}
+
+static int ours(const struct app_scope *sc, const char *id)
+{
+	return override_owner(sc, id, NULL, NULL, NULL, NULL) == 1;
+}
+
+size_t override_ours_list(const char *apps_dir, char ***ids)
+{
+	return entries_where(apps_dir, ids, ours);
 }
 
 /* Whether a group of kf carries our mark and an Exec that starts our launcher. */
@@ -202,21 +213,5 @@ static int marked_entry(const struct app_scope *sc, const char *id)
 
 size_t override_marked_list(const char *apps_dir, char ***ids)
 {
-	*ids = NULL;
-	DIR *dh = opendir(apps_dir);
-	if (!dh)
-		return 0;
-	struct app_scope sc = {.apps_dir = (char *)apps_dir};
-	size_t n = 0;
-	struct dirent *de;
-	while ((de = readdir(dh)) && n < APPRULES_MAX_RULES) {
-		size_t len = strlen(de->d_name);
-		if (de->d_name[0] == '.' || len < 9 || strcmp(de->d_name + len - 8, ".desktop") ||
-		    !marked_entry(&sc, de->d_name))
-			continue;
-		*ids = xrealloc(*ids, (n + 1) * sizeof **ids);
-		(*ids)[n++] = xstrdup(de->d_name);
-	}
-	closedir(dh);
-	return n;
+	return entries_where(apps_dir, ids, marked_entry);
 }
