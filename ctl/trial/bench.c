@@ -1,6 +1,7 @@
 /* The speed-up, measured: clpeak's XML results, or any command's "label : number unit" lines,
  * on both sides. */
 #include "trial/bench.h"
+#include "trial/bench_history.h"
 
 #include <ctype.h>
 #include <json-c/json.h>
@@ -15,6 +16,7 @@
 #include <sys/stat.h>
 #include <strings.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "store/manifest.h"
@@ -394,6 +396,7 @@ static void on_smoke_line(void *ctx, const char *line)
 struct bench_ctx {
 	struct store *s;
 	const char *version, *command; /* command: as the user named it, for sentences */
+	const char *mesa_version;      /* the release's, from its MANIFEST (may be NULL) */
 	char **cmd;                    /* what runs on each side */
 	char *xml;                     /* clpeak's result file; NULL: the text is read */
 	char **env[2];                 /* by side: the one vendor and ICD it sees */
@@ -727,6 +730,8 @@ static int bench_finish(struct bench_ctx *b, int rounds, const struct side_drive
 			       b->command);
 	}
 	int rc = smoke_record_set(b->s, b->version, "bench", NULL, json_object_get(res), e);
+	if (!rc)
+		rc = bench_history_record(b->s, bench_history_entry(b->version, b->mesa_version, res, time(NULL)), e);
 	*result = res;
 	if (!rc && json_object_array_length(b->failures))
 		rc = failures_error(b, e);
@@ -743,7 +748,7 @@ int bench_run(struct store *s, const char *version, const struct bench_request *
 	if (rc)
 		return rc;
 	struct bench_ctx b = {.s = s, .version = version, .failures = json_object_new_array(),
-			      .fs = {.rounds = rounds}};
+			      .fs = {.rounds = rounds}, .mesa_version = m.mesa_version};
 	b.command = r->command && *r->command ? r->command : BENCH_DEFAULT_COMMAND;
 	/* --tests vk.compute: the smoke program's figure alone, no clpeak */
 	int vulkan_only = !(r->command && *r->command) && r->tests && !strcmp(r->tests, VULKAN_TEST);
