@@ -1,0 +1,80 @@
+#!/bin/sh
+# Every bench kept (docs/design.md §10), end to end over six stand-in versions whose figure
+# drops 30 % from the fourth: each bench run is recorded in the store's bench-history.json
+# (written by rename, no temporary left); `bench --history` gives a line a run, newest last,
+# a version's alone, one figure's, in words and --json (a history array), and a chart where
+# the terminal has room; --plot draws it into an SVG and a PNG with cairo; the options go
+# together as the help says; a history that is not JSON reads as none. The bounds (50 runs a version, 500 in all), the reader of the file and the lines'
+# choice are tested in-process (tests/unit/test_bench_history.c).
+. "$TB_TOP/tests/lib.sh"
+
+P=2026.09.0
+printf 'smoke = off\nkeep_versions = 9\n' >"$TB323FU_MESA_CONFIG"
+for i in 1 2 3 4 5 6; do
+	R=$(standin $P$i) || { not_ok "stand-in release $P$i"; done_testing; exit 1; }
+	expect_exit 0 "install-local $P$i" ctl mesa install-local "$R" --no-smoke
+done
+
+# The benchmark double: 200 GB/s on versions 1-3, 140 (30 % less) from the fourth, 100 on the
+# distribution's side, the same every round (so each ratio's interval is exact).
+cat >"$T/by-version" <<'EOF2'
+#!/bin/sh
+case ${OCL_ICD_VENDORS:-} in
+*/icd/versions/2026.09.0[123]/*) echo "Throughput : 200 GB/s" ;;
+*/icd/versions/*) echo "Throughput : 140 GB/s" ;;
+*) echo "Throughput : 100 GB/s" ;;
+esac
+echo "Latency : 5 us"
+EOF2
+chmod 755 "$T/by-version"
+
+for i in 1 2 3 4 5 6; do
+	expect_exit 0 "bench $P$i" ctl mesa bench $P$i --rounds 6 --command "$T/by-version"
+done
+check "the runs are kept in the store's bench-history.json, no temporary beside it" \
+	test "$(cd "$STORE" && ls -A | grep -c 'bench-history')" = 1
+check "…six runs, each with its version, time, ratio, interval, verdict, rounds, sides and figures" \
+	test "$(json_strict "$STORE/bench-history.json" '[(r["version"], [round(x, 3) for x in [r["ratio"]] + r["interval"]], r["verdict"], r["rounds"], sorted(r["sides"]), [(f["name"], round(f["ratio"], 3)) for f in r["figures"]], len(r["time"])) for r in d["runs"]][2:4]')" = \
+	"[('${P}3', [1.414, 1.414, 1.414], 'faster', 6, ['distribution', 'store'], [('Throughput', 2.0), ('Latency', 1.0)], 20), ('${P}4', [1.183, 1.183, 1.183], 'faster', 6, ['distribution', 'store'], [('Throughput', 1.4), ('Latency', 1.0)], 20)]"
+
+expect_exit 0 "bench --history" env COLUMNS=100 "$CTL" --store "$STORE" mesa bench --history
+cp "$T/out" "$T/history.txt"
+check "…a line a run, newest last: time, version, verdict with ratio and interval, rounds, command" \
+	sh -c "grep -c '^[0-9-]* [0-9:]*  *${P}[1-6]  *faster, [0-9.]*x (95 % interval [0-9.]*x-[0-9.]*x); 6 rounds; $T/by-version\$' '$T/out' | grep -qx 6 &&
+	       grep '${P}' '$T/out' | head -n 6 | tail -n 1 | grep -q '${P}6  *faster, 1.18x'"
+check "…a chart of each version's last run where the terminal has room" \
+	sh -c "grep -q \"^the last run of each version against the distribution's Mesa\" '$T/out' &&
+	       grep -c '^${P}[1-6]  .*|.*\*.*  [0-9.]*x\$' '$T/out' | grep -qx 6"
+check "…its sentence counts the runs and versions" grep -q "^6 bench runs kept, newest last, over 6 versions$" "$T/out"
+expect_exit 0 "bench --history with no terminal" ctl mesa bench --history
+check "…no chart without a terminal's room" sh -c "! grep -q 'the last run of each' '$T/out'"
+
+expect_exit 0 "bench --history --json" ctl --json mesa bench --history
+cp "$T/out" "$T/history.json"
+check "…one object with a history array, newest last" \
+	test "$(field '[(l["version"], round(l["ratio"], 3), l["verdict"], l["rounds"], l["figure"]) for l in d["history"]][2:4]')" = \
+	"[('${P}3', 1.414, 'faster', 6, None), ('${P}4', 1.183, 'faster', 6, None)]"
+expect_exit 0 "bench --history VERSION --figure NAME --json" ctl --json mesa bench --history ${P}4 --figure Throughput
+check "…that version's runs, that figure's ratio" \
+	test "$(field '[(l["version"], round(l["ratio"], 3), l["figure"]) for l in d["history"]]')" = "[('${P}4', 1.4, 'Throughput')]"
+expect_exit 0 "bench --history --figure Latency" ctl --json mesa bench --history --figure Latency
+check "…a time figure's ratio: the same on both sides" test "$(field '{round(l["ratio"], 3) for l in d["history"]}')" = "{1.0}"
+
+expect_exit 0 "bench --history --plot FILE.svg" ctl mesa bench --history --plot "$T/chart.svg"
+check "…an SVG cairo drew, put in place whole" sh -c "head -c 200 '$T/chart.svg' | grep -q '<svg' && ! ls -A '$T' | grep -q '^\.chart'"
+check "…its sentence names the file" grep -q "; the chart is in $T/chart.svg\$" "$T/out"
+expect_exit 0 "bench --history --plot FILE.png" ctl mesa bench --history --figure Throughput --plot "$T/chart.png"
+check "…a PNG of 800x480" test "$(python3 -c 'import struct,sys; b=open(sys.argv[1],"rb").read(24); print(b[:8]==b"\x89PNG\r\n\x1a\n", struct.unpack(">II", b[16:24]))' "$T/chart.png")" = "True (800, 480)"
+expect_exit 2 "--plot of another name is a usage error" ctl mesa bench --history --plot "$T/chart.pdf"
+check "…said" grep -q -- "--plot wants a file named .svg or .png" "$T/err"
+expect_exit 2 "--figure without --history is a usage error" ctl mesa bench --figure Throughput
+expect_exit 2 "--history with --rounds is a usage error" ctl mesa bench --history --rounds 3
+expect_exit 0 "bench --history of a version never benched" ctl mesa bench --history 2026.01.01
+check "…says none is kept and what measures one" grep -q "^no bench run is kept for 2026.01.01; \`tb323fu-ctl --store $STORE mesa bench 2026.01.01\` measures one$" "$T/out"
+
+# A hostile history: not JSON
+printf 'not json' >"$STORE/bench-history.json"
+expect_exit 0 "a history that is not JSON reads as none" ctl mesa bench --history
+check "…said so" grep -q "^no bench run is kept" "$T/out"
+
+done_testing
