@@ -19,6 +19,17 @@
 #define MARGIN_TOP 50.0
 #define MARGIN_BOTTOM 90.0
 
+/* lazylib_load's sentence names the dynamic linker's reason in its first parentheses: that
+ * reason alone, for a sentence of ours. */
+static const char *dlerror_of(char *msg)
+{
+	char *open = strchr(msg, '('), *close = open ? strstr(open, "); ") : NULL;
+	if (!open || !close)
+		return "not found";
+	*close = 0;
+	return open + 1;
+}
+
 enum bench_plot_format bench_plot_format(const char *path)
 {
 	size_t n = strlen(path);
@@ -163,14 +174,13 @@ int bench_plot_write(const char *path, json_object *latest, const char *figure, 
 	enum bench_plot_format format = bench_plot_format(path);
 	if (format == PLOT_NONE)
 		return tb_fail(e, TB_R_USAGE, "--plot wants a file named .svg or .png, not \"%s\"", path);
-	int rc = lazylib_load(&lazy_libcairo, e);
-	if (rc) {
-		*e = (struct tb_error){0};
+	struct tb_error why = {0};
+	if (lazylib_load(&lazy_libcairo, &why))
 		return tb_fail(e, TB_R_LIBRARY_MISSING,
-			       "cannot load cairo (%s), which --plot draws with; install libcairo2 "
+			       "cannot load %s (%s), which --plot draws with; install libcairo2 "
 			       "(apt-get install libcairo2), or leave --plot out",
-			       lazy_libcairo.soname);
-	}
+			       lazy_libcairo.soname, dlerror_of(why.msg));
+	int rc;
 	struct sink k = {.e = e};
 	rc = atomic_out_open(&k.out, path, 0644, e);
 	if (rc)

@@ -3,16 +3,29 @@
 # drops 30 % from the fourth: each bench run is recorded in the store's bench-history.json
 # (written by rename, no temporary left); `bench --history` gives a line a run, newest last,
 # a version's alone, one figure's, in words and --json (a history array), and a chart where
-# the terminal has room; --plot draws it into an SVG and a PNG with cairo; the options go
-# together as the help says; a history that is not JSON reads as none. The bounds (50 runs a version, 500 in all), the reader of the file and the lines'
+# the terminal has room; --plot draws it into an SVG and a PNG with cairo; update says the
+# newest installed version benched slower than the one before it (the fourth, against a fake
+# GitHub offering it) and refuses nothing; status's last_bench has each version's last run;
+# the options go together as the help says; a history that is not JSON reads as none. The bounds (50 runs a version, 500 in all), the reader of the file and the lines'
 # choice are tested in-process (tests/unit/test_bench_history.c).
 . "$TB_TOP/tests/lib.sh"
+. "$TB_TOP/tests/httpd-lib.sh"
 
 P=2026.09.0
-printf 'smoke = off\nkeep_versions = 9\n' >"$TB323FU_MESA_CONFIG"
 for i in 1 2 3 4 5 6; do
-	R=$(standin $P$i) || { not_ok "stand-in release $P$i"; done_testing; exit 1; }
-	expect_exit 0 "install-local $P$i" ctl mesa install-local "$R" --no-smoke
+	eval "R$i=\$(standin $P$i)" || { not_ok "stand-in release $P$i"; done_testing; exit 1; }
+done
+# the fake GitHub offers the fourth: update finds the store up to date with it
+WWW="$T/www"
+mkdir -p "$WWW" "$T/keys"
+printf 'secret-token\n' >"$T/token"
+start_httpd "$WWW" || { not_ok "the test server starts" "$(cat "$T/httpd.err")"; done_testing; exit 1; }
+API="http://127.0.0.1:$PORT"
+echo "mesa-${P}4 - $R4" | python3 "$TB_TOP/tests/doubles/fake-github" "$WWW" "$API"
+net_config "keep_versions = 9
+smoke = off"
+for i in 1 2 3 4; do
+	eval "expect_exit 0 \"install-local $P$i\" ctl mesa install-local \"\$R$i\" --no-smoke"
 done
 
 # The benchmark double: 200 GB/s on versions 1-3, 140 (30 % less) from the fourth, 100 on the
@@ -28,9 +41,26 @@ echo "Latency : 5 us"
 EOF2
 chmod 755 "$T/by-version"
 
-for i in 1 2 3 4 5 6; do
+for i in 1 2 3 4; do
 	expect_exit 0 "bench $P$i" ctl mesa bench $P$i --rounds 6 --command "$T/by-version"
 done
+# update: up to date with the fourth, which benched slower than the third; nothing refused
+expect_exit 0 "update with the newest installed version benched slower than the one before" ctl mesa update
+check "…says so, by how much, and how to look" grep -qx "Mesa ${P}4 benched slower than Mesa ${P}3, the version before it: 1.18x the distribution's Mesa against 1.41x, beyond the 3 % noise floor (\`tb323fu-ctl --store $STORE mesa bench --history\` shows the runs)" "$T/out"
+check "…after its own answer" grep -q "^Mesa up to date (${P}4)" "$T/out"
+expect_exit 0 "update --json" ctl --json mesa update
+check "…benched_slower names both and their ratios" \
+	test "$(field '(lambda b: (b["version"], b["before"], round(b["ratio"], 2), round(b["ratio_before"], 2)))(d["benched_slower"])')" = "('${P}4', '${P}3', 1.18, 1.41)"
+expect_exit 0 "status --json" ctl --json mesa status
+check "…status's last_bench: each version's last run, release order" \
+	test "$(field '[(b["version"], b["verdict"], round(b["ratio"], 2)) for b in d["last_bench"]]')" = \
+	"[('${P}1', 'faster', 1.41), ('${P}2', 'faster', 1.41), ('${P}3', 'faster', 1.41), ('${P}4', 'faster', 1.18)]"
+for i in 5 6; do
+	eval "expect_exit 0 \"install-local $P$i\" ctl mesa install-local \"\$R$i\" --no-smoke"
+	expect_exit 0 "bench $P$i" ctl mesa bench $P$i --rounds 6 --command "$T/by-version"
+done
+expect_exit 0 "update once the newest is as fast as the one before" ctl --json mesa update
+check "…says nothing of it" test "$(field '"benched_slower" in d')" = False
 check "the runs are kept in the store's bench-history.json, no temporary beside it" \
 	test "$(cd "$STORE" && ls -A | grep -c 'bench-history')" = 1
 check "…six runs, each with its version, time, ratio, interval, verdict, rounds, sides and figures" \
@@ -77,4 +107,5 @@ printf 'not json' >"$STORE/bench-history.json"
 expect_exit 0 "a history that is not JSON reads as none" ctl mesa bench --history
 check "…said so" grep -q "^no bench run is kept" "$T/out"
 
+stop_httpd
 done_testing
