@@ -494,7 +494,7 @@ static double median_of(double *v, size_t n)
 	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
-static int lower_is_better(const char *unit)
+int bench_lower_is_better(const char *unit)
 {
 	static const char *const times[] = {"ns", "us", "ms", "s", "sec", "seconds"};
 	for (size_t i = 0; i < sizeof times / sizeof times[0]; i++)
@@ -531,7 +531,7 @@ static int round_log(const struct figure *f, int r, double *out)
 	double s = f->values[SIDE_STORE][r], d = f->values[SIDE_DISTRO][r];
 	if (isnan(s) || isnan(d) || !(s > 0) || !(d > 0))
 		return 0;
-	*out = lower_is_better(f->unit) ? log(d) - log(s) : log(s) - log(d);
+	*out = bench_lower_is_better(f->unit) ? log(d) - log(s) : log(s) - log(d);
 	return isfinite(*out);
 }
 
@@ -571,7 +571,7 @@ static json_object *figure_json(const struct figure *f, int rounds, double *whol
 	json_object *t = json_object_new_object();
 	json_object_object_add(t, "name", json_object_new_string(f->name));
 	json_object_object_add(t, "unit", json_object_new_string(f->unit));
-	json_object_object_add(t, "higher_is_better", json_object_new_boolean(!lower_is_better(f->unit)));
+	json_object_object_add(t, "higher_is_better", json_object_new_boolean(!bench_lower_is_better(f->unit)));
 	add_estimate(t, logs, n);
 	json_object_object_add(t, "rounds_compared", json_object_new_int((int)n));
 	json_object_object_add(t, "store", side_json(f->values[SIDE_STORE], rounds));
