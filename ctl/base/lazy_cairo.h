@@ -1,16 +1,18 @@
 /* cairo's functions this tool calls (bench --history --plot's chart), loaded on the first call
  * (ctl/base/lazylib.h): status, list and every other command start without it. Include after
- * <cairo.h>, <cairo-svg.h>. */
+ * <cairo.h>, <cairo-svg.h>, <fontconfig/fontconfig.h>. */
 #ifndef TB_LAZY_CAIRO_H
 #define TB_LAZY_CAIRO_H
 
 #include <cairo-svg.h>
 #include <cairo.h>
+#include <fontconfig/fontconfig.h>
 
 #include "base/lazylib.h"
 
 #define cairo_arc LAZY_CALL(lazy_libcairo, cairo_arc)
 #define cairo_create LAZY_CALL(lazy_libcairo, cairo_create)
+#define cairo_debug_reset_static_data LAZY_CALL(lazy_libcairo, cairo_debug_reset_static_data)
 #define cairo_destroy LAZY_CALL(lazy_libcairo, cairo_destroy)
 #define cairo_fill LAZY_CALL(lazy_libcairo, cairo_fill)
 #define cairo_image_surface_create LAZY_CALL(lazy_libcairo, cairo_image_surface_create)
@@ -37,5 +39,7 @@
 #define cairo_svg_surface_create_for_stream LAZY_CALL(lazy_libcairo, cairo_svg_surface_create_for_stream)
 #define cairo_text_extents LAZY_CALL(lazy_libcairo, cairo_text_extents)
 #define cairo_translate LAZY_CALL(lazy_libcairo, cairo_translate)
+/* fontconfig, which cairo's text loads: found through cairo's handle (its dependency) */
+#define FcFini LAZY_CALL(lazy_libcairo, FcFini)
 
 #endif

@@ -198,6 +198,9 @@ int bench_plot_write(const char *path, json_object *latest, const char *figure, 
 	if (st == CAIRO_STATUS_SUCCESS)
 		st = cairo_surface_status(surface);
 	cairo_surface_destroy(surface);
+	/* the fonts cairo and fontconfig cached for the labels: given back, the command ends soon */
+	cairo_debug_reset_static_data();
+	FcFini();
 	if (st != CAIRO_STATUS_SUCCESS || k.failed) {
 		atomic_out_abort(&k.out);
 		return k.failed ? e->code : tb_fail(e, TB_R_FAILED, "cannot draw the chart into %s: %s", path,
