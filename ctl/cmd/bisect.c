@@ -20,7 +20,7 @@
 #include "common/version_name.h"
 
 struct bisect_opts {
-	const char *good, *bad, *command, *test_case;
+	const char *good, *bad, *command, *test_case, *tests;
 	int keep, bench, rounds;
 };
 
@@ -230,8 +230,8 @@ static char *resume_line(const struct bisect_opts *a, const struct bisect_result
 		sb_append(&sb, " --bench");
 	if (a->rounds)
 		sb_appendf(&sb, " --rounds %d", a->rounds);
-	sb_append(&sb, a->command ? " --command" : " --case");
-	sb_append_shell_word(&sb, a->command ? a->command : a->test_case);
+	sb_append(&sb, a->command ? " --command" : a->tests ? " --tests" : " --case");
+	sb_append_shell_word(&sb, a->command ? a->command : a->tests ? a->tests : a->test_case);
 	if (a->keep)
 		sb_append(&sb, " --keep");
 	char *out = xstrdup(sb.buf);
@@ -245,7 +245,7 @@ static int cmd_bisect(struct cli *c, const void *opts, struct store *s, struct o
 	struct tb_error e = {0};
 	struct bisect_request q = {.good = a->good, .bad = a->bad, .command = a->command,
 				   .test_case = a->test_case, .keep = a->keep, .bench = a->bench,
-				   .rounds = a->rounds,
+				   .rounds = a->rounds, .tests = a->tests,
 				   .progress = c->progress, .stepped = say_step, .ctx = c};
 	struct bisect_result r;
 	int rc = bisect_run(&c->cfg, s, &q, &r, &e);
@@ -274,11 +274,27 @@ static int cmd_bisect(struct cli *c, const void *opts, struct store *s, struct o
 static int cmd_bisect_check(const void *opts, struct outcome *o)
 {
 	const struct bisect_opts *a = opts;
-	if (a->bench && !a->command)
-		return cli_usage(o, "--bench measures a benchmark: give it --command CMD (its \"label : 12.5 GB/s\" lines read, as bench reads them)");
+	if (a->tests && !a->bench)
+		return cli_usage(o, "--tests names clpeak's tests for --bench: it goes with --bench");
+	if (a->bench && !a->command == !a->tests)
+		return cli_usage(o, "--bench measures a benchmark: give it --command CMD (its \"label : 12.5 GB/s\" lines read, as bench reads them) or --tests LIST (clpeak's tests)");
+	if (a->tests) {
+		char *bad = bench_tests_unknown(a->tests);
+		if (!bad) {
+			char *copy = xasprintf(",%s,", a->tests);
+			if (strstr(copy, ",vk.compute,"))
+				bad = xstrdup("vk.compute");
+			free(copy);
+		}
+		if (bad) {
+			int rc = cli_usage(o, "--tests wants clpeak's test names separated by commas (compute-sp,kernel-latency…), not \"%s\"", bad);
+			free(bad);
+			return rc;
+		}
+	}
 	if (a->rounds && !a->bench)
 		return cli_usage(o, "--rounds is the rounds of --bench: it goes with --bench");
-	if (!a->command == !a->test_case)
+	if (!a->tests && !a->command == !a->test_case)
 		return cli_usage(o, "bisect runs one test: give --command CMD (exit 0 good, 1-124 bad, 125 skip) or --case NAME");
 	if (a->good && !version_name_ok(a->good))
 		return cli_usage(o, "--good wants a version (2026.10.06), not \"%.80s\"", a->good);
@@ -304,6 +320,8 @@ static const struct cli_option bisect_options[] = {
 		 "the command is a benchmark: a version is bad when slower than the good end beyond the 3 % noise floor, "
 		 "by bench's statistics (rounds of both alternately); unclear is measured again with more rounds (at most 60), "
 		 "then skipped"),
+	CLI_LIST("--tests", "LIST", struct bisect_opts, tests,
+		 "with --bench: clpeak's tests (compute-sp,kernel-latency…) instead of --command, its XML read as bench reads it"),
 	CLI_INT("--rounds", "N", 1, BISECT_BENCH_MAX_ROUNDS, struct bisect_opts, rounds,
 		"with --bench: the rounds of each step (default " BENCH_ROUNDS_TEXT ")"),
 	CLI_FLAG("--keep", struct bisect_opts, keep,
@@ -313,7 +331,7 @@ static const struct cli_option bisect_options[] = {
 
 const struct cli_command bisect_command = {
 	.name = "bisect",
-	.args = "[--good VERSION] [--bad VERSION] (--command CMD | --case NAME | --bench [--rounds N] --command CMD) [--keep]",
+	.args = "[--good VERSION] [--bad VERSION] (--command CMD | --case NAME | --bench [--rounds N] (--command CMD | --tests LIST)) [--keep]",
 	.summary = "find the first bad version between a good and a bad one, fetching versions not installed",
 	.example = "tb323fu-ctl mesa bisect --good 2026.10.01 --command 'vkcube --c 100'",
 	.options = bisect_options,

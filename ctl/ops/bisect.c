@@ -18,6 +18,8 @@
 #include "base/fs.h"
 #include "base/strbuf.h"
 #include "base/testhook.h"
+#include "base/programs.h"
+#include "base/trusted_path.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -52,6 +54,8 @@ struct bisection {
 	struct bisect_plan plan;
 	int log_fd; /* the work folder's STORE_BISECT_RUNNING_LOG; -1 before it is open */
 	struct store *good_where; /* --bench: the store holding the good end, once prepared */
+	char *bench_cmd;          /* --bench: what each run starts (the command, or clpeak's) */
+	char *bench_xml;          /* --bench --tests: clpeak's XML file in the work folder */
 };
 
 static int by_version(const void *a, const void *b)
@@ -361,6 +365,75 @@ static void bench_line(void *ctx, const char *line)
 	p->lower[p->n++] = bench_lower_is_better(unit);
 }
 
+static void bench_figure(void *ctx, const char *name, const char *unit, double v)
+{
+	struct bench_pass *p = ctx;
+	char line[600];
+	(void)unit;
+	if (!(v > 0) || !isfinite(v))
+		return;
+	for (size_t i = 0; i < p->n; i++)
+		if (!strcmp(p->names[i], name))
+			return;
+	p->names = xrealloc(p->names, (p->n + 1) * sizeof *p->names);
+	p->values = xrealloc(p->values, (p->n + 1) * sizeof *p->values);
+	p->lower = xrealloc(p->lower, (p->n + 1) * sizeof *p->lower);
+	snprintf(line, sizeof line, "%s", name);
+	p->names[p->n] = xstrdup(line);
+	p->values[p->n] = v;
+	p->lower[p->n++] = bench_lower_is_better(unit);
+}
+
+/* "'it'\''s'": a word for sh -c. */
+static void shell_word(struct strbuf *sb, const char *w)
+{
+	sb_append(sb, " '");
+	for (const char *p = w; *p; p++)
+		if (*p == '\'')
+			sb_append(sb, "'\\''");
+		else
+			sb_appendf(sb, "%c", *p);
+	sb_append(sb, "'");
+}
+
+/* What each run of --bench starts: the command, or clpeak with its XML dump into the work
+ * folder and the tests named (the figures then read from the XML, as bench reads them). */
+static int bench_command_of(struct bisection *b, struct tb_error *e)
+{
+	if (b->bench_cmd)
+		return TB_OK;
+	if (!b->q->tests) {
+		b->bench_cmd = xstrdup(b->q->command);
+		return TB_OK;
+	}
+	char *clpeak = find_program(BENCH_DEFAULT_COMMAND, NULL);
+	if (!clpeak)
+		return tb_fail(e, TB_R_FAILED,
+			       "clpeak is not installed (apt-get install clpeak), or name another benchmark with --command");
+	int rc = trusted_program_path(clpeak, "clpeak", e);
+	if (rc) {
+		free(clpeak);
+		return rc;
+	}
+	b->bench_xml = path_join(b->ws.root, "bench-clpeak.xml");
+	struct strbuf sb = {0};
+	sb_append(&sb, "exec");
+	shell_word(&sb, clpeak);
+	sb_append(&sb, " --enable-xml-dump -f");
+	shell_word(&sb, b->bench_xml);
+	char *tests = xstrdup(b->q->tests), *save = NULL;
+	for (char *t = strtok_r(tests, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+		char *opt = xasprintf("--%s", t);
+		shell_word(&sb, opt);
+		free(opt);
+	}
+	free(tests);
+	free(clpeak);
+	b->bench_cmd = xstrdup(sb.buf);
+	sb_free(&sb);
+	return TB_OK;
+}
+
 static void bench_pass_free(struct bench_pass *p)
 {
 	for (size_t i = 0; i < p->n; i++)
@@ -378,16 +451,25 @@ static int bench_once(struct bisection *b, struct store *where, const char *vers
 	struct child ch;
 	p->so = so;
 	p->indent = -1;
-	log_line(b, "---- Mesa %s: %s\n", version, b->q->command);
-	int rc = start_step(where, version, b->q->command, &ch, e);
+	log_line(b, "---- Mesa %s: %s\n", version, b->bench_cmd);
+	if (b->bench_xml)
+		unlink(b->bench_xml);
+	int rc = start_step(where, version, b->bench_cmd, &ch, e);
 	if (rc)
 		return rc;
 	int limit = side_time_limit(SIDE_JOB_BISECT), status;
 	struct child_watch w = {.deadline = now_seconds() + limit, .finish_on_signal = 1,
-				.out = bench_out, .line = bench_line, .ctx = p};
+				.out = bench_out, .line = b->bench_xml ? NULL : bench_line, .ctx = p};
 	int end = child_supervise(&ch, &w, &status);
 	if (end == CHILD_INTERRUPTED)
 		return tb_check_interrupted(e, "the benchmark ran");
+	if (b->bench_xml) { /* clpeak's figures: its XML, read as bench reads it */
+		size_t len;
+		char *text = read_small_file(b->bench_xml, 1 << 20, &len);
+		if (text)
+			bench_parse_clpeak_xml(text, len, bench_figure, p);
+		free(text);
+	}
 	if (end == CHILD_TIMED_OUT || !WIFEXITED(status) || WEXITSTATUS(status)) {
 		for (size_t i = 0; i < p->n; i++)
 			free(p->names[i]);
@@ -443,7 +525,9 @@ static int run_bench(struct bisection *b, struct store *where, struct candidate 
 	}
 	int rounds = b->q->rounds > 0 ? b->q->rounds : BENCH_DEFAULT_ROUNDS, again = 0, measured = 0;
 	struct step_output so = {.fd = b->log_fd};
-	int rc = TB_OK;
+	int rc = bench_command_of(b, e);
+	if (rc)
+		return rc;
 	for (;;) {
 		double *logs = xcalloc((size_t)rounds, sizeof *logs);
 		size_t n = 0;
@@ -805,6 +889,8 @@ int bisect_run(const struct config *cfg, struct store *s, const struct bisect_re
 	if (!rc)
 		rc = bisect_ranges(&b, e);
 	keep_log(&b);
+	if (b.bench_xml) /* clpeak's last results: not kept with the versions */
+		unlink(b.bench_xml);
 	bisect_plan_free(&b.plan);
 	if (b.ws.root && q->keep && b.ws.lock_fd >= 0)
 		r->kept = xstrdup(b.ws.root);
@@ -812,6 +898,8 @@ int bisect_run(const struct config *cfg, struct store *s, const struct bisect_re
 		remove_tree(b.ws.root);
 	store_close(&b.ws);
 	unpin(&b);
+	free(b.bench_cmd);
+	free(b.bench_xml);
 	for (size_t i = 0; i < b.n; i++)
 		free(b.c[i].version);
 	free(b.c);

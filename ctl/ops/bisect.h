@@ -46,10 +46,11 @@ struct bisect_request {
 	const char *good, *bad; /* NULL: the defaults (bisect_default_good, current) */
 	const char *command;    /* run by sh -c through `run --version V`, or NULL with test_case */
 	const char *test_case;  /* dEQP-VK.…, or an OpenCL-CTS BINARY/SUB-TEST */
-	/* bisect --bench: command is a benchmark ("label : 12.5 GB/s" lines), run on the good end
+	/* bisect --bench: command is a benchmark ("label : 12.5 GB/s" lines; or clpeak's tests), run on the good end
 	 * and the version alternately, rounds rounds (0: BENCH_DEFAULT_ROUNDS); a version slower
 	 * than the good end beyond the noise floor is bad (bisect_bench_judge) */
 	int bench, rounds;
+	const char *tests; /* with bench and no command: clpeak's tests (bench --tests), its XML read */
 	int keep;               /* the work folder stays, with what was fetched */
 	const struct tb_progress *progress;
 	/* Each step as it ends (for people); may be NULL. */

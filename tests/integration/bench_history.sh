@@ -8,7 +8,7 @@
 # GitHub offering it) and refuses nothing; status's last_bench has each version's last run;
 # bisect --bench names the fourth the first slower (each step's ratio against the good end,
 # interval and verdict; the store as it was), and skips, never guesses, a version whose noise
-# stays unclear up to the bound;
+# stays unclear up to the bound; --tests runs clpeak (a double writing its XML);
 # the options go together as the help says; a history that is not JSON reads as none. The bounds (50 runs a version, 500 in all), the reader of the file and the lines'
 # choice are tested in-process (tests/unit/test_bench_history.c).
 . "$TB_TOP/tests/lib.sh"
@@ -141,6 +141,35 @@ expect_exit 0 "bisect --bench with the third unclear" ctl --json mesa bisect --b
 check "…the third measured again up to 60 rounds, then skipped, never guessed" \
 	test "$(field '[(s["verdict"], s["bench_verdict"], s["rounds"], s["why"].endswith("still unclear at 60 rounds, bisect" + chr(39) + "s bound: skipped, not guessed")) for s in d["steps"] if s["version"] == "'${P}3'"]')" = "[('skipped', 'unclear', 60, True)]"
 check "…said: the fourth or the skipped third" test "$(field '(d["first_bad"], d["last_good"], d["skipped"], "or one of the skipped before it" in d["message"])')" = "('${P}4', '${P}2', ['${P}3'], True)"
+# --tests: clpeak's tests (a double in PATH writing clpeak's XML), its XML read as bench reads it
+mkdir "$T/bin"
+cat >"$T/bin/clpeak" <<EOF2
+#!/bin/sh
+echo "\$*" >>"$T/clpeak-args"
+while [ \$# -gt 0 ]; do case \$1 in -f) xml=\$2; shift ;; esac; shift; done
+case \${VK_DRIVER_FILES:-} in */${P}[123]/*) gf=200 ;; *) gf=140 ;; esac
+cat >"\$xml" <<XML
+<?xml version="1.0" encoding="utf-8"?>
+<clpeak os="Linux x64">
+  <platform name="rusticl">
+    <device name="llvmpipe" driver_version="1" compute_units="8" clock_frequency="300" clock_frequency_unit="MHz">
+      <single_precision_compute unit="gflops">
+        <float>\$gf</float>
+      </single_precision_compute>
+    </device>
+  </platform>
+</clpeak>
+XML
+EOF2
+chmod 755 "$T/bin/clpeak"
+expect_exit 0 "bisect --bench --tests compute-sp (clpeak's XML)" \
+	env PATH="$T/bin:$PATH" "$CTL" --store "$STORE" --json mesa bisect --bench --good ${P}1 --rounds 6 --tests compute-sp
+check "…the fourth, 0.70x, each step from clpeak's figures" \
+	test "$(field '(d["first_bad"], d["last_good"], d["slower_percent"], [(s["version"], s["bench_verdict"]) for s in d["steps"]])')" = \
+	"('${P}4', '${P}3', 30, [('${P}6', 'slower'), ('${P}1', 'same'), ('${P}3', 'same'), ('${P}4', 'slower')])"
+check "…clpeak ran with its XML dump and the test named" grep -q -- "--enable-xml-dump -f .*/bisect/bench-clpeak.xml --compute-sp$" "$T/clpeak-args"
+expect_exit 2 "bisect --bench --tests vk.compute is a usage error" ctl mesa bisect --bench --tests vk.compute
+expect_exit 2 "bisect --tests without --bench is a usage error" ctl mesa bisect --tests compute-sp
 expect_exit 2 "bisect --bench without --command is a usage error" ctl mesa bisect --bench --case dEQP-VK.api.smoke.triangle
 expect_exit 2 "bisect --rounds without --bench is a usage error" ctl mesa bisect --rounds 6 --command true
 
