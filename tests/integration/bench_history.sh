@@ -178,5 +178,17 @@ printf 'not json' >"$STORE/bench-history.json"
 expect_exit 0 "a history that is not JSON reads as none" ctl mesa bench --history
 check "…said so" grep -q "^no bench run is kept" "$T/out"
 
+# A link planted in its place: not read through, and replaced (not written through) by the next run
+rm -f "$STORE/bench-history.json"
+printf '{"runs":[{"version":"%s","time":"t","ratio":9}]}\n' "${P}1" >"$T/planted.json"
+cp "$T/planted.json" "$T/planted.orig"
+ln -s "$T/planted.json" "$STORE/bench-history.json"
+expect_exit 0 "a history that is a link reads as none" ctl mesa bench --history
+check "…said so" grep -q "^no bench run is kept" "$T/out"
+expect_exit 0 "bench with a link in the history's place" ctl mesa bench ${P}6 --rounds 6 --command "$T/by-version"
+check "…the link replaced by a file, its target as it was" \
+	sh -c "test -f '$STORE/bench-history.json' && ! test -L '$STORE/bench-history.json' && cmp -s '$T/planted.json' '$T/planted.orig'"
+check "…holding that one run" test "$(json_strict "$STORE/bench-history.json" 'len(d["runs"])')" = 1
+
 stop_httpd
 done_testing
