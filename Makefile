@@ -35,9 +35,11 @@ GLSLANG ?= glslangValidator
 CTL_PKGS := libcurl libarchive libcrypto libelf json-c libxml-2.0 glib-2.0
 # The journal is read with libsystemd's sd-journal (docs/design.md §18).
 CTL_PKGS += libsystemd
+# bench --history --plot draws its chart with cairo (SVG and PNG surfaces).
+CTL_PKGS += cairo
 # Loaded by tb323fu-ctl on their first call, not at its start (ctl/base/lazylib.h): the
 # program does not link them; tests and fuzzers do (the symbols are then found in the process).
-LAZY_PKGS := libcurl libarchive libcrypto libxml-2.0 libsystemd
+LAZY_PKGS := libcurl libarchive libcrypto libxml-2.0 libsystemd cairo
 # Each one's soname as the build's own library says it (the ABI its headers describe).
 soname = $(or $(shell readelf -d $$($(CC) -print-file-name=lib$(1).so 2>/dev/null) 2>/dev/null | \
 	sed -n 's/.*Library soname: \[\(.*\)\]/\1/p'),$(2))
@@ -45,7 +47,8 @@ LAZY_SONAMES := -DTB_SONAME_CURL='"$(call soname,curl,libcurl.so.4)"' \
 	-DTB_SONAME_ARCHIVE='"$(call soname,archive,libarchive.so.13)"' \
 	-DTB_SONAME_CRYPTO='"$(call soname,crypto,libcrypto.so.3)"' \
 	-DTB_SONAME_XML2='"$(call soname,xml2,libxml2.so.2)"' \
-	-DTB_SONAME_SYSTEMD='"$(call soname,systemd,libsystemd.so.0)"'
+	-DTB_SONAME_SYSTEMD='"$(call soname,systemd,libsystemd.so.0)"' \
+	-DTB_SONAME_CAIRO='"$(call soname,cairo,libcairo.so.2)"'
 SMOKE_PKGS := vulkan OpenCL json-c
 
 WARN := -Wall -Wextra -Werror -Wshadow -Wno-unused-parameter

@@ -12,6 +12,7 @@ struct lazylib lazy_libarchive = {TB_SONAME_ARCHIVE, NULL};
 struct lazylib lazy_libcrypto = {TB_SONAME_CRYPTO, NULL};
 struct lazylib lazy_libxml2 = {TB_SONAME_XML2, NULL};
 struct lazylib lazy_libsystemd = {TB_SONAME_SYSTEMD, NULL};
+struct lazylib lazy_libcairo = {TB_SONAME_CAIRO, NULL};
 
 void (*lazylib_fatal)(const char *sentence);
 

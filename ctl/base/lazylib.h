@@ -1,4 +1,4 @@
-/* Libraries only some commands need (libcurl, libarchive, libcrypto, libxml2, libsystemd)
+/* Libraries only some commands need (libcurl, libarchive, libcrypto, libxml2, libsystemd, cairo)
  * are loaded the first time one of their functions is called, not at every start: status, list and the
  * shell's completion, which the helper's backend polls, map none of them (docs/design.md §2,
  * tests/bench/startup). A file that calls such a library includes its header, then
@@ -39,6 +39,7 @@ int lazylib_load(struct lazylib *lib, struct tb_error *e);
 		(__typeof__(&fn))lazy_at_;                                             \
 	}))
 
-extern struct lazylib lazy_libcurl, lazy_libarchive, lazy_libcrypto, lazy_libxml2, lazy_libsystemd;
+extern struct lazylib lazy_libcurl, lazy_libarchive, lazy_libcrypto, lazy_libxml2, lazy_libsystemd,
+	lazy_libcairo;
 
 #endif

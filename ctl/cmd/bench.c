@@ -5,9 +5,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
+#include <unistd.h>
 
 #include "trial/bench.h"
+#include "trial/bench_history.h"
 #include "trial/bench_stats.h"
+#include "cmd/bench_plot.h"
 #include "cli/cli.h"
 #include "store/manifest.h"
 #include "base/error.h"
@@ -19,6 +23,8 @@
 struct bench_opts {
 	const char *version, *command, *tests;
 	int rounds; /* 0: the default */
+	int history;
+	const char *figure, *plot;
 };
 
 static double number(json_object *o, const char *key)
@@ -138,9 +144,157 @@ static void say_result(struct outcome *o, const char *version, json_object *res,
 			    command, counts);
 }
 
+
+/* "faster, 2.00x (95 % interval 1.96x-2.04x)", "unclear, 1.01x (no interval)", "no ratio". */
+static void history_verdict(char *buf, size_t size, json_object *l)
+{
+	json_object *ratio = json_object_object_get(l, "ratio"), *iv = json_object_object_get(l, "interval");
+	const char *verdict = text_of(l, "verdict");
+	if (!ratio || !verdict)
+		snprintf(buf, size, "no ratio");
+	else if (!iv)
+		snprintf(buf, size, "%s, %.2fx (too few rounds for an interval)", verdict, json_object_get_double(ratio));
+	else
+		snprintf(buf, size, "%s, %.2fx (95 %% interval %.2fx-%.2fx)", verdict, json_object_get_double(ratio),
+			 json_object_get_double(json_object_array_get_idx(iv, 0)),
+			 json_object_get_double(json_object_array_get_idx(iv, 1)));
+}
+
+/* The columns of the terminal on stdout, else $COLUMNS, else 0 (no terminal: no chart). */
+static int terminal_columns(void)
+{
+	struct winsize ws;
+	if (isatty(STDOUT_FILENO) && ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_col)
+		return ws.ws_col;
+	const char *env = getenv("COLUMNS");
+	int n = env ? atoi(env) : 0;
+	return n > 0 && n < 1000 ? n : 0;
+}
+
+#define CHART_MIN_COLUMNS 60
+
+/* The compact chart: a row a version (its last run), release order, on a ratio axis: '|' at
+ * 1.00x (the distribution's Mesa), ':' the noise floor on each side, '-' the 95 % interval,
+ * '*' the ratio. */
+static void print_chart(json_object *latest, int columns)
+{
+	double lo = 1 / (1 + BENCH_NOISE_FLOOR), hi = 1 + BENCH_NOISE_FLOOR;
+	for (size_t i = 0; i < json_object_array_length(latest); i++) {
+		json_object *l = json_object_array_get_idx(latest, i), *iv = json_object_object_get(l, "interval");
+		json_object *ratio = json_object_object_get(l, "ratio");
+		double a = iv ? json_object_get_double(json_object_array_get_idx(iv, 0)) : ratio ? json_object_get_double(ratio) : 1;
+		double b = iv ? json_object_get_double(json_object_array_get_idx(iv, 1)) : a;
+		lo = a < lo ? a : lo;
+		hi = b > hi ? b : hi;
+	}
+	double pad = (hi - lo) * 0.05;
+	lo -= pad;
+	hi += pad;
+	int width = columns - 12 - 2 - 8;
+	if (width > 70)
+		width = 70;
+#define AT(x) ((int)(((x) - lo) / (hi - lo) * (width - 1) + 0.5))
+	printf("\nthe last run of each version against the distribution's Mesa (| 1.00x, : the %s noise floor, "
+	       "[--*--] the ratio and its interval; %.2fx to %.2fx)\n", BENCH_NOISE_FLOOR_TEXT, lo, hi);
+	char *row = xmalloc((size_t)width + 1);
+	for (size_t i = 0; i < json_object_array_length(latest); i++) {
+		json_object *l = json_object_array_get_idx(latest, i), *iv = json_object_object_get(l, "interval");
+		json_object *ratio = json_object_object_get(l, "ratio");
+		memset(row, ' ', (size_t)width);
+		row[width] = 0;
+		row[AT(1 / (1 + BENCH_NOISE_FLOOR))] = ':';
+		row[AT(1 + BENCH_NOISE_FLOOR)] = ':';
+		row[AT(1.0)] = '|';
+		if (iv) {
+			int a = AT(json_object_get_double(json_object_array_get_idx(iv, 0)));
+			int b = AT(json_object_get_double(json_object_array_get_idx(iv, 1)));
+			for (int k = a; k <= b; k++)
+				row[k] = '-';
+			row[a] = '[';
+			row[b] = ']';
+		}
+		if (ratio)
+			row[AT(json_object_get_double(ratio))] = '*';
+		printf("%-12s  %s  %.2fx\n", text_of(l, "version"), row, ratio ? json_object_get_double(ratio) : 0);
+	}
+#undef AT
+	free(row);
+}
+
+static void print_history(json_object *lines, json_object *latest)
+{
+	for (size_t i = 0; i < json_object_array_length(lines); i++) {
+		json_object *l = json_object_array_get_idx(lines, i);
+		char verdict[160], when[32];
+		/* "2026-12-06T06:30:00Z" shown as "2026-12-06 06:30" */
+		snprintf(when, sizeof when, "%.10s %.5s", text_of(l, "time"), strlen(text_of(l, "time")) > 11 ? text_of(l, "time") + 11 : "");
+		history_verdict(verdict, sizeof verdict, l);
+		json_object *rounds = json_object_object_get(l, "rounds");
+		const char *command = text_of(l, "command");
+		/* the command is the user's words, kept in the store: shown, never obeyed */
+		char *shown = term_text(command ? command : "?", 0);
+		printf("%-16s  %-12s  %s; %d round%s; %s\n", when, text_of(l, "version"), verdict,
+		       rounds ? json_object_get_int(rounds) : 0, plural(rounds ? json_object_get_int(rounds) : 0), shown);
+		free(shown);
+	}
+	int columns = terminal_columns();
+	if (columns >= CHART_MIN_COLUMNS && json_object_array_length(latest))
+		print_chart(latest, columns);
+}
+
+/* bench --history [VERSION] [--figure NAME] [--plot FILE]: the runs kept, newest last. */
+static int bench_history(struct cli *c, const struct bench_opts *a, struct store *s, struct outcome *o)
+{
+	json_object *runs = bench_history_load(s);
+	json_object *lines = bench_history_select(runs, a->version, a->figure);
+	json_object *latest = bench_history_latest(lines);
+	size_t n = json_object_array_length(lines);
+	int rc = TB_OK;
+	if (a->plot && n) {
+		struct tb_error e = {0};
+		rc = bench_plot_write(a->plot, latest, a->figure, &e);
+		if (rc)
+			rc = outcome_fail(o, &e);
+		else
+			outcome_str(o, "plot", a->plot);
+	}
+	if (!rc) {
+		if (cli_tables(c))
+			print_history(lines, latest);
+		char what[200];
+		snprintf(what, sizeof what, "%s%s%s%s", a->figure ? "figure " : "", a->figure ? a->figure : "",
+			 a->figure && a->version ? " of " : "", a->version ? a->version : "");
+		char *shown = term_text(what, 0);
+		if (!n)
+			outcome_say(o, "no bench run is kept%s%s; `tb323fu-ctl%s%s mesa bench%s%s` measures one",
+				    *shown ? " for " : "", shown, c->store_dir ? " --store " : "",
+				    c->store_dir ? c->store_dir : "", a->version ? " " : "", a->version ? a->version : "");
+		else
+			outcome_say(o, "%zu bench run%s kept%s%s, newest last, over %zu version%s%s%s", n, n == 1 ? "" : "s",
+				    *shown ? " for " : "", shown, json_object_array_length(latest),
+				    json_object_array_length(latest) == 1 ? "" : "s", a->plot ? "; the chart is in " : "",
+				    a->plot ? a->plot : "");
+		free(shown);
+	}
+	if (!o->fields)
+		o->fields = json_object_new_object();
+	json_object_object_add(o->fields, "history", json_object_get(lines));
+	json_object_put(latest);
+	json_object_put(lines);
+	json_object_put(runs);
+	return rc;
+}
+
 static int cmd_bench_check(const void *opts, struct outcome *o)
 {
 	const struct bench_opts *a = opts;
+	if (!a->history && (a->figure || a->plot))
+		return cli_usage(o, "%s shows the runs kept: it goes with --history", a->figure ? "--figure" : "--plot");
+	if (a->history && (a->command || a->tests || a->rounds))
+		return cli_usage(o, "--history shows the runs kept and runs nothing: leave out %s",
+				 a->command ? "--command" : a->tests ? "--tests" : "--rounds");
+	if (a->plot && !bench_plot_format(a->plot))
+		return cli_usage(o, "--plot wants a file named .svg or .png, not \"%s\"", a->plot);
 	if (a->tests && a->command)
 		return cli_usage(o, "--tests chooses clpeak's tests; it does not go with --command");
 	char *bad = a->tests ? bench_tests_unknown(a->tests) : NULL;
@@ -157,6 +311,8 @@ static int cmd_bench(struct cli *c, const void *opts, struct store *s, struct ou
 {
 	const struct bench_opts *a = opts;
 	struct tb_error e = {0};
+	if (a->history)
+		return bench_history(c, a, s, o);
 	int rounds = a->rounds ? a->rounds : BENCH_DEFAULT_ROUNDS;
 	char *chosen = cli_pick_version(s, a->version, o);
 	if (!chosen)
@@ -195,12 +351,20 @@ static const struct cli_option bench_options[] = {
 		"interval). The verdict: faster or slower when the whole 95 % interval of the ratio lies beyond the "
 		"3 % noise floor, same when it lies within it, otherwise unclear, with the rounds the spread seen "
 		"would need"),
+	CLI_FLAG("--history", struct bench_opts, history,
+		 "the runs kept (at most 50 a version, 500 in all), newest last, instead of a new run; with VERSION, "
+		 "that version's alone; a chart of each version's last run where the terminal has room"),
+	CLI_STRING("--figure", "NAME", struct bench_opts, figure,
+		   "with --history: that figure's ratio (\"Throughput\"), not the geometric mean of all"),
+	CLI_STRING("--plot", "FILE", struct bench_opts, plot,
+		   "with --history: draw each version's last ratio with its 95 % interval and the noise floor, "
+		   "versions in release order, into FILE (.svg or .png)"),
 	CLI_END,
 };
 
 const struct cli_command bench_command = {
 	.name = "bench",
-	.args = "[VERSION] [--command CMD | --tests LIST] [--rounds N]",
+	.args = "[VERSION] [--command CMD | --tests LIST] [--rounds N] | --history [VERSION] [--figure NAME] [--plot FILE]",
 	.summary = "run a benchmark through run and distro alternately: faster, slower, the same or unclear, with a 95 % interval",
 	.example = "tb323fu-ctl mesa bench --tests compute-sp --rounds 20",
 	.options = bench_options,

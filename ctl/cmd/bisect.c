@@ -1,6 +1,7 @@
 /* tb323fu-ctl mesa bisect [--good V] [--bad W] (--command CMD | --case NAME) [--keep]: the first
  * bad version between a good and a bad one, git bisect run's way (docs/design.md §13). */
 #include <json-c/json.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,6 +11,8 @@
 #include "cli/command.h"
 #include "cmd/commands.h"
 #include "ops/bisect.h"
+#include "trial/bench.h"
+#include "trial/bench_stats.h"
 #include "trial/deqp_cases.h"
 #include "base/alloc.h"
 #include "base/strbuf.h"
@@ -17,8 +20,8 @@
 #include "common/version_name.h"
 
 struct bisect_opts {
-	const char *good, *bad, *command, *test_case;
-	int keep;
+	const char *good, *bad, *command, *test_case, *tests;
+	int keep, bench, rounds;
 };
 
 static const char *verdict_word(const struct bisect_step *st)
@@ -36,9 +39,11 @@ static char *step_line(const struct bisect_step *st)
 {
 	struct strbuf sb = {0};
 	sb_appendf(&sb, "Mesa %s: %s (", st->version, verdict_word(st));
-	if (st->code >= 0)
+	if (st->benched) /* its ratio, interval and bench's verdict say it all */
+		sb_appendf(&sb, "%s", st->why);
+	else if (st->code >= 0)
 		sb_appendf(&sb, "exit %d, %.1f s", st->code, st->seconds);
-	if (*st->why)
+	if (*st->why && !st->benched)
 		sb_appendf(&sb, "%s%s", st->code >= 0 ? "; " : "", st->why);
 	sb_appendf(&sb, "%s)", st->fetched ? ", fetched for this bisect" : "");
 	char *out = xstrdup(sb.buf);
@@ -63,6 +68,8 @@ static void say_step(void *ctx, const struct bisect_step *st)
 	char *line = step_line(st);
 	show_line("", line, strlen(line));
 	free(line);
+	if (st->benched) /* its figures, both versions' in turn: in the log, not here */
+		return;
 	/* the last lines it printed, indented under it */
 	const char *from = st->output + strlen(st->output);
 	for (int lines = 0; from > st->output; from--)
@@ -90,6 +97,18 @@ static json_object *steps_json(const struct bisect_result *r)
 		json_object_object_add(j, "fetched", json_object_new_boolean(st->fetched));
 		json_object_object_add(j, "why", json_object_new_string(st->why));
 		json_object_object_add(j, "output", json_object_new_string(st->output));
+		if (st->benched) { /* --bench: against the good end */
+			json_object_object_add(j, "ratio", json_object_new_double(st->ratio));
+			json_object *iv = NULL;
+			if (st->has_interval) {
+				iv = json_object_new_array();
+				json_object_array_add(iv, json_object_new_double(st->low));
+				json_object_array_add(iv, json_object_new_double(st->high));
+			}
+			json_object_object_add(j, "interval", iv);
+			json_object_object_add(j, "bench_verdict", json_object_new_string(st->bench_verdict));
+			json_object_object_add(j, "rounds", json_object_new_int(st->rounds));
+		}
 		json_object_array_add(a, j);
 	}
 	return a;
@@ -147,10 +166,30 @@ static void build_text(struct strbuf *sb, const char *word, const struct bisect_
 		   *b->mesa_version ? b->mesa_version : "(not recorded)", *b->commit ? b->commit : "(not recorded)");
 }
 
+/* --bench: the step of version, or NULL. */
+static const struct bisect_step *step_of(const struct bisect_result *r, const char *version)
+{
+	for (size_t i = r->n_steps; i-- > 0;)
+		if (!strcmp(r->steps[i].version, version))
+			return &r->steps[i];
+	return NULL;
+}
+
 static void say_found(struct outcome *o, const struct bisect_result *r)
 {
 	struct strbuf sb = {0};
-	if (r->skipped_between)
+	const struct bisect_step *slower = step_of(r, r->at_bad);
+	if (slower && slower->benched) {
+		/* by how much, against the good end */
+		sb_appendf(&sb, "Mesa %s is the first slower version%s, Mesa %s the last good one: %.2fx Mesa %s",
+			   r->at_bad, r->skipped_between ? " or one of the skipped before it" : "", r->at_good,
+			   slower->ratio, r->good);
+		if (slower->has_interval)
+			sb_appendf(&sb, " (95 %% interval %.2fx-%.2fx, beyond the %s noise floor)", slower->low, slower->high,
+				   BENCH_NOISE_FLOOR_TEXT);
+		outcome_int(o, "slower_percent", (int64_t)lround((1 - slower->ratio) * 100));
+		json_object_object_add(o->fields, "slower_ratio", json_object_new_double(slower->ratio));
+	} else if (r->skipped_between)
 		sb_appendf(&sb, "Mesa %s is the first bad version or %zu skipped before it %s; Mesa %s is the last good one",
 			   r->at_bad, r->skipped_between, r->skipped_between == 1 ? "is" : "are", r->at_good);
 	else
@@ -187,8 +226,12 @@ static char *resume_line(const struct bisect_opts *a, const struct bisect_result
 {
 	struct strbuf sb = {0};
 	sb_appendf(&sb, "tb323fu-ctl mesa bisect --good %s --bad %s", r->at_good, r->at_bad);
-	sb_append(&sb, a->command ? " --command" : " --case");
-	sb_append_shell_word(&sb, a->command ? a->command : a->test_case);
+	if (a->bench)
+		sb_append(&sb, " --bench");
+	if (a->rounds)
+		sb_appendf(&sb, " --rounds %d", a->rounds);
+	sb_append(&sb, a->command ? " --command" : a->tests ? " --tests" : " --case");
+	sb_append_shell_word(&sb, a->command ? a->command : a->tests ? a->tests : a->test_case);
 	if (a->keep)
 		sb_append(&sb, " --keep");
 	char *out = xstrdup(sb.buf);
@@ -201,7 +244,8 @@ static int cmd_bisect(struct cli *c, const void *opts, struct store *s, struct o
 	const struct bisect_opts *a = opts;
 	struct tb_error e = {0};
 	struct bisect_request q = {.good = a->good, .bad = a->bad, .command = a->command,
-				   .test_case = a->test_case, .keep = a->keep,
+				   .test_case = a->test_case, .keep = a->keep, .bench = a->bench,
+				   .rounds = a->rounds, .tests = a->tests,
 				   .progress = c->progress, .stepped = say_step, .ctx = c};
 	struct bisect_result r;
 	int rc = bisect_run(&c->cfg, s, &q, &r, &e);
@@ -230,7 +274,27 @@ static int cmd_bisect(struct cli *c, const void *opts, struct store *s, struct o
 static int cmd_bisect_check(const void *opts, struct outcome *o)
 {
 	const struct bisect_opts *a = opts;
-	if (!a->command == !a->test_case)
+	if (a->tests && !a->bench)
+		return cli_usage(o, "--tests names clpeak's tests for --bench: it goes with --bench");
+	if (a->bench && !a->command == !a->tests)
+		return cli_usage(o, "--bench measures a benchmark: give it --command CMD (its \"label : 12.5 GB/s\" lines read, as bench reads them) or --tests LIST (clpeak's tests)");
+	if (a->tests) {
+		char *bad = bench_tests_unknown(a->tests);
+		if (!bad) {
+			char *copy = xasprintf(",%s,", a->tests);
+			if (strstr(copy, ",vk.compute,"))
+				bad = xstrdup("vk.compute");
+			free(copy);
+		}
+		if (bad) {
+			int rc = cli_usage(o, "--tests wants clpeak's test names separated by commas (compute-sp,kernel-latency…), not \"%s\"", bad);
+			free(bad);
+			return rc;
+		}
+	}
+	if (a->rounds && !a->bench)
+		return cli_usage(o, "--rounds is the rounds of --bench: it goes with --bench");
+	if (!a->tests && !a->command == !a->test_case)
 		return cli_usage(o, "bisect runs one test: give --command CMD (exit 0 good, 1-124 bad, 125 skip) or --case NAME");
 	if (a->good && !version_name_ok(a->good))
 		return cli_usage(o, "--good wants a version (2026.10.06), not \"%.80s\"", a->good);
@@ -252,6 +316,14 @@ static const struct cli_option bisect_options[] = {
 		   "the test, by sh -c through run --version: exit 0 good, 1-124 bad, 125 cannot test"),
 	CLI_STRING("--case", "NAME", struct bisect_opts, test_case,
 		   "the test is one dEQP case (dEQP-VK, dEQP-GLES2, dEQP-GLES3, dEQP-EGL) or OpenCL-CTS BINARY/SUB-TEST, run by its suite"),
+	CLI_FLAG("--bench", struct bisect_opts, bench,
+		 "the command is a benchmark: a version is bad when slower than the good end beyond the 3 % noise floor, "
+		 "by bench's statistics (rounds of both alternately); unclear is measured again with more rounds (at most 60), "
+		 "then skipped"),
+	CLI_LIST("--tests", "LIST", struct bisect_opts, tests,
+		 "with --bench: clpeak's tests (compute-sp,kernel-latency…) instead of --command, its XML read as bench reads it"),
+	CLI_INT("--rounds", "N", 1, BISECT_BENCH_MAX_ROUNDS, struct bisect_opts, rounds,
+		"with --bench: the rounds of each step (default " BENCH_ROUNDS_TEXT ")"),
 	CLI_FLAG("--keep", struct bisect_opts, keep,
 		 "keep the versions fetched for the bisect (in the store's bisect folder) for the next one"),
 	CLI_END,
@@ -259,7 +331,7 @@ static const struct cli_option bisect_options[] = {
 
 const struct cli_command bisect_command = {
 	.name = "bisect",
-	.args = "[--good VERSION] [--bad VERSION] (--command CMD | --case NAME) [--keep]",
+	.args = "[--good VERSION] [--bad VERSION] (--command CMD | --case NAME | --bench [--rounds N] (--command CMD | --tests LIST)) [--keep]",
 	.summary = "find the first bad version between a good and a bad one, fetching versions not installed",
 	.example = "tb323fu-ctl mesa bisect --good 2026.10.01 --command 'vkcube --c 100'",
 	.options = bisect_options,

@@ -18,6 +18,7 @@
 #include "store/manifest.h"
 #include "store/running.h"
 #include "trial/bench.h"
+#include "trial/bench_history.h"
 #include "trial/bench_stats.h"
 #include "base/error.h"
 #include "base/alloc.h"
@@ -247,6 +248,11 @@ static int cmd_status(struct cli *c, const void *opts, struct store *s, struct o
 	outcome_int(o, "stalled_s", ri.command[0] ? ri.stalled_s : 0);
 	outcome_str(o, "message", ri.last_message);
 	json_object_object_add(o->fields, "marked", marks_json(&marks));
+	/* the last bench of each version the history keeps, release order (docs/design.md §10) */
+	json_object *runs = bench_history_load(s), *lines = bench_history_select(runs, NULL, NULL);
+	json_object_object_add(o->fields, "last_bench", bench_history_latest(lines));
+	json_object_put(lines);
+	json_object_put(runs);
 	char *cts = store_cts_current(s);
 	outcome_str(o, "cts", cts);
 	o->fields_only = 1;

@@ -12,6 +12,8 @@
 #include "store/manifest.h"
 #include "base/host.h"
 #include "trial/smoke_run.h"
+#include "trial/bench_history.h"
+#include "trial/bench_stats.h"
 #include "base/error.h"
 #include "base/alloc.h"
 #include "common/version_name.h"
@@ -128,6 +130,36 @@ static int update_plan_say(struct cli *c, struct remote *rs, const struct feed_r
 	return TB_OK;
 }
 
+/* When the newest installed version benched slower than the one before it in the history
+ * (beyond the noise floor: bench_history_slower), a line saying so and how to look; nothing
+ * is refused for it. */
+static void say_benched_slower(const struct cli *c, const struct store *s, struct outcome *o)
+{
+	size_t n;
+	char **versions = store_versions(s, &n);
+	json_object *runs = n ? bench_history_load(s) : NULL;
+	char *before = NULL;
+	double newer = 0, older = 0;
+	if (n && o->code == TB_OK && bench_history_slower(runs, versions[0], &before, &newer, &older)) {
+		json_object *said = json_object_new_object();
+		json_object_object_add(said, "version", json_object_new_string(versions[0]));
+		json_object_object_add(said, "before", json_object_new_string(before));
+		json_object_object_add(said, "ratio", json_object_new_double(newer));
+		json_object_object_add(said, "ratio_before", json_object_new_double(older));
+		json_object_object_add(o->fields, "benched_slower", said);
+		char *message = o->message;
+		o->message = NULL;
+		outcome_say(o, "%s\nMesa %s benched slower than Mesa %s, the version before it: %.2fx the distribution's "
+			    "Mesa against %.2fx, beyond the %s noise floor (`tb323fu-ctl%s%s mesa bench --history` shows the runs)",
+			    message ? message : "", versions[0], before, newer, older, BENCH_NOISE_FLOOR_TEXT,
+			    c->store_dir ? " --store " : "", c->store_dir ? c->store_dir : "");
+		free(message);
+	}
+	free(before);
+	json_object_put(runs);
+	store_free_list(versions, n);
+}
+
 static int cmd_update(struct cli *c, const void *opts, struct store *s, struct outcome *o)
 {
 	const struct update_opts *a = opts;
@@ -158,6 +190,7 @@ static int cmd_update(struct cli *c, const void *opts, struct store *s, struct o
 	if (stays < 0 && a->dry_run)
 		stays = update_plan_say(c, &rs, r, no_smoke, o);
 	if (stays >= 0) {
+		say_benched_slower(c, rs.s, o);
 		lc_view_free(&v);
 		remote_end(&rs);
 		return o->code;
@@ -190,6 +223,7 @@ static int cmd_update(struct cli *c, const void *opts, struct store *s, struct o
 		outcome_say(o, "Mesa %s downloaded and checked (%s)\n%s", r->version, about, installed);
 		free(installed);
 	}
+	say_benched_slower(c, rs.s, o);
 	remote_end(&rs);
 	return TB_OK;
 }

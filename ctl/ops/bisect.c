@@ -7,6 +7,8 @@
 #include "store/marks.h"
 #include "store/pins.h"
 #include "store/state.h"
+#include "trial/bench.h"
+#include "trial/bench_stats.h"
 #include "trial/child.h"
 #include "trial/deqp_cases.h"
 #include "trial/side.h"
@@ -17,10 +19,13 @@
 #include "base/fs.h"
 #include "base/strbuf.h"
 #include "base/testhook.h"
+#include "base/programs.h"
+#include "base/trusted_path.h"
 
 #include <errno.h>
 #include <fcntl.h>
 #include <json-c/json.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -49,6 +54,9 @@ struct bisection {
 	size_t n_pins;
 	struct bisect_plan plan;
 	int log_fd; /* the work folder's STORE_BISECT_RUNNING_LOG; -1 before it is open */
+	struct store *good_where; /* --bench: the store holding the good end, once prepared */
+	char *bench_cmd;          /* --bench: what each run starts (the command, or clpeak's) */
+	char *bench_xml;          /* --bench --tests: clpeak's XML file in the work folder */
 };
 
 static int by_version(const void *a, const void *b)
@@ -327,6 +335,269 @@ static int run_command(struct bisection *b, struct store *where, const char *ver
 	return TB_OK;
 }
 
+
+/* --bench: one run's figures, read from its "label : 12.5 GB/s" lines as bench reads them. */
+struct bench_pass {
+	struct step_output *so;
+	char heading[256];
+	int indent;
+	char **names;
+	double *values;
+	int *lower;
+	size_t n;
+};
+
+static void bench_out(void *ctx, const char *data, size_t n)
+{
+	output_add(((struct bench_pass *)ctx)->so, data, n);
+}
+
+static void bench_line(void *ctx, const char *line)
+{
+	struct bench_pass *p = ctx;
+	char name[256], unit[64];
+	double v;
+	if (!bench_parse_line(line, p->heading, sizeof p->heading, &p->indent, name, sizeof name, unit, sizeof unit, &v) ||
+	    !(v > 0) || !isfinite(v))
+		return;
+	for (size_t i = 0; i < p->n; i++)
+		if (!strcmp(p->names[i], name))
+			return; /* a figure once a run: its first value */
+	p->names = xrealloc(p->names, (p->n + 1) * sizeof *p->names);
+	p->values = xrealloc(p->values, (p->n + 1) * sizeof *p->values);
+	p->lower = xrealloc(p->lower, (p->n + 1) * sizeof *p->lower);
+	p->names[p->n] = xstrdup(name);
+	p->values[p->n] = v;
+	p->lower[p->n++] = bench_lower_is_better(unit);
+}
+
+static void bench_figure(void *ctx, const char *name, const char *unit, double v)
+{
+	struct bench_pass *p = ctx;
+	char line[600];
+	(void)unit;
+	if (!(v > 0) || !isfinite(v))
+		return;
+	for (size_t i = 0; i < p->n; i++)
+		if (!strcmp(p->names[i], name))
+			return;
+	p->names = xrealloc(p->names, (p->n + 1) * sizeof *p->names);
+	p->values = xrealloc(p->values, (p->n + 1) * sizeof *p->values);
+	p->lower = xrealloc(p->lower, (p->n + 1) * sizeof *p->lower);
+	snprintf(line, sizeof line, "%s", name);
+	p->names[p->n] = xstrdup(line);
+	p->values[p->n] = v;
+	p->lower[p->n++] = bench_lower_is_better(unit);
+}
+
+/* "'it'\''s'": a word for sh -c. */
+static void shell_word(struct strbuf *sb, const char *w)
+{
+	sb_append(sb, " '");
+	for (const char *p = w; *p; p++)
+		if (*p == '\'')
+			sb_append(sb, "'\\''");
+		else
+			sb_appendf(sb, "%c", *p);
+	sb_append(sb, "'");
+}
+
+/* What each run of --bench starts: the command, or clpeak with its XML dump into the work
+ * folder and the tests named (the figures then read from the XML, as bench reads them). */
+static int bench_command_of(struct bisection *b, struct tb_error *e)
+{
+	if (b->bench_cmd)
+		return TB_OK;
+	if (!b->q->tests) {
+		b->bench_cmd = xstrdup(b->q->command);
+		return TB_OK;
+	}
+	char *clpeak = find_program(BENCH_DEFAULT_COMMAND, NULL);
+	if (!clpeak)
+		return tb_fail(e, TB_R_FAILED,
+			       "clpeak is not installed (apt-get install clpeak), or name another benchmark with --command");
+	int rc = trusted_program_path(clpeak, "clpeak", e);
+	if (rc) {
+		free(clpeak);
+		return rc;
+	}
+	b->bench_xml = path_join(b->ws.root, "bench-clpeak.xml");
+	struct strbuf sb = {0};
+	sb_append(&sb, "exec");
+	shell_word(&sb, clpeak);
+	sb_append(&sb, " --enable-xml-dump -f");
+	shell_word(&sb, b->bench_xml);
+	char *tests = xstrdup(b->q->tests), *save = NULL;
+	for (char *t = strtok_r(tests, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+		char *opt = xasprintf("--%s", t);
+		shell_word(&sb, opt);
+		free(opt);
+	}
+	free(tests);
+	free(clpeak);
+	b->bench_cmd = xstrdup(sb.buf);
+	sb_free(&sb);
+	return TB_OK;
+}
+
+static void bench_pass_free(struct bench_pass *p)
+{
+	for (size_t i = 0; i < p->n; i++)
+		free(p->names[i]);
+	free(p->names);
+	free(p->values);
+	free(p->lower);
+}
+
+/* One run of the benchmark on version: its figures in p; a run that fails or is stopped
+ * gives none (the round then cannot be compared). */
+static int bench_once(struct bisection *b, struct store *where, const char *version, struct bench_pass *p,
+		      struct step_output *so, struct tb_error *e)
+{
+	struct child ch;
+	p->so = so;
+	p->indent = -1;
+	log_line(b, "---- Mesa %s: %s\n", version, b->bench_cmd);
+	if (b->bench_xml)
+		unlink(b->bench_xml);
+	int rc = start_step(where, version, b->bench_cmd, &ch, e);
+	if (rc)
+		return rc;
+	int limit = side_time_limit(SIDE_JOB_BISECT), status;
+	struct child_watch w = {.deadline = now_seconds() + limit, .finish_on_signal = 1,
+				.out = bench_out, .line = b->bench_xml ? NULL : bench_line, .ctx = p};
+	int end = child_supervise(&ch, &w, &status);
+	if (end == CHILD_INTERRUPTED)
+		return tb_check_interrupted(e, "the benchmark ran");
+	if (b->bench_xml) { /* clpeak's figures: its XML, read as bench reads it */
+		size_t len;
+		char *text = read_small_file(b->bench_xml, 1 << 20, &len);
+		if (text)
+			bench_parse_clpeak_xml(text, len, bench_figure, p);
+		free(text);
+	}
+	if (end == CHILD_TIMED_OUT || !WIFEXITED(status) || WEXITSTATUS(status)) {
+		for (size_t i = 0; i < p->n; i++)
+			free(p->names[i]);
+		p->n = 0;
+	}
+	return TB_OK;
+}
+
+/* The round's log ratio of the version against the good end: the mean over the figures both
+ * runs gave (the log of their geometric mean), turned so that > 0 is faster; 0 when none. */
+static int round_log(const struct bench_pass *good, const struct bench_pass *mine, double *out)
+{
+	double sum = 0;
+	size_t k = 0;
+	for (size_t i = 0; i < mine->n; i++)
+		for (size_t j = 0; j < good->n; j++)
+			if (!strcmp(mine->names[i], good->names[j])) {
+				double l = log(mine->values[i] / good->values[j]);
+				sum += mine->lower[i] ? -l : l;
+				k++;
+			}
+	if (!k)
+		return 0;
+	*out = sum / (double)k;
+	return 1;
+}
+
+/* Measures c against the good end, rounds of both alternately (the order swapped every
+ * round), again with more rounds while unclear (bisect_bench_judge), and records the step's
+ * ratio, interval and verdict. */
+static int run_bench(struct bisection *b, struct store *where, struct candidate *c, struct bisect_step *st,
+		     struct tb_error *e)
+{
+	struct candidate *good = find(b, b->r->good);
+	if (c == good) { /* the reference itself */
+		st->code = 0;
+		st->benched = 1;
+		st->ratio = 1;
+		st->bench_verdict = "same";
+		st->why = xstrdup("the good end, which the others are measured against");
+		b->good_where = where;
+		return TB_OK;
+	}
+	if (!b->good_where) {
+		struct bisect_step gs = {.version = good->version};
+		b->good_where = prepare(b, good, &gs, e);
+		if (!b->good_where) {
+			int rc = e->code ? e->code : tb_fail(e, TB_R_BISECT_ENDS, "Mesa %s, the good end, cannot be benched (%s); name another with --good VERSION",
+							   good->version, gs.why ? gs.why : "not installed");
+			free(gs.why);
+			return rc;
+		}
+	}
+	int rounds = b->q->rounds > 0 ? b->q->rounds : BENCH_DEFAULT_ROUNDS, again = 0, measured = 0;
+	struct step_output so = {.fd = b->log_fd};
+	int rc = bench_command_of(b, e);
+	if (rc)
+		return rc;
+	for (;;) {
+		double *logs = xcalloc((size_t)rounds, sizeof *logs);
+		size_t n = 0;
+		for (int r = 0; r < rounds && !rc; r++) {
+			struct bench_pass runs[2] = {{0}};
+			/* even rounds the good end first, odd ones the version first */
+			for (int k = 0; k < 2 && !rc; k++) {
+				int mine = r % 2 ? !k : k;
+				rc = bench_once(b, mine ? where : b->good_where, mine ? c->version : good->version,
+						&runs[mine], &so, e);
+			}
+			if (!rc && round_log(&runs[0], &runs[1], &logs[n]))
+				n++;
+			bench_pass_free(&runs[0]);
+			bench_pass_free(&runs[1]);
+		}
+		if (rc) {
+			free(logs);
+			break;
+		}
+		st->benched = 1;
+		st->rounds = rounds;
+		if (!n) {
+			free(logs);
+			st->verdict = BISECT_SKIP;
+			st->bench_verdict = "unclear";
+			st->why = xasprintf("the benchmark gave no figure both Mesa %s and Mesa %s share in any of %d rounds",
+					    c->version, good->version, rounds);
+			break;
+		}
+		struct bench_estimate est;
+		bench_estimate(logs, n, &est);
+		measured = 1;
+		free(logs);
+		st->ratio = est.ratio;
+		st->has_interval = est.has_interval;
+		st->low = est.low;
+		st->high = est.high;
+		st->bench_verdict = bench_verdict_name(est.verdict);
+		st->verdict = bisect_bench_judge(&est, rounds, BISECT_BENCH_MAX_ROUNDS, &again);
+		free(st->why);
+		if (st->has_interval)
+			st->why = xasprintf("%s, %.2fx Mesa %s (95 %% interval %.2fx-%.2fx), %d rounds", st->bench_verdict,
+					    st->ratio, good->version, st->low, st->high, rounds);
+		else
+			st->why = xasprintf("%s, %.2fx Mesa %s, %d rounds give no interval", st->bench_verdict, st->ratio,
+					    good->version, rounds);
+		if (!again)
+			break;
+		char more[32];
+		snprintf(more, sizeof more, "%d", again);
+		log_line(b, "---- Mesa %s: unclear, measured again with %s rounds\n", c->version, more);
+		rounds = again;
+	}
+	if (!rc && st->verdict == BISECT_SKIP && measured) {
+		char *why = st->why;
+		st->why = xasprintf("%s; still unclear at %d rounds, bisect's bound: skipped, not guessed", why, st->rounds);
+		free(why);
+	}
+	st->code = st->verdict == BISECT_GOOD ? 0 : st->verdict == BISECT_BAD ? 1 : BISECT_SKIP_CODE;
+	st->output = tail_lines(&so.tail);
+	return rc;
+}
+
 /* "^basic/buffer\+1$": a sub-test's name as an extended regular expression of itself. */
 static char *exact_regex(const char *name)
 {
@@ -406,8 +677,9 @@ static int test_version(struct bisection *b, struct candidate *c, struct tb_erro
 	int rc = e->code;
 	if (where) {
 		double t0 = now_seconds();
-		rc = b->q->command ? run_command(b, where, c->version, &st.code, &st, e)
-				   : run_case(b, where, c->version, &st.code, &st, e);
+		rc = b->q->bench     ? run_bench(b, where, c, &st, e)
+		     : b->q->command ? run_command(b, where, c->version, &st.code, &st, e)
+				     : run_case(b, where, c->version, &st.code, &st, e);
 		st.seconds = now_seconds() - t0;
 		if (!rc && st.code > BISECT_SKIP_CODE) {
 			/* it ran: counted among the runs, then the bisect stops */
@@ -472,6 +744,11 @@ static int check_end(struct bisection *b, struct candidate *c, enum bisect_verdi
 			       b->q->good ? "named good"
 					  : "taken as good (default: the newest installed version older than the bad one)",
 			       what);
+	if (b->q->bench)
+		return tb_fail(e, TB_R_BISECT_ENDS,
+			       "Mesa %s, %s, is not slower than Mesa %s, the good end (%s); name a slower version with --bad VERSION",
+			       c->version, b->q->bad ? "named bad" : "taken as bad (default: current)", b->r->good,
+			       b->r->steps[b->r->n_steps - 1].why);
 	return tb_fail(e, TB_R_BISECT_ENDS, "Mesa %s, %s, passes %s; name a version that fails with --bad VERSION",
 		       c->version, b->q->bad ? "named bad" : "taken as bad (default: current)", what);
 }
@@ -618,6 +895,8 @@ int bisect_run(const struct config *cfg, struct store *s, const struct bisect_re
 	if (!rc)
 		rc = bisect_ranges(&b, e);
 	keep_log(&b);
+	if (b.bench_xml) /* clpeak's last results: not kept with the versions */
+		unlink(b.bench_xml);
 	bisect_plan_free(&b.plan);
 	if (b.ws.root && q->keep && b.ws.lock_fd >= 0)
 		r->kept = xstrdup(b.ws.root);
@@ -625,6 +904,8 @@ int bisect_run(const struct config *cfg, struct store *s, const struct bisect_re
 		remove_tree(b.ws.root);
 	store_close(&b.ws);
 	unpin(&b);
+	free(b.bench_cmd);
+	free(b.bench_xml);
 	for (size_t i = 0; i < b.n; i++)
 		free(b.c[i].version);
 	free(b.c);

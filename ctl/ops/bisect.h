@@ -27,6 +27,11 @@ struct bisect_step {
 	int fetched;    /* the version came into the work folder for this bisect */
 	char *why;      /* what made it skipped or bad other than its exit code; "" when nothing */
 	char *output;   /* the last lines the command printed (stdout and stderr), "" when none */
+	/* bisect --bench: the version against the good end (benched; ratio > 1 faster), its 95 %
+	 * interval (has_interval), bench's verdict ("slower"…) and the rounds measured */
+	int benched, has_interval, rounds;
+	double ratio, low, high;
+	const char *bench_verdict;
 	int stopped;    /* it exited with a code git's rule does not know: the bisect stopped there */
 };
 
@@ -41,6 +46,11 @@ struct bisect_request {
 	const char *good, *bad; /* NULL: the defaults (bisect_default_good, current) */
 	const char *command;    /* run by sh -c through `run --version V`, or NULL with test_case */
 	const char *test_case;  /* dEQP-VK.…, or an OpenCL-CTS BINARY/SUB-TEST */
+	/* bisect --bench: command is a benchmark ("label : 12.5 GB/s" lines; or clpeak's tests), run on the good end
+	 * and the version alternately, rounds rounds (0: BENCH_DEFAULT_ROUNDS); a version slower
+	 * than the good end beyond the noise floor is bad (bisect_bench_judge) */
+	int bench, rounds;
+	const char *tests; /* with bench and no command: clpeak's tests (bench --tests), its XML read */
 	int keep;               /* the work folder stays, with what was fetched */
 	const struct tb_progress *progress;
 	/* Each step as it ends (for people); may be NULL. */

@@ -1,5 +1,6 @@
 /* bisect's planner: halving the range, past skipped versions (ops/bisect_plan.h). */
 #include "ops/bisect_plan.h"
+#include "trial/bench_stats.h"
 #include "base/alloc.h"
 
 #include <stdlib.h>
@@ -42,4 +43,18 @@ void bisect_plan_record(struct bisect_plan *p, size_t i, enum bisect_verdict v)
 size_t bisect_plan_unresolved(const struct bisect_plan *p)
 {
 	return p->hi > p->lo ? p->hi - p->lo - 1 : 0;
+}
+
+enum bisect_verdict bisect_bench_judge(const struct bench_estimate *est, int rounds, int max_rounds, int *again)
+{
+	*again = 0;
+	if (est->verdict == BENCH_SLOWER)
+		return BISECT_BAD;
+	if (est->verdict == BENCH_FASTER || est->verdict == BENCH_SAME)
+		return BISECT_GOOD;
+	if (rounds < max_rounds) {
+		long want = est->rounds_needed > 2L * rounds ? est->rounds_needed : 2L * rounds;
+		*again = want > max_rounds ? max_rounds : (int)want;
+	}
+	return BISECT_SKIP;
 }

@@ -29,4 +29,15 @@ void bisect_plan_record(struct bisect_plan *p, size_t i, enum bisect_verdict v);
  * the skipped ones the first bad version may be. */
 size_t bisect_plan_unresolved(const struct bisect_plan *p);
 
+/* bisect --bench (docs/design.md §13): a version measured against the good end, rounds of
+ * both alternately, judged by bench's statistics (trial/bench_stats.h). */
+struct bench_estimate;
+/* The most rounds a step measures before an unclear version is skipped. */
+#define BISECT_BENCH_MAX_ROUNDS 60
+/* What the estimate says of a version after rounds rounds: slower beyond the noise floor is bad,
+ * faster or the same good; unclear returns BISECT_SKIP with *again the rounds to measure it
+ * again with (the rounds the spread would need, at least twice those run, at most
+ * max_rounds), or 0 when rounds already reached max_rounds: skipped, never guessed. */
+enum bisect_verdict bisect_bench_judge(const struct bench_estimate *est, int rounds, int max_rounds, int *again);
+
 #endif

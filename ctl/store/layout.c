@@ -57,6 +57,7 @@ const struct store_part store_layout[] = {
 	{STORE_PINS "/*", FILE_, "smoke, bench, verify, bisect"},
 	{STORE_BISECT_DIR, DIR_, "bisect"},
 	{STORE_BISECT_LOG, RENAMED, "bisect"},
+	{STORE_BENCH_HISTORY, RENAMED, "bench"},
 	{STORE_CTS, DIR_, "cts update, cts install-local"},
 	{STORE_CTS_CURRENT, PART_LINK, "cts update, cts install-local"},
 	{STORE_CTS "/*", DIR_, "cts update, cts install-local"},

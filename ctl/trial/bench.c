@@ -2,6 +2,7 @@
  * on both sides. */
 #include "trial/bench.h"
 #include "store/layout.h"
+#include "trial/bench_history.h"
 
 #include <ctype.h>
 #include <json-c/json.h>
@@ -16,6 +17,7 @@
 #include <sys/stat.h>
 #include <strings.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "store/manifest.h"
@@ -395,6 +397,7 @@ static void on_smoke_line(void *ctx, const char *line)
 struct bench_ctx {
 	struct store *s;
 	const char *version, *command; /* command: as the user named it, for sentences */
+	const char *mesa_version;      /* the release's, from its MANIFEST (may be NULL) */
 	char **cmd;                    /* what runs on each side */
 	char *xml;                     /* clpeak's result file; NULL: the text is read */
 	char **env[2];                 /* by side: the one vendor and ICD it sees */
@@ -492,7 +495,7 @@ static double median_of(double *v, size_t n)
 	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
-static int lower_is_better(const char *unit)
+int bench_lower_is_better(const char *unit)
 {
 	static const char *const times[] = {"ns", "us", "ms", "s", "sec", "seconds"};
 	for (size_t i = 0; i < sizeof times / sizeof times[0]; i++)
@@ -529,7 +532,7 @@ static int round_log(const struct figure *f, int r, double *out)
 	double s = f->values[SIDE_STORE][r], d = f->values[SIDE_DISTRO][r];
 	if (isnan(s) || isnan(d) || !(s > 0) || !(d > 0))
 		return 0;
-	*out = lower_is_better(f->unit) ? log(d) - log(s) : log(s) - log(d);
+	*out = bench_lower_is_better(f->unit) ? log(d) - log(s) : log(s) - log(d);
 	return isfinite(*out);
 }
 
@@ -569,7 +572,7 @@ static json_object *figure_json(const struct figure *f, int rounds, double *whol
 	json_object *t = json_object_new_object();
 	json_object_object_add(t, "name", json_object_new_string(f->name));
 	json_object_object_add(t, "unit", json_object_new_string(f->unit));
-	json_object_object_add(t, "higher_is_better", json_object_new_boolean(!lower_is_better(f->unit)));
+	json_object_object_add(t, "higher_is_better", json_object_new_boolean(!bench_lower_is_better(f->unit)));
 	add_estimate(t, logs, n);
 	json_object_object_add(t, "rounds_compared", json_object_new_int((int)n));
 	json_object_object_add(t, "store", side_json(f->values[SIDE_STORE], rounds));
@@ -741,6 +744,8 @@ static int bench_finish(struct bench_ctx *b, int rounds, const struct side_drive
 			       b->command);
 	}
 	int rc = smoke_record_set(b->s, b->version, "bench", NULL, json_object_get(res), e);
+	if (!rc)
+		rc = bench_history_record(b->s, bench_history_entry(b->version, b->mesa_version, res, time(NULL)), e);
 	*result = res;
 	if (!rc && json_object_array_length(b->failures))
 		rc = failures_error(b, e);
@@ -757,7 +762,7 @@ int bench_run(struct store *s, const char *version, const struct bench_request *
 	if (rc)
 		return rc;
 	struct bench_ctx b = {.s = s, .version = version, .failures = json_object_new_array(),
-			      .fs = {.rounds = rounds}};
+			      .fs = {.rounds = rounds}, .mesa_version = m.mesa_version};
 	b.command = r->command && *r->command ? r->command : BENCH_DEFAULT_COMMAND;
 	/* --tests vk.compute: the smoke program's figure alone, no clpeak */
 	int vulkan_only = !(r->command && *r->command) && r->tests && !strcmp(r->tests, VULKAN_TEST);

@@ -36,6 +36,9 @@ char *bench_tests_unknown(const char *tests);
 int bench_parse_line(const char *line, char *heading, size_t heading_size, int *heading_indent,
 		     char *name, size_t name_size, char *unit, size_t unit_size, double *value);
 
+/* Whether a figure of this unit is a time (ns, us, ms, s…): lower is better. */
+int bench_lower_is_better(const char *unit);
+
 /* Called for each figure: its name ("Single-precision compute / float4"), unit, value. */
 typedef void (*bench_figure_fn)(void *ctx, const char *name, const char *unit, double value);
 

@@ -75,6 +75,10 @@
 #define STORE_BISECT_RUNNING_LOG "step-output.log"
 #define STORE_BISECT_LOG "bisect.log"
 
+/* Every bench kept (docs/design.md §10): {"runs":[…]}, newest last, at most 50 runs a version
+ * and 500 in all; written by bench, a reader, as smoke/<v>.json is (a rename, no lock). */
+#define STORE_BENCH_HISTORY "bench-history.json"
+
 /* The system's per-application rules (docs/design.md §16). */
 #define STORE_APP_RULES "app-rules"
 /* What was read of the journal's crash evidence, and the pins it made (docs/design.md §18). */

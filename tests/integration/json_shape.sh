@@ -126,6 +126,11 @@ LSTORE="$T/lvp"
 expect_exit 0 "install-local the stand-in" "$CTL" --store "$LSTORE" mesa install-local "$LVP" --sums "$(dirname "$LVP")/SHA256SUMS" --no-smoke
 shape "smoke" 0 "$CTL" --store "$LSTORE" --json mesa smoke --tests vk.loader,vk.driver
 shape "bench" 0 "$CTL" --store "$LSTORE" --json mesa bench --command "echo 'speed : 1.0 GB/s'" --rounds 1
+shape "bench --history" 0 "$CTL" --store "$LSTORE" --json mesa bench --history
+check "  bench --history: a history array of the run, each line with its keys" json_strict "$T/out" 'len(d["history"]) == 1 and set(d["history"][0]) == {"version","time","command","rounds","ratio","interval","verdict","rounds_needed","figure"} or exit(1)' >/dev/null
+shape "bench --history" fail "$CTL" --store "$LSTORE" --json mesa bench --history --plot "$T/chart.pdf"
+shape "status" 0 "$CTL" --store "$LSTORE" --json mesa status
+check "  status's last_bench: the version's last run" json_strict "$T/out" '[b["version"] for b in d["last_bench"]] == [d["installed"]] or exit(1)' >/dev/null
 
 # --- application rules
 entry org.example.Shape.desktop '[Desktop Entry]' 'Type=Application' 'Name=Shape' 'Exec=shape-app %U'

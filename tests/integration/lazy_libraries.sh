@@ -5,12 +5,13 @@
 # cannot be loaded ends the command as the dynamic linker would (exit 127) with a sentence
 # naming it (one JSON failure object, reason library-missing, with --json), the commands that
 # do not need it still work, install-local leaves no staging tree when libarchive cannot be
-# loaded, and boot-tick counts the start without libsystemd (the journal is optional to it).
+# loaded, and boot-tick counts the start without libsystemd (the journal is optional to it);
+# bench --history --plot loads cairo, and without it says so and what to install.
 . "$TB_TOP/tests/lib.sh"
 
 printf 'smoke = off\n' >"$TB323FU_MESA_CONFIG"
 R=$(tiny_release 2026.10.01 "$T/r") || { not_ok "tiny release"; done_testing; exit 1; }
-LAZY='libcurl\.so|libarchive\.so|libcrypto\.so|libxml2\.so|libsystemd\.so'
+LAZY='libcurl\.so|libarchive\.so|libcrypto\.so|libxml2\.so|libsystemd\.so|libcairo\.so'
 # inits CMD…: the shared objects the command initialised, one a line.
 inits() { LD_DEBUG=files "$@" 2>&1 >/dev/null | sed -n 's/.*calling init: //p'; }
 
@@ -23,7 +24,7 @@ check "  … and did load them" sh -c "grep -q 'libarchive\.so' '$T/inits' && gr
 for c in "--json mesa status" "mesa list" "mesa help" "mesa app list"; do
 	# shellcheck disable=SC2086
 	inits "$CTL" --store "$STORE" $c >"$T/inits"
-	check "$c initialises none of libcurl, libarchive, libcrypto, libxml2, libsystemd" sh -c "! grep -Eq '$LAZY' '$T/inits'"
+	check "$c initialises none of libcurl, libarchive, libcrypto, libxml2, libsystemd, cairo" sh -c "! grep -Eq '$LAZY' '$T/inits'"
 done
 inits "$CTL" __complete mesa remove "" >"$T/inits"
 check "the completion initialises none of them" sh -c "! grep -Eq '$LAZY' '$T/inits'"
@@ -71,4 +72,19 @@ check "boot-tick with ${systemd_so:-libsystemd.so.0} unloadable: exit 0" test "$
 check "  … the start is counted" test "$(ctl --json mesa status | json_strict - 'd["tries"]')" -eq $((tries + 1))
 check "  … and it says the crash evidence was not read, and why" \
 	grep -q "crash evidence was not read: cannot load ${systemd_so:-libsystemd.so.0}, which this command needs" "$T/out"
+
+# cairo: bench --history --plot alone loads it
+printf '{"runs":[{"version":"2026.10.01","time":"2026-12-06T06:30:00Z","ratio":1.5,"interval":[1.4,1.6],"verdict":"faster"}]}\n' >"$STORE/bench-history.json"
+inits "$CTL" --store "$STORE" mesa bench --history >"$T/inits"
+check "bench --history without --plot initialises none of them" sh -c "! grep -Eq '$LAZY' '$T/inits'"
+inits "$CTL" --store "$STORE" mesa bench --history --plot "$T/chart.svg" >"$T/inits"
+check "  … with --plot it loads cairo and draws" sh -c "grep -q 'libcairo\.so' '$T/inits' && grep -q '<svg' '$T/chart.svg'"
+rm -f "$T/broken/"* "$T/chart.svg"
+cairo_so=$(ldconfig -p | sed -n 's/^\t*\(libcairo\.so\.[0-9]*\) .*/\1/p' | head -n 1)
+printf 'not a library\n' >"$T/broken/${cairo_so:-libcairo.so.2}"
+run_cmd env LD_LIBRARY_PATH="$T/broken" "$CTL" --store "$STORE" --json mesa bench --history --plot "$T/chart.svg"
+check "bench --history --plot with ${cairo_so:-libcairo.so.2} unloadable: exit 127, reason library-missing" \
+	test "$rc" -eq 127 -a "$(json_strict "$T/out" 'd["reason"]')" = library-missing
+check "  … saying what to install or leave out, no file written" sh -c \
+	"grep -q 'cannot load ${cairo_so:-libcairo.so.2} (.*), which --plot draws with; install libcairo2 (apt-get install libcairo2), or leave --plot out' '$T/out' && test ! -e '$T/chart.svg'"
 done_testing

@@ -98,6 +98,7 @@ last-operation|last-operation|on status|
 .pins/*|.pins/$V2|smoke verify|
 bisect|bisect|bisect|q
 bisect.log|bisect.log|bisect|
+bench-history.json|bench-history.json|bench status|
 cts|cts|cts status|q
 cts/current|cts/current|cts status suite|
 cts/*|cts/2026.1.1|cts status|

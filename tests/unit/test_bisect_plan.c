@@ -9,6 +9,9 @@
 #include <cmocka.h>
 
 #include "ops/bisect_plan.h"
+#include "trial/bench_stats.h"
+
+#include <math.h>
 
 struct run {
 	size_t order[80]; /* the indexes tested, the two ends first */
@@ -125,10 +128,48 @@ static void two_versions_need_only_their_ends(void **state)
 	assert_int_equal(r.hi, 1);
 }
 
+/* bisect --bench's judgement on fixed rounds (log ratios of the version against the good end):
+ * 30 % slower is bad, the same and faster good, noise across the floor measured again with
+ * more rounds up to the bound, then skipped. */
+static enum bisect_verdict judge(const double *logs, size_t n, int *again)
+{
+	struct bench_estimate est;
+	bench_estimate(logs, n, &est);
+	return bisect_bench_judge(&est, (int)n, BISECT_BENCH_MAX_ROUNDS, again);
+}
+
+static void bench_verdicts_decide_the_step(void **state)
+{
+	double slower[6], same[6], faster[6];
+	for (int i = 0; i < 6; i++) {
+		slower[i] = log(0.7) + 0.001 * i;
+		same[i] = 0.001 * (i - 3);
+		faster[i] = log(1.5) - 0.001 * i;
+	}
+	int again = -1;
+	assert_int_equal(judge(slower, 6, &again), BISECT_BAD);
+	assert_int_equal(again, 0);
+	assert_int_equal(judge(same, 6, &again), BISECT_GOOD);
+	assert_int_equal(judge(faster, 6, &again), BISECT_GOOD);
+	/* noise across the floor: measured again, with more rounds */
+	static const double noisy[6] = {0.2, -0.2, 0.15, -0.1, 0.05, -0.12};
+	assert_int_equal(judge(noisy, 6, &again), BISECT_SKIP);
+	assert_true(again >= 12 && again <= BISECT_BENCH_MAX_ROUNDS);
+	/* too few rounds for an interval: unclear, measured again */
+	assert_int_equal(judge(slower, 3, &again), BISECT_SKIP);
+	assert_true(again >= 6);
+	/* at the bound: skipped, never guessed */
+	struct bench_estimate est;
+	bench_estimate(noisy, 6, &est);
+	assert_int_equal(bisect_bench_judge(&est, BISECT_BENCH_MAX_ROUNDS, BISECT_BENCH_MAX_ROUNDS, &again), BISECT_SKIP);
+	assert_int_equal(again, 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(eight_versions_in_five_runs),
+		cmocka_unit_test(bench_verdicts_decide_the_step),
 		cmocka_unit_test(a_skip_tries_its_nearest_neighbour),
 		cmocka_unit_test(halving_finds_every_first_bad_in_log_runs),
 		cmocka_unit_test(skipped_versions_never_hide_the_answer),
