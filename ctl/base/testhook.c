@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #define PAUSE_VAR "TB323FU_TEST_PAUSE"
+#define GZIP_LEVEL_VAR "TB323FU_TEST_GZIP_LEVEL"
 
 /* The FIFO of spec when spec names point, else NULL. */
 static const char *fifo_for(const char *spec, const char *point)
@@ -71,4 +72,10 @@ void testhook_pause(const char *point)
 		wait_for_reader_gone(fd);
 	sigaction(SIGPIPE, &old, NULL);
 	close(fd);
+}
+
+const char *testhook_gzip_level(void)
+{
+	const char *v = getenv(GZIP_LEVEL_VAR);
+	return v && v[0] >= '1' && v[0] <= '9' && !v[1] ? v : NULL;
 }
