@@ -25,7 +25,7 @@ bench() {
 }
 
 bench launch 'overhead ratio launcher/env\(1\): +[0-9.]+' 50
-bench startup 'ratio' 20
+bench startup 'status --json .*x the exec floor' 20
 bench smoke 'median' 1
 SIZES=0 COMPRESS=gz bench install '[0-9]\.[0-9][0-9]' 1
 if command -v nginx >/dev/null || [ -x /usr/sbin/nginx ]; then
