@@ -7,8 +7,8 @@
 # org.freedesktop.Platform.GL.default (the host's lavapipe, rusticl and GL: EGL vendor, GBM,
 # glapi, llvmpipe), two branches that cannot take a release (old: a libc.so.6 that defines
 # nothing after GLIBC_2.17; cxx: a libstdc++.so.6 that defines nothing after GLIBCXX_3.4),
-# and a tiny application on it (probe, hold, egl-draw), all exported to a local repository and
-# installed from a file:// remote. Skipped, and counted so, where flatpak cannot make its
+# and a tiny application on it (probe, hold, egl-draw), exported to local repositories (the
+# runtimes' made once a run, fp_repo) and installed from file:// remotes. Skipped, and counted so, where flatpak cannot make its
 # namespaces.
 
 for _p in flatpak bwrap vulkaninfo clinfo ldd cc pkg-config; do
@@ -167,23 +167,50 @@ END
 	printf '[Desktop Entry]\nType=Application\nName=Probe\nExec=probe\n' >"$_a/files/share/applications/$APP.desktop"
 	flatpak build-finish "$_a" --command=probe --device=dri "--filesystem=$T"
 }
-# fp_build: all of the above, exported to $T/repo and installed into the user's installation;
-# its output in $T/build.log, the last of it said when it fails.
+# fp_repo: the runtimes' repository (the 24.08 runtime, its GL.default, old and cxx), made once
+# a run and shared by the Flatpak tests as the stand-in releases are (flatpak build-export of the
+# runtime alone takes most of a minute): $RELEASES/flatpak-KEY/repo, KEY of this file and the
+# host's files the runtime copies, built under its lock in .tmp and renamed into place whole.
+# Sets fp_shared.
+fp_repo() {
+	# shellcheck disable=SC2046 # the paths hold no blanks
+	_key=$( (cat "$TB_TOP/tests/flatpak-lib.sh" "$TB_TOP/tests/tools/egl-draw.c"
+		stat -L -c '%n %s %Y' /usr/bin/vulkaninfo /usr/bin/clinfo "$SYS/libc.so.6" "$SYS/libvulkan.so.1" \
+			"$SYS/libOpenCL.so.1" "$SYS/libvulkan_lvp.so" "$SYS/libRusticlOpenCL.so.1" \
+			"$SYS/libEGL_mesa.so.0" "$SYS/dri/swrast_dri.so") | sha256sum | cut -c1-12)
+	fp_shared=$RELEASES/flatpak-$_key
+	[ -f "$fp_shared/repo/config" ] && return 0
+	mkdir -p "$RELEASES" && _fp_repo_locked 9>>"$fp_shared.lock"
+}
+# _fp_repo_locked: builds $fp_shared holding the lock on fd 9.
+_fp_repo_locked() {
+	flock 9 || return 1
+	[ ! -f "$fp_shared/repo/config" ] || return 0
+	rm -rf "$fp_shared.tmp" "$fp_shared"
+	mkdir -p "$fp_shared.tmp" &&
+		fp_runtime "$T/rt" && fp_default "$T/gl-default" && fp_old_branches &&
+		flatpak build-export "$fp_shared.tmp/repo" "$T/rt" 24.08 &&
+		flatpak build-export "$fp_shared.tmp/repo" "$T/rt-old" old &&
+		flatpak build-export "$fp_shared.tmp/repo" "$T/rt-cxx" cxx &&
+		flatpak build-export "$fp_shared.tmp/repo" "$T/gl-default" 24.08 &&
+		mv "$fp_shared.tmp" "$fp_shared" && rm -rf "$T/rt" "$T/gl-default" "$T/rt-old" "$T/rt-cxx" && return 0
+	rm -rf "$fp_shared.tmp"
+	return 1
+}
+# fp_build: the runtimes from fp_repo and the application (exported to $T/repo) installed
+# into the user's installation; on failure, says so with the end of the log and returns 1.
 fp_build() {
 	{
 		# shellcheck disable=SC2046 # the words pkg-config prints
 		cc -O -o "$T/egl-draw" "$TB_TOP/tests/tools/egl-draw.c" $(pkg-config --cflags --libs egl glesv2) &&
-			fp_runtime "$T/rt" && fp_default "$T/gl-default" && fp_old_branches &&
-			flatpak build-export "$T/repo" "$T/rt" 24.08 &&
-			flatpak build-export "$T/repo" "$T/rt-old" old &&
-			flatpak build-export "$T/repo" "$T/rt-cxx" cxx &&
-			flatpak build-export "$T/repo" "$T/gl-default" 24.08 &&
-			flatpak remote-add --user --no-gpg-verify tbtest "file://$T/repo" &&
+			fp_repo &&
+			flatpak remote-add --user --no-gpg-verify tbtest "file://$fp_shared/repo" &&
 			flatpak install -y --user --noninteractive tbtest org.freedesktop.Platform//24.08 \
 				org.freedesktop.Platform//old org.freedesktop.Platform//cxx \
 				org.freedesktop.Platform.GL.default//24.08 &&
 			fp_app "$T/app" && flatpak build-export "$T/repo" "$T/app" stable &&
-			flatpak install -y --user --noninteractive tbtest "$APP"
+			flatpak remote-add --user --no-gpg-verify tbapp "file://$T/repo" &&
+			flatpak install -y --user --noninteractive tbapp "$APP"
 	} >"$T/build.log" 2>&1 && return 0
 	not_ok "the runtime, its GL.default and the application build and install" "$(tail -n 20 "$T/build.log")"
 	return 1

@@ -101,7 +101,7 @@ ctl() { "$CTL" --store "$STORE" "$@"; }
 mesa() { "$MESA" --store "$STORE" "$@"; }
 
 # standin VERSION [PACK-ARGS…]: path of a stand-in release tarball of VERSION, built once and
-# shared by all tests (its SHA256SUMS sits beside it). Extra pack arguments make a variant, and
+# shared by all tests (its SHA256SUMS sits beside it), packed at gzip's level 1. Extra pack arguments make a variant, and
 # so does a change of the recipe (a release of an older one is not reused).
 # Tests running at once may ask for the same one: it is built under a lock of its own
 # ($dir.lock, flock), in $dir.tmp, and renamed into place complete; whoever waited for the
@@ -109,7 +109,7 @@ mesa() { "$MESA" --store "$STORE" "$@"; }
 standin() {
 	v=$1
 	shift
-	key=$( (printf '%s\n' "$*"; cat "$TB_TOP/build-recipes/stand-in") | sha256sum | cut -c1-12)
+	key=$( (printf '%s\n' "$*" gzip-1; cat "$TB_TOP/build-recipes/stand-in") | sha256sum | cut -c1-12)
 	dir="$RELEASES/$v-$key"
 	if [ ! -f "$dir/SHA256SUMS" ]; then
 		mkdir -p "$RELEASES" && _standin_locked "$dir" "$v" "$@" 9>>"$dir.lock" || return 1
@@ -125,7 +125,8 @@ _standin_locked() {
 	[ ! -f "$_d/SHA256SUMS" ] || return 0
 	rm -rf "$_d.tmp" "$_d"
 	mkdir -p "$_d.tmp"
-	TB323FU_CTL="$CTL" "$TB_TOP/build-recipes/stand-in" "$_v" "$_d.tmp" "$@" 9>&- >/dev/null ||
+	# gzip's level 1: a third of the build's time (docs/design.md §14, TB323FU_TEST_GZIP_LEVEL)
+	TB323FU_TEST_GZIP_LEVEL=1 TB323FU_CTL="$CTL" "$TB_TOP/build-recipes/stand-in" "$_v" "$_d.tmp" "$@" 9>&- >/dev/null ||
 		{ echo "stand-in $_v failed" >&2; rm -rf "$_d.tmp"; return 1; }
 	mv "$_d.tmp" "$_d"
 }

@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #define PAUSE_VAR "TB323FU_TEST_PAUSE"
+#define GZIP_LEVEL_VAR "TB323FU_TEST_GZIP_LEVEL"
 
 /* The FIFO of spec when spec names point, else NULL. */
 static const char *fifo_for(const char *spec, const char *point)
@@ -82,4 +83,10 @@ unsigned long long testhook_bound(const char *name, unsigned long long normal)
 		return normal;
 	unsigned long long n = strtoull(v, NULL, 10);
 	return n > 0 && n < normal ? n : normal;
+}
+
+const char *testhook_gzip_level(void)
+{
+	const char *v = getenv(GZIP_LEVEL_VAR);
+	return v && v[0] >= '1' && v[0] <= '9' && !v[1] ? v : NULL;
 }

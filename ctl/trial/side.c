@@ -225,9 +225,10 @@ char **side_argv(const struct store *s, const char *version, enum side side,
 		n_env++;
 	while (cmd[n_cmd])
 		n_cmd++;
-	char **inner = xcalloc(n_env + n_cmd + 2, sizeof *inner);
+	char **inner = xcalloc(n_env + n_cmd + 3, sizeof *inner);
 	size_t i = 0;
 	inner[i++] = envprog;
+	inner[i++] = xstrdup(SIDE_ALIKE_ENV);
 	for (size_t k = 0; k < n_env; k++)
 		inner[i++] = xstrdup(env[k]);
 	for (size_t k = 0; k < n_cmd; k++)

@@ -8,6 +8,7 @@
 #include "trial/smoke_run.h"
 #include "store/store.h"
 #include "base/error.h"
+#include "common/envvars.h"
 
 enum side { SIDE_STORE, SIDE_DISTRO };
 
@@ -24,7 +25,14 @@ const char *side_name(enum side side);
 char **side_launch_argv(const struct store *s, const char *version, enum side side,
 			char *const cmd[], struct tb_error *e);
 
-/* The command line that runs cmd on one side, with the variables in env ("KEY=VALUE", NULL
+/* The variable every side's command gets first, so that the two sides run alike but for the
+ * driver: Mesa's on-disk shader cache off. Both sides share it (XDG_CACHE_HOME) and, when their
+ * drivers are the same bytes, its keys: the side run second found the first side's programs
+ * compiled, and some of OpenCL-CTS's compiler sub-tests pass only then (multiple_build_program,
+ * options_include_directory), which made regressions of the harness's. */
+#define SIDE_ALIKE_ENV ENV_MESA_SHADER_CACHE_DISABLE "=true"
+
+/* The command line that runs cmd on one side, with SIDE_ALIKE_ENV and the variables in env ("KEY=VALUE", NULL
  * terminated, may be NULL) set for cmd: `tb323fu-mesa run --version V` for the store's,
  * `tb323fu-mesa distro --version V` for the distribution's, which also decides the driver
  * selection (RUSTICL_ENABLE as V selects it; docs/design.md §6). rusticl_enable is not used:

@@ -1,6 +1,7 @@
 /* The distribution's side of a suite, cached by what it depends on, and a suite's comparison
  * recorded. */
 #include "trial/suite_cache.h"
+#include "trial/side.h"
 
 #include <dirent.h>
 #include <json-c/json.h>
@@ -129,6 +130,7 @@ char *suite_cache_path(const struct store *s, const char *suite, const char *con
 {
 	struct sha256_stream *h = sha256_begin();
 	sha256_add(h, suite, strlen(suite) + 1);
+	sha256_add(h, SIDE_ALIKE_ENV, sizeof SIDE_ALIKE_ENV); /* results of sides run otherwise differ */
 	for (size_t i = 0; i < n_parts; i++)
 		sha256_add(h, parts[i] ? parts[i] : "", strlen(parts[i] ? parts[i] : "") + 1);
 	for (size_t i = 0; i < n_programs; i++)

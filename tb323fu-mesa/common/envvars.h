@@ -19,6 +19,8 @@
 #define ENV_GBM_BACKENDS_PATH "GBM_BACKENDS_PATH"
 #define ENV_LOADER_DRIVER_OVERRIDE "MESA_LOADER_DRIVER_OVERRIDE"
 #define ENV_LIBGL_ALWAYS_SOFTWARE "LIBGL_ALWAYS_SOFTWARE"
+/* Mesa's on-disk shader cache off ("true"): the suites' and bench's sides run without it */
+#define ENV_MESA_SHADER_CACHE_DISABLE "MESA_SHADER_CACHE_DISABLE"
 
 /* The variables a release selects; `distro` and `run` clear them first. */
 extern const char *const selected_vars[];

@@ -2,7 +2,9 @@
 # `bench` with Debian's real clpeak on a stand-in release, on a machine where other OpenCL
 # platforms are registered too (Clover from mesa-opencl-icd offers no device; PoCL may): each
 # side sees only the rusticl it compares, clpeak's XML results are read, and both columns
-# come out. One cheap test (--tests compute-sp) for one round.
+# come out. One cheap test (--tests compute-sp) for one round, which still takes clpeak a minute
+# and more on each side here: the full tier's (bench.sh runs bench end to end in the quick one).
+# tests/run: full
 . "$TB_TOP/tests/lib.sh"
 
 if ! command -v clpeak >/dev/null; then

@@ -32,8 +32,11 @@ sed "s|^api_url = .*|api_url = http://127.0.0.1:1|" "$TB323FU_MESA_CONFIG" >"$T/
 FILESTORE="$T/a-file" # a store path that is a regular file: no command can use it
 
 covered=" "
+mkdir "$T/shapes"
+shapes=0
 # shape NAME STATUS CMD…: CMD exits STATUS (ok for 0, any failure for "fail") and prints one
-# object of the shape.
+# object of the shape (its output kept for shapes_checked, which checks them all in one
+# json_shape.py: one a command took half the file's time).
 shape() {
 	_name=$1
 	_want=$2
@@ -44,11 +47,22 @@ shape() {
 	fail) [ "$rc" -ne 0 ] || { not_ok "$_name: a failure" "exit 0" "stdout: $(head -c 300 "$T/out")"; return; } ;;
 	*) [ "$rc" -eq "$_want" ] || { not_ok "$_name: exit $_want" "exit $rc" "stdout: $(head -c 300 "$T/out")" "stderr: $(head -c 300 "$T/err")"; return; } ;;
 	esac
-	if python3 "$TB_TOP/tests/tools/json_shape.py" "$TB_TOP" "$T/out" "$rc" >"$T/shape"; then
-		ok "$_name: exit $rc, one object of the shape"
-	else
-		not_ok "$_name: exit $rc, one object of the shape" "$(cat "$T/shape")"
-	fi
+	shapes=$((shapes + 1))
+	cp "$T/out" "$T/shapes/$shapes.out"
+	echo "$_name: exit $rc, one object of the shape" >"$T/shapes/$shapes.name"
+	echo "$T/shapes/$shapes.out $rc" >>"$T/shapes/list"
+}
+# shapes_checked: an assertion for each output shape kept, in their order.
+shapes_checked() {
+	# shellcheck disable=SC2046 # "FILE STATUS" pairs: the paths hold no blanks
+	python3 "$TB_TOP/tests/tools/json_shape.py" "$TB_TOP" $(cat "$T/shapes/list") >"$T/shapes/said"
+	_k=0
+	while [ $_k -lt $shapes ]; do
+		_k=$((_k + 1))
+		_said=$(sed -n "s/^$_k //p" "$T/shapes/said")
+		if [ "$_said" = ok ]; then ok "$(cat "$T/shapes/$_k.name")"; else
+			not_ok "$(cat "$T/shapes/$_k.name")" "${_said:-not checked}"; fi
+	done
 }
 j() { "$CTL" --store "$STORE" --json "$@"; }
 jf() { "$CTL" --store "$FILESTORE" --json "$@"; }
@@ -202,4 +216,5 @@ check "  the gone one says so in its entry" json_strict "$T/out" '[p["ok"] for p
 shape "mesa which --pid" fail mesa which --pid x --json
 shape "mesa run --json is refused" fail mesa --json run true
 shape "mesa distro --json is refused" fail mesa --json distro true
+shapes_checked
 done_testing

@@ -76,10 +76,12 @@ if [ -n "$(mk | compiled)" ]; then
 	not_ok "the build is up to date before the header checks" "$(mk | compiled | head -n 5)"
 else
 	ok "the build is up to date before the header checks"
-	for h in "$TB_TOP"/tb323fu-mesa/common/*.h "$TB_TOP/ctl/store/store.h" "$TB_TOP/ctl/base/error.h"; do
-		rel=${h#"$TB_TOP"/}
+	headers=$(cd "$TB_TOP" && echo tb323fu-mesa/common/*.h ctl/store/store.h ctl/base/error.h)
+	# shellcheck disable=SC2086 # the paths hold no blanks
+	python3 "$TB_TOP/tests/tools/header-users.py" "$TB_TOP" $headers >"$T/users"
+	for rel in $headers; do
 		mk -W "$rel" | compiled >"$T/made"
-		python3 "$TB_TOP/tests/tools/header-users.py" "$TB_TOP" "$rel" | sort >"$T/want"
+		sed -n "s|^$rel ||p" "$T/users" | sort >"$T/want"
 		if [ -s "$T/want" ] && cmp -s "$T/want" "$T/made"; then ok "a change of $rel rebuilds its $(wc -l <"$T/want") users and nothing else"; else
 			not_ok "a change of $rel rebuilds its users and nothing else" "$(diff "$T/want" "$T/made" | head -n 10)"; fi
 	done

@@ -5,13 +5,21 @@
 # state of §9; writers started together serialize on the lock and none of their work is
 # lost. The counts are exact (every reader makes at least TB_LOAD_POLLS answers, all of them
 # checked) and nothing depends on how fast the machine is: the readers go on until the last
-# writer is done, whenever that is. The long form: TB_LOAD_READERS=50 TB_LOAD_HZ=20.
+# writer is done, whenever that is. The full tier's form: 8 readers as fast as they can (on two
+# cores they starve the writers and every test running beside them: minutes in a whole run);
+# the quick tier's: 4 readers, each 50 answers a second at most. The long form by hand:
+# TB_LOAD_READERS=50 TB_LOAD_HZ=20.
 . "$TB_TOP/tests/lib.sh"
 . "$TB_TOP/tests/app-lib.sh"
 
-readers=${TB_LOAD_READERS:-8}
+if [ "$TB_TIER" = full ]; then
+	readers=${TB_LOAD_READERS:-8}
+	hz=${TB_LOAD_HZ:-0} # 0: as fast as each reader can
+else
+	readers=${TB_LOAD_READERS:-4}
+	hz=${TB_LOAD_HZ:-50}
+fi
 polls=${TB_LOAD_POLLS:-20}
-hz=${TB_LOAD_HZ:-0} # 0: as fast as each reader can
 printf 'keep_versions = 20\n' >"$TB323FU_MESA_CONFIG"
 R1=$(tiny_release 2026.1.1 "$T/r1") && R2=$(tiny_release 2026.2.1 "$T/r2") ||
 	{ not_ok "tiny releases"; done_testing; exit 1; }

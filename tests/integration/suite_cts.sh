@@ -19,7 +19,7 @@ expect_exit 0 "install-local $V1" ctl mesa install-local "$R1" --sums "$(dirname
 mkdir -p "$T/cts/other"
 cp "$TB_TOP/tests/doubles/fake-cts" "$T/cts/test_fake"
 cp "$TB_TOP/tests/doubles/fake-cts" "$T/cts/other/test_other"
-export FAKE_CTS_RECORD="$T/record"
+export FAKE_CTS_RECORD="$T/record" FAKE_CTS_ENV_RECORD="$T/env-record"
 cts() { ctl mesa smoke "$@" --suite opencl-cts --cts "$T/cts"; }
 result() { json "[t['store'] + '/' + t['distribution'] for t in d['results'] if t['name'] == '$1'][0]" <"$T/out"; }
 
@@ -45,6 +45,13 @@ check "…the store's side, after the crash, ran those before it together, then 
 	test "$(grep '^store all test_fake' "$T/record" | cut -d' ' -f5- | tr '\n' ';')" = \
 	"pass_a pass_b fail_both skip_both regress fixed crash hang;pass_a pass_b fail_both skip_both regress fixed;crash;hang;regress crash;regress;crash;"
 check "…nothing was flaky" test "$(json 'd["flaky"]' <"$T/out")" = "[]"
+# Both sides share Mesa's shader cache, and its keys when their drivers are the same bytes: with
+# it, a side run second found the first side's programs compiled, and OpenCL-CTS's compiler
+# sub-tests gave the harness's differences as regressions (multiple_build_program,
+# options_include_directory with the same rusticl on both sides).
+check "…both sides ran alike: Mesa's shader cache off on each, every run" \
+	test "$(sort -u "$T/env-record" | tr '\n' ';')" = \
+	"distribution MESA_SHADER_CACHE_DISABLE=true;store MESA_SHADER_CACHE_DISABLE=true;"
 check "…the distribution's side ran each binary once, then the two that regressed twice once more" \
 	test "$(grep '^distribution ' "$T/record" | cut -d' ' -f3- | tr '\n' ';')" = \
 	"test_fake -w pass_a pass_b fail_both skip_both regress fixed crash hang;test_fake -w regress crash;test_other -w pass_c;"

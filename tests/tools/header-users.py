@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
-"""Prints the objects (relative to the build directory, as the Makefile names them) whose
-source includes HEADER, directly or through other headers: what `make` must rebuild when
-HEADER changes, and nothing else. Includes are resolved as the compiler does with
--Ictl -Itb323fu-mesa: beside the including file first. Usage: header-users.py TOP HEADER"""
+"""Prints, for each HEADER, the objects (relative to the build directory, as the Makefile names
+them) whose source includes it, directly or through other headers: what `make` must rebuild
+when HEADER changes, and nothing else. One line "HEADER OBJECT" each, HEADER as given.
+Includes are resolved as the compiler does with -Ictl -Itb323fu-mesa: beside the including
+file first. Usage: header-users.py TOP HEADER…"""
 import os
 import re
 import sys
@@ -39,15 +40,18 @@ def object_of(rel):
 
 
 def main():
-    top, header = sys.argv[1], os.path.normpath(os.path.join(sys.argv[1], sys.argv[2]))
+    top, wanted = sys.argv[1], sys.argv[2:]
+    headers = {os.path.normpath(os.path.join(top, h)): h for h in wanted}
     for d in ("ctl", "tb323fu-mesa", "tests/unit"):
-        for dirpath, _, files in os.walk(os.path.join(top, d)):
-            for f in files:
+        for dirpath, _, files in sorted(os.walk(os.path.join(top, d))):
+            for f in sorted(files):
                 if not f.endswith((".c", ".cpp")):
                     continue
                 path = os.path.join(dirpath, f)
-                if header in includes(top, path, set()):
-                    print(object_of(os.path.relpath(path, top)))
+                found = includes(top, path, set())
+                for header, given in headers.items():
+                    if header in found:
+                        print(given, object_of(os.path.relpath(path, top)))
 
 
 main()

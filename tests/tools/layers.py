@@ -10,6 +10,7 @@ tb323fu-mesa/launcher and tb323fu-mesa/smoke include themselves and common only;
 includes only common. Usage: layers.py TOP"""
 import os
 import re
+import subprocess
 import sys
 
 RANK = {"common": 0, "base": 1, "store": 2, "release": 3, "trial": 3, "flatpak": 4, "apprules": 5, "ops": 6,
@@ -47,6 +48,20 @@ def built_objects(root, objdir):
                 src = next((rel + x for x in (".c", ".cpp") if os.path.exists(os.path.join(root, top, rel + x))), None)
                 if src:
                     yield top, src, path
+
+
+def nm_symbols(paths):
+    """Each object's symbols as `nm -P` lists them, {path: [(name, nm letter), …]}: one nm for
+    all the objects (one a file took most of the symbol checks' time)."""
+    symbols = {path: [] for path in paths}
+    if paths:
+        out = subprocess.run(["nm", "-P", "-A", *paths], capture_output=True, text=True, check=True).stdout
+        for line in out.splitlines():
+            path, _, rest = line.partition(": ")
+            parts = rest.split()
+            if path in symbols and len(parts) >= 2:
+                symbols[path].append((parts[0], parts[1]))
+    return symbols
 
 
 def main():

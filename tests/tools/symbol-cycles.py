@@ -9,11 +9,10 @@ take the address of an entry's table (a data symbol, never a function) and that 
 the registry. Usage: symbol-cycles.py TOP OBJDIR (the tree, and the build's obj/ holding ctl/…
 and tb323fu-mesa/…; objects whose source is gone from the tree are left out)"""
 import os
-import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from layers import built_objects  # noqa: E402
+from layers import built_objects, nm_symbols  # noqa: E402
 
 # The registries: ctl/main.c lists the commands, a group's entry its commands, trial/suite.c
 # the suites.
@@ -26,18 +25,16 @@ def main():
     top_dir, objdir = sys.argv[1], sys.argv[2]
     # symbol -> {object: nm letter} (main is each program's); object -> its undefined symbols
     defined, used = {}, {}
-    for top, src, path in built_objects(top_dir, objdir):
+    objects = list(built_objects(top_dir, objdir))
+    symbols = nm_symbols([path for _, _, path in objects])
+    for top, src, path in objects:
         name = os.path.join(top, os.path.splitext(src)[0] + ".o")
-        out = subprocess.run(["nm", "-P", path], capture_output=True, text=True, check=True).stdout
         used[name] = set()
-        for line in out.splitlines():
-            parts = line.split()
-            if len(parts) < 2:
-                continue
-            if parts[1] == "U":
-                used[name].add(parts[0])
-            elif parts[1].isupper() or parts[1] in ("w", "v"):
-                defined.setdefault(parts[0], {})[name] = parts[1]
+        for sym, letter in symbols[path]:
+            if letter == "U":
+                used[name].add(sym)
+            elif letter.isupper() or letter in ("w", "v"):
+                defined.setdefault(sym, {})[name] = letter
     uses = {}  # (a, b) -> the symbols of b that a uses
     for a, syms in used.items():
         for sym in syms:

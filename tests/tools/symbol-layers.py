@@ -7,29 +7,28 @@ use (object: layer uses symbol of layer); exit 1 when there is one. Usage:
 symbol-layers.py TOP OBJDIR (the tree, and the build's obj/ holding ctl/… and tb323fu-mesa/…;
 objects whose source is gone from the tree are left out)"""
 import os
-import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from layers import allowed, built_objects, layer_of  # noqa: E402
+from layers import allowed, built_objects, layer_of, nm_symbols  # noqa: E402
 
-
-def symbols(obj, *flags):
-    out = subprocess.run(["nm", "-P", *flags, obj], capture_output=True, text=True, check=True).stdout
-    return [line.split()[0] for line in out.splitlines() if line.strip()]
+# nm's letters of the symbols an object takes from others (undefined, weak undefined)
+UNDEFINED = {"U", "w", "v"}
 
 
 def main():
     top_dir, objdir = sys.argv[1], sys.argv[2]
     objects = list(built_objects(top_dir, objdir))
+    symbols = nm_symbols([path for _, _, path in objects])
     where = {}
     for top, rel, path in objects:
-        for sym in symbols(path, "--defined-only", "--extern-only"):
-            where[sym] = (top, layer_of(top, rel))
+        for sym, letter in symbols[path]:
+            if letter not in UNDEFINED and (letter.isupper() or letter == "u"):
+                where[sym] = (top, layer_of(top, rel))
     bad = 0
     for top, rel, path in objects:
         me = layer_of(top, rel)
-        for sym in symbols(path, "--undefined-only"):
+        for sym in sorted({sym for sym, letter in symbols[path] if letter in UNDEFINED}):
             if sym not in where:
                 continue  # a library's
             their_top, them = where[sym]
