@@ -18,6 +18,7 @@
 #include "base/strbuf.h"
 #include "base/text.h"
 #include "common/version_name.h"
+#include "common/smoketests.h"
 
 struct bisect_opts {
 	const char *good, *bad, *command, *test_case, *tests;
@@ -281,9 +282,12 @@ static int cmd_bisect_check(const void *opts, struct outcome *o)
 	if (a->tests) {
 		char *bad = bench_tests_unknown(a->tests);
 		if (!bad) {
-			char *copy = xasprintf(",%s,", a->tests);
-			if (strstr(copy, ",vk.compute,"))
-				bad = xstrdup("vk.compute");
+			/* bench's Vulkan figure is the smoke program's, which bisect --bench does not run */
+			const char *vulkan = smoke_test_names[SMOKE_VK_COMPUTE];
+			char *copy = xasprintf(",%s,", a->tests), *named = xasprintf(",%s,", vulkan);
+			if (strstr(copy, named))
+				bad = xstrdup(vulkan);
+			free(named);
 			free(copy);
 		}
 		if (bad) {

@@ -807,11 +807,13 @@ static void describe(struct bisection *b)
 	}
 }
 
-/* The steps' log, in the work folder while it runs (the folder's lock is ours). */
+/* The steps' log, in the work folder while it runs (the folder's lock is ours): a fresh file,
+ * whatever a kept work folder (--keep) or a hand left at its name (a FIFO would hold the open). */
 static int open_log(struct bisection *b, struct tb_error *e)
 {
 	char *path = path_join(b->ws.root, STORE_BISECT_RUNNING_LOG);
-	b->log_fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0644);
+	unlink(path);
+	b->log_fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
 	int rc = b->log_fd < 0 ? tb_fail(e, TB_R_FAILED, "cannot write %s: %s; check the store's folder", path,
 					 strerror(errno))
 			       : TB_OK;

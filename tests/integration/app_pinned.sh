@@ -61,7 +61,7 @@ check "…in a line for people" grep -q "org.example.Old.desktop starts with Mes
 expect_exit 0 "doctor: no problem while $V1 is there" ctl --json mesa doctor
 check "…its JSON lists the rule" test "$(json_strict "$T/out" '[(r["app"], r["choice"], r["version_gone"]) for r in d["app_rules"]]')" = "[('org.example.Old.desktop', '$V1', False)]"
 check "…status --json keeps exactly its keys" test "$(ctl --json mesa status | json_strict - 'sorted(d)' | tr -d '\n')" = \
-	"['available', 'base', 'cts', 'downloaded', 'drivers', 'enabled', 'failed', 'failed_reason', 'failed_reason_id', 'installed', 'marked', 'max_tries', 'mesa_version', 'message', 'ok', 'op', 'previous', 'progress', 'ready', 'session', 'session_gl', 'session_gl_asked', 'stalled_s', 'state', 'store', 'takeover_needed', 'trial', 'tries']"
+	"['available', 'base', 'cts', 'downloaded', 'drivers', 'enabled', 'failed', 'failed_reason', 'failed_reason_id', 'installed', 'last_bench', 'marked', 'max_tries', 'mesa_version', 'message', 'ok', 'op', 'previous', 'progress', 'ready', 'session', 'session_gl', 'session_gl_asked', 'stalled_s', 'state', 'store', 'takeover_needed', 'trial', 'tries']"
 
 chmod -R u+w "$STORE/versions/$V1" && rm -rf "$STORE/versions/$V1"
 expect_exit 0 "$V1 deleted by hand: status" ctl mesa status

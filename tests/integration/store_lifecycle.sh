@@ -26,7 +26,7 @@ assert unpack[0]["file"].startswith("tb323fu-mesa-2026.10.06-"), unpack[0]
 check "the sentence names the version" grep -q "Mesa $V1 installed" "$T/out"
 check "status: installed $V1, idle, off" test "$(st 'd["installed"], d["state"], d["enabled"]')" = "('$V1', 'idle', False)"
 check "status --json has exactly the keys of the design" test "$(ctl mesa status --json | json 'sorted(d)')" = \
-	"['available', 'base', 'cts', 'downloaded', 'drivers', 'enabled', 'failed', 'failed_reason', 'failed_reason_id', 'installed', 'marked', 'max_tries', 'mesa_version', 'message', 'ok', 'op', 'previous', 'progress', 'ready', 'session', 'session_gl', 'session_gl_asked', 'stalled_s', 'state', 'store', 'takeover_needed', 'trial', 'tries']"
+	"['available', 'base', 'cts', 'downloaded', 'drivers', 'enabled', 'failed', 'failed_reason', 'failed_reason_id', 'installed', 'last_bench', 'marked', 'max_tries', 'mesa_version', 'message', 'ok', 'op', 'previous', 'progress', 'ready', 'session', 'session_gl', 'session_gl_asked', 'stalled_s', 'state', 'store', 'takeover_needed', 'trial', 'tries']"
 check "status names the real store path" test "$(st 'd["store"]')" = "$REAL"
 check "icd/turnip.json is valid JSON with library_path through current/" \
 	test "$(json 'd["ICD"]["library_path"]' <"$STORE/icd/turnip.json")" = "$REAL/current/lib/libvulkan_lvp.so"

@@ -12,7 +12,7 @@ import os
 import sys
 
 KEYS = sorted(["available", "base", "cts", "downloaded", "drivers", "enabled", "failed", "failed_reason",
-               "failed_reason_id", "installed", "marked", "max_tries", "mesa_version", "message", "ok", "op",
+               "failed_reason_id", "installed", "last_bench", "marked", "max_tries", "mesa_version", "message", "ok", "op",
                "previous", "progress", "ready", "session", "session_gl", "session_gl_asked", "stalled_s",
                "state", "store", "takeover_needed", "trial", "tries"])
 STATES = {"idle", "checking", "downloading", "verifying", "installing", "smoke-testing",
