@@ -334,6 +334,20 @@ static int unset_has(GKeyFile *kf, const char *name)
 	return has;
 }
 
+/* Whether each key added (added[i] for host_paths[i]) reads as ours in text: a file we write
+ * must be ours to take out again. */
+static int ours_again(const char *text, size_t len, const int *added)
+{
+	GKeyFile *kf = parse(text, len);
+	if (!kf)
+		return 0;
+	int ok = 1;
+	for (size_t i = 0; i < HOST_PATHS && ok; i++)
+		ok = !added[i] || key_state(kf, host_paths[i]) == 1;
+	g_key_file_free(kf);
+	return ok;
+}
+
 char *flatpak_override_edit(const char *text, size_t len, int on, size_t *out_len)
 {
 	GKeyFile *kf = parse(text, len);
@@ -344,10 +358,12 @@ char *flatpak_override_edit(const char *text, size_t len, int on, size_t *out_le
 	int changed = 0;
 	char *add[2 * HOST_PATHS];
 	size_t n_add = 0;
+	int added[HOST_PATHS] = {0};
 	for (size_t i = 0; i < HOST_PATHS; i++) {
 		const char *name = host_paths[i];
 		int st = key_state(kf, name);
 		if (on && st == 0) {
+			added[i] = 1;
 			add[n_add++] = xasprintf("# %s: the session's %s is a path of the host\n", TB_IDENT_MARK, name);
 			add[n_add++] = xasprintf("%s=\n", name);
 		} else if (!on && st == 1) {
@@ -377,6 +393,13 @@ char *flatpak_override_edit(const char *text, size_t len, int on, size_t *out_le
 			out[*out_len = 0] = '\0';
 	}
 	lines_free(&l);
+	if (out && on && !ours_again(out, *out_len, added)) {
+		/* a file whose lines GKeyFile reads otherwise than we split them (carriage returns
+		 * among them): written, our keys could not be told from another's and taken out again,
+		 * so it is left as it was */
+		free(out);
+		out = NULL;
+	}
 	return out;
 }
 
