@@ -638,8 +638,8 @@ static json_object *sides_json(const struct side_drivers d[2])
 }
 
 /* The command line on each side: clpeak writing its XML into dir, or sh -c command. */
-static int bench_command(struct bench_ctx *b, const struct bench_request *r, const char *dir,
-			 struct tb_error *e)
+static int bench_sides_command_line(struct bench_ctx *b, const struct bench_request *r,
+				    const char *dir, struct tb_error *e)
 {
 	if (r->command && *r->command) {
 		char *sh = find_program("sh", NULL);
@@ -795,7 +795,7 @@ int bench_run(struct store *s, const char *version, const struct bench_request *
 			b.env[k] = side_drivers_env(&d[k]);
 	}
 	if (!rc && !vulkan_only)
-		rc = bench_command(&b, r, dir, e);
+		rc = bench_sides_command_line(&b, r, dir, e);
 	if (!rc && b.cmd)
 		rc = trusted_program_path(b.cmd[0], r->command && *r->command ? "the shell" : "clpeak", e);
 	if (!rc && smoke)
