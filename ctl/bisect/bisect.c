@@ -21,6 +21,7 @@
 #include "base/testhook.h"
 #include "base/programs.h"
 #include "base/trusted_path.h"
+#include "common/smoketests.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -402,6 +403,21 @@ static void shell_word(struct strbuf *sb, const char *w)
 	sb_append(sb, "'");
 }
 
+char *bisect_bench_tests_unknown(const char *tests)
+{
+	char *bad = bench_tests_unknown(tests);
+	if (bad)
+		return bad;
+	/* bench's Vulkan figure is the smoke program's, which bench_command_of does not run */
+	const char *vulkan = smoke_test_names[SMOKE_VK_COMPUTE];
+	char *listed = xasprintf(",%s,", tests), *named = xasprintf(",%s,", vulkan);
+	if (strstr(listed, named))
+		bad = xstrdup(vulkan);
+	free(named);
+	free(listed);
+	return bad;
+}
+
 /* What each run of --bench starts: the command, or clpeak with its XML dump into the work
  * folder and the tests named (the figures then read from the XML, as bench reads them). */
 static int bench_command_of(struct bisection *b, struct tb_error *e)
@@ -630,6 +646,14 @@ static int case_code(json_object *res, const char *name, struct bisect_step *st)
 	}
 	st->why = xstrdup("the case did not run");
 	return BISECT_SKIP_CODE;
+}
+
+enum bisect_case bisect_case_kind(const char *name)
+{
+	const char *slash = strchr(name, '/');
+	if (!slash)
+		return deqp_kind_of_case(name) ? BISECT_CASE_DEQP : BISECT_CASE_UNKNOWN;
+	return name[0] == '/' || strchr(slash + 1, '/') || !slash[1] ? BISECT_CASE_BAD_SUBTEST : BISECT_CASE_CTS;
 }
 
 static int run_case(struct bisection *b, struct store *where, const char *version, int *code,

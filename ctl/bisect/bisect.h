@@ -89,6 +89,16 @@ struct bisect_result {
 	char *kept;                  /* the work folder, when kept; NULL when it went */
 };
 
+/* bisect --bench --tests: NULL when every name is one of clpeak's tests (bench's, but for the
+ * smoke program's Vulkan figure, which bisect --bench does not run), else the first that is
+ * not (free it). */
+char *bisect_bench_tests_unknown(const char *tests);
+
+/* What a --case names: a dEQP case (dEQP-VK.…, dEQP-GLES2.…), an OpenCL-CTS BINARY/SUB-TEST,
+ * neither, or a slash where BINARY/SUB-TEST has no binary, no sub-test or a second slash. */
+enum bisect_case { BISECT_CASE_DEQP, BISECT_CASE_CTS, BISECT_CASE_UNKNOWN, BISECT_CASE_BAD_SUBTEST };
+enum bisect_case bisect_case_kind(const char *name);
+
 /* The default good version: the newest installed version older than bad that has not failed
  * (the state's failed one); NULL when none. */
 char *bisect_default_good(const struct store *s, const char *bad);

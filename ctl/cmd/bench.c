@@ -1,7 +1,6 @@
 /* tb323fu-ctl mesa bench [VERSION] [--command CMD | --tests LIST] [--rounds N]: the speed-up
  * of a version's build over the distribution's Mesa, figure by figure (docs/design.md §10). */
 #include <json-c/json.h>
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -173,54 +172,6 @@ static int terminal_columns(void)
 
 #define CHART_MIN_COLUMNS 60
 
-/* The compact chart: a row a version (its last run), release order, on a ratio axis: '|' at
- * 1.00x (the distribution's Mesa), ':' the noise floor on each side, '-' the 95 % interval,
- * '*' the ratio. */
-static void print_chart(json_object *latest, int columns)
-{
-	double lo = 1 / (1 + BENCH_NOISE_FLOOR), hi = 1 + BENCH_NOISE_FLOOR;
-	for (size_t i = 0; i < json_object_array_length(latest); i++) {
-		json_object *l = json_object_array_get_idx(latest, i), *iv = json_object_object_get(l, "interval");
-		json_object *ratio = json_object_object_get(l, "ratio");
-		double a = iv ? json_object_get_double(json_object_array_get_idx(iv, 0)) : ratio ? json_object_get_double(ratio) : 1;
-		double b = iv ? json_object_get_double(json_object_array_get_idx(iv, 1)) : a;
-		lo = a < lo ? a : lo;
-		hi = b > hi ? b : hi;
-	}
-	double pad = (hi - lo) * 0.05;
-	lo -= pad;
-	hi += pad;
-	int width = columns - 12 - 2 - 8;
-	if (width > 70)
-		width = 70;
-#define AT(x) ((int)(((x) - lo) / (hi - lo) * (width - 1) + 0.5))
-	printf("\nthe last run of each version against the distribution's Mesa (| 1.00x, : the %s noise floor, "
-	       "[--*--] the ratio and its interval; %.2fx to %.2fx)\n", BENCH_NOISE_FLOOR_TEXT, lo, hi);
-	char *row = xmalloc((size_t)width + 1);
-	for (size_t i = 0; i < json_object_array_length(latest); i++) {
-		json_object *l = json_object_array_get_idx(latest, i), *iv = json_object_object_get(l, "interval");
-		json_object *ratio = json_object_object_get(l, "ratio");
-		memset(row, ' ', (size_t)width);
-		row[width] = 0;
-		row[AT(1 / (1 + BENCH_NOISE_FLOOR))] = ':';
-		row[AT(1 + BENCH_NOISE_FLOOR)] = ':';
-		row[AT(1.0)] = '|';
-		if (iv) {
-			int a = AT(json_object_get_double(json_object_array_get_idx(iv, 0)));
-			int b = AT(json_object_get_double(json_object_array_get_idx(iv, 1)));
-			for (int k = a; k <= b; k++)
-				row[k] = '-';
-			row[a] = '[';
-			row[b] = ']';
-		}
-		if (ratio)
-			row[AT(json_object_get_double(ratio))] = '*';
-		printf("%-12s  %s  %.2fx\n", text_of(l, "version"), row, ratio ? json_object_get_double(ratio) : 0);
-	}
-#undef AT
-	free(row);
-}
-
 static void print_history(json_object *lines, json_object *latest)
 {
 	for (size_t i = 0; i < json_object_array_length(lines); i++) {
@@ -238,8 +189,12 @@ static void print_history(json_object *lines, json_object *latest)
 		free(shown);
 	}
 	int columns = terminal_columns();
-	if (columns >= CHART_MIN_COLUMNS && json_object_array_length(latest))
-		print_chart(latest, columns);
+	if (columns >= CHART_MIN_COLUMNS && json_object_array_length(latest)) {
+		struct strbuf chart = {0};
+		bench_chart_text(&chart, latest, columns);
+		fputs(chart.buf, stdout);
+		sb_free(&chart);
+	}
 }
 
 /* bench --history [VERSION] [--figure NAME] [--plot FILE]: the runs kept, newest last. */

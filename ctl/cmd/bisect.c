@@ -13,12 +13,10 @@
 #include "bisect/bisect.h"
 #include "gputest/bench.h"
 #include "gputest/bench_stats.h"
-#include "gputest/deqp_cases.h"
 #include "base/alloc.h"
 #include "base/strbuf.h"
 #include "base/text.h"
 #include "common/version_name.h"
-#include "common/smoketests.h"
 
 struct bisect_opts {
 	const char *good, *bad, *command, *test_case, *tests;
@@ -280,16 +278,7 @@ static int cmd_bisect_check(const void *opts, struct outcome *o)
 	if (a->bench && !a->command == !a->tests)
 		return cli_usage(o, "--bench measures a benchmark: give it --command CMD (its \"label : 12.5 GB/s\" lines read, as bench reads them) or --tests LIST (clpeak's tests)");
 	if (a->tests) {
-		char *bad = bench_tests_unknown(a->tests);
-		if (!bad) {
-			/* bench's Vulkan figure is the smoke program's, which bisect --bench does not run */
-			const char *vulkan = smoke_test_names[SMOKE_VK_COMPUTE];
-			char *copy = xasprintf(",%s,", a->tests), *named = xasprintf(",%s,", vulkan);
-			if (strstr(copy, named))
-				bad = xstrdup(vulkan);
-			free(named);
-			free(copy);
-		}
+		char *bad = bisect_bench_tests_unknown(a->tests);
 		if (bad) {
 			int rc = cli_usage(o, "--tests wants clpeak's test names separated by commas (compute-sp,kernel-latency…), not \"%s\"", bad);
 			free(bad);
@@ -305,9 +294,10 @@ static int cmd_bisect_check(const void *opts, struct outcome *o)
 	if (a->bad && !version_name_ok(a->bad))
 		return cli_usage(o, "--bad wants a version (2026.10.06), not \"%.80s\"", a->bad);
 	const char *k = a->test_case;
-	if (k && !deqp_kind_of_case(k) && !strchr(k, '/'))
+	enum bisect_case kind = k ? bisect_case_kind(k) : BISECT_CASE_DEQP;
+	if (kind == BISECT_CASE_UNKNOWN)
 		return cli_usage(o, "--case wants a dEQP case (dEQP-VK.api.smoke.triangle, dEQP-GLES2.info.renderer; dEQP-GLES3 and dEQP-EGL too) or an OpenCL-CTS BINARY/SUB-TEST (basic/hostptr), not \"%.80s\"", k);
-	if (k && strchr(k, '/') && (k[0] == '/' || strchr(strchr(k, '/') + 1, '/') || !strchr(k, '/')[1]))
+	if (kind == BISECT_CASE_BAD_SUBTEST)
 		return cli_usage(o, "--case wants an OpenCL-CTS sub-test as BINARY/SUB-TEST (basic/hostptr), not \"%.80s\"", k);
 	return TB_OK;
 }

@@ -1,18 +1,17 @@
 /* doctor: explains what applications get now. The store and the session switch, the
  * variables of this shell, the loaders and ICDs the system has, the glibc floor of the
  * current version against this system, and every problem found, each with what to do: what
- * the engine found (health/health.h), then the rules, the Flatpak exports and the crash
- * evidence as the commands of each show them. */
+ * the engine found (health/health.h, in render/health_say.h's words and JSON), then the
+ * rules, the Flatpak exports, the crash evidence and the CTS as the commands of each show
+ * them. */
 #include "cli/cli.h"
 #include "cli/command.h"
 #include "scope/app_scope.h"
 #include "cmd/commands.h"
 #include "render/cts_say.h"
-#include "release/kind.h"
-#include "release/release.h"
 #include "crash/summary.h"
 #include "scope/flatpak_scope.h"
-#include "render/marks_say.h"
+#include "render/health_say.h"
 #include "crash/journal.h"
 #include "health/health.h"
 #include "base/alloc.h"
@@ -55,78 +54,18 @@ static void problem(struct doctor *d, const char *fmt, ...)
 	free(s);
 }
 
-/* The engine's findings in their order; a mark in the words status and list use. */
+/* The engine's findings in their order, a problem's counted. */
 static void say_findings(struct doctor *d, const struct health_findings *l)
 {
 	for (size_t i = 0; i < l->n; i++) {
-		const struct health_finding *f = &l->v[i];
 		struct strbuf sb = {0};
-		if (f->mark)
-			marks_say(&sb, "", &(const struct marks){.v = (struct mark *)f->mark, .n = 1});
-		const char *text = f->mark ? sb.buf : f->text;
-		if (f->problem)
-			problem(d, "%s", text);
+		health_finding_say(&sb, &l->v[i]);
+		if (l->v[i].problem)
+			problem(d, "%s", sb.buf);
 		else
-			line(d, "%s", text);
+			line(d, "%s", sb.buf);
 		sb_free(&sb);
 	}
-}
-
-static void add(struct doctor *d, const char *key, json_object *value)
-{
-	json_object_object_add(d->fields, key, value);
-}
-
-static json_object *loader_json(const struct health_loader *l)
-{
-	json_object *o = json_object_new_object();
-	json_object_object_add(o, "path", json_object_new_string(l->path));
-	json_object_object_add(o, "version", json_object_new_string(l->version));
-	return o;
-}
-
-static json_object *icds_json(const struct health_icds *l)
-{
-	json_object *arr = json_object_new_array();
-	for (size_t i = 0; i < l->n; i++) {
-		json_object *o = json_object_new_object();
-		json_object_object_add(o, "file", json_object_new_string(l->v[i].file));
-		json_object_object_add(o, "library_path", json_object_new_string(l->v[i].library_path));
-		json_object_object_add(o, "found", json_object_new_boolean(l->v[i].found));
-		json_object_object_add(o, "store", json_object_new_boolean(l->v[i].store));
-		json_object_array_add(arr, o);
-	}
-	return arr;
-}
-
-/* The report's facts, in the JSON's order (docs/design.md §5). */
-static void report_facts(struct doctor *d, const struct health_report *r)
-{
-	add(d, "store", json_object_new_string(r->store));
-	add(d, "current", json_object_new_string(r->current));
-	add(d, "previous", json_object_new_string(r->previous));
-	add(d, "enabled", json_object_new_boolean(r->enabled));
-	add(d, "trial", json_object_new_string(r->trial));
-	add(d, "smoke", json_object_new_string(r->smoke));
-	add(d, "marked", marks_json(&r->marks));
-	if (r->boot_tick >= 0)
-		add(d, "boot_tick_enabled", json_object_new_boolean(r->boot_tick));
-	json_object *env = json_object_new_object();
-	for (size_t i = 0; i < r->n_env; i++)
-		json_object_object_add(env, r->env[i].name, json_object_new_string(r->env[i].value));
-	add(d, "env", env);
-	add(d, "vulkan_loader", loader_json(&r->vulkan_loader));
-	add(d, "opencl_loader", loader_json(&r->opencl_loader));
-	add(d, "vulkan_icds", icds_json(&r->vulkan_icds));
-	add(d, "opencl_icds", icds_json(&r->opencl_icds));
-	json_object *host = json_object_new_object();
-	json_object_object_add(host, "arch", json_object_new_string(r->arch));
-	json_object_object_add(host, "glibc", json_object_new_string(r->glibc));
-	add(d, "host", host);
-	add(d, "glibc_floor", json_object_new_string(r->elf.glibc_floor));
-	add(d, "needs_ld_library_path", json_object_new_boolean(r->elf.needs_ld_library_path));
-	if (r->have_record)
-		add(d, "build_record", record_view_json(&r->record));
 }
 
 /* Each line of text (a summary's "gone" sentences) a problem of its own. */
@@ -202,20 +141,15 @@ static void report_flatpak(struct doctor *d, const struct store *s, const struct
 	say_findings(d, &r->flatpak);
 }
 
-/* The CTS the suites use (docs/design.md §13), its files present as its MANIFEST lists them
- * (not re-hashed: `cts update` does that). */
-static void report_cts(struct doctor *d, const struct store *s)
+/* The CTS the suites use (docs/design.md §13) as every command names it, then what the
+ * engine found of its files. */
+static void report_cts(struct doctor *d, const struct store *s, const struct health_report *r)
 {
 	struct strbuf said = {0};
-	json_object *facts = cts_current_say(s, &said);
-	add(d, "cts", facts);
+	json_object_object_add(d->fields, "cts", cts_current_say(s, &said));
 	line(d, "%s", said.buf);
-	char *v = store_cts_current(s);
-	struct tb_error e = {0};
-	if (v && facts && release_verify_kind(s, &release_kind_cts, v, 0, &e))
-		problem(d, "%s", e.msg);
-	free(v);
 	sb_free(&said);
+	say_findings(d, &r->cts);
 }
 
 static int cmd_doctor(struct cli *c, const void *opts, struct store *s, struct outcome *o)
@@ -228,12 +162,12 @@ static int cmd_doctor(struct cli *c, const void *opts, struct store *s, struct o
 	if (!o->fields)
 		o->fields = json_object_new_object();
 	struct doctor d = {.problems = json_object_new_array(), .fields = o->fields};
-	report_facts(&d, &r);
+	health_facts_json(&r, o->fields);
 	say_findings(&d, &r.found);
 	report_app_rules(&d, s);
 	report_flatpak(&d, s, &r);
 	report_crashes(&d, s);
-	report_cts(&d, s);
+	report_cts(&d, s, &r);
 	if (d.n_problems)
 		line(&d, "%d problem%s found", d.n_problems, d.n_problems == 1 ? "" : "s");
 	else

@@ -84,12 +84,11 @@ static int run_deqp(struct cli *c, struct store *s, const char *version, const c
 	const char *name = k ? k->name : "dEQP";
 	json_object *res = qpa_result_json(&q, version);
 	size_t counts[QPA_KINDS];
-	qpa_count(&q, counts);
+	size_t failed = qpa_count(&q, counts);
 	if (cli_tables(c))
 		print_tests(res);
 	adopt_fields(o, res);
 	json_object_put(res);
-	size_t failed = counts[QPA_FAIL] + counts[QPA_CRASH] + counts[QPA_TIMEOUT] + counts[QPA_OTHER];
 	char *summary = xasprintf(
 		"%zu Pass, %zu Fail, %zu NotSupported, %zu QualityWarning, %zu CompatibilityWarning, "
 		"%zu Crash, %zu Timeout, %zu other",

@@ -1,7 +1,6 @@
 /* status: what is installed and switched on (the default command); its JSON keys are
  * docs/design.md §5's, exactly. */
 #include "cli/cli.h"
-#include "store/layout.h"
 #include "cli/command.h"
 #include "lifecycle/session_gl.h"
 #include "lifecycle/login_reach.h"
@@ -12,7 +11,6 @@
 #include "scope/flatpak_scope.h"
 #include "lifecycle/lifecycle.h"
 #include "helper/takeover.h"
-#include "release/feed.h"
 #include "render/marks_say.h"
 #include "lifecycle/remember.h"
 #include "store/manifest.h"
@@ -21,7 +19,6 @@
 #include "gputest/bench_history.h"
 #include "gputest/bench_stats.h"
 #include "base/error.h"
-#include "base/alloc.h"
 #include "base/strbuf.h"
 
 #include <stdio.h>
@@ -36,23 +33,6 @@ static const char *short_commit(const char *c, char *buf, size_t n)
 		return c;
 	snprintf(buf, n, "%.7s", c);
 	return buf;
-}
-
-/* What the channel offers, as the last `check` saw it (no network here). */
-static char *cached_available(const struct cli *c, const struct store *s, const struct marks *marks)
-{
-	struct tb_error ignored = {0};
-	char *cache = store_reach_dir(s, STORE_CACHE_DIR, 0, &ignored);
-	struct feed f = {0};
-	char *v = NULL;
-	if (cache && feed_cached(&c->cfg, cache, &f, &ignored) == TB_OK) {
-		const struct feed_release *r = feed_newest(&f, c->cfg.channel);
-		if (r && !remember_skips(marks, r)) /* one the store remembers is not offered */
-			v = xstrdup(r->version);
-		feed_free(&f);
-	}
-	free(cache);
-	return v;
 }
 
 static const char damaged_state[] =
@@ -208,7 +188,7 @@ static int cmd_status(struct cli *c, const void *opts, struct store *s, struct o
 	lc_read(s, &v);
 	struct marks marks;
 	marks_load(s, &marks);
-	char *avail = cached_available(c, s, &marks);
+	char *avail = remember_cached_offer(&c->cfg, s, &marks);
 	struct manifest m;
 	int have_m = 0;
 	if (v.current) {

@@ -305,11 +305,15 @@ void qpa_parser_drop_open(struct qpa_parser *q)
 	q->have_result = 0;
 }
 
-void qpa_count(const struct qpa_parser *q, size_t counts[QPA_KINDS])
+size_t qpa_count(const struct qpa_parser *q, size_t counts[QPA_KINDS])
 {
 	memset(counts, 0, QPA_KINDS * sizeof counts[0]);
 	for (size_t i = 0; i < q->n; i++)
 		counts[q->cases[i].kind < QPA_KINDS ? q->cases[i].kind : QPA_OTHER]++;
+	size_t failed = 0;
+	for (int k = 0; k < QPA_KINDS; k++)
+		failed += strcmp(qpa_kind_status((enum qpa_kind)k), "fail") ? 0 : counts[k];
+	return failed;
 }
 
 json_object *qpa_result_json(const struct qpa_parser *q, const char *version)

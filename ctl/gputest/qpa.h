@@ -65,7 +65,8 @@ void qpa_parser_drop_open(struct qpa_parser *q);
 /* Adds a case that has no record in any log (e.g. not run). */
 void qpa_add_case(struct qpa_parser *q, const char *name, enum qpa_kind kind, const char *code,
 		  const char *detail);
-void qpa_count(const struct qpa_parser *q, size_t counts[QPA_KINDS]);
+/* The cases of each kind into counts; returns how many failed (qpa_kind_status's fail). */
+size_t qpa_count(const struct qpa_parser *q, size_t counts[QPA_KINDS]);
 
 /* The result in the smoke format: {"version","passed","failed","skipped","tests":[…]} plus
  * "counts": {"Pass":N,…}. */

@@ -6,9 +6,11 @@
 #include "lifecycle/login_reach.h"
 #include "flatpak/runtime.h"
 #include "flatpak/session.h"
+#include "release/kind.h"
 #include "release/release.h"
 #include "gputest/side.h"
 #include "gputest/smoke_run.h"
+#include "store/cts.h"
 #include "store/state.h"
 #include "common/envvars.h"
 #include "base/alloc.h"
@@ -487,6 +489,21 @@ static void check_flatpak_overrides(struct health_report *r, const struct store 
 	free(inst);
 }
 
+/* The CTS the suites use (§13), its files present as its MANIFEST lists them (not re-hashed:
+ * `cts update` does that); one whose MANIFEST cannot be read is the command's line to say. */
+static void check_cts(struct health_report *r, const struct store *s)
+{
+	char *v = store_cts_current(s);
+	struct cts_facts f;
+	struct tb_error unread = {0}, e = {0};
+	if (v && store_cts_facts(s, v, &f, &unread) == TB_OK) {
+		cts_facts_free(&f);
+		if (release_verify_kind(s, &release_kind_cts, v, 0, &e))
+			add_finding(r, &r->cts, 1)->text = xstrdup(e.msg);
+	}
+	free(v);
+}
+
 int health_check(const struct store *s, const struct config *cfg, struct health_report *r,
 		 struct tb_error *e)
 {
@@ -508,6 +525,7 @@ int health_check(const struct store *s, const struct config *cfg, struct health_
 	check_elf(r, s, &h, current);
 	check_build_record(r, s, cfg, current); /* §19 */
 	check_flatpak_overrides(r, s);
+	check_cts(r, s);
 	free(current);
 	elf_host_free(&h);
 	return TB_OK;
@@ -533,6 +551,7 @@ void health_free(struct health_report *r)
 {
 	findings_free(&r->found);
 	findings_free(&r->flatpak);
+	findings_free(&r->cts);
 	free(r->current);
 	free(r->previous);
 	free(r->trial);

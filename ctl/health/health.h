@@ -2,7 +2,8 @@
  * and the boot-tick unit, the versions' files, this shell's variables, the system's loaders
  * and ICD files, the current version against this system and its build record. The engine
  * looks and words each finding (with what to do about a problem); the command renders the
- * report, and adds what its own helpers find (rules, exports, crash evidence). */
+ * report, and adds what its own helpers find (rules, exports, crash evidence), and the CTS
+ * in the words of the commands that name it. */
 #ifndef TB_HEALTH_H
 #define TB_HEALTH_H
 
@@ -59,7 +60,9 @@ struct health_report {
 	/* the Flatpak overrides that decide a sandbox's OpenCL (§17): said after the store's
 	 * exports and what a Flatpak start from the session gets */
 	struct health_findings flatpak;
-	int n_problems; /* of both */
+	/* the CTS the suites use against its MANIFEST (§13): said after the command's line of it */
+	struct health_findings cts;
+	int n_problems; /* of all three */
 
 	/* the store and its switch */
 	const char *store;   /* its root */

@@ -97,3 +97,21 @@ const struct feed_release *remember_newest(const struct feed *f, const char *cha
 	*skipped = remember_skips(m, r);
 	return r;
 }
+
+char *remember_cached_offer(const struct config *cfg, const struct store *s,
+			    const struct marks *m)
+{
+	struct tb_error ignored = {0};
+	char *cache = store_reach_dir(s, STORE_CACHE_DIR, 0, &ignored);
+	struct feed f = {0};
+	char *v = NULL;
+	if (cache && feed_cached(cfg, cache, &f, &ignored) == TB_OK) {
+		const struct mark *skipped;
+		const struct feed_release *r = remember_newest(&f, cfg->channel, m, &skipped);
+		if (r && !skipped) /* one the store remembers is not offered */
+			v = xstrdup(r->version);
+		feed_free(&f);
+	}
+	free(cache);
+	return v;
+}

@@ -39,5 +39,9 @@ const struct mark *remember_skips(const struct marks *m, const struct feed_relea
 /* The same for the newest release the channel offers; NULL when nothing is offered. */
 const struct feed_release *remember_newest(const struct feed *f, const char *channel,
 					   const struct marks *m, const struct mark **skipped);
+/* What the channel offers as the last check saw it (the cached release list, no network):
+ * its newest version unless m skips it (status's `available`), allocated, else NULL. */
+char *remember_cached_offer(const struct config *cfg, const struct store *s,
+			    const struct marks *m);
 
 #endif

@@ -1,4 +1,4 @@
-/* bench --history --plot: the chart, drawn by cairo (render/bench_plot.h). */
+/* bench --history's charts: --plot's drawn by cairo, and the terminal's (render/bench_plot.h). */
 #include "render/bench_plot.h"
 #include "gputest/bench_stats.h"
 #include "base/alloc.h"
@@ -68,7 +68,9 @@ static double number_at(json_object *array, size_t i)
 	return json_object_get_double(json_object_array_get_idx(array, i));
 }
 
-static struct axis axis_of(json_object *latest)
+/* The ratios the chart of latest spans: the noise floor on both sides of 1.00x and every
+ * version's interval (else its ratio), widened by pad of that span on each side. */
+static struct axis axis_of(json_object *latest, double pad_share)
 {
 	struct axis a = {1 / (1 + BENCH_NOISE_FLOOR), 1 + BENCH_NOISE_FLOOR};
 	for (size_t i = 0; i < json_object_array_length(latest); i++) {
@@ -79,7 +81,7 @@ static struct axis axis_of(json_object *latest)
 		a.lo = lo < a.lo ? lo : a.lo;
 		a.hi = hi > a.hi ? hi : a.hi;
 	}
-	double pad = (a.hi - a.lo) * 0.08;
+	double pad = (a.hi - a.lo) * pad_share;
 	a.lo -= pad;
 	a.hi += pad;
 	return a;
@@ -93,7 +95,7 @@ static void text_at(cairo_t *cr, double x, double y, const char *s)
 
 static void draw(cairo_t *cr, json_object *latest, const char *figure)
 {
-	struct axis a = axis_of(latest);
+	struct axis a = axis_of(latest, 0.08);
 	double x0 = MARGIN_LEFT, x1 = PLOT_WIDTH - MARGIN_RIGHT;
 	cairo_set_source_rgb(cr, 1, 1, 1);
 	cairo_paint(cr);
@@ -207,4 +209,39 @@ int bench_plot_write(const char *path, json_object *latest, const char *figure, 
 							      cairo_status_to_string(st));
 	}
 	return atomic_out_commit(&k.out, 0, e);
+}
+
+void bench_chart_text(struct strbuf *sb, json_object *latest, int columns)
+{
+	struct axis ax = axis_of(latest, 0.05);
+	double lo = ax.lo, hi = ax.hi;
+	int width = columns - 12 - 2 - 8;
+	if (width > 70)
+		width = 70;
+#define AT(x) ((int)(((x) - lo) / (hi - lo) * (width - 1) + 0.5))
+	sb_appendf(sb, "\nthe last run of each version against the distribution's Mesa (| 1.00x, : the %s noise floor, "
+		   "[--*--] the ratio and its interval; %.2fx to %.2fx)\n", BENCH_NOISE_FLOOR_TEXT, lo, hi);
+	char *row = xmalloc((size_t)width + 1);
+	for (size_t i = 0; i < json_object_array_length(latest); i++) {
+		json_object *l = json_object_array_get_idx(latest, i), *iv = json_object_object_get(l, "interval");
+		json_object *ratio = json_object_object_get(l, "ratio");
+		memset(row, ' ', (size_t)width);
+		row[width] = 0;
+		row[AT(1 / (1 + BENCH_NOISE_FLOOR))] = ':';
+		row[AT(1 + BENCH_NOISE_FLOOR)] = ':';
+		row[AT(1.0)] = '|';
+		if (iv) {
+			int a = AT(number_at(iv, 0)), b = AT(number_at(iv, 1));
+			for (int k = a; k <= b; k++)
+				row[k] = '-';
+			row[a] = '[';
+			row[b] = ']';
+		}
+		if (ratio)
+			row[AT(json_object_get_double(ratio))] = '*';
+		sb_appendf(sb, "%-12s  %s  %.2fx\n", json_object_get_string(json_object_object_get(l, "version")),
+			   row, ratio ? json_object_get_double(ratio) : 0);
+	}
+#undef AT
+	free(row);
 }

@@ -71,7 +71,8 @@ static void every_status_is_counted(void **state)
 	parse_in_chunks(&q, full_log, 1 << 20);
 	assert_int_equal(q.n, 10);
 	size_t c[QPA_KINDS];
-	qpa_count(&q, c);
+	/* failed: fail and noresult, crash, timeout and ResourceError */
+	assert_int_equal(qpa_count(&q, c), 5);
 	assert_int_equal(c[QPA_PASS], 1);
 	assert_int_equal(c[QPA_FAIL], 2); /* fail and noresult */
 	assert_int_equal(c[QPA_NOT_SUPPORTED], 2); /* NotSupported and Waiver */
