@@ -130,11 +130,13 @@ static int stage_release(const struct pack_opts *a, struct pack_tree *st, struct
 			   (unsigned long long)st->m.files[i].size, st->m.files[i].path);
 	for (size_t i = 0; i < st->m.n_links; i++)
 		sb_appendf(text, "link %s %s\n", st->m.links[i].path, st->m.links[i].target);
+	/* the staged tree or the options may not make a valid release: the parser's refusal
+	 * (manifest-invalid, runpath-unsafe) with its exit code, as install would refuse it */
 	struct manifest check;
-	if (manifest_parse(text->buf, text->len, &check, e))
-		return TB_EUSAGE; /* the staged tree or the options do not make a valid release */
-	manifest_free(&check);
-	return TB_OK;
+	rc = manifest_parse(text->buf, text->len, &check, e);
+	if (!rc)
+		manifest_free(&check);
+	return rc;
 }
 
 static int write_release(const struct pack_opts *a, const struct pack_tree *st,
