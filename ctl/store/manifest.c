@@ -210,6 +210,19 @@ static int split_fields(char *line, char **fields, int max)
 	return n;
 }
 
+static int parse_u64(const char *s, uint64_t *out)
+{
+	if (!*s || !isdigit((unsigned char)*s) || strlen(s) > 19)
+		return -1;
+	char *end;
+	errno = 0;
+	unsigned long long v = strtoull(s, &end, 10);
+	if (errno || *end)
+		return -1;
+	*out = v;
+	return 0;
+}
+
 #define BAD(...) (rc = tb_fail(e, TB_R_MANIFEST_INVALID, __VA_ARGS__))
 
 static int parse_entry(struct manifest *m, char *rest, int is_file, int lineno, size_t *cap_f,
@@ -221,7 +234,7 @@ static int parse_entry(struct manifest *m, char *rest, int is_file, int lineno, 
 		int n = split_fields(rest, f, 5);
 		uint64_t size;
 		if (n != 4 || !is_sha256_hex(f[0]) || (strcmp(f[1], "644") && strcmp(f[1], "755")) ||
-		    manifest_parse_u64(f[2], &size)) {
+		    parse_u64(f[2], &size)) {
 			BAD("MANIFEST line %d: expected \"file <sha256> <644|755> <size> <path>\"", lineno);
 			return rc;
 		}
@@ -257,6 +270,125 @@ static int parse_entry(struct manifest *m, char *rest, int is_file, int lineno, 
 		ml->target = xstrdup(f[1]);
 	}
 	return rc;
+}
+
+/* The values of the keys (ctl/store/manifest_keys.h), read and checked as their rows say. */
+
+/* Letters, digits and the characters of extra; not empty. */
+static int is_word(const char *s, const char *extra)
+{
+	if (!*s)
+		return 0;
+	for (; *s; s++)
+		if (!isalnum((unsigned char)*s) && !strchr(extra, *s))
+			return 0;
+	return 1;
+}
+
+/* A comma-separated list of driver names: [a-z0-9_] words, none empty. */
+static int is_name_list(const char *v)
+{
+	if (!*v || *v == ',' || v[strlen(v) - 1] == ',' || strstr(v, ",,"))
+		return 0;
+	for (; *v; v++)
+		if (!islower((unsigned char)*v) && !isdigit((unsigned char)*v) && *v != '_' && *v != ',')
+			return 0;
+	return 1;
+}
+
+/* has_vulkan, has_opencl and has_gl from a drivers value. */
+static void set_drivers(struct manifest *m, const char *v)
+{
+	m->has_vulkan = m->has_opencl = m->has_gl = 0;
+	char *copy = xstrdup(v), *save = NULL;
+	for (char *d = strtok_r(copy, ",", &save); d; d = strtok_r(NULL, ",", &save)) {
+		if (!strcmp(d, "vulkan"))
+			m->has_vulkan = 1;
+		else if (!strcmp(d, "opencl"))
+			m->has_opencl = 1;
+		else if (!strcmp(d, "gl"))
+			m->has_gl = 1;
+		/* unknown drivers are ignored: newer releases may carry more */
+	}
+	free(copy);
+}
+
+#define REFUSE(...) tb_fail(e, TB_R_MANIFEST_INVALID, __VA_ARGS__)
+
+/* The refusal of a value its type does not take, in the sentence of that type. */
+static int refuse_value(const struct manifest_key *k, const char *v, int lineno, struct tb_error *e)
+{
+	switch (k->type) {
+	case MANIFEST_FORMAT:
+		return REFUSE("MANIFEST format %.20s is not supported by this tool; update tb323fu-mesa", v);
+	case MANIFEST_KIND:
+		return REFUSE("MANIFEST line %d: kind \"%.40s\" is not known to this tool (mesa or cts); update tb323fu-mesa",
+			      lineno, v);
+	case MANIFEST_LIB_PATH:
+		return REFUSE("MANIFEST line %d: %s must be a path under lib/", lineno, k->name);
+	case MANIFEST_NAME_LIST:
+		return REFUSE("MANIFEST line %d: %s must be driver names (a-z, 0-9, _) separated by commas, not \"%.80s\"",
+			      lineno, k->name, v);
+	case MANIFEST_LIB_ITSELF:
+		return tb_fail(e, TB_R_RUNPATH_UNSAFE,
+			       "MANIFEST line %d: %s \"%.200s\" may reach outside the release; it may only be \"lib\"",
+			       lineno, k->name, v);
+	default:
+		return REFUSE("MANIFEST line %d: invalid %s \"%.*s\"", lineno, k->name, k->max ? 40 : 80, v);
+	}
+}
+
+/* Whether v is a value of k's type; a number is kept in *number. */
+static int value_ok(const struct manifest_key *k, const char *v, uint64_t *number)
+{
+	switch (k->type) {
+	case MANIFEST_FORMAT:
+		return !strcmp(v, "1");
+	case MANIFEST_KIND:
+		return !strcmp(v, "mesa") || !strcmp(v, "cts");
+	case MANIFEST_TEXT:
+	case MANIFEST_DRIVERS:
+		return 1;
+	case MANIFEST_VERSION:
+		return version_name_ok(v);
+	case MANIFEST_WORD:
+		return is_word(v, k->extra) && (!k->max || strlen(v) <= k->max);
+	case MANIFEST_NUMBER:
+		return !parse_u64(v, number) && *number <= k->max;
+	case MANIFEST_LIB_PATH:
+		return release_path_is_safe(v) && !strncmp(v, "lib/", 4);
+	case MANIFEST_NAME_LIST:
+		return is_name_list(v);
+	case MANIFEST_LIB_ITSELF:
+		return !strcmp(v, "lib");
+	}
+	return 0;
+}
+
+int manifest_key_read(struct manifest *m, const struct manifest_key *k, const char *v,
+		      int lineno, struct tb_error *e)
+{
+	size_t vlen = strlen(v);
+	if (vlen > MANIFEST_VALUE_MAX)
+		return REFUSE("MANIFEST line %d: the value of %s is %zu bytes long, more than the %d a MANIFEST value may have",
+			      lineno, k->name, vlen, MANIFEST_VALUE_MAX);
+	uint64_t number = 0;
+	if (!value_ok(k, v, &number))
+		return refuse_value(k, v, lineno, e);
+	void *at = (char *)m + k->at;
+	if (k->type == MANIFEST_FORMAT) {
+		*(int *)at = 1;
+	} else if (k->type == MANIFEST_KIND) {
+		*(enum manifest_kind *)at = !strcmp(v, "cts") ? MANIFEST_CTS : MANIFEST_MESA;
+	} else if (k->type == MANIFEST_NUMBER) {
+		*(int *)at = (int)number;
+	} else {
+		free(*(char **)at);
+		*(char **)at = xstrdup(v);
+		if (k->type == MANIFEST_DRIVERS)
+			set_drivers(m, v);
+	}
+	return TB_OK;
 }
 
 /* A key=value line: a key of the table, read and checked by its row; unknown keys are ignored

@@ -7,7 +7,6 @@
 #define TB_MANIFEST_KEYS_H
 
 #include <stddef.h>
-#include <stdint.h>
 
 #include "base/error.h"
 #include "base/strbuf.h"
@@ -71,8 +70,9 @@ extern const struct manifest_key manifest_keys[MANIFEST_KEY_COUNT];
 /* The row of a key, or NULL when this tool does not know it (a newer release's key). */
 const struct manifest_key *manifest_key_find(const char *name);
 
-/* Reads one key=value line's value into m (line lineno); TB_OK, or the refusal in e
- * (manifest-invalid, or runpath-unsafe for ld_library_path). */
+/* Reads one key=value line's value into m (line lineno), checked as k's type says; TB_OK, or
+ * the refusal in e (manifest-invalid, or runpath-unsafe for ld_library_path). Beside the
+ * parser, in ctl/store/manifest.c. */
 int manifest_key_read(struct manifest *m, const struct manifest_key *k, const char *value,
 		      int lineno, struct tb_error *e);
 
@@ -84,9 +84,6 @@ int manifest_key_present(const struct manifest *m, const struct manifest_key *k)
 #define MANIFEST_NUMBER_TEXT 24
 const char *manifest_key_text(const struct manifest *m, const struct manifest_key *k,
 			      char number[MANIFEST_NUMBER_TEXT]);
-
-/* Decimal digits alone (no sign, no space), at most 19 of them, into *out; -1 otherwise. */
-int manifest_parse_u64(const char *s, uint64_t *out);
 
 /* The "key=value" lines of value[i] (one per row, NULL for no line), in the table's order:
  * what manifest_format and pack both write. */
