@@ -187,13 +187,6 @@ const struct manifest_link *manifest_find_link(const struct manifest *m, const c
 	return m->n_links ? bsearch(&key, m->links, m->n_links, sizeof key, cmp_link) : NULL;
 }
 
-static int set_field(char **field, const char *v)
-{
-	free(*field);
-	*field = xstrdup(v);
-	return 0;
-}
-
 /* Splits a line into at most max fields separated by single spaces. */
 static int split_fields(char *line, char **fields, int max)
 {
@@ -503,25 +496,29 @@ static int has_libgallium(const struct manifest *m)
 	return 0;
 }
 
-static void gl_defaults(struct manifest *m)
+/* The defaults of the rows of m's kind it has no line for, in the table's order (gl_lib_dir's
+ * before those under it): the gl rows' when gl is set, the others' when it is not. */
+static void fill_defaults(struct manifest *m, int gl)
 {
-	if (!m->gl_lib_dir)
-		set_field(&m->gl_lib_dir, "lib/gl");
-	if (!m->egl_vendor_lib)
-		m->egl_vendor_lib = xasprintf("%s/libEGL_mesa.so.0", m->gl_lib_dir);
-	if (!m->gbm_lib)
-		m->gbm_lib = xasprintf("%s/libgbm.so.1", m->gl_lib_dir);
-	if (!m->gl_drivers_dir)
-		m->gl_drivers_dir = xasprintf("%s/dri", m->gl_lib_dir);
-	if (!m->gallium_drivers)
-		set_field(&m->gallium_drivers, "freedreno");
+	for (size_t i = 0; i < MANIFEST_KEY_COUNT; i++) {
+		const struct manifest_key *k = &manifest_keys[i];
+		int gl_row = k->driver && !strcmp(k->driver, "gl");
+		if (!k->absent || gl_row != gl || !(k->kinds & MANIFEST_FOR(m->kind)) ||
+		    manifest_key_present(m, k))
+			continue;
+		const struct manifest_key *in = k->absent_in ? manifest_key_find(k->absent_in) : NULL;
+		char **field = (char **)((char *)m + k->at);
+		*field = in ? xasprintf("%s/%s", *(char **)((char *)m + in->at), k->absent) : xstrdup(k->absent);
+		if (k->type == MANIFEST_DRIVERS)
+			set_drivers(m, *field);
+	}
 }
 
 /* A release with GL: its loaders' libraries are where the launcher's variables find them. */
 static int check_gl(struct manifest *m, struct tb_error *e)
 {
 	int rc = TB_OK;
-	gl_defaults(m);
+	fill_defaults(m, 1);
 	/* Found by their sonames in gl_lib_dir, which only GL puts on LD_LIBRARY_PATH: the
 	 * libraries glvnd loads by name are in it and nowhere else of the release. */
 	const char *const by_name[][2] = {{"egl_vendor_lib", m->egl_vendor_lib},
@@ -570,22 +567,6 @@ static int check_gl(struct manifest *m, struct tb_error *e)
 	return rc;
 }
 
-static void mesa_defaults(struct manifest *m)
-{
-	if (!m->drivers) {
-		set_field(&m->drivers, "vulkan,opencl");
-		m->has_vulkan = m->has_opencl = 1;
-	}
-	if (!m->vulkan_lib)
-		set_field(&m->vulkan_lib, "lib/libvulkan_freedreno.so");
-	if (!m->vulkan_api)
-		set_field(&m->vulkan_api, "1.4.0");
-	if (!m->opencl_lib)
-		set_field(&m->opencl_lib, "lib/libRusticlOpenCL.so.1");
-	if (!m->rusticl_enable)
-		set_field(&m->rusticl_enable, "freedreno");
-}
-
 /* A CTS release carries no drivers, and at least one of the two suites. */
 static int cts_keys(struct manifest *m, struct tb_error *e)
 {
@@ -626,7 +607,7 @@ static int check_whole(struct manifest *m, struct tb_error *e)
 	if (m->kind == MANIFEST_CTS)
 		rc = cts_keys(m, e);
 	else
-		mesa_defaults(m);
+		fill_defaults(m, 0);
 	if (rc)
 		return rc;
 	/* qsort with a NULL array is undefined even for no elements */

@@ -55,6 +55,11 @@ struct manifest_key {
 	/* manifest_format writes it only when drivers names this driver ("gl"); NULL: always
 	 * when it has a value. It is read and checked either way. */
 	const char *driver;
+	/* The value a release of the row's kinds has without the line (a gl row's only when
+	 * drivers names gl), under the value of the key absent_in when it names one; NULL for
+	 * none. Filled in after reading, unchecked (a folder's default may be longer than a line
+	 * may be). */
+	const char *absent, *absent_in;
 	const char *extra;  /* MANIFEST_WORD: the characters allowed besides letters and digits */
 	/* MANIFEST_WORD: at most this many bytes; MANIFEST_NUMBER: at most this value. 0: only
 	 * MANIFEST_VALUE_MAX. A refused value with a limit is quoted to 40 bytes, others to 80. */

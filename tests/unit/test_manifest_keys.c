@@ -1,7 +1,7 @@
 /* The MANIFEST's key table walked row by row: every row reads a value of its type and refuses
  * one it does not take (naming the key, with its reason), a MANIFEST of every key of a kind
  * parses, is written again the same bytes and parses again, and pack's options are the
- * table's rows. */
+ * table's rows. Defaults are the rows' own. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -216,6 +216,52 @@ static void test_required_rows(void **state)
 	}
 }
 
+/* A row's default, what a Mesa release without its line has: a text row's, a Mesa row's, under
+ * a row it names; the drivers' without a drivers line, the others' (gl's among them) in a
+ * release of every driver that names no other key. */
+static void test_defaults(void **state)
+{
+	(void)state;
+	const char *const no_drivers = "format=1\nversion=1\narch=x\n"
+				       "file " SHA_A " 755 1 lib/libvulkan_freedreno.so\n"
+				       "file " SHA_A " 755 1 lib/libRusticlOpenCL.so.1\n";
+	const char *const every = "format=1\nversion=1\narch=x\ndrivers=vulkan,opencl,gl\n"
+				  "file " SHA_A " 755 1 lib/libvulkan_freedreno.so\n"
+				  "file " SHA_A " 755 1 lib/libRusticlOpenCL.so.1\n"
+				  "file " SHA_A " 755 1 lib/gl/libEGL_mesa.so.0\n"
+				  "file " SHA_A " 755 1 lib/gl/libgbm.so.1\n"
+				  "file " SHA_A " 755 1 lib/gl/dri/freedreno_dri.so\n";
+	struct manifest bare, full;
+	struct tb_error e = {0};
+	assert_int_equal(manifest_parse(no_drivers, strlen(no_drivers), &bare, &e), TB_OK);
+	assert_int_equal(manifest_parse(every, strlen(every), &full, &e), TB_OK);
+	int rows = 0;
+	for (size_t i = 0; i < MANIFEST_KEY_COUNT; i++) {
+		const struct manifest_key *k = &manifest_keys[i];
+		if (!k->absent) {
+			assert_null(k->absent_in);
+			continue;
+		}
+		rows++;
+		assert_true(k->type != MANIFEST_FORMAT && k->type != MANIFEST_KIND && k->type != MANIFEST_NUMBER);
+		assert_true(k->kinds & MANIFEST_FOR_MESA);
+		const struct manifest_key *in = k->absent_in ? manifest_key_find(k->absent_in) : NULL;
+		if (k->absent_in) {
+			assert_non_null(in);
+			assert_true(in < k); /* filled first */
+		}
+		const struct manifest *m = k->type == MANIFEST_DRIVERS ? &bare : &full;
+		char number[MANIFEST_NUMBER_TEXT];
+		char *want = in ? xasprintf("%s/%s", manifest_key_text(m, in, number), k->absent) : xstrdup(k->absent);
+		assert_string_equal(manifest_key_text(m, k, number), want);
+		free(want);
+	}
+	assert_true(bare.has_vulkan && bare.has_opencl && !bare.has_gl);
+	assert_true(rows > 0);
+	manifest_free(&bare);
+	manifest_free(&full);
+}
+
 /* pack's options: --stage, then one per row that has one, in the table's order, with the
  * row's placeholder, help and choices, then the tarball's; a row without an option is one
  * pack writes itself, and a required row pack writes nothing for has an option. */
@@ -265,7 +311,8 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_rows_are_named_once),  cmocka_unit_test(test_each_row_reads_and_refuses),
 		cmocka_unit_test(test_round_trip_mesa),      cmocka_unit_test(test_round_trip_cts),
-		cmocka_unit_test(test_required_rows),        cmocka_unit_test(test_pack_options_are_the_rows),
+		cmocka_unit_test(test_required_rows),        cmocka_unit_test(test_defaults),
+		cmocka_unit_test(test_pack_options_are_the_rows),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
