@@ -1,8 +1,9 @@
 /* The MANIFEST's keys (docs/design.md §4, §20), one row each: the one place a key is declared.
  * The parser (manifest_parse), the writer (manifest_format) and `pack` (its options and the
- * MANIFEST it writes) walk this table; adding a key is one row of ctl/store/manifest_keys.c,
- * its field in struct manifest and its line in docs/design.md. The per-file lines (file,
- * link) are not keys: ctl/store/manifest.c reads them. */
+ * MANIFEST it writes) walk this table; adding a key is one row of ctl/store/manifest_keys.c
+ * (and MANIFEST_KEY_COUNT one more, which the compiler checks), its field in struct manifest
+ * and its line in docs/design.md §4. The per-file lines (file, link) are not keys:
+ * ctl/store/manifest.c reads them. */
 #ifndef TB_MANIFEST_KEYS_H
 #define TB_MANIFEST_KEYS_H
 
