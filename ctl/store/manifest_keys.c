@@ -92,9 +92,9 @@ const struct manifest_key *manifest_key_find(const char *name)
 	return NULL;
 }
 
-static void *field_of(const struct manifest *m, const struct manifest_key *k)
+static const void *field_of(const struct manifest *m, const struct manifest_key *k)
 {
-	return (char *)m + k->at;
+	return (const char *)m + k->at;
 }
 
 int manifest_key_present(const struct manifest *m, const struct manifest_key *k)
