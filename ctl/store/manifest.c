@@ -1,4 +1,5 @@
 #include "store/manifest.h"
+#include "store/manifest_keys.h"
 #include "base/hash.h"
 #include "base/error.h"
 #include "base/alloc.h"
@@ -155,29 +156,11 @@ static void entry_free(struct manifest *m)
 
 void manifest_free(struct manifest *m)
 {
-	free(m->version);
-	free(m->arch);
-	free(m->commit);
-	free(m->base);
-	free(m->mesa_version);
-	free(m->min_glibc);
-	free(m->drivers);
-	free(m->vulkan_lib);
-	free(m->vulkan_api);
-	free(m->opencl_lib);
-	free(m->rusticl_enable);
-	free(m->ld_library_path);
-	free(m->gl_lib_dir);
-	free(m->egl_vendor_lib);
-	free(m->glx_vendor_lib);
-	free(m->gbm_lib);
-	free(m->gl_drivers_dir);
-	free(m->gbm_backends_dir);
-	free(m->gallium_drivers);
-	free(m->deqp_vk);
-	free(m->opencl_cts_dir);
-	free(m->vk_gl_cts);
-	free(m->opencl_cts);
+	for (size_t i = 0; i < MANIFEST_KEY_COUNT; i++) {
+		const struct manifest_key *k = &manifest_keys[i];
+		if (k->type != MANIFEST_FORMAT && k->type != MANIFEST_KIND && k->type != MANIFEST_NUMBER)
+			free(*(char **)((char *)m + k->at));
+	}
 	entry_free(m);
 	memset(m, 0, sizeof *m);
 }
@@ -202,23 +185,6 @@ const struct manifest_link *manifest_find_link(const struct manifest *m, const c
 {
 	struct manifest_link key = {.path = (char *)path};
 	return m->n_links ? bsearch(&key, m->links, m->n_links, sizeof key, cmp_link) : NULL;
-}
-
-static int is_token(const char *s, const char *extra)
-{
-	if (!*s)
-		return 0;
-	for (; *s; s++)
-		if (!isalnum((unsigned char)*s) && !strchr(extra, *s))
-			return 0;
-	return 1;
-}
-
-static int set_field(char **field, const char *v)
-{
-	free(*field);
-	*field = xstrdup(v);
-	return 0;
 }
 
 /* Splits a line into at most max fields separated by single spaces. */
@@ -299,29 +265,17 @@ static int parse_entry(struct manifest *m, char *rest, int is_file, int lineno, 
 	return rc;
 }
 
-static const char *const known_keys[] = {
-	"format", "version", "arch", "commit", "base", "mesa_version", "min_glibc", "drivers",
-	"vulkan_lib", "opencl_lib", "vulkan_api", "vulkan_driver_id", "rusticl_enable",
-	"ld_library_path", "gl_lib_dir", "egl_vendor_lib", "glx_vendor_lib", "gbm_lib",
-	"gl_drivers_dir", "gbm_backends_dir", "gallium_drivers", "kind", "deqp_vk", "opencl_cts_dir",
-	"vk_gl_cts", "opencl_cts",
-};
+/* The values of the keys (ctl/store/manifest_keys.h), read and checked as their rows say. */
 
-/* The GL keys that name a file or a folder of the tree, and where each is kept. */
-static char **gl_path_field(struct manifest *m, const char *k)
+/* Letters, digits and the characters of extra; not empty. */
+static int is_word(const char *s, const char *extra)
 {
-	struct {
-		const char *key;
-		char **field;
-	} const keys[] = {
-		{"gl_lib_dir", &m->gl_lib_dir},	    {"egl_vendor_lib", &m->egl_vendor_lib},
-		{"glx_vendor_lib", &m->glx_vendor_lib}, {"gbm_lib", &m->gbm_lib},
-		{"gl_drivers_dir", &m->gl_drivers_dir}, {"gbm_backends_dir", &m->gbm_backends_dir},
-	};
-	for (size_t i = 0; i < sizeof keys / sizeof *keys; i++)
-		if (!strcmp(k, keys[i].key))
-			return keys[i].field;
-	return NULL;
+	if (!*s)
+		return 0;
+	for (; *s; s++)
+		if (!isalnum((unsigned char)*s) && !strchr(extra, *s))
+			return 0;
+	return 1;
 }
 
 /* A comma-separated list of driver names: [a-z0-9_] words, none empty. */
@@ -335,104 +289,108 @@ static int is_name_list(const char *v)
 	return 1;
 }
 
+/* has_vulkan, has_opencl and has_gl from a drivers value. */
+static void set_drivers(struct manifest *m, const char *v)
+{
+	m->has_vulkan = m->has_opencl = m->has_gl = 0;
+	char *copy = xstrdup(v), *save = NULL;
+	for (char *d = strtok_r(copy, ",", &save); d; d = strtok_r(NULL, ",", &save)) {
+		if (!strcmp(d, "vulkan"))
+			m->has_vulkan = 1;
+		else if (!strcmp(d, "opencl"))
+			m->has_opencl = 1;
+		else if (!strcmp(d, "gl"))
+			m->has_gl = 1;
+		/* unknown drivers are ignored: newer releases may carry more */
+	}
+	free(copy);
+}
+
+#define REFUSE(...) tb_fail(e, TB_R_MANIFEST_INVALID, __VA_ARGS__)
+
+/* The refusal of a value its type does not take, in the sentence of that type. */
+static int refuse_value(const struct manifest_key *k, const char *v, int lineno, struct tb_error *e)
+{
+	switch (k->type) {
+	case MANIFEST_FORMAT:
+		return REFUSE("MANIFEST format %.20s is not supported by this tool; update tb323fu-mesa", v);
+	case MANIFEST_KIND:
+		return REFUSE("MANIFEST line %d: kind \"%.40s\" is not known to this tool (mesa or cts); update tb323fu-mesa",
+			      lineno, v);
+	case MANIFEST_LIB_PATH:
+		return REFUSE("MANIFEST line %d: %s must be a path under lib/", lineno, k->name);
+	case MANIFEST_NAME_LIST:
+		return REFUSE("MANIFEST line %d: %s must be driver names (a-z, 0-9, _) separated by commas, not \"%.80s\"",
+			      lineno, k->name, v);
+	case MANIFEST_LIB_ITSELF:
+		return tb_fail(e, TB_R_RUNPATH_UNSAFE,
+			       "MANIFEST line %d: %s \"%.200s\" may reach outside the release; it may only be \"lib\"",
+			       lineno, k->name, v);
+	default:
+		return REFUSE("MANIFEST line %d: invalid %s \"%.*s\"", lineno, k->name, k->max ? 40 : 80, v);
+	}
+}
+
+/* Whether v is a value of k's type; a number is kept in *number. */
+static int value_ok(const struct manifest_key *k, const char *v, uint64_t *number)
+{
+	switch (k->type) {
+	case MANIFEST_FORMAT:
+		return !strcmp(v, "1");
+	case MANIFEST_KIND:
+		return !strcmp(v, "mesa") || !strcmp(v, "cts");
+	case MANIFEST_TEXT:
+	case MANIFEST_DRIVERS:
+		return 1;
+	case MANIFEST_VERSION:
+		return version_name_ok(v);
+	case MANIFEST_WORD:
+		return is_word(v, k->extra) && (!k->max || strlen(v) <= k->max);
+	case MANIFEST_NUMBER:
+		return !parse_u64(v, number) && *number <= k->max;
+	case MANIFEST_LIB_PATH:
+		return release_path_is_safe(v) && !strncmp(v, "lib/", 4);
+	case MANIFEST_NAME_LIST:
+		return is_name_list(v);
+	case MANIFEST_LIB_ITSELF:
+		return !strcmp(v, "lib");
+	}
+	return 0;
+}
+
+int manifest_key_read(struct manifest *m, const struct manifest_key *k, const char *v,
+		      int lineno, struct tb_error *e)
+{
+	size_t vlen = strlen(v);
+	if (vlen > MANIFEST_VALUE_MAX)
+		return REFUSE("MANIFEST line %d: the value of %s is %zu bytes long, more than the %d a MANIFEST value may have",
+			      lineno, k->name, vlen, MANIFEST_VALUE_MAX);
+	uint64_t number = 0;
+	if (!value_ok(k, v, &number))
+		return refuse_value(k, v, lineno, e);
+	void *at = (char *)m + k->at;
+	if (k->type == MANIFEST_FORMAT) {
+		*(int *)at = 1;
+	} else if (k->type == MANIFEST_KIND) {
+		*(enum manifest_kind *)at = !strcmp(v, "cts") ? MANIFEST_CTS : MANIFEST_MESA;
+	} else if (k->type == MANIFEST_NUMBER) {
+		*(int *)at = (int)number;
+	} else {
+		free(*(char **)at);
+		*(char **)at = xstrdup(v);
+		if (k->type == MANIFEST_DRIVERS)
+			set_drivers(m, v);
+	}
+	return TB_OK;
+}
+
+/* A key=value line: a key of the table, read and checked by its row; unknown keys are ignored
+ * so that old tools read new releases. */
 static int parse_key(struct manifest *m, const char *k, const char *v, int lineno,
 		     struct tb_error *e)
 {
-	int rc = TB_OK;
-	size_t vlen = strlen(v);
-	for (size_t i = 0; i < sizeof known_keys / sizeof *known_keys; i++)
-		if (!strcmp(k, known_keys[i]) && vlen > MANIFEST_VALUE_MAX)
-			return tb_fail(e, TB_R_MANIFEST_INVALID,
-				       "MANIFEST line %d: the value of %s is %zu bytes long, more than the %d a MANIFEST value may have",
-				       lineno, k, vlen, MANIFEST_VALUE_MAX);
-	if (!strcmp(k, "format")) {
-		if (strcmp(v, "1"))
-			BAD("MANIFEST format %.20s is not supported by this tool; update tb323fu-mesa", v);
-		m->format = 1;
-	} else if (!strcmp(k, "version")) {
-		if (!version_name_ok(v))
-			BAD("MANIFEST line %d: invalid version \"%.80s\"", lineno, v);
-		set_field(&m->version, v);
-	} else if (!strcmp(k, "arch")) {
-		if (!is_token(v, "_-"))
-			BAD("MANIFEST line %d: invalid arch \"%.80s\"", lineno, v);
-		set_field(&m->arch, v);
-	} else if (!strcmp(k, "commit")) {
-		set_field(&m->commit, v);
-	} else if (!strcmp(k, "base")) {
-		set_field(&m->base, v);
-	} else if (!strcmp(k, "mesa_version")) {
-		set_field(&m->mesa_version, v);
-	} else if (!strcmp(k, "min_glibc")) {
-		if (!is_token(v, "."))
-			BAD("MANIFEST line %d: invalid min_glibc \"%.80s\"", lineno, v);
-		set_field(&m->min_glibc, v);
-	} else if (!strcmp(k, "drivers")) {
-		set_field(&m->drivers, v);
-		m->has_vulkan = m->has_opencl = m->has_gl = 0;
-		char *copy = xstrdup(v), *save = NULL;
-		for (char *d = strtok_r(copy, ",", &save); d; d = strtok_r(NULL, ",", &save)) {
-			if (!strcmp(d, "vulkan"))
-				m->has_vulkan = 1;
-			else if (!strcmp(d, "opencl"))
-				m->has_opencl = 1;
-			else if (!strcmp(d, "gl"))
-				m->has_gl = 1;
-			/* unknown drivers are ignored: newer releases may carry more */
-		}
-		free(copy);
-	} else if (!strcmp(k, "vulkan_lib") || !strcmp(k, "opencl_lib")) {
-		if (!release_path_is_safe(v) || strncmp(v, "lib/", 4))
-			BAD("MANIFEST line %d: %s must be a path under lib/", lineno, k);
-		set_field(k[0] == 'v' ? &m->vulkan_lib : &m->opencl_lib, v);
-	} else if (!strcmp(k, "vulkan_api")) {
-		if (!is_token(v, ".") || strlen(v) > 20)
-			BAD("MANIFEST line %d: invalid vulkan_api \"%.40s\"", lineno, v);
-		set_field(&m->vulkan_api, v);
-	} else if (!strcmp(k, "vulkan_driver_id")) {
-		uint64_t id;
-		if (parse_u64(v, &id) || id > 100000)
-			BAD("MANIFEST line %d: invalid vulkan_driver_id \"%.40s\"", lineno, v);
-		else
-			m->vulkan_driver_id = (int)id;
-	} else if (!strcmp(k, "rusticl_enable")) {
-		if (!is_token(v, "_,-:"))
-			BAD("MANIFEST line %d: invalid rusticl_enable \"%.80s\"", lineno, v);
-		set_field(&m->rusticl_enable, v);
-	} else if (gl_path_field(m, k)) {
-		if (!release_path_is_safe(v) || strncmp(v, "lib/", 4))
-			BAD("MANIFEST line %d: %s must be a path under lib/", lineno, k);
-		set_field(gl_path_field(m, k), v);
-	} else if (!strcmp(k, "gallium_drivers")) {
-		if (!is_name_list(v))
-			BAD("MANIFEST line %d: gallium_drivers must be driver names (a-z, 0-9, _) separated by commas, not \"%.80s\"",
-			    lineno, v);
-		set_field(&m->gallium_drivers, v);
-	} else if (!strcmp(k, "kind")) {
-		if (!strcmp(v, "mesa"))
-			m->kind = MANIFEST_MESA;
-		else if (!strcmp(v, "cts"))
-			m->kind = MANIFEST_CTS;
-		else
-			BAD("MANIFEST line %d: kind \"%.40s\" is not known to this tool (mesa or cts); update tb323fu-mesa",
-			    lineno, v);
-	} else if (!strcmp(k, "deqp_vk") || !strcmp(k, "opencl_cts_dir")) {
-		if (!release_path_is_safe(v) || strncmp(v, "lib/", 4))
-			BAD("MANIFEST line %d: %s must be a path under lib/", lineno, k);
-		set_field(k[0] == 'd' ? &m->deqp_vk : &m->opencl_cts_dir, v);
-	} else if (!strcmp(k, "vk_gl_cts") || !strcmp(k, "opencl_cts")) {
-		if (!is_token(v, "._-"))
-			BAD("MANIFEST line %d: invalid %s \"%.80s\"", lineno, k, v);
-		set_field(k[0] == 'v' ? &m->vk_gl_cts : &m->opencl_cts, v);
-	} else if (!strcmp(k, "ld_library_path")) {
-		if (strcmp(v, "lib"))
-			rc = tb_fail(e, TB_R_RUNPATH_UNSAFE,
-				     "MANIFEST line %d: ld_library_path \"%.200s\" may reach outside the release; it may only be \"lib\"",
-				     lineno, v);
-		set_field(&m->ld_library_path, v);
-	}
-	/* unknown keys are ignored so that old tools read new releases */
-	return rc;
+	const struct manifest_key *key = manifest_key_find(k);
+	return key ? manifest_key_read(m, key, v, lineno, e) : TB_OK;
 }
 
 /* The first of sorted paths (n entries, each a struct of stride bytes starting with its
@@ -538,25 +496,29 @@ static int has_libgallium(const struct manifest *m)
 	return 0;
 }
 
-static void gl_defaults(struct manifest *m)
+/* The defaults of the rows of m's kind it has no line for, in the table's order (gl_lib_dir's
+ * before those under it): the gl rows' when gl is set, the others' when it is not. */
+static void fill_defaults(struct manifest *m, int gl)
 {
-	if (!m->gl_lib_dir)
-		set_field(&m->gl_lib_dir, "lib/gl");
-	if (!m->egl_vendor_lib)
-		m->egl_vendor_lib = xasprintf("%s/libEGL_mesa.so.0", m->gl_lib_dir);
-	if (!m->gbm_lib)
-		m->gbm_lib = xasprintf("%s/libgbm.so.1", m->gl_lib_dir);
-	if (!m->gl_drivers_dir)
-		m->gl_drivers_dir = xasprintf("%s/dri", m->gl_lib_dir);
-	if (!m->gallium_drivers)
-		set_field(&m->gallium_drivers, "freedreno");
+	for (size_t i = 0; i < MANIFEST_KEY_COUNT; i++) {
+		const struct manifest_key *k = &manifest_keys[i];
+		int gl_row = k->driver && !strcmp(k->driver, "gl");
+		if (!k->absent || gl_row != gl || !(k->kinds & MANIFEST_FOR(m->kind)) ||
+		    manifest_key_present(m, k))
+			continue;
+		const struct manifest_key *in = k->absent_in ? manifest_key_find(k->absent_in) : NULL;
+		char **field = (char **)((char *)m + k->at);
+		*field = in ? xasprintf("%s/%s", *(char **)((char *)m + in->at), k->absent) : xstrdup(k->absent);
+		if (k->type == MANIFEST_DRIVERS)
+			set_drivers(m, *field);
+	}
 }
 
 /* A release with GL: its loaders' libraries are where the launcher's variables find them. */
 static int check_gl(struct manifest *m, struct tb_error *e)
 {
 	int rc = TB_OK;
-	gl_defaults(m);
+	fill_defaults(m, 1);
 	/* Found by their sonames in gl_lib_dir, which only GL puts on LD_LIBRARY_PATH: the
 	 * libraries glvnd loads by name are in it and nowhere else of the release. */
 	const char *const by_name[][2] = {{"egl_vendor_lib", m->egl_vendor_lib},
@@ -605,22 +567,6 @@ static int check_gl(struct manifest *m, struct tb_error *e)
 	return rc;
 }
 
-static void mesa_defaults(struct manifest *m)
-{
-	if (!m->drivers) {
-		set_field(&m->drivers, "vulkan,opencl");
-		m->has_vulkan = m->has_opencl = 1;
-	}
-	if (!m->vulkan_lib)
-		set_field(&m->vulkan_lib, "lib/libvulkan_freedreno.so");
-	if (!m->vulkan_api)
-		set_field(&m->vulkan_api, "1.4.0");
-	if (!m->opencl_lib)
-		set_field(&m->opencl_lib, "lib/libRusticlOpenCL.so.1");
-	if (!m->rusticl_enable)
-		set_field(&m->rusticl_enable, "freedreno");
-}
-
 /* A CTS release carries no drivers, and at least one of the two suites. */
 static int cts_keys(struct manifest *m, struct tb_error *e)
 {
@@ -650,16 +596,18 @@ static int check_cts(struct manifest *m, struct tb_error *e)
 static int check_whole(struct manifest *m, struct tb_error *e)
 {
 	int rc = TB_OK;
-	if (m->format != 1)
-		return BAD("the MANIFEST has no format=1 line");
-	if (!m->version)
-		return BAD("the MANIFEST names no version");
-	if (!m->arch)
-		return BAD("the MANIFEST names no arch");
+	for (size_t i = 0; i < MANIFEST_KEY_COUNT; i++) {
+		const struct manifest_key *k = &manifest_keys[i];
+		if (!k->required || manifest_key_present(m, k))
+			continue;
+		if (k->type == MANIFEST_FORMAT)
+			return BAD("the MANIFEST has no format=1 line");
+		return BAD("the MANIFEST names no %s", k->name);
+	}
 	if (m->kind == MANIFEST_CTS)
 		rc = cts_keys(m, e);
 	else
-		mesa_defaults(m);
+		fill_defaults(m, 0);
 	if (rc)
 		return rc;
 	/* qsort with a NULL array is undefined even for no elements */
@@ -761,47 +709,23 @@ int manifest_load(const char *dir, struct manifest *m, struct tb_error *e)
 	return rc;
 }
 
+/* Whether m's drivers name driver ("gl"); NULL names none and is always true. */
+static int names_driver(const struct manifest *m, const char *driver)
+{
+	return !driver || (!strcmp(driver, "vulkan") && m->has_vulkan) ||
+	       (!strcmp(driver, "opencl") && m->has_opencl) || (!strcmp(driver, "gl") && m->has_gl);
+}
+
 char *manifest_format(const struct manifest *m)
 {
+	const char *value[MANIFEST_KEY_COUNT];
+	char number[MANIFEST_KEY_COUNT][MANIFEST_NUMBER_TEXT];
+	for (size_t i = 0; i < MANIFEST_KEY_COUNT; i++)
+		value[i] = names_driver(m, manifest_keys[i].driver)
+				   ? manifest_key_text(m, &manifest_keys[i], number[i])
+				   : NULL;
 	struct strbuf sb = {0};
-	sb_appendf(&sb, "format=1\nversion=%s\narch=%s\n", m->version, m->arch);
-	if (m->kind == MANIFEST_CTS)
-		sb_appendf(&sb, "kind=cts\n");
-	if (m->commit)
-		sb_appendf(&sb, "commit=%s\n", m->commit);
-	if (m->base)
-		sb_appendf(&sb, "base=%s\n", m->base);
-	if (m->mesa_version)
-		sb_appendf(&sb, "mesa_version=%s\n", m->mesa_version);
-	if (m->min_glibc)
-		sb_appendf(&sb, "min_glibc=%s\n", m->min_glibc);
-	if (m->kind == MANIFEST_MESA)
-		sb_appendf(&sb, "drivers=%s\n", m->drivers);
-	const struct {
-		const char *key, *value;
-	} cts[] = {{"deqp_vk", m->deqp_vk}, {"opencl_cts_dir", m->opencl_cts_dir},
-		   {"vk_gl_cts", m->vk_gl_cts}, {"opencl_cts", m->opencl_cts}};
-	for (size_t i = 0; i < sizeof cts / sizeof *cts; i++)
-		if (cts[i].value)
-			sb_appendf(&sb, "%s=%s\n", cts[i].key, cts[i].value);
-	if (m->has_vulkan) {
-		sb_appendf(&sb, "vulkan_lib=%s\nvulkan_api=%s\n", m->vulkan_lib, m->vulkan_api);
-		if (m->vulkan_driver_id >= 0)
-			sb_appendf(&sb, "vulkan_driver_id=%d\n", m->vulkan_driver_id);
-	}
-	if (m->has_opencl)
-		sb_appendf(&sb, "opencl_lib=%s\nrusticl_enable=%s\n", m->opencl_lib, m->rusticl_enable);
-	if (m->has_gl) {
-		sb_appendf(&sb, "gl_lib_dir=%s\negl_vendor_lib=%s\ngbm_lib=%s\ngl_drivers_dir=%s\n",
-			   m->gl_lib_dir, m->egl_vendor_lib, m->gbm_lib, m->gl_drivers_dir);
-		if (m->glx_vendor_lib)
-			sb_appendf(&sb, "glx_vendor_lib=%s\n", m->glx_vendor_lib);
-		if (m->gbm_backends_dir)
-			sb_appendf(&sb, "gbm_backends_dir=%s\n", m->gbm_backends_dir);
-		sb_appendf(&sb, "gallium_drivers=%s\n", m->gallium_drivers);
-	}
-	if (m->ld_library_path)
-		sb_appendf(&sb, "ld_library_path=%s\n", m->ld_library_path);
+	manifest_keys_write(&sb, value);
 	for (size_t i = 0; i < m->n_files; i++)
 		sb_appendf(&sb, "file %s %o %llu %s\n", m->files[i].sha256, m->files[i].mode,
 			   (unsigned long long)m->files[i].size, m->files[i].path);

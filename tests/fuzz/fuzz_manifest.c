@@ -1,6 +1,7 @@
-/* libFuzzer: the MANIFEST parser; what it accepts must survive a format/parse round trip, and
- * its values must fit the env files the release produces (the launcher's reader accepts them
- * under a store path of PATH_MAX). */
+/* libFuzzer: the MANIFEST parser; what it accepts must survive a format/parse round trip, the
+ * value of every key of the key table must be within MANIFEST_VALUE_MAX, and its values must
+ * fit the env files the release produces (the launcher's reader accepts them under a store
+ * path of PATH_MAX). */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -9,6 +10,7 @@
 
 #include "common/envfile.h"
 #include "store/manifest.h"
+#include "store/manifest_keys.h"
 #include "base/error.h"
 #include "base/strbuf.h"
 
@@ -43,12 +45,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct tb_error e = {0};
 	if (manifest_parse((const char *)data, size, &m, &e) != TB_OK)
 		return 0;
-	const char *values[] = {m.version, m.arch, m.commit, m.base, m.mesa_version, m.min_glibc,
-				m.drivers, m.vulkan_lib, m.vulkan_api, m.opencl_lib,
-				m.rusticl_enable, m.ld_library_path, m.deqp_vk, m.opencl_cts_dir,
-				m.vk_gl_cts, m.opencl_cts};
-	for (size_t i = 0; i < sizeof values / sizeof *values; i++)
-		check_value(values[i]);
+	for (size_t i = 0; i < MANIFEST_KEY_COUNT; i++) {
+		char number[MANIFEST_NUMBER_TEXT];
+		check_value(manifest_key_text(&m, &manifest_keys[i], number));
+	}
 	if (m.kind == MANIFEST_MESA) /* a CTS release has no env files */
 		check_env_fits(&m);
 	char *text = manifest_format(&m);

@@ -2,7 +2,7 @@
 # Releases both can read: pack's default output passes our reading of the Open Device Helper's
 # channel rules (tests/tools/helper_channel_check.py) and installs here too; with --keep-links
 # or another compression the old channel refuses it before writing anything (or never sees it),
-# and pack says so.
+# and pack says so. What pack refuses ends with the refusal's own reason and exit code.
 . "$TB_TOP/tests/lib.sh"
 
 CHECK="$TB_TOP/tests/tools/helper_channel_check.py"
@@ -42,4 +42,19 @@ python3 "$CHECK" "$T/out-zst" --arch "$ARCH" >"$T/check" 2>&1
 check "the old channel does not see a .tar.zst release" grep -q "refused: no tb323fu-mesa-<version>-$ARCH.tar.gz" "$T/check"
 python3 "$CHECK" "$T/out-default" >"$T/check" 2>&1
 check "the checker refuses another arch than its own" grep -q "refused: no tb323fu-mesa" "$T/check"
+# --- what pack refuses: a slip on the command line is a usage error (exit 2); a MANIFEST the
+# options make and the parser refuses is refused as install would refuse it (its reason, exit 4)
+expect_exit 2 "pack without --version: usage" ctl --json mesa pack --stage "$S" "$T/refused"
+reason_is usage
+expect_exit 2 "pack with a --commit of two lines: usage" pack --commit "$(printf 'a\nb')" "$T/refused"
+reason_is usage
+expect_exit 4 "pack with a --vulkan-lib outside lib/: manifest-invalid, exit 4" pack --vulkan-lib /etc/passwd "$T/refused"
+reason_is manifest-invalid
+check "…saying which key" grep -q 'vulkan_lib must be a path under lib/' "$T/out"
+expect_exit 4 "pack with a --gbm-lib the tree does not hold: manifest-invalid, exit 4" \
+	pack --drivers vulkan,opencl,gl --gbm-lib lib/gl/libgbm.so.1 "$T/refused"
+reason_is manifest-invalid
+expect_exit 4 "pack with --ld-library-path other than lib: runpath-unsafe, exit 4" pack --ld-library-path lib/.. "$T/refused"
+reason_is runpath-unsafe
+check "…and nothing is packed" test ! -e "$T/refused"
 done_testing
