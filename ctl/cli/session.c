@@ -42,9 +42,9 @@ static void finish_for_writer(struct store *s)
 	}
 }
 
-int session_open(struct store *s, const char *dir, int writer, int wait, struct tb_error *e)
+int session_open(struct store *s, const char *root, int writer, int wait, struct tb_error *e)
 {
-	int rc = store_open(s, dir, writer, e);
+	int rc = writer ? store_open_writer(s, root, e) : s->root ? TB_OK : store_open(s, root, 0, e);
 	if (!rc && writer)
 		rc = open_writer(s, wait, e);
 	else if (!rc)

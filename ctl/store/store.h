@@ -9,7 +9,8 @@
 
 
 struct store {
-	char *root;  /* real absolute path */
+	char *root;  /* real absolute path (as given while a reader's store is not there yet) */
+	int resolved; /* root is the real path: resolved once, never again */
 	int lock_fd; /* -1 unless this process holds .lock */
 	/* links planted at a version's own files (env/<v>.env, icd/versions/<v>/…) that the
 	 * writer's takeover replaced by files of ours, for the command's warning; "" none */
@@ -17,9 +18,14 @@ struct store {
 	int publish; /* a writer's command: store_lock publishes its running record at once */
 };
 
-/* Resolves dir (NULL: $TB323FU_MESA_DIR, else the default). With create, makes the store's
- * directories (a writer); without, a missing store is an empty one (a reader). */
+/* Opens the store at dir, the root the command line resolved once (common/storepath.h
+ * store_root: --store, else $TB323FU_MESA_DIR, else the default; never NULL here), to its
+ * real path. With create, makes the store's directories (a writer); without, a missing store
+ * is an empty one (a reader). */
 int store_open(struct store *s, const char *dir, int create, struct tb_error *e);
+/* A writer's store_open of the same dir, for s open as a reader already (or closed: then it
+ * is store_open with create): the directories made, the root not resolved a second time. */
+int store_open_writer(struct store *s, const char *dir, struct tb_error *e);
 void store_close(struct store *s);
 /* Takes .lock for a writer: TB_EBUSY at once when another writer holds it, naming it, or
  * waits, saying so once. With s->publish, the running record goes out as soon as the lock
