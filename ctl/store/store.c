@@ -456,11 +456,10 @@ int store_set_link(struct store *s, const char *link, const char *version, struc
 	return rc;
 }
 
-/* A tree of a folder of trees (versions/, cts/): a version's name with a MANIFEST in it. */
+/* A tree of a folder of trees (versions/, cts/): a version's name (checked where it entered)
+ * with a MANIFEST in it. */
 static int has_tree(const struct store *s, const char *dir, const char *version)
 {
-	if (!version_name_ok(version))
-		return 0;
 	/* a CTS tree is a folder of the store's own: a link planted there is none (store/layout.h);
 	 * a version's folder that is a link is still named, for verify to say it is one (§3) */
 	char *rel = xasprintf("%s/%s", dir, version);
@@ -534,7 +533,8 @@ char **store_trees(const struct store *s, const char *folder, size_t *n)
 	char **list = NULL;
 	struct dirent *de;
 	while ((de = readdir(d))) {
-		if (!has_tree(s, folder, de->d_name))
+		/* a folder's names come from whoever wrote there: checked here, where they enter */
+		if (!version_name_ok(de->d_name) || !has_tree(s, folder, de->d_name))
 			continue;
 		if (*n == cap) {
 			cap = cap ? cap * 2 : 8;

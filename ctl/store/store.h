@@ -58,6 +58,9 @@ char *store_current(const struct store *s);
 char *store_previous(const struct store *s);
 /* Points link ("current" or "previous") at versions/<version>, or removes it (version NULL). */
 int store_set_link(struct store *s, const char *link, const char *version, struct tb_error *e);
+/* Whether versions/<version> holds a release. version is a name checked where it entered
+ * (version_name_ok: the command line's operand, a link's or the state's reader, a MANIFEST,
+ * the release list, store_versions); it is not checked again here. */
 int store_has_version(const struct store *s, const char *version);
 /* Whether version (a link's, e.g. current's) names a tree that is gone from versions/: deleted
  * by hand or by another tool's clean-up. 0 for NULL. */
@@ -67,7 +70,8 @@ int store_version_gone(const struct store *s, const char *version);
  * by ", "; NULL when none. A writer does not write through them: the commit's rename puts a
  * file of ours in the link's place and leaves its target as it was. */
 char *store_planted_links(const struct store *s);
-/* Installed versions, newest first; free with store_free_list. */
+/* Installed versions, newest first; free with store_free_list. The folder's names are
+ * checked here (version_name_ok), where they enter: the list holds version names only. */
 char **store_versions(const struct store *s, size_t *n);
 /* The same of another folder of trees (STORE_CTS): each a version's name holding a MANIFEST. */
 char **store_trees(const struct store *s, const char *folder, size_t *n);
