@@ -188,10 +188,13 @@ $(BUILD)/obj/tests/%.o: tests/unit/%.c $(FLAGS_STAMP)
 	@mkdir -p $(dir $@)
 	$(Q)$(CC) $(ALL_CFLAGS) $(INC) $(CTL_CFLAGS) $(DEPFLAGS) -c -o $@ $<
 
+# A unit test's own link flags, where it has some (UNIT_LDFLAGS_<test>): test_lifecycle counts
+# the checks of the version name it hands the life cycle, version_name_ok wrapped.
+UNIT_LDFLAGS_test_lifecycle := -Wl,--wrap=version_name_ok
 $(BUILD)/tests/%: $(BUILD)/obj/tests/%.o $(UNIT_LIBS)
 	$(call say,LD,$@)
 	@mkdir -p $(dir $@)
-	$(Q)$(CXX) -o $@ $< $(UNIT_LIBS) $(CTL_LIBS) $(TOML_LIBS) $(CMOCKA_LIBS) $(ALL_LDFLAGS)
+	$(Q)$(CXX) -o $@ $< $(UNIT_LIBS) $(CTL_LIBS) $(TOML_LIBS) $(CMOCKA_LIBS) $(ALL_LDFLAGS) $(UNIT_LDFLAGS_$(notdir $@))
 
 # Test programs of tests/tools/ that the tests run as applications would be run: a surfaceless
 # EGL program that draws (linked against glvnd's libEGL and libGLESv2, as applications are).

@@ -13,6 +13,7 @@
 #include "helper/helper_toml.h"
 #include "common/suggest.h"
 #include "store/running.h"
+#include "common/storepath.h"
 #include "common/ident.h"
 #include "base/error.h"
 #include "base/lazylib.h"
@@ -229,26 +230,27 @@ static int load_config(struct cli *c, const struct cli_line *l, struct outcome *
 	return 0;
 }
 
-/* The command body with its store. */
-static void run_body(struct cli *c, const struct cli_line *l, struct outcome *o)
+/* The command body with its store: s as the state's answer left it (open as a reader, or
+ * closed), opened as the entry (and the options) say. */
+static void run_body(struct cli *c, const struct cli_line *l, struct store *s, struct outcome *o)
 {
 	struct tb_error e = {0};
-	/* the store opened as the entry (and the options) say */
-	struct store s = {.lock_fd = -1};
 	int none = l->cmd->open == OPEN_NONE;
-	if (none || session_open(&s, c->store_dir, l->writer, c->wait, &e) == TB_OK)
-		o->code = l->cmd->run(c, l->opts, none ? NULL : &s, o);
+	if (none || session_open(s, c->store_root, l->writer, c->wait, &e) == TB_OK)
+		o->code = l->cmd->run(c, l->opts, none ? NULL : s, o);
 	else
 		outcome_fail(o, &e);
 	pin_release(&c->pin); /* a reader's pin, before the store goes */
-	store_close(&s);
 }
 
 static int run(const struct cli_line *l, int argc, char **argv)
 {
 	const char *name = l->cmd->name;
-	struct cli c = {.store_dir = l->g.store, .json = l->g.json, .wait = l->g.wait,
-			.quiet = l->g.quiet, .pin = {.lock_fd = -1, .holder_fd = -1}, .name = name};
+	/* the store this command acts on, worked out here once (docs/design.md §3) */
+	struct cli c = {.store_root = store_root(l->g.store), .store_option = l->g.store,
+			.json = l->g.json, .wait = l->g.wait, .quiet = l->g.quiet,
+			.pin = {.lock_fd = -1, .holder_fd = -1}, .name = name};
+	struct store s = {.lock_fd = -1}; /* opened once, by the state's answer or the body */
 	/* -q silences progress for people; --progress json is a protocol, not progress */
 	const char *mode = l->g.quiet && strcmp(l->g.progress, "json") ? "none" : l->g.progress;
 	c.progress = running_begin(name, cli_progress(mode));
@@ -258,12 +260,13 @@ static int run(const struct cli_line *l, int argc, char **argv)
 		; /* a usage error between its options */
 	else if (load_config(&c, l, &o))
 		; /* mesa.conf cannot be read */
-	else if ((l->writes || l->writer) && cli_state_first(&c, l->cmd, l->opts, &o) >= 0)
+	else if ((l->writes || l->writer) && cli_state_first(&c, l->cmd, l->opts, &s, &o) >= 0)
 		; /* the state answers: nothing to change, or no store there */
 	else if (l->writes && cli_writer_preflight(&c, name, argc - 1, argv + 1, &o) >= 0)
 		; /* answered without touching the store */
 	else
-		run_body(&c, l, &o);
+		run_body(&c, l, &s, &o);
+	store_close(&s);
 	/* a usage error points at the command's help, unless it names where to look already */
 	if (o.code == TB_EUSAGE && o.message && !strstr(o.message, "help") && !strstr(o.message, "(man ")) {
 		char *m = xasprintf("%s (see tb323fu-ctl mesa help %s)", o.message, name);

@@ -12,7 +12,11 @@
 #include "store/pins.h"
 
 struct cli {
-	const char *store_dir; /* --store, or NULL */
+	/* The store the command acts on: --store, else $TB323FU_MESA_DIR, else the default
+	 * (common/storepath.h store_root), resolved once where the command line is read; never
+	 * NULL. Everything that opens or checks the store takes this one. */
+	const char *store_root;
+	const char *store_option; /* --store as given, or NULL: what a hint repeats */
 	struct config cfg;
 	int json;
 	int wait;

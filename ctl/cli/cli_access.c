@@ -66,9 +66,7 @@ static char *sudo_line(int argc, char **argv)
 int cli_writer_preflight(struct cli *c, const char *name, int line_argc, char **line,
 			 struct outcome *o)
 {
-	const char *dir = c->store_dir;
-	if (!dir || !*dir)
-		dir = store_root(dir && *dir ? dir : NULL);
+	const char *dir = c->store_root;
 	int err = cli_store_access(dir);
 	if (!err)
 		return -1;

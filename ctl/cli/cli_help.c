@@ -2,6 +2,7 @@
 #include "cli/command.h"
 #include "lifecycle/lifecycle.h"
 #include "common/suggest.h"
+#include "common/storepath.h"
 #include "base/error.h"
 
 #include <stdlib.h>
@@ -168,11 +169,11 @@ static void complete_subs(FILE *f, const char *cur, const struct cli_command *gr
 
 /* The store's versions; removable: only those remove would take (lc_plan_remove's rules:
  * not current, previous or pinned). */
-static void complete_versions(FILE *f, const char *cur, const char *store_dir, int removable)
+static void complete_versions(FILE *f, const char *cur, const char *root, int removable)
 {
 	struct store s;
 	struct tb_error e = {0};
-	if (store_open(&s, store_dir, 0, &e))
+	if (!*root || store_open(&s, root, 0, &e)) /* `--store=`: no store named, none to list */
 		return;
 	size_t n = 0, kept = 0;
 	char **list = store_versions(&s, &n);
@@ -193,7 +194,7 @@ static void complete_versions(FILE *f, const char *cur, const char *store_dir, i
 
 /* The value of an option: a choice's words, the installed versions for a VERSION; files and
  * directories are left to the shell ("@files", "@dirs"). */
-static void complete_value(FILE *f, const char *cur, const struct cli_option *opt, const char *store_dir)
+static void complete_value(FILE *f, const char *cur, const struct cli_option *opt, const char *root)
 {
 	if (opt->kind == OPT_CHOICE) {
 		for (const char *w = opt->choices; *w;) {
@@ -203,7 +204,7 @@ static void complete_value(FILE *f, const char *cur, const struct cli_option *op
 			w += n + (w[n] == '|');
 		}
 	} else if (!strcmp(opt->arg, "VERSION")) {
-		complete_versions(f, cur, store_dir, 0);
+		complete_versions(f, cur, root, 0);
 	} else if (!strcmp(opt->arg, "DIR")) {
 		fputs("@dirs\n", f);
 	} else if (!strcmp(opt->arg, "FILE") || !strcmp(opt->arg, "PATH")) {
@@ -215,14 +216,14 @@ void cli_complete(FILE *f, const struct cli_program *p, int n, char **words)
 {
 	const char *cur = n > 0 ? words[n - 1] : "";
 	const struct cli_command *cmd = NULL;
-	const char *store_dir = NULL;
+	const char *store_option = NULL;
 	int mesa = 0, help = 0, operands = 0;
 	const struct cli_option *pending = NULL;
 	for (int i = 1; i < n - 1; i++) {
 		const char *w = words[i];
 		if (pending) {
 			if (!strcmp(pending->name, "--store"))
-				store_dir = w;
+				store_option = w;
 			pending = NULL;
 			continue;
 		}
@@ -233,7 +234,7 @@ void cli_complete(FILE *f, const struct cli_program *p, int n, char **words)
 			if (o && o->arg && !strchr(w, '='))
 				pending = o;
 			else if (o && !strncmp(w, "--store=", 8))
-				store_dir = w + 8;
+				store_option = w + 8;
 			continue;
 		}
 		if (!mesa && !strcmp(w, "mesa"))
@@ -247,8 +248,10 @@ void cli_complete(FILE *f, const struct cli_program *p, int n, char **words)
 		else if (cmd)
 			operands++;
 	}
+	/* the store the versions come from, as a command would work it out (main.c) */
+	const char *root = store_root(store_option);
 	if (pending) {
-		complete_value(f, cur, pending, store_dir);
+		complete_value(f, cur, pending, root);
 		return;
 	}
 	if (cur[0] == '-') {
@@ -272,7 +275,7 @@ void cli_complete(FILE *f, const struct cli_program *p, int n, char **words)
 	} else if (!cmd) {
 		complete_commands(f, p, cur, 1);
 	} else if (operands == 0 && cmd->operand == OPERAND_VERSION) {
-		complete_versions(f, cur, store_dir, cmd->removes_version);
+		complete_versions(f, cur, root, cmd->removes_version);
 	} else if (operands == 0 && cmd->operand == OPERAND_FILE) {
 		fputs("@files\n", f);
 	} else if (cmd->operand == OPERAND_DIR) {
@@ -280,6 +283,6 @@ void cli_complete(FILE *f, const struct cli_program *p, int n, char **words)
 	} else if (operands == 1 && cmd->operand == OPERAND_APP_CHOICE) {
 		static const char *const choices[] = {"current", "previous", "distro"};
 		complete_words(f, cur, choices, 3);
-		complete_versions(f, cur, store_dir, 0);
+		complete_versions(f, cur, root, 0);
 	}
 }

@@ -3,7 +3,6 @@
 #include "cli/cli_access.h"
 #include "cli/command.h"
 #include "lifecycle/lifecycle.h"
-#include "common/storepath.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -27,28 +26,26 @@ static int no_store(const struct cli_command *cmd, const char *dir, struct outco
 }
 
 int cli_state_first(struct cli *c, const struct cli_command *cmd, const void *opts,
-		    struct outcome *o)
+		    struct store *s, struct outcome *o)
 {
-	const char *dir = c->store_dir && *c->store_dir ? c->store_dir : store_root(NULL);
+	const char *dir = c->store_root;
 	struct stat st;
 	if (stat(dir, &st) != 0 && !cmd->makes_store)
 		return no_store(cmd, dir, o);
-	struct store s;
 	struct tb_error e = {0};
-	if (store_open(&s, dir, 0, &e) != 0)
-		return -1;
+	if (store_open(s, dir, 0, &e) != 0)
+		return -1; /* the writer's open says what stops it */
 	/* One who may write gets the answer under the lock, once a killed writer's commit and
 	 * leftovers are dealt with; one who may not gets it from the state as it is. */
 	int answered = 0;
 	const char *operand = cmd->operand == OPERAND_VERSION ? *(const char *const *)((const char *)opts + cmd->operand_at) : NULL;
-	if (cmd->absent && operand && !store_has_version(&s, operand))
-		answered = cmd->absent(c, &s, operand, o) != 0; /* the argument first, before any lock */
+	if (cmd->absent && operand && !store_has_version(s, operand))
+		answered = cmd->absent(c, s, operand, o) != 0; /* the argument first, before any lock */
 	else if (cmd->answer && cli_store_access(dir) != 0) {
 		struct lc_view v;
-		lc_read(&s, &v);
-		answered = cmd->answer(&s, &v, opts, o);
+		lc_read(s, &v);
+		answered = cmd->answer(s, &v, opts, o);
 		lc_view_free(&v);
 	}
-	store_close(&s);
 	return answered ? o->code : -1;
 }

@@ -8,8 +8,11 @@
 #include "cli/cli.h"
 
 struct cli_command;
-/* -1: the command goes on; else o holds the answer and its exit code is returned. */
+/* Reads the store at c->store_root into s (a reader's open: s closed before). -1: the
+ * command goes on, s open as a reader for its session to carry on (session_open), or closed
+ * when it could not be read (the writer's open then says why); else o holds the answer and
+ * its exit code is returned. The caller closes s. */
 int cli_state_first(struct cli *c, const struct cli_command *cmd, const void *opts,
-		    struct outcome *o);
+		    struct store *s, struct outcome *o);
 
 #endif

@@ -42,9 +42,13 @@ static void finish_for_writer(struct store *s)
 	}
 }
 
-int session_open(struct store *s, const char *dir, int writer, int wait, struct tb_error *e)
+int session_open(struct store *s, const char *root, int writer, int wait, struct tb_error *e)
 {
-	int rc = store_open(s, dir, writer, e);
+	int rc = TB_OK;
+	if (writer)
+		rc = store_open_writer(s, root, e); /* the state's reader open, made a writer's */
+	else if (!s->root)
+		rc = store_open(s, root, 0, e); /* else open already: carried on */
 	if (!rc && writer)
 		rc = open_writer(s, wait, e);
 	else if (!rc)

@@ -222,8 +222,8 @@ static int bench_history(struct cli *c, const struct bench_opts *a, struct store
 		char *shown = term_text(what, 0);
 		if (!n)
 			outcome_say(o, "no bench run is kept%s%s; `tb323fu-ctl%s%s mesa bench%s%s` measures one",
-				    *shown ? " for " : "", shown, c->store_dir ? " --store " : "",
-				    c->store_dir ? c->store_dir : "", a->version ? " " : "", a->version ? a->version : "");
+				    *shown ? " for " : "", shown, c->store_option ? " --store " : "",
+				    c->store_option ? c->store_option : "", a->version ? " " : "", a->version ? a->version : "");
 		else
 			outcome_say(o, "%zu bench run%s kept%s%s, newest last, over %zu version%s%s%s", n, n == 1 ? "" : "s",
 				    *shown ? " for " : "", shown, json_object_array_length(latest),

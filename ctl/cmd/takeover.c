@@ -33,8 +33,7 @@ static int cmd_takeover(struct cli *c, const void *opts, struct store *s, struct
 	if (e.code)
 		return outcome_fail(o, &e);
 	int needed = takeover_needed(s);
-	store_close(s);
-	if (session_open(s, c->store_dir, 1, c->wait, &e))
+	if (session_open(s, c->store_root, 1, c->wait, &e)) /* the reader's store, made a writer's */
 		return outcome_fail(o, &e);
 	outcome_bool(o, "completed", needed > 0);
 	outcome_str(o, "store", s->root);

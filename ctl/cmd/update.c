@@ -152,7 +152,7 @@ static void say_benched_slower(const struct cli *c, const struct store *s, struc
 		outcome_say(o, "%s\nMesa %s benched slower than Mesa %s, the version before it: %.2fx the distribution's "
 			    "Mesa against %.2fx, beyond the %s noise floor (`tb323fu-ctl%s%s mesa bench --history` shows the runs)",
 			    message ? message : "", versions[0], before, newer, older, BENCH_NOISE_FLOOR_TEXT,
-			    c->store_dir ? " --store " : "", c->store_dir ? c->store_dir : "");
+			    c->store_option ? " --store " : "", c->store_option ? c->store_option : "");
 		free(message);
 	}
 	free(before);

@@ -446,8 +446,6 @@ int smoke_run_tests(struct store *s, const char *version, const char *tests,
 
 json_object *smoke_read_result(const struct store *s, const char *version)
 {
-	if (!version_name_ok(version))
-		return NULL;
 	/* nothing read through a link or from a FIFO planted in smoke/ (docs/design.md §3) */
 	char *rel = xasprintf(STORE_SMOKE_DIR "/%s" STORE_SMOKE_SUFFIX, version);
 	struct tb_error refused = {0};

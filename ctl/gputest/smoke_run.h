@@ -31,7 +31,8 @@ int smoke_run_tests(struct store *s, const char *version, const char *tests,
 char *smoke_tests_unknown(const char *tests);
 /* The last result of a version: "pass", "fail" or "none". */
 const char *smoke_last_result(const struct store *s, const char *version);
-/* smoke/<v>.json as written by smoke_run_version, or NULL (json_object_put it). */
+/* smoke/<v>.json as written by smoke_run_version, or NULL (json_object_put it). version, here
+ * and above, is a name checked where it entered (version_name_ok), not checked again. */
 struct json_object *smoke_read_result(const struct store *s, const char *version);
 
 /* Sets key of smoke/<v>.json (or key.name when name is given: "suites", "piglit-cl"),

@@ -561,9 +561,6 @@ int release_unpack(struct store *s, const struct release_request *r, char **vers
 	else
 		unpack_limits_default(&u.limits);
 	u.name = r->asset_name ? r->asset_name : (strrchr(r->tarball, '/') ? strrchr(r->tarball, '/') + 1 : r->tarball);
-	if (r->expect_version && !version_name_ok(r->expect_version))
-		return tb_fail(e, TB_R_MANIFEST_INVALID, "\"%.80s\" is not a valid version", r->expect_version);
-
 	/* the libraries unpacking needs, loaded before anything is made: one that cannot be
 	 * loaded leaves no staging tree behind */
 	int rc = lazylib_load(&lazy_libarchive, e);

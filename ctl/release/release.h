@@ -28,7 +28,10 @@ struct release_request {
 	const char *expect_sha256; /* its SHA256SUMS line: hashed while it is read */
 	const char *known_sha256;  /* or already hashed while downloading (no second pass) */
 	uint64_t known_size;       /* the release's size of the asset, 0 when unknown */
-	const char *expect_version;/* from the tag, or NULL (then taken from the MANIFEST) */
+	/* from the tag, or NULL (then taken from the MANIFEST): a name checked where it entered
+	 * (version_name_ok on the command line, the release list, the file's name or the
+	 * signature's tag), not checked again here */
+	const char *expect_version;
 	const struct unpack_limits *limits; /* NULL: defaults */
 	const struct tb_progress *progress;
 	enum release_placed *placed; /* out, may be NULL: what became of versions/<v> */

@@ -47,7 +47,9 @@ void flatpak_summary(const struct store *s, json_object *arr, struct strbuf *lin
 		const char *scope = v[i].user ? "user" : "system";
 		sb_appendf(lines, "%sMesa %s as %s.%s for %s//%s (%s)", lines->len ? "\n" : "", v[i].version,
 			   FLATPAK_GL_POINT, v[i].name, FLATPAK_RUNTIME, v[i].branch, scope);
-		if (!store_has_version(s, v[i].version))
+		/* the marker's Version is what a file in the extension's folder says: checked here,
+		 * where it meets the store (one that is no version name is of no version we hold) */
+		if (!version_name_ok(v[i].version) || !store_has_version(s, v[i].version))
 			sb_appendf(gone, "the Flatpak extension %s.%s (%s) is of Mesa %s, which is no longer installed: tb323fu-ctl mesa flatpak unexport %s%s\n",
 				   FLATPAK_GL_POINT, v[i].name, scope, v[i].version, v[i].version,
 				   v[i].user ? " --user" : "");

@@ -5,7 +5,6 @@
 #include "base/fs.h"
 #include "base/strbuf.h"
 #include "common/storelayout.h"
-#include "common/version_name.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -43,8 +42,6 @@ static int open_lock(const struct store *s, const char *version, int create)
 void pin_take(const struct store *s, const char *version, const char *what, struct pin *p)
 {
 	*p = (struct pin){.lock_fd = -1, .holder_fd = -1};
-	if (!version_name_ok(version))
-		return;
 	char *dir = pins_dir(s, 1);
 	int made = dir != NULL;
 	free(dir);
@@ -203,8 +200,6 @@ int pin_exclude(const struct store *s, const char *version, int wait, const stru
 
 void pin_forget(const struct store *s, const char *version)
 {
-	if (!version_name_ok(version))
-		return;
 	char *path = store_path(s, "%s/%s", STORE_PINS, version);
 	unlink(path);
 	free(path);

@@ -19,7 +19,8 @@ struct pin {
 };
 
 /* Pins version for this process (what: the command, "bench"). Best effort:
- * a user who may not write the store reads unpinned (p stays empty). */
+ * a user who may not write the store reads unpinned (p stays empty). version, here and
+ * below, is a name checked where it entered (version_name_ok), not checked again. */
 void pin_take(const struct store *s, const char *version, const char *what, struct pin *p);
 void pin_release(struct pin *p);
 

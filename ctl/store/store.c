@@ -168,41 +168,58 @@ static int store_check_parts(const struct store *s, struct tb_error *e)
 	return rc;
 }
 
+/* The writer's half of opening: the store's directories made (the root first, then each
+ * folder of the layout inside it, never through a planted link), the root resolved where
+ * the reader's half could not resolve it yet (the store was not there). */
+static int store_make(struct store *s, const char *dir, struct tb_error *e)
+{
+	if (!session_safe(dir))
+		return unsafe_store(dir, e);
+	/* Installed files must be readable by every user whatever the writer's umask. */
+	umask(022);
+	int rc = mkdir_p(dir, 0755, e);
+	if (rc)
+		return rc;
+	char real[PATH_MAX];
+	if (!s->resolved) {
+		if (!realpath(dir, real))
+			return tb_fail_errno(e, TB_R_FAILED, "cannot open the store %s", dir);
+		free(s->root);
+		s->root = xstrdup(real);
+		s->resolved = 1;
+	}
+	if (!session_safe(s->root))
+		return unsafe_store(s->root, e);
+	static const char *const subdirs[] = {STORE_DIRS};
+	for (size_t i = 0; i < sizeof subdirs / sizeof *subdirs; i++) {
+		/* made as the layout says: never inside what a planted link reaches */
+		char *p = store_reach_dir(s, subdirs[i], 1, e);
+		if (!p)
+			return e->code;
+		free(p);
+	}
+	return TB_OK;
+}
+
 int store_open(struct store *s, const char *dir, int create, struct tb_error *e)
 {
 	memset(s, 0, sizeof *s);
 	s->lock_fd = -1;
-	if (!dir || !*dir)
-		dir = store_root(dir && *dir ? dir : NULL);
-	if (create && !session_safe(dir))
-		return unsafe_store(dir, e);
-	if (create) {
-		/* Installed files must be readable by every user whatever the writer's umask. */
-		umask(022);
-		int rc = mkdir_p(dir, 0755, e);
-		if (rc)
-			return rc;
-	}
+	if (create)
+		return store_make(s, dir, e);
 	char real[PATH_MAX];
 	if (realpath(dir, real))
-		s->root = xstrdup(real);
-	else if (errno == ENOENT && !create)
+		s->root = xstrdup(real), s->resolved = 1;
+	else if (errno == ENOENT)
 		s->root = xstrdup(dir); /* a reader of a store that does not exist yet */
 	else
 		return tb_fail_errno(e, TB_R_FAILED, "cannot open the store %s", dir);
-	if (create && !session_safe(s->root))
-		return unsafe_store(s->root, e);
-	if (create) {
-		static const char *const subdirs[] = {STORE_DIRS};
-		for (size_t i = 0; i < sizeof subdirs / sizeof *subdirs; i++) {
-			/* made as the layout says: never inside what a planted link reaches */
-			char *p = store_reach_dir(s, subdirs[i], 1, e);
-			if (!p)
-				return e->code;
-			free(p);
-		}
-	}
 	return TB_OK;
+}
+
+int store_open_writer(struct store *s, const char *dir, struct tb_error *e)
+{
+	return s->root ? store_make(s, dir, e) : store_open(s, dir, 1, e);
 }
 
 void store_close(struct store *s)
@@ -439,11 +456,10 @@ int store_set_link(struct store *s, const char *link, const char *version, struc
 	return rc;
 }
 
-/* A tree of a folder of trees (versions/, cts/): a version's name with a MANIFEST in it. */
+/* A tree of a folder of trees (versions/, cts/): a version's name (checked where it entered)
+ * with a MANIFEST in it. */
 static int has_tree(const struct store *s, const char *dir, const char *version)
 {
-	if (!version_name_ok(version))
-		return 0;
 	/* a CTS tree is a folder of the store's own: a link planted there is none (store/layout.h);
 	 * a version's folder that is a link is still named, for verify to say it is one (§3) */
 	char *rel = xasprintf("%s/%s", dir, version);
@@ -517,7 +533,8 @@ char **store_trees(const struct store *s, const char *folder, size_t *n)
 	char **list = NULL;
 	struct dirent *de;
 	while ((de = readdir(d))) {
-		if (!has_tree(s, folder, de->d_name))
+		/* a folder's names come from whoever wrote there: checked here, where they enter */
+		if (!version_name_ok(de->d_name) || !has_tree(s, folder, de->d_name))
 			continue;
 		if (*n == cap) {
 			cap = cap ? cap * 2 : 8;

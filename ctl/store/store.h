@@ -9,7 +9,8 @@
 
 
 struct store {
-	char *root;  /* real absolute path */
+	char *root;  /* real absolute path (as given while a reader's store is not there yet) */
+	int resolved; /* root is the real path: resolved once, never again */
 	int lock_fd; /* -1 unless this process holds .lock */
 	/* links planted at a version's own files (env/<v>.env, icd/versions/<v>/…) that the
 	 * writer's takeover replaced by files of ours, for the command's warning; "" none */
@@ -17,9 +18,14 @@ struct store {
 	int publish; /* a writer's command: store_lock publishes its running record at once */
 };
 
-/* Resolves dir (NULL: $TB323FU_MESA_DIR, else the default). With create, makes the store's
- * directories (a writer); without, a missing store is an empty one (a reader). */
+/* Opens the store at dir, the root the command line resolved once (common/storepath.h
+ * store_root: --store, else $TB323FU_MESA_DIR, else the default; never NULL here), to its
+ * real path. With create, makes the store's directories (a writer); without, a missing store
+ * is an empty one (a reader). */
 int store_open(struct store *s, const char *dir, int create, struct tb_error *e);
+/* A writer's store_open of the same dir, for s open as a reader already (or closed: then it
+ * is store_open with create): the directories made, the root not resolved a second time. */
+int store_open_writer(struct store *s, const char *dir, struct tb_error *e);
 void store_close(struct store *s);
 /* Takes .lock for a writer: TB_EBUSY at once when another writer holds it, naming it, or
  * waits, saying so once. With s->publish, the running record goes out as soon as the lock
@@ -52,6 +58,9 @@ char *store_current(const struct store *s);
 char *store_previous(const struct store *s);
 /* Points link ("current" or "previous") at versions/<version>, or removes it (version NULL). */
 int store_set_link(struct store *s, const char *link, const char *version, struct tb_error *e);
+/* Whether versions/<version> holds a release. version is a name checked where it entered
+ * (version_name_ok: the command line's operand, a link's or the state's reader, a MANIFEST,
+ * the release list, store_versions); it is not checked again here. */
 int store_has_version(const struct store *s, const char *version);
 /* Whether version (a link's, e.g. current's) names a tree that is gone from versions/: deleted
  * by hand or by another tool's clean-up. 0 for NULL. */
@@ -61,7 +70,8 @@ int store_version_gone(const struct store *s, const char *version);
  * by ", "; NULL when none. A writer does not write through them: the commit's rename puts a
  * file of ours in the link's place and leaves its target as it was. */
 char *store_planted_links(const struct store *s);
-/* Installed versions, newest first; free with store_free_list. */
+/* Installed versions, newest first; free with store_free_list. The folder's names are
+ * checked here (version_name_ok), where they enter: the list holds version names only. */
 char **store_versions(const struct store *s, size_t *n);
 /* The same of another folder of trees (STORE_CTS): each a version's name holding a MANIFEST. */
 char **store_trees(const struct store *s, const char *folder, size_t *n);

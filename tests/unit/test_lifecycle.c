@@ -16,6 +16,7 @@
 #include "store/manifest.h"
 #include "store/state.h"
 #include "store/txn.h"
+#include "common/version_name.h"
 #include "tmpdir.h"
 #include "base/error.h"
 #include "base/alloc.h"
@@ -388,6 +389,41 @@ static void test_rollback_refuses_damaged_previous(void **state)
 }
 
 /* The pruning after an install says what it removed, oldest first. */
+/* A version name is checked where it enters (the command line, a MANIFEST, the release list,
+ * a folder or a link of the store) and trusted below. Linked with --wrap=version_name_ok
+ * (the Makefile's UNIT_LDFLAGS_test_lifecycle), every check of the very string the life cycle
+ * was handed is counted; names the store gives back (its folders, current, the state) are
+ * other strings, checked as they are read. */
+int __real_version_name_ok(const char *v);
+int __wrap_version_name_ok(const char *v);
+static const char *watched;
+static int watched_checks;
+
+int __wrap_version_name_ok(const char *v)
+{
+	if (watched && v == watched)
+		watched_checks++;
+	return __real_version_name_ok(v);
+}
+
+static void test_install_checks_no_name_again(void **state)
+{
+	struct fixture *f = *state;
+	char *name = xstrdup("2026.2.1");
+	assert_true(version_name_ok(name)); /* where it enters: the one check */
+	watched = name;
+	watched_checks = 0;
+	install(f, name);
+	struct lc_view v;
+	view(f, &v);
+	watched = NULL;
+	assert_string_equal(v.current, "2026.2.1");
+	lc_view_free(&v);
+	free(name);
+	/* before: 2 (the store's has_tree, under lc_install and again under the tree's check) */
+	assert_int_equal(watched_checks, 0);
+}
+
 static void test_install_reports_pruned(void **state)
 {
 	struct fixture *f = *state;
@@ -421,6 +457,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_journal_is_finished, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_rollback_refuses_damaged_previous, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_install_reports_pruned, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_install_checks_no_name_again, setup, teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
