@@ -1,5 +1,5 @@
 #!/bin/sh
-# The reason ids have one table (tb323fu-mesa/common/reasons.c, docs/design.md §9): the
+# The reason ids have one list (tb323fu-mesa/common/reasons.def, docs/design.md §9): the
 # documented list and the table are the same set, each row is one reason of enum tb_reason,
 # and what --json says of real failures is an id of the table with its exit code. A failure
 # is raised by its row (tb_fail(e, TB_R_…, …)): the compiler refuses a misspelt reason and an
@@ -25,7 +25,7 @@ static int planted_code(struct tb_error *e)
 			    TB_ENET, TB_R_HASH_MISMATCH, "x");
 }
 C
-sed -i 's/R(TB_R_RULES_CORRUPT, "rules-corrupt"/R(TB_R_RULES_CORRUPT, "rules-planted"/' "$T/tree/tb323fu-mesa/common/reasons.c"
+sed -i 's/^REASON(RULES_CORRUPT, "rules-corrupt"/REASON(RULES_CORRUPT, "rules-planted"/' "$T/tree/tb323fu-mesa/common/reasons.def"
 run_cmd ids "$T/tree"
 check "the check names an exit code spelled for tb_fail_code by file and line, across lines" \
 	grep -q '^ctl/store/state.c:[0-9]*: tb_fail_code with TB_ENET spelled' "$T/out"

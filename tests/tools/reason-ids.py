@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
-"""The table of reasons (tb323fu-mesa/common/reasons.c, reasons.h) against docs/design.md §9:
-every row's id is in §9's list and every id of that list has a row; each row is one enumerator
-of enum tb_reason, named as code names it (TB_R_X for TB_REASON_X), and no two rows are the
-same id with the same exit code. A failure is raised by its row (ctl/base/error.h), so the
+"""The rows of reasons (tb323fu-mesa/common/reasons.def, from which common/reasons.h makes the
+enum and the typed names TB_R_X and common/reasons.c the table) against docs/design.md §9:
+every row's id is in §9's list and every id of that list has a row; no two rows have one name,
+and no two rows are the same id with the same exit code. A failure is raised by its row (ctl/base/error.h), so the
 compiler checks the ids the code names; what it cannot see is checked here: tb_fail_code takes
 an exit code passed on from an earlier failure, never one spelled (TB_EFAIL).
 Prints each mismatch; exit 1 when there is one. Usage: reason-ids.py TOP; reason-ids.py
@@ -13,9 +13,10 @@ import sys
 
 CODES = {"TB_OK": 0, "TB_EFAIL": 1, "TB_EUSAGE": 2, "TB_EBUSY": 3, "TB_EVERIFY": 4, "TB_ENET": 5, "TB_ESMOKE": 6,
          "TB_ECANNOT_RUN": 126, "TB_ENOT_FOUND": 127}
-ROW = re.compile(r'R\((TB_R_\w+), "([a-z-]+)", (TB_\w+), TB_RC_\w+\)')
-ENUMERATOR = re.compile(r"^\t(TB_REASON_\w+),", re.M)
-DEFINE = re.compile(r"^#define (TB_R_\w+)\s+\(\(enum tb_reason\)(TB_REASON_\w+)\)$", re.M)
+ROW = re.compile(r'^REASON\((\w+), "([a-z-]+)", (TB_\w+), TB_RC_\w+\)$', re.M)
+# a line of the .def that is neither a row nor a comment: a row the pattern above would miss
+STRAY = re.compile(r'^(?!REASON\(\w+, "[a-z-]+", TB_\w+, TB_RC_\w+\)$)(?!/\*| \*)(.+)$', re.M)
+DEF = "tb323fu-mesa/common/reasons.def"
 KEBAB = re.compile(r"^[a-z]+(?:-[a-z]+)*$")
 # tb_fail_code(e, CODE, …) with an exit code spelled where one passed on belongs.
 SPELLED_CODE = re.compile(r"\btb_fail_code\(\s*[^,()]+,\s*(TB_E\w+)\s*,")
@@ -28,7 +29,7 @@ def read(top, rel):
 
 def rows(top):
     """[(TB_R_NAME, id, exit code)] in the table's order."""
-    return [(name, rid, CODES[code]) for name, rid, code in ROW.findall(read(top, "tb323fu-mesa/common/reasons.c"))]
+    return [("TB_R_" + name, rid, CODES[code]) for name, rid, code in ROW.findall(read(top, DEF))]
 
 
 def documented(top):
@@ -59,28 +60,16 @@ def main():
             print(rid, *sorted(c))
         return
     top = sys.argv[1]
-    table, header = rows(top), read(top, "tb323fu-mesa/common/reasons.h")
-    enumerators = [e for e in ENUMERATOR.findall(header) if e != "TB_REASON_COUNT"]
-    defines = dict(DEFINE.findall(header))
-    bad = []
-    for e in enumerators:
-        name = "TB_R_" + e[len("TB_REASON_"):]
-        if defines.get(name) != e:
-            bad.append("common/reasons.h: %s has no #define %s ((enum tb_reason)%s)" % (e, name, e))
-    for name, e in sorted(defines.items()):
-        if e not in enumerators:
-            bad.append("common/reasons.h: %s names %s, which is no enumerator" % (name, e))
+    table = rows(top)
+    bad = ["common/reasons.def: %r is not a row REASON(NAME, \"id\", TB_E…, TB_RC_…)" % line
+           for line in STRAY.findall(read(top, DEF))]
     names = [name for name, _, _ in table]
-    for name in sorted(set(defines) - set(names)):
-        bad.append("common/reasons.c: %s has no row" % name)
-    for name in sorted(set(names) - set(defines)):
-        bad.append("common/reasons.c: the row %s is no reason of common/reasons.h" % name)
     for name in sorted({n for n in names if names.count(n) > 1}):
-        bad.append("common/reasons.c: %s has more than one row" % name)
+        bad.append("common/reasons.def: %s has more than one row" % name)
     pairs = {}
     for name, rid, code in table:
         if (rid, code) in pairs:
-            bad.append('common/reasons.c: %s and %s are both "%s" with exit code %d' % (pairs[(rid, code)], name, rid, code))
+            bad.append('common/reasons.def: %s and %s are both "%s" with exit code %d' % (pairs[(rid, code)], name, rid, code))
         pairs.setdefault((rid, code), name)
     ids, docs = {rid for _, rid, _ in table}, documented(top)
     for rid in sorted(ids - docs):
