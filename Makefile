@@ -60,7 +60,7 @@ ifeq ($(SANITIZE),1)
 SAN_FLAGS := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
 endif
 ALL_CFLAGS := $(BASE_CFLAGS) $(SAN_FLAGS) $(CPPFLAGS) $(CFLAGS)
-# C++ only where a library is C++: helper.toml is read with toml++ (ctl/ops/helper_toml_reader.cpp).
+# C++ only where a library is C++: helper.toml is read with toml++ (ctl/helper/helper_toml_reader.cpp).
 ALL_CXXFLAGS := -std=c++17 -O2 -g $(WARN) -D_GNU_SOURCE $(SAN_FLAGS) $(CPPFLAGS) $(CXXFLAGS)
 ALL_LDFLAGS := $(SAN_FLAGS) $(LDFLAGS)
 
@@ -87,7 +87,7 @@ endif
 # The layers (docs/design.md §15): one folder each, one wildcard each. The contract layer
 # (tb323fu-mesa/common) is in both programs; the launcher and the smoke program are separate
 # folders, so nothing of the smoke program can end up in the static launcher.
-CTL_LAYERS := base store release trial flatpak apprules ops crash cli cmd
+CTL_LAYERS := base store release gputest flatpak apprules lifecycle helper bisect health crash cli scope render cmd
 CTL_SRC := $(foreach d,$(CTL_LAYERS),$(wildcard ctl/$(d)/*.c))
 CTL_CXX_SRC := $(foreach d,$(CTL_LAYERS),$(wildcard ctl/$(d)/*.cpp))
 CTL_OBJ := $(CTL_SRC:%.c=$(BUILD)/obj/%.o) $(CTL_CXX_SRC:%.cpp=$(BUILD)/obj/%.o)

@@ -9,7 +9,8 @@
 #include "cli/command.h"
 #include "cmd/commands.h"
 #include "cli/parse.h"
-#include "ops/session.h"
+#include "cli/session.h"
+#include "helper/helper_toml.h"
 #include "common/suggest.h"
 #include "store/running.h"
 #include "common/ident.h"
@@ -82,7 +83,7 @@ static void on_signal(int sig)
  * instead of dying mid-way, and says in one sentence what state it left. However many
  * signals arrive (a double Ctrl-C, `timeout -s INT` to the process group), the second in a
  * row is not a new event: the handler stays, so no signal kills it silently half way. A
- * running child (a bisect step) is stopped at once by the second (trial/child.h). */
+ * running child (a bisect step) is stopped at once by the second (gputest/child.h). */
 static void catch_signals(void)
 {
 	struct sigaction sa = {0};

@@ -37,7 +37,7 @@ struct config_key {
 };
 
 static const char *const channel_words[] = {"stable", "testing", NULL};
-/* smoke_suite: the names of the suites registered in trial/suite.c, a layer above this one, so
+/* smoke_suite: the names of the suites registered in gputest/suite.c, a layer above this one, so
  * spelled again here; tests/unit/test_suite.c checks that each registered name is one of them. */
 static const char *const suite_words[] = {"", "none", "piglit-cl", "opencl-cts", "dEQP-VK",
 					  "dEQP-GLES2", "dEQP-GLES3", "dEQP-EGL", NULL};

@@ -61,10 +61,4 @@ int config_load(struct config *c, const char *path, int must_exist, struct tb_er
 int config_parse(struct config *c, const char *text, const char *name, struct tb_error *e);
 void config_free(struct config *c);
 
-/* Takes the Open Device Helper's channel and signature policy from its helper.toml ([kernel]
- * channel, require_signature, public_keys) where mesa.conf left them unset. A missing file
- * changes nothing; one that is there but is not TOML, or sets one of these keys wrongly,
- * makes signatures required and leaves a sentence (file, line) in helper_problem. */
-void config_apply_helper_toml(struct config *c, const char *path);
-
 #endif

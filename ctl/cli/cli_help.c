@@ -1,6 +1,6 @@
 /* Help, "did you mean …?" and completion answers, all read from the program's entries. */
 #include "cli/command.h"
-#include "ops/lifecycle.h"
+#include "lifecycle/lifecycle.h"
 #include "common/suggest.h"
 #include "base/error.h"
 

@@ -2,7 +2,7 @@
 #include "cli/cli_state_first.h"
 #include "cli/cli_access.h"
 #include "cli/command.h"
-#include "ops/lifecycle.h"
+#include "lifecycle/lifecycle.h"
 #include "common/storepath.h"
 
 #include <stdlib.h>

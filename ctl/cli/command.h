@@ -77,7 +77,7 @@ typedef int (*command_fn)(struct cli *c, const void *opts, struct store *s, stru
 typedef int (*check_fn)(const void *opts, struct outcome *o);
 /* The answer a caller who may not write the store gets from its state as it is (no lock,
  * docs/design.md §11): 1 with o filled when the command would change nothing or must
- * refuse, through the same ops/ checks its body makes under the lock; 0 to go on (to
+ * refuse, through the same engine checks its body makes under the lock; 0 to go on (to
  * the sentence that the command needs root). */
 typedef int (*answer_fn)(const struct store *s, const struct lc_view *v, const void *opts,
 			 struct outcome *o);

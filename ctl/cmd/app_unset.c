@@ -2,7 +2,7 @@
 #include "cli/cli.h"
 #include "cli/command.h"
 #include "cmd/commands.h"
-#include "cmd/app_scope.h"
+#include "scope/app_scope.h"
 #include "apprules/desktop_find.h"
 #include "apprules/override_files.h"
 #include "apprules/rules.h"

@@ -3,8 +3,8 @@
 #include "cli/cli.h"
 #include "cli/command.h"
 #include "cmd/commands.h"
-#include "cmd/remote.h"
-#include "cmd/lifecycle_say.h"
+#include "scope/remote.h"
+#include "render/lifecycle_say.h"
 #include "base/strbuf.h"
 
 #include <stdlib.h>

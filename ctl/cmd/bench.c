@@ -8,10 +8,10 @@
 #include <sys/ioctl.h>
 #include <unistd.h>
 
-#include "trial/bench.h"
-#include "trial/bench_history.h"
-#include "trial/bench_stats.h"
-#include "cmd/bench_plot.h"
+#include "gputest/bench.h"
+#include "gputest/bench_history.h"
+#include "gputest/bench_stats.h"
+#include "render/bench_plot.h"
 #include "cli/cli.h"
 #include "store/manifest.h"
 #include "base/error.h"

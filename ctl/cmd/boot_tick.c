@@ -2,9 +2,9 @@
 #include "cli/cli.h"
 #include "cli/command.h"
 #include "cmd/commands.h"
-#include "cmd/lifecycle_say.h"
+#include "render/lifecycle_say.h"
 #include "base/strbuf.h"
-#include "ops/lifecycle.h"
+#include "lifecycle/lifecycle.h"
 
 static int boot_tick_now(const struct lc_ctx *c, struct lc_result *r, struct tb_error *e)
 {

@@ -2,7 +2,7 @@
 #include "cli/cli.h"
 #include "cli/command.h"
 #include "cmd/commands.h"
-#include "cmd/remote.h"
+#include "scope/remote.h"
 
 static int cmd_check(struct cli *c, const void *opts, struct store *s, struct outcome *o)
 {

@@ -4,7 +4,7 @@
 #include "cli/cli.h"
 #include "cli/command.h"
 #include "cmd/commands.h"
-#include "cmd/app_scope.h"
+#include "scope/app_scope.h"
 #include "crash/journal.h"
 #include "crash/policy.h"
 #include "apprules/desktop_programs.h"

@@ -5,7 +5,7 @@
 #include "store/layout.h"
 #include "cli/command.h"
 #include "cmd/commands.h"
-#include "cmd/cts_say.h"
+#include "render/cts_say.h"
 #include "release/feed.h"
 #include "base/error.h"
 #include "base/host.h"

@@ -1,20 +1,20 @@
 /* doctor: explains what applications get now. The store and the session switch, the
  * variables of this shell, the loaders and ICDs the system has, the glibc floor of the
  * current version against this system, and every problem found, each with what to do: what
- * the engine found (ops/health.h), then the rules, the Flatpak exports and the crash
+ * the engine found (health/health.h), then the rules, the Flatpak exports and the crash
  * evidence as the commands of each show them. */
 #include "cli/cli.h"
 #include "cli/command.h"
-#include "cmd/app_scope.h"
+#include "scope/app_scope.h"
 #include "cmd/commands.h"
-#include "cmd/cts_say.h"
+#include "render/cts_say.h"
 #include "release/kind.h"
 #include "release/release.h"
 #include "crash/summary.h"
-#include "cmd/flatpak_scope.h"
-#include "cmd/marks_say.h"
+#include "scope/flatpak_scope.h"
+#include "render/marks_say.h"
 #include "crash/journal.h"
-#include "ops/health.h"
+#include "health/health.h"
 #include "base/alloc.h"
 #include "base/strbuf.h"
 #include "base/text.h"

@@ -2,7 +2,7 @@
 #include "cli/cli.h"
 #include "cli/command.h"
 #include "cmd/commands.h"
-#include "cmd/remote.h"
+#include "scope/remote.h"
 
 struct download_opts {
 	const char *version;

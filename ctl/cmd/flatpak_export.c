@@ -4,7 +4,7 @@
 #include "cli/cli.h"
 #include "cli/command.h"
 #include "cmd/commands.h"
-#include "cmd/flatpak_scope.h"
+#include "scope/flatpak_scope.h"
 #include "base/strbuf.h"
 #include "common/flatpakname.h"
 

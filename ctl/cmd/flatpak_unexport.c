@@ -3,7 +3,7 @@
 #include "cli/cli.h"
 #include "cli/command.h"
 #include "cmd/commands.h"
-#include "cmd/flatpak_scope.h"
+#include "scope/flatpak_scope.h"
 #include "base/alloc.h"
 #include "common/version_name.h"
 

@@ -4,9 +4,9 @@
 #include "cli/cli.h"
 #include "cli/command.h"
 #include "cmd/commands.h"
-#include "cmd/lifecycle_say.h"
-#include "ops/acquire.h"
-#include "ops/lifecycle.h"
+#include "render/lifecycle_say.h"
+#include "lifecycle/acquire.h"
+#include "lifecycle/lifecycle.h"
 #include "release/release.h"
 #include "base/error.h"
 

@@ -8,7 +8,7 @@
 #include "release/buildrecord.h"
 #include "base/fs.h"
 #include "store/manifest.h"
-#include "ops/lifecycle.h"
+#include "lifecycle/lifecycle.h"
 #include "base/strbuf.h"
 #include "base/error.h"
 #include "base/host.h"

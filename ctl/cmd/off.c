@@ -2,8 +2,8 @@
 #include "cli/cli.h"
 #include "cli/command.h"
 #include "cmd/commands.h"
-#include "cmd/lifecycle_say.h"
-#include "ops/lifecycle.h"
+#include "render/lifecycle_say.h"
+#include "lifecycle/lifecycle.h"
 
 static int cmd_off(struct cli *c, const void *opts, struct store *s, struct outcome *o)
 {

@@ -3,8 +3,8 @@
 #include "cli/cli.h"
 #include "cli/command.h"
 #include "cmd/commands.h"
-#include "cmd/lifecycle_say.h"
-#include "ops/lifecycle.h"
+#include "render/lifecycle_say.h"
+#include "lifecycle/lifecycle.h"
 #include "base/error.h"
 #include "base/strbuf.h"
 

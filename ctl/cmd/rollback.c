@@ -1,11 +1,11 @@
 /* rollback: swap the current and the previous version. */
 #include "cli/cli.h"
 #include "cli/command.h"
-#include "ops/login_reach.h"
+#include "lifecycle/login_reach.h"
 #include "base/strbuf.h"
 #include "cmd/commands.h"
-#include "cmd/lifecycle_say.h"
-#include "ops/lifecycle.h"
+#include "render/lifecycle_say.h"
+#include "lifecycle/lifecycle.h"
 #include "store/manifest.h"
 
 #include <stdlib.h>

@@ -10,13 +10,13 @@
 #include <string.h>
 
 #include "cli/cli.h"
-#include "trial/smoke_run.h"
-#include "trial/suite_compare.h"
-#include "trial/suite_cts.h"
-#include "trial/deqp_cases.h"
-#include "trial/suite_deqp.h"
-#include "trial/qpa.h"
-#include "trial/suite.h"
+#include "gputest/smoke_run.h"
+#include "gputest/suite_compare.h"
+#include "gputest/suite_cts.h"
+#include "gputest/deqp_cases.h"
+#include "gputest/suite_deqp.h"
+#include "gputest/qpa.h"
+#include "gputest/suite.h"
 
 /* The dEQP suites, for sentences. */
 #define DEQP_SUITES "dEQP-VK, dEQP-GLES2, dEQP-GLES3, dEQP-EGL"

@@ -3,9 +3,9 @@
 #include "cli/cli.h"
 #include "cli/command.h"
 #include "cmd/commands.h"
-#include "ops/session.h"
-#include "ops/lifecycle.h"
-#include "ops/takeover.h"
+#include "cli/session.h"
+#include "lifecycle/lifecycle.h"
+#include "helper/takeover.h"
 #include "base/strbuf.h"
 #include "base/error.h"
 

@@ -1,6 +1,6 @@
 /* The crash policy: reading the journal from the record's cursor, pins and rollbacks. */
 #include "crash/policy.h"
-#include "ops/remember.h"
+#include "lifecycle/remember.h"
 #include "apprules/desktop_find.h"
 #include "apprules/override_files.h"
 #include "apprules/rules.h"
@@ -8,7 +8,7 @@
 #include "base/alloc.h"
 #include "base/programs.h"
 #include "common/storelayout.h"
-#include "trial/seat.h"
+#include "gputest/seat.h"
 
 #include <stdio.h>
 #include <stdlib.h>

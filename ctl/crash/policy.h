@@ -9,7 +9,7 @@
 #define TB_CRASH_POLICY_H
 
 #include "crash/attrib.h"
-#include "ops/lifecycle.h"
+#include "lifecycle/lifecycle.h"
 
 #include <json-c/json.h>
 

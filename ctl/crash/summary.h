@@ -5,7 +5,7 @@
 #ifndef TB_CRASH_SUMMARY_H
 #define TB_CRASH_SUMMARY_H
 
-#include "ops/lifecycle.h"
+#include "lifecycle/lifecycle.h"
 #include "base/strbuf.h"
 
 #include <json-c/json.h>

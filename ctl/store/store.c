@@ -106,7 +106,7 @@ static int entries_are(int rootfd, const char *root, const char *rel, int want, 
 }
 
 /* In each icd/versions/<v>/: a link at the Vulkan ICD file goes at the writer's takeover,
- * which writes the version's files anew (ops/takeover.c); the OpenCL folder is written into,
+ * which writes the version's files anew (helper/takeover.c); the OpenCL folder is written into,
  * so it must be the store's own. */
 static int version_icd_parts(int rootfd, const char *root, struct tb_error *e)
 {
@@ -158,7 +158,7 @@ static int store_check_parts(const struct store *s, struct tb_error *e)
 	/* Elsewhere only links and special files are refused: files are replaced by rename,
 	 * which never follows a link, but a directory written into must be the store's own. */
 	if (!rc) /* env/: files, and links planted at them: env/current.env is replaced at the next
-		  * commit, a version's env file by the writer's takeover (ops/takeover.c) */
+		  * commit, a version's env file by the writer's takeover (helper/takeover.c) */
 		rc = entries_are(rootfd, s->root, STORE_ENV_DIR, PART_FILE | PART_LINK | PART_DIR, 0, e);
 	if (!rc)
 		rc = entries_are(rootfd, s->root, STORE_SMOKE_DIR, PART_FILE | PART_DIR, 0, e);

@@ -21,7 +21,7 @@ FLOOR = math.log(1.03)
 
 def critical(n):
     # the exact null distribution of the signed-rank sum up to 60 pairs, the normal
-    # approximation beyond (as ctl/trial/bench_stats.c)
+    # approximation beyond (as ctl/gputest/bench_stats.c)
     if n > 60:
         c = math.floor(n * (n + 1) / 4 - 1.959963984540054 * math.sqrt(n * (n + 1) * (2 * n + 1) / 24) - 0.5)
         return c if c >= 0 else -1

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "trial/bench_history.h"
+#include "gputest/bench_history.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

@@ -9,8 +9,8 @@
 #include <unistd.h>
 
 #include "base/error.h"
-#include "trial/deqp_cases.h"
-#include "trial/expected.h"
+#include "gputest/deqp_cases.h"
+#include "gputest/expected.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "trial/bench.h"
+#include "gputest/bench.h"
 
 static int printable(const char *s, size_t max)
 {

@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ops/helper_toml_reader.h"
+#include "helper/helper_toml_reader.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

@@ -7,7 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "ops/lifecycle.h"
+#include "lifecycle/lifecycle.h"
 #include "base/hash.h"
 #include "release/release.h"
 #include "../unit/tmpdir.h"

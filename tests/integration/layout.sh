@@ -44,29 +44,29 @@ if [ "$rc" -eq 0 ]; then ok "no two objects use each other's symbols (a registry
 	not_ok "no two objects use each other's symbols (a registry and its entries aside)" "$(head -n 20 "$T/out")"; fi
 # … and sees two planted objects that do, but not a registry's entry that uses the registry.
 cp -R "$TB_BUILD/obj" "$T/obj"
-printf 'void planted_b(void);\nvoid planted_a(void) { planted_b(); }\n' >"$T/tree/ctl/trial/planted_a.c"
-printf 'void planted_a(void);\nvoid planted_b(void) { planted_a(); }\n' >"$T/tree/ctl/trial/planted_b.c"
+printf 'void planted_b(void);\nvoid planted_a(void) { planted_b(); }\n' >"$T/tree/ctl/gputest/planted_a.c"
+printf 'void planted_a(void);\nvoid planted_b(void) { planted_a(); }\n' >"$T/tree/ctl/gputest/planted_b.c"
 printf 'int main(int, char **);\nint (*const status_command)(int, char **) = main;\n' >"$T/tree/ctl/cmd/planted_entry.c"
-for f in trial/planted_a trial/planted_b cmd/planted_entry; do cc -c -o "$T/obj/ctl/$f.o" "$T/tree/ctl/$f.c"; done
+for f in gputest/planted_a gputest/planted_b cmd/planted_entry; do cc -c -o "$T/obj/ctl/$f.o" "$T/tree/ctl/$f.c"; done
 rm "$T/obj/ctl/cmd/status.o"
 run_cmd python3 "$TB_TOP/tests/tools/symbol-cycles.py" "$T/tree" "$T/obj"
 check "the cycle check names two objects that call each other" \
-	sh -c "[ $rc -eq 1 ] && grep -qx 'ctl/trial/planted_a.o <-> ctl/trial/planted_b.o: planted_a.o uses planted_b; planted_b.o uses planted_a' '$T/out'"
+	sh -c "[ $rc -eq 1 ] && grep -qx 'ctl/gputest/planted_a.o <-> ctl/gputest/planted_b.o: planted_a.o uses planted_b; planted_b.o uses planted_a' '$T/out'"
 check "… and only them: the command registry's entry may use the registry" test "$(wc -l <"$T/out")" -eq 1
-rm -rf "$T/obj" "$T/tree/ctl/trial/planted_a.c" "$T/tree/ctl/trial/planted_b.c" "$T/tree/ctl/cmd/planted_entry.c"
+rm -rf "$T/obj" "$T/tree/ctl/gputest/planted_a.c" "$T/tree/ctl/gputest/planted_b.c" "$T/tree/ctl/cmd/planted_entry.c"
 
 # --- contracts spelled once ---
 run_cmd literals "$TB_TOP"
 if [ "$rc" -eq 0 ] && [ ! -s "$T/out" ]; then ok "no store path, exit code, variable or smoke test name outside tb323fu-mesa/common"; else
 	not_ok "no store path, exit code, variable or smoke test name outside tb323fu-mesa/common" "$(head -n 20 "$T/out")"; fi
-cat >>"$T/tree/ctl/trial/side.c" <<'C'
+cat >>"$T/tree/ctl/gputest/side.c" <<'C'
 static const char *planted(void) { return getenv("OCL_ICD_VENDORS") ? "vk.compute" : "env/current.env"; }
 static void planted_exit(void) { exit(3); }
 C
 printf 'static const char *root = "/var/lib/tb323fu/mesa";\n' >>"$T/tree/tb323fu-mesa/launcher/which.c"
 run_cmd literals "$T/tree"
 check "the literal check sees a variable, a test name, a store path and an exit code" \
-	test "$(grep -c '^ctl/trial/side.c:' "$T/out")" -eq 2 -a "$(grep -c '^tb323fu-mesa/launcher/which.c:' "$T/out")" -eq 1
+	test "$(grep -c '^ctl/gputest/side.c:' "$T/out")" -eq 2 -a "$(grep -c '^tb323fu-mesa/launcher/which.c:' "$T/out")" -eq 1
 
 # --- a changed header rebuilds exactly its users ---
 build=$(basename "$TB_BUILD")

@@ -217,10 +217,10 @@ ctl/flatpak/export.c	a Flatpak installation's folders, outside the store
 ctl/flatpak/session.c	an installation's overrides/, outside the store
 ctl/apprules/rules.c	a user's rule folder (~/.config/tb323fu) or the reached store root
 ctl/apprules/override_files.c	the desktop's applications folder, outside the store
-ctl/cmd/app_scope.c	a rule scope's folder, outside the store
+ctl/scope/app_scope.c	a rule scope's folder, outside the store
 ctl/cmd/pack.c	pack's output folder, outside the store
-ctl/trial/suite_deqp.c	a batch's folder in the run's private temporary folder
-ctl/trial/bench.c	bench's results folder, made fresh (0700) in cache/ reached by the helper
+ctl/gputest/suite_deqp.c	a batch's folder in the run's private temporary folder
+ctl/gputest/bench.c	bench's results folder, made fresh (0700) in cache/ reached by the helper
 EOF
 (cd "$TB_TOP" && grep -rlE '(mkdir_p|mkdir_below|mkdirat|[^_a-z]mkdir)\(' ctl --include='*.c' | grep -v '^ctl/base/fs.c$') >"$T/makers"
 _bad=

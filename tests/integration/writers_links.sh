@@ -96,7 +96,7 @@ expect_exit 0 "the store is whole after all of it" ctl mesa verify --all
 # allowed FILE:PATTERN: opens that may meet an existing file, with why
 cat >"$T/allowed" <<'EOF'
 ctl/store/store.c:O_RDWR | O_CREAT | O_NOFOLLOW | O_NONBLOCK	the store's .lock: kept between writers (flock), never a link, never waited on
-ctl/cmd/app_scope.c:O_RDWR | O_CREAT | O_NOFOLLOW	a rule scope's lock file: kept between writers (flock), never a link
+ctl/scope/app_scope.c:O_RDWR | O_CREAT | O_NOFOLLOW	a rule scope's lock file: kept between writers (flock), never a link
 ctl/release/fetch.c:O_RDWR | O_CREAT | O_NOFOLLOW	a partial download in the store's cache/, resumed by Range: never a link, under the lock
 ctl/store/pins.c:O_RDWR | O_CREAT : O_RDONLY) | O_NOFOLLOW | O_NONBLOCK	a version's pin in .pins/: kept between readers (flock), never a link, never waited on
 EOF

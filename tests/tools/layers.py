@@ -2,10 +2,11 @@
 """Checks the include direction of docs/design.md §15 over a source tree and prints every
 include that goes against it (file:line: the layer, the include); exit 1 when there is one.
 
-  common  <  base  <  store  <  release | trial  <  flatpak  <  apprules  <  ops  <  crash
-          <  cli  <  cmd  <  ctl/main.c
+  common  <  base  <  store  <  release | gputest  <  flatpak  <  apprules  <  lifecycle  <  helper
+          <  bisect | health | crash  <  cli  <  scope | render  <  cmd  <  ctl/main.c
 
-A file of ctl/ includes its own layer or one below it (release and trial not each other);
+A file of ctl/ includes its own layer or one below it, never another of the same rank (release
+and gputest, bisect, health and crash, scope and render do not include each other);
 tb323fu-mesa/launcher and tb323fu-mesa/smoke include themselves and common only; common
 includes only common. Usage: layers.py TOP"""
 import os
@@ -13,8 +14,9 @@ import re
 import subprocess
 import sys
 
-RANK = {"common": 0, "base": 1, "store": 2, "release": 3, "trial": 3, "flatpak": 4, "apprules": 5, "ops": 6,
-        "crash": 7, "cli": 8, "cmd": 9}
+RANK = {"common": 0, "base": 1, "store": 2, "release": 3, "gputest": 3, "flatpak": 4, "apprules": 5,
+        "lifecycle": 6, "helper": 7, "bisect": 8, "health": 8, "crash": 8, "cli": 9, "scope": 10, "render": 10,
+        "cmd": 11}
 INCLUDE = re.compile(r'\s*#\s*include\s+"([a-z]+)/')
 
 

@@ -14,9 +14,9 @@ import sys
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from layers import built_objects, nm_symbols  # noqa: E402
 
-# The registries: ctl/main.c lists the commands, a group's entry its commands, trial/suite.c
+# The registries: ctl/main.c lists the commands, a group's entry its commands, gputest/suite.c
 # the suites.
-REGISTRIES = {"ctl/main.o", "ctl/cmd/app.o", "ctl/cmd/flatpak.o", "ctl/trial/suite.o"}
+REGISTRIES = {"ctl/main.o", "ctl/cmd/app.o", "ctl/cmd/flatpak.o", "ctl/gputest/suite.o"}
 # nm's letters of code (the rest of the defined ones are data: tables, entries)
 CODE = {"T", "t", "W", "w", "i"}
 

@@ -12,8 +12,8 @@
 #include <cmocka.h>
 #include <json-c/json.h>
 
-#include "trial/bench.h"
-#include "trial/suite_compare.h"
+#include "gputest/bench.h"
+#include "gputest/suite_compare.h"
 
 struct parsed {
 	int ok;

@@ -1,4 +1,4 @@
-/* Every bench kept (ctl/trial/bench_history.c) on fixed inputs: the bounds (50 runs a version,
+/* Every bench kept (ctl/gputest/bench_history.c) on fixed inputs: the bounds (50 runs a version,
  * 500 in all, the oldest going first), the reader of the file (hostile runs left out, strings
  * bounded), the lines --history shows (the whole or one figure, a version's alone), the last
  * run of each version in release order, and when the newest version benched slower than the
@@ -14,7 +14,7 @@
 
 #include <cmocka.h>
 
-#include "trial/bench_history.h"
+#include "gputest/bench_history.h"
 #include "base/alloc.h"
 #include "base/fs.h"
 #include "tmpdir.h"

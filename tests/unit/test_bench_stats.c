@@ -9,7 +9,7 @@
 
 #include <cmocka.h>
 
-#include "trial/bench_stats.h"
+#include "gputest/bench_stats.h"
 
 /* Two-sided 0.05 critical values of Wilcoxon's signed-rank statistic, as the printed tables
  * give them; none below 6 pairs. */

@@ -8,8 +8,8 @@
 
 #include <cmocka.h>
 
-#include "ops/bisect_plan.h"
-#include "trial/bench_stats.h"
+#include "bisect/bisect_plan.h"
+#include "gputest/bench_stats.h"
 
 #include <math.h>
 
@@ -20,7 +20,7 @@ struct run {
 };
 
 /* A bisect over n versions, 0 good and n-1 bad, where the first bad one is first_bad and the
- * versions of skip_mask (bit i: index i) cannot be tested, as ops/bisect.c drives the plan. */
+ * versions of skip_mask (bit i: index i) cannot be tested, as bisect/bisect.c drives the plan. */
 static void simulate(size_t n, size_t first_bad, uint64_t skip_mask, struct run *r)
 {
 	struct bisect_plan p;

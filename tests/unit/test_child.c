@@ -16,7 +16,7 @@
 #include <cmocka.h>
 
 #include "tmpdir.h"
-#include "trial/child.h"
+#include "gputest/child.h"
 #include "base/error.h"
 #include "base/fs.h"
 

@@ -10,9 +10,9 @@
 #include <cmocka.h>
 #include <json-c/json.h>
 
-#include "trial/child.h"
-#include "trial/qpa.h"
-#include "trial/smoke_run.h"
+#include "gputest/child.h"
+#include "gputest/qpa.h"
+#include "gputest/smoke_run.h"
 
 static const char *const full_log =
 	"#sessionInfo releaseName git-1234\n"

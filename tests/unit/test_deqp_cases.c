@@ -13,10 +13,10 @@
 #include <json-c/json.h>
 
 #include "base/fs.h"
-#include "trial/deqp_cases.h"
-#include "trial/expected.h"
-#include "trial/jobs.h"
-#include "trial/suite_compare.h"
+#include "gputest/deqp_cases.h"
+#include "gputest/expected.h"
+#include "gputest/jobs.h"
+#include "gputest/suite_compare.h"
 #include "tmpdir.h"
 
 static char *write_tmp(const char *dir, const char *name, const char *text)

@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "base/config.h"
+#include "helper/helper_toml.h"
 #include "tmpdir.h"
 #include "base/error.h"
 #include "base/alloc.h"

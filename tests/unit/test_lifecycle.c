@@ -12,7 +12,7 @@
 #include <unistd.h>
 
 #include "base/config.h"
-#include "ops/lifecycle.h"
+#include "lifecycle/lifecycle.h"
 #include "store/manifest.h"
 #include "store/state.h"
 #include "store/txn.h"

@@ -1,4 +1,4 @@
-/* The registry of suites (trial/suite.h): each suite is found by its name and alias, the
+/* The registry of suites (gputest/suite.h): each suite is found by its name and alias, the
  * choices of `smoke --suite` are exactly those names, mesa.conf's smoke_suite takes each name
  * and finds the same suite, and a name of none is refused. */
 #include <setjmp.h>
@@ -12,8 +12,8 @@
 #include "base/alloc.h"
 #include "base/config.h"
 #include "base/error.h"
-#include "trial/deqp_cases.h"
-#include "trial/suite.h"
+#include "gputest/deqp_cases.h"
+#include "gputest/suite.h"
 
 static void test_names_and_aliases(void **state)
 {
