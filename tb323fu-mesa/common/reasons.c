@@ -22,21 +22,3 @@ int tb_reason_find(const char *id)
 			return i;
 	return -1;
 }
-
-enum tb_reason tb_reason_of_code(int code)
-{
-	switch (code) {
-	case TB_EUSAGE:
-		return TB_R_USAGE;
-	case TB_EBUSY:
-		return TB_R_BUSY;
-	case TB_EVERIFY:
-		return TB_R_MANIFEST_INVALID;
-	case TB_ENET:
-		return TB_R_NETWORK;
-	case TB_ESMOKE:
-		return TB_R_SMOKE_FAILED;
-	default:
-		return TB_R_FAILED;
-	}
-}

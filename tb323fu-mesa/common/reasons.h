@@ -77,8 +77,4 @@ int tb_reason_same(enum tb_reason a, enum tb_reason b);
 /* The first row whose id is id, or -1. */
 int tb_reason_find(const char *id);
 
-/* The reason a failure that names none gets from its exit code: usage, busy,
- * manifest-invalid (4), network (5), smoke-failed (6), else failed. */
-enum tb_reason tb_reason_of_code(int code);
-
 #endif
