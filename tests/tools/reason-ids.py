@@ -4,7 +4,10 @@ enum and the typed names TB_R_X and common/reasons.c the table) against docs/des
 every row's id is in §9's list and every id of that list has a row; no two rows have one name,
 and no two rows are the same id with the same exit code. A failure is raised by its row (ctl/base/error.h), so the
 compiler checks the ids the code names; what it cannot see is checked here: tb_fail_code takes
-an exit code passed on from an earlier failure, never one spelled (TB_EFAIL).
+an exit code passed on from an earlier failure, never one spelled (TB_EFAIL). And the catch-all
+stays rare: of the failure sites (each call of tb_fail, tb_fail_errno, tb_fail_errno_as and
+tb_fail_code in ctl/ and tb323fu-mesa/, and of the launcher's fail), at most one in ten names
+TB_R_FAILED; both counts are printed.
 Prints each mismatch; exit 1 when there is one. Usage: reason-ids.py TOP; reason-ids.py
 --table TOP prints the table (each id, then its exit codes) for the tests' JSON checks."""
 import os
@@ -20,6 +23,11 @@ DEF = "tb323fu-mesa/common/reasons.def"
 KEBAB = re.compile(r"^[a-z]+(?:-[a-z]+)*$")
 # tb_fail_code(e, CODE, …) with an exit code spelled where one passed on belongs.
 SPELLED_CODE = re.compile(r"\btb_fail_code\(\s*[^,()]+,\s*(TB_E\w+)\s*,")
+# A call of a function that raises a failure, and where its reason is among its arguments;
+# fail is the launcher's (tb323fu-mesa/), a name other parts use for helpers of their own.
+RAISE = re.compile(r"(?<![\w.>])(tb_fail_errno_as|tb_fail_errno|tb_fail_code|tb_fail|fail)\(")
+REASON_ARG = {"tb_fail": 1, "tb_fail_errno": 1, "tb_fail_errno_as": 1, "tb_fail_code": 2, "fail": 0}
+CATCH_ALL = re.compile(r"\bTB_R_FAILED\b")
 
 
 def read(top, rel):
@@ -40,15 +48,65 @@ def documented(top):
     return {w for w in re.findall(r"`([^`]+)`", listed) if KEBAB.match(w) and w != "reason"}
 
 
-def spelled_codes(top):
+def sources(top):
+    """(path relative to top, text) of each C source of ctl/ and tb323fu-mesa/."""
     for part in ("ctl", "tb323fu-mesa"):
         for d, _, files in sorted(os.walk(os.path.join(top, part))):
             for f in sorted(files):
                 if f.endswith((".c", ".cpp")):
-                    path = os.path.join(d, f)
-                    text = read(top, os.path.relpath(path, top))
-                    for m in SPELLED_CODE.finditer(text):
-                        yield os.path.relpath(path, top), text.count("\n", 0, m.start()) + 1, m.group(1)
+                    rel = os.path.relpath(os.path.join(d, f), top)
+                    yield rel, read(top, rel)
+
+
+def arguments(text, at):
+    """The top-level arguments of the call whose "(" ends just before at, as written."""
+    args, depth, start, i, quoted = [], 0, at, at, False
+    while i < len(text):
+        ch = text[i]
+        if quoted:
+            if ch == "\\":
+                i += 1
+            elif ch == '"':
+                quoted = False
+        elif ch == '"':
+            quoted = True
+        elif ch == "(":
+            depth += 1
+        elif ch == ")":
+            if depth == 0:
+                args.append(text[start:i])
+                return args
+            depth -= 1
+        elif ch == "," and depth == 0:
+            args.append(text[start:i])
+            start = i + 1
+        i += 1
+    return args
+
+
+def failure_sites(top):
+    """[(path, line, the reason argument as written)] of every call that raises a failure."""
+    sites = []
+    for rel, text in sources(top):
+        # comments blanked, lines kept
+        text = re.sub(r"/\*.*?\*/", lambda m: re.sub(r"[^\n]", " ", m.group()), text, flags=re.S)
+        for m in RAISE.finditer(text):
+            name = m.group(1)
+            if name == "fail" and not rel.startswith("tb323fu-mesa/"):
+                continue
+            line_start = text.rfind("\n", 0, m.start()) + 1
+            if text[line_start:m.start()].lstrip().startswith("#define"):
+                continue
+            args = arguments(text, m.end())
+            reason = args[REASON_ARG[name]].strip() if len(args) > REASON_ARG[name] else ""
+            sites.append((rel, text.count("\n", 0, m.start()) + 1, reason))
+    return sites
+
+
+def spelled_codes(top):
+    for rel, text in sources(top):
+        for m in SPELLED_CODE.finditer(text):
+            yield rel, text.count("\n", 0, m.start()) + 1, m.group(1)
 
 
 def main():
@@ -78,6 +136,12 @@ def main():
         bad.append("docs/design.md §9: \"%s\" is documented but not in the table" % rid)
     for rel, line, code in spelled_codes(top):
         bad.append("%s:%d: tb_fail_code with %s spelled; raise the reason itself (tb_fail)" % (rel, line, code))
+    sites = failure_sites(top)
+    catch_all = [(rel, line) for rel, line, reason in sites if CATCH_ALL.search(reason)]
+    print("# failure sites: %d, naming the catch-all TB_R_FAILED: %d" % (len(sites), len(catch_all)))
+    if len(catch_all) * 10 > len(sites):
+        bad.append("TB_R_FAILED is named at %d of %d failure sites, more than 1 in 10; give the new ones "
+                   "their specific reasons (docs/design.md §9); one is %s:%d" % (len(catch_all), len(sites), *catch_all[-1]))
     for b in bad:
         print(b)
     sys.exit(1 if bad else 0)
