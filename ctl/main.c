@@ -62,7 +62,7 @@ static int print_outcome(const struct cli *c, struct outcome *o, int json_progre
 			json_object_object_add(o->fields, "message", json_object_new_string(msg));
 		if (o->code)
 			json_object_object_add(o->fields, "reason",
-					       json_object_new_string(o->reason ? o->reason : tb_reason_id(TB_R_FAILED)));
+					       json_object_new_string(tb_reason_id(o->reason)));
 		printf("%s\n", json_out(o->fields, JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE));
 		if (o->code && !o->report && !json_progress)
 			say(stderr, "tb323fu-ctl: ", msg);
@@ -186,7 +186,7 @@ static int usage_failed(const char *sentence)
 	if (early.json_progress) {
 		cli_progress("json");
 		cli_progress_finished(early.operation ? early.operation : "", tb_reason_code(TB_R_USAGE),
-				      tb_reason_id(TB_R_USAGE), sentence);
+				      TB_R_USAGE, sentence);
 	} else {
 		say(stderr, "tb323fu-ctl: ", sentence);
 	}
@@ -202,7 +202,7 @@ static void library_failed(const char *sentence)
 	running_end(tb_reason_code(r), tb_reason_id(r), sentence);
 	early_json_failure(sentence, r);
 	if (early.json_progress)
-		cli_progress_finished(early.operation ? early.operation : "", tb_reason_code(r), tb_reason_id(r), sentence);
+		cli_progress_finished(early.operation ? early.operation : "", tb_reason_code(r), r, sentence);
 	else
 		say(stderr, "tb323fu-ctl: ", sentence);
 	fflush(stdout);
@@ -280,7 +280,7 @@ static int run(const struct cli_line *l, int argc, char **argv)
 		o.message = kept;
 	}
 	cli_hints_keep_json(o.fields, l->g.store, l->g.config);
-	running_end(o.code, o.code ? o.reason : "", o.message);
+	running_end(o.code, o.code ? tb_reason_id(o.reason) : "", o.message);
 	cli_progress_finished(name, o.code, o.reason, o.message);
 	int rc = print_outcome(&c, &o, !strcmp(l->g.progress, "json"));
 	json_object_put(o.fields);

@@ -133,23 +133,23 @@ int override_build(const char *text, size_t len, const char *orig_path, const ch
 		   struct tb_error *e)
 {
 	if (len > DESKTOP_MAX_BYTES)
-		return tb_fail(e, TB_R_FAILED, "the desktop entry %s is over 1 MiB; no rule was set", orig_path);
+		return tb_fail(e, TB_R_FILE_INVALID, "the desktop entry %s is over 1 MiB; no rule was set", orig_path);
 	if (memchr(text, '\0', len) || !g_utf8_validate(text, (gssize)len, NULL) ||
 	    !g_utf8_validate(orig_path, -1, NULL))
-		return tb_fail(e, TB_R_FAILED, "the desktop entry %s is not UTF-8 text, as desktop entries must be; no rule was set", orig_path);
+		return tb_fail(e, TB_R_FILE_INVALID, "the desktop entry %s is not UTF-8 text, as desktop entries must be; no rule was set", orig_path);
 	if (has_control(text, len))
-		return tb_fail(e, TB_R_FAILED, "the desktop entry %s has a control character, which desktop entries may not have; no rule was set", orig_path);
+		return tb_fail(e, TB_R_FILE_INVALID, "the desktop entry %s has a control character, which desktop entries may not have; no rule was set", orig_path);
 	if (strspn(spec->launcher, EXEC_PLAIN) != strlen(spec->launcher) || spec->launcher[0] != '/' ||
 	    (spec->store && strspn(spec->store, EXEC_PLAIN) != strlen(spec->store)))
 		return tb_fail(e, TB_R_FAILED, "the launcher %s or the store %s has characters an Exec line would have to quote; install them under a plain path",
 			       spec->launcher, spec->store ? spec->store : "");
 	GKeyFile *kf = load_entry(text, len);
 	if (!kf)
-		return tb_fail(e, TB_R_FAILED, "the desktop entry %s is not a desktop entry GLib can read; no rule was set", orig_path);
+		return tb_fail(e, TB_R_FILE_INVALID, "the desktop entry %s is not a desktop entry GLib can read; no rule was set", orig_path);
 	const char *why = unusable(kf);
 	if (why) {
 		g_key_file_free(kf);
-		return tb_fail(e, TB_R_FAILED, "the desktop entry %s %s; no rule was set", orig_path, why);
+		return tb_fail(e, TB_R_FILE_INVALID, "the desktop entry %s %s; no rule was set", orig_path, why);
 	}
 	int distro = !strcmp(spec->choice, "distro");
 	char *prefix = prefix_of(spec, spec->choice, spec->gl), *other = prefix_of(spec, distro ? "current" : "distro", NULL);
@@ -182,7 +182,7 @@ int override_build(const char *text, size_t len, const char *orig_path, const ch
 		free(prefix);
 		free(other);
 		g_key_file_free(kf);
-		return tb_fail(e, TB_R_FAILED,
+		return tb_fail(e, TB_R_FILE_INVALID,
 			       "the desktop entry %s would make an entry of ours of %zu bytes (each of its "
 			       "actions wrapped), more than the %d MiB this tool reads back; no rule was set "
 			       "(start it with `tb323fu-mesa run` instead)",

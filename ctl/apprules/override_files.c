@@ -61,8 +61,8 @@ int override_plan(const struct app_scope *sc, const char *id, const char *orig_p
 	char *text = read_small_file(orig_path, DESKTOP_MAX_BYTES, &len);
 	if (!text) {
 		if (errno == E2BIG)
-			return tb_fail(e, TB_R_FAILED, "the desktop entry %s is over 1 MiB; no rule was set", orig_path);
-		return tb_fail_errno(e, TB_R_FAILED, "cannot read the desktop entry %s", orig_path);
+			return tb_fail(e, TB_R_FILE_INVALID, "the desktop entry %s is over 1 MiB; no rule was set", orig_path);
+		return tb_fail_errno(e, TB_R_IO_ERROR, "cannot read the desktop entry %s", orig_path);
 	}
 	char hex[SHA256_HEX_LEN + 1];
 	struct sha256_stream *h = sha256_begin();
@@ -99,7 +99,7 @@ int override_remove(const struct app_scope *sc, const char *id, struct tb_error 
 		return 0;
 	char *path = path_join(sc->apps_dir, id);
 	int rc = unlink(path) != 0 && errno != ENOENT
-			 ? tb_fail_errno(e, TB_R_FAILED, "cannot remove %s", path) : 0;
+			 ? tb_fail_errno(e, TB_R_IO_ERROR, "cannot remove %s", path) : 0;
 	free(path);
 	return rc;
 }

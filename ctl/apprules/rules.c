@@ -213,7 +213,7 @@ int apprules_load(const struct app_scope *sc, struct app_rules *r, struct tb_err
 				       "you may not read the system's rule file %s; nothing was changed: run the command as root (sudo)",
 				       sc->rules_file),
 			       -1;
-		return tb_fail_errno(e, TB_R_FAILED, "cannot read the rules %s", sc->rules_file), -1;
+		return tb_fail_errno(e, TB_R_IO_ERROR, "cannot read the rules %s", sc->rules_file), -1;
 	}
 	/* one owner: a user's rules are that user's file, the system's the store owner's */
 	struct stat st;

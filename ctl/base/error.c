@@ -7,10 +7,16 @@
 #include <stdio.h>
 #include <string.h>
 
-/* The reason an errno names more precisely than the caller's (tb_fail_errno), else r. */
+/* The reason an errno names more precisely than the caller's (tb_fail_errno), else r. A file
+ * that is not there is not-found only where r is a catch-all (io-error, failed): a row the
+ * caller chose for it (damaged for a part of the store) says more. */
 static enum tb_reason reason_of_errno(int errnum, enum tb_reason r)
 {
 	switch (errnum) {
+	case ENOENT:
+		return r == TB_R_IO_ERROR || r == TB_R_FAILED ? TB_R_NOT_FOUND_LOCAL : r;
+	case ENOMEM:
+		return TB_R_OUT_OF_MEMORY;
 	case ENOSPC:
 	case EDQUOT:
 		return TB_R_NO_SPACE;

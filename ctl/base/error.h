@@ -35,7 +35,8 @@ int (tb_fail)(struct tb_error *e, enum tb_reason r, const char *fmt, ...)
 
 /* Like tb_fail, appending ": strerror(errno)"; the errno may name the reason more precisely
  * than r: ENOSPC and EDQUOT no-space, EACCES and EPERM permission, EROFS read-only, EINTR
- * interrupted, E2BIG too-large (the exit code stays r's). */
+ * interrupted, E2BIG too-large, ENOMEM out-of-memory, and ENOENT not-found where r is
+ * TB_R_IO_ERROR or TB_R_FAILED (the exit code stays r's). */
 int (tb_fail_errno)(struct tb_error *e, enum tb_reason r, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 #define tb_fail_errno(e, r, ...) (tb_fail_errno)((e), TB_REASON_ARG(r), __VA_ARGS__)

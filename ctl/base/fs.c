@@ -22,7 +22,7 @@ int mkdir_p(const char *path, mode_t mode, struct tb_error *e)
 			char c = *s;
 			*s = '\0';
 			if (mkdir(p, mode) != 0 && errno != EEXIST) {
-				int r = tb_fail_errno(e, TB_R_FAILED, "cannot create %s", p);
+				int r = tb_fail_errno(e, TB_R_IO_ERROR, "cannot create %s", p);
 				free(p);
 				return r;
 			}
@@ -33,7 +33,7 @@ int mkdir_p(const char *path, mode_t mode, struct tb_error *e)
 	}
 	free(p);
 	if (!is_directory(path))
-		return tb_fail(e, TB_R_FAILED, "%s exists and is not a directory", path);
+		return tb_fail(e, TB_R_IO_ERROR, "%s exists and is not a directory", path);
 	return TB_OK;
 }
 
@@ -41,7 +41,7 @@ int mkdir_below(const char *base, const char *rel, mode_t mode, struct tb_error 
 {
 	int fd = open(base, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (fd < 0)
-		return tb_fail_errno(e, TB_R_FAILED, "cannot open %s", base);
+		return tb_fail_errno(e, TB_R_IO_ERROR, "cannot open %s", base);
 	char *r = xstrdup(rel);
 	struct strbuf done = {0};
 	sb_appendf(&done, "%s", base);
@@ -50,7 +50,7 @@ int mkdir_below(const char *base, const char *rel, mode_t mode, struct tb_error 
 	     level = strtok_r(NULL, "/", &save)) {
 		sb_appendf(&done, "/%s", level);
 		if (mkdirat(fd, level, mode) != 0 && errno != EEXIST) {
-			rc = tb_fail_errno(e, TB_R_FAILED, "cannot create %s", done.buf);
+			rc = tb_fail_errno(e, TB_R_IO_ERROR, "cannot create %s", done.buf);
 			break;
 		}
 		int next = openat(fd, level, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
@@ -66,7 +66,7 @@ int mkdir_below(const char *base, const char *rel, mode_t mode, struct tb_error 
 					     "%s is a file where a folder of ours belongs; move it away and run "
 					     "the command again", done.buf);
 			else
-				rc = tb_fail_errno(e, TB_R_FAILED, "cannot open %s", done.buf);
+				rc = tb_fail_errno(e, TB_R_IO_ERROR, "cannot open %s", done.buf);
 			break;
 		}
 		close(fd);
@@ -169,7 +169,7 @@ int atomic_out_open(struct atomic_out *o, const char *path, mode_t mode, struct 
 	/* mkostemp: O_CREAT|O_EXCL under a name no one can guess ahead; O_NOFOLLOW besides. */
 	o->fd = mkostemp(o->tmp, O_CLOEXEC | O_NOFOLLOW);
 	if (o->fd < 0) {
-		int r = tb_fail_errno(e, TB_R_FAILED, "cannot write %s", path);
+		int r = tb_fail_errno(e, TB_R_IO_ERROR, "cannot write %s", path);
 		free(o->tmp);
 		free(o->path);
 		o->tmp = o->path = NULL;
@@ -186,7 +186,7 @@ int atomic_out_write(struct atomic_out *o, const void *data, size_t len, struct 
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n <= 0)
-			return tb_fail_errno(e, TB_R_FAILED, "cannot write %s (is the disk full?)", o->path);
+			return tb_fail_errno(e, TB_R_IO_ERROR, "cannot write %s (is the disk full?)", o->path);
 		p += n;
 		len -= (size_t)n;
 	}
@@ -209,12 +209,12 @@ int atomic_out_commit(struct atomic_out *o, int sync, struct tb_error *e)
 {
 	int rc = TB_OK;
 	if (fchmod(o->fd, o->mode) != 0 || (sync && fsync(o->fd) != 0))
-		rc = tb_fail_errno(e, TB_R_FAILED, "cannot write %s", o->path);
+		rc = tb_fail_errno(e, TB_R_IO_ERROR, "cannot write %s", o->path);
 	if (close(o->fd) != 0 && !rc)
-		rc = tb_fail_errno(e, TB_R_FAILED, "cannot write %s (is the disk full?)", o->path);
+		rc = tb_fail_errno(e, TB_R_IO_ERROR, "cannot write %s (is the disk full?)", o->path);
 	o->fd = -1;
 	if (!rc && rename(o->tmp, o->path) != 0)
-		rc = tb_fail_errno(e, TB_R_FAILED, "cannot replace %s", o->path);
+		rc = tb_fail_errno(e, TB_R_IO_ERROR, "cannot replace %s", o->path);
 	if (rc) {
 		atomic_out_abort(o);
 		return rc;
@@ -251,9 +251,9 @@ int atomic_symlink(const char *target, const char *path, struct tb_error *e)
 	unlink(tmp);
 	int rc = TB_OK;
 	if (symlink(target, tmp) != 0)
-		rc = tb_fail_errno(e, TB_R_FAILED, "cannot create link %s", path);
+		rc = tb_fail_errno(e, TB_R_IO_ERROR, "cannot create link %s", path);
 	else if (rename(tmp, path) != 0) {
-		rc = tb_fail_errno(e, TB_R_FAILED, "cannot replace link %s", path);
+		rc = tb_fail_errno(e, TB_R_IO_ERROR, "cannot replace link %s", path);
 		unlink(tmp);
 	} else {
 		char *dir = dir_of(path);
@@ -365,7 +365,7 @@ char *temp_dir_make(const char *name, const char *what, struct tb_error *e)
 	free(leaf);
 	if (mkdtemp(path))
 		return path;
-	tb_fail_errno_as(e, TB_R_FAILED, "cannot create a temporary directory for %s", what);
+	tb_fail_errno_as(e, TB_R_IO_ERROR, "cannot create a temporary directory for %s", what);
 	free(path);
 	return NULL;
 }

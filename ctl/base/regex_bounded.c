@@ -80,7 +80,7 @@ int regex_compile_bounded(regex_t *re, const char *pattern, int cflags, const ch
 	const char *more;
 	int shown = shown_length(pattern, &more);
 	if (strlen(pattern) > REGEX_MAX_LENGTH)
-		return tb_fail(e, TB_R_FAILED,
+		return tb_fail(e, TB_R_CONFIG_INVALID,
 			       "%s \"%.*s%s\" is %zu bytes long, more than the %d a regular expression "
 			       "may have here; use a shorter one",
 			       what, shown, pattern, more, strlen(pattern), REGEX_MAX_LENGTH);
@@ -90,7 +90,7 @@ int regex_compile_bounded(regex_t *re, const char *pattern, int cflags, const ch
 					"cannot compile %s \"%.*s%s\" within a memory limit", what, shown,
 					pattern, more);
 	if (t == TOO_LARGE)
-		return tb_fail(e, TB_R_FAILED,
+		return tb_fail(e, TB_R_CONFIG_INVALID,
 			       "%s \"%.*s%s\" needs more than %ld MiB to compile (each repetition "
 			       "count is expanded in memory); use smaller counts such as {1,100}, or "
 			       "+ and * instead",
@@ -99,7 +99,7 @@ int regex_compile_bounded(regex_t *re, const char *pattern, int cflags, const ch
 	if (rc != 0) {
 		char why[128];
 		regerror(rc, re, why, sizeof why);
-		return tb_fail(e, TB_R_FAILED,
+		return tb_fail(e, TB_R_CONFIG_INVALID,
 			       "%s \"%.*s%s\" is not an extended regular expression (%s); correct it",
 			       what, shown, pattern, more, why);
 	}

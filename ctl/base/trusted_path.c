@@ -52,14 +52,14 @@ static int refuse(const char *what, const char *path, const char *part, const st
 	const char *kind = S_ISDIR(st->st_mode) ? "the folder" : "the file";
 	int root = geteuid() == 0;
 	if (!owner_ok(st->st_uid))
-		return tb_fail(e, TB_R_FAILED,
+		return tb_fail(e, TB_R_UNSAFE_PATH,
 			       "refusing to run %s %s: %s %s belongs to user %u (not %s), who could "
 			       "replace what runs; give it to %s (chown %s %s) or put the program where "
 			       "only %s can change it",
 			       what, path, kind, part, (unsigned)st->st_uid, root ? "root" : "you or root",
 			       root ? "root" : "yourself", root ? "root" : "\"$USER\"", part,
 			       root ? "root" : "you");
-	return tb_fail(e, TB_R_FAILED,
+	return tb_fail(e, TB_R_UNSAFE_PATH,
 		       "refusing to run %s %s: %s %s is writable by %s (mode %04o), so they "
 		       "could replace what runs; take that away (chmod go-w %s) or put the program where "
 		       "only %s can change it",
@@ -81,12 +81,12 @@ int trusted_program_path(const char *path, const char *what, struct tb_error *e)
 {
 	char cwd[PATH_MAX];
 	if (path[0] != '/' && !getcwd(cwd, sizeof cwd))
-		return tb_fail_errno(e, TB_R_FAILED, "cannot check %s %s", what, path);
+		return tb_fail_errno(e, TB_R_IO_ERROR, "cannot check %s %s", what, path);
 	/* todo: the path still to walk; dir: the folders walked so far, each one checked. */
 	char *todo = path[0] == '/' ? xstrdup(path) : xasprintf("%s/%s", cwd, path);
 	char *dir = xstrdup("/");
 	struct stat st;
-	int rc = lstat("/", &st) ? tb_fail_errno(e, TB_R_FAILED, "cannot check %s %s", what, path)
+	int rc = lstat("/", &st) ? tb_fail_errno(e, TB_R_IO_ERROR, "cannot check %s %s", what, path)
 	       : !owner_ok(st.st_uid) || others_may_write(&st) ? refuse(what, path, "/", &st, e)
 							       : TB_OK;
 	for (int links = 0; !rc && *todo;) {
@@ -103,12 +103,12 @@ int trusted_program_path(const char *path, const char *what, struct tb_error *e)
 			char target[PATH_MAX];
 			ssize_t len;
 			if (lstat(next, &st) != 0) {
-				rc = tb_fail_errno(e, TB_R_FAILED, "cannot check %s %s (%s)", what, path, next);
+				rc = tb_fail_errno(e, TB_R_IO_ERROR, "cannot check %s %s (%s)", what, path, next);
 			} else if (S_ISLNK(st.st_mode)) {
 				/* The link's folder is dir, already checked: go on where it points. */
 				if (++links > MAX_LINKS || (len = readlink(next, target, sizeof target - 1)) < 0) {
 					errno = links > MAX_LINKS ? ELOOP : errno;
-					rc = tb_fail_errno(e, TB_R_FAILED, "cannot check %s %s", what, path);
+					rc = tb_fail_errno(e, TB_R_IO_ERROR, "cannot check %s %s", what, path);
 				} else {
 					target[len] = '\0';
 					char *joined = xasprintf("%s/%s", target, todo);

@@ -430,7 +430,7 @@ static int bench_command_of(struct bisection *b, struct tb_error *e)
 	}
 	char *clpeak = find_program(BENCH_DEFAULT_COMMAND, NULL);
 	if (!clpeak)
-		return tb_fail(e, TB_R_FAILED,
+		return tb_fail(e, TB_R_PROGRAM_MISSING,
 			       "clpeak is not installed (apt-get install clpeak), or name another benchmark with --command");
 	int rc = trusted_program_path(clpeak, "clpeak", e);
 	if (rc) {
@@ -712,7 +712,7 @@ static int test_version(struct bisection *b, struct candidate *c, struct tb_erro
 			st.output = st.output ? st.output : xstrdup("");
 			step_add(b, &st);
 			free(event);
-			return tb_fail(e, TB_R_FAILED,
+			return tb_fail(e, TB_R_PROGRAM_FAILED,
 				       "the command exited %d on Mesa %s, which is neither good (0), bad (1-124) nor untestable (125), so bisect stops as git bisect run does; end the command with `|| exit 1` to count that as bad",
 				       st.code, c->version);
 		}
@@ -838,7 +838,7 @@ static int open_log(struct bisection *b, struct tb_error *e)
 	char *path = path_join(b->ws.root, STORE_BISECT_RUNNING_LOG);
 	unlink(path);
 	b->log_fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
-	int rc = b->log_fd < 0 ? tb_fail(e, TB_R_FAILED, "cannot write %s: %s; check the store's folder", path,
+	int rc = b->log_fd < 0 ? tb_fail(e, TB_R_IO_ERROR, "cannot write %s: %s; check the store's folder", path,
 					 strerror(errno))
 			       : TB_OK;
 	free(path);

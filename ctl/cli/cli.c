@@ -32,7 +32,7 @@ int outcome_fail(struct outcome *o, const struct tb_error *e)
 	o->code = e->code ? e->code : TB_EFAIL;
 	free(o->message);
 	o->message = xstrdup(e->msg[0] ? e->msg : "failed");
-	o->reason = e->code ? tb_error_reason(e) : tb_reason_id(TB_R_FAILED);
+	o->reason = e->code ? e->reason : TB_R_FAILED;
 	return o->code;
 }
 

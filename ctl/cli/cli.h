@@ -28,9 +28,10 @@ struct cli {
 
 /* A command's result: exit code, one human sentence (or several lines), its JSON fields. */
 struct outcome {
-	int code;
+	int code;              /* the exit code: TB_OK, or the failure's (outcome_fail) */
 	char *message;
-	const char *reason;  /* a failure's reason id (docs/design.md), static; NULL on success */
+	enum tb_reason reason; /* a failure's reason, carried whole (TB_R_FAILED, the first row,
+				* when none was given); its id is said only at the end, from the table */
 	json_object *fields; /* an object; "ok" and "message" are added by main */
 	int fields_only;     /* status and list: the object has exactly docs/design.md §5's keys */
 	int report;          /* the message is a report for stdout even when code says failed */

@@ -204,7 +204,7 @@ static void on_step(void *ctx, const char *step, int percent)
 	print_json(o);
 }
 
-void cli_progress_finished(const char *operation, int code, const char *reason, const char *message)
+void cli_progress_finished(const char *operation, int code, enum tb_reason reason, const char *message)
 {
 	if (!printer.json)
 		return;
@@ -213,7 +213,7 @@ void cli_progress_finished(const char *operation, int code, const char *reason, 
 	json_object_object_add(o, "operation", json_object_new_string(operation));
 	json_object_object_add(o, "ok", json_object_new_boolean(code == 0));
 	json_object_object_add(o, "code", json_object_new_int(code));
-	json_object_object_add(o, "reason", json_object_new_string(code ? reason ? reason : tb_reason_id(TB_R_FAILED) : ""));
+	json_object_object_add(o, "reason", json_object_new_string(code ? tb_reason_id(reason) : ""));
 	json_object_object_add(o, "message", json_object_new_string(message ? message : ""));
 	/* 100 for a success; a failure keeps the percent it reached */
 	json_object_object_add(o, "percent", json_object_new_int(code ? running_percent() : 100));

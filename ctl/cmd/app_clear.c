@@ -36,7 +36,7 @@ static int cmd_app_clear(struct cli *c, const void *opts, struct store *s, struc
 			if (unlink(path) == 0)
 				removed++;
 			else if (!e.code)
-				tb_fail_errno(&e, TB_R_FAILED, "cannot remove %s", path);
+				tb_fail_errno(&e, TB_R_IO_ERROR, "cannot remove %s", path);
 			free(path);
 			free(ids[i]);
 		}

@@ -176,7 +176,7 @@ static int cmd_doctor(struct cli *c, const void *opts, struct store *s, struct o
 	outcome_say(o, "%s", d.lines.buf);
 	/* A problem found is a failure (exit 1) for scripts; the findings are still the report. */
 	o->report = 1;
-	o->reason = d.n_problems ? tb_reason_id(TB_R_FAILED) : NULL;
+	o->reason = TB_R_FAILED;
 	sb_free(&d.lines);
 	health_free(&r);
 	return o->code = d.n_problems ? TB_EFAIL : TB_OK;

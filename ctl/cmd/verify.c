@@ -108,7 +108,9 @@ static int verify_all(struct cli *c, struct store *s, int repair, struct outcome
 		json_object_object_add(it, "version", json_object_new_string(list[i]));
 		json_object_object_add(it, "intact", json_object_new_boolean(!r));
 		json_object_object_add(it, "repaired", json_object_new_boolean(!r && one.message));
-		json_object_object_add(it, "reason", json_object_new_string(r ? tb_error_reason(e.code ? &e : &(struct tb_error){.code = r, .reason = tb_reason_of_code(r)}) : ""));
+		/* the check's own failure, else the repair's */
+		enum tb_reason why = e.code ? e.reason : one.reason;
+		json_object_object_add(it, "reason", json_object_new_string(r ? tb_reason_id(why) : ""));
 		json_object_array_add(arr, it);
 		sb_appendf(&sb, "%s%s", i ? "\n" : "",
 			   r ? (e.msg[0] ? e.msg : one.message ? one.message : "damaged")
@@ -117,7 +119,7 @@ static int verify_all(struct cli *c, struct store *s, int repair, struct outcome
 			sb_appendf(&sb, "Mesa %s is intact: every file matches its MANIFEST", list[i]);
 		if (r && !rc) {
 			rc = r;
-			o->reason = e.code ? tb_error_reason(&e) : one.reason;
+			o->reason = why;
 		}
 		damaged += r != 0;
 		json_object_put(one.fields);

@@ -43,7 +43,7 @@ static int journal_open(sd_journal **j, struct tb_error *e)
 	}
 	if (r < 0) {
 		errno = -r;
-		return tb_fail_errno(e, -r == ENOENT ? TB_R_NOT_FOUND_LOCAL : TB_R_FAILED,
+		return tb_fail_errno(e, -r == ENOENT ? TB_R_NOT_FOUND_LOCAL : TB_R_IO_ERROR,
 				     "cannot open the journal%s%s", files ? " files of $" : "",
 				     files ? JOURNAL_ENV_VAR : "");
 	}
@@ -51,7 +51,7 @@ static int journal_open(sd_journal **j, struct tb_error *e)
 	if (sd_journal_add_match(*j, "MESSAGE_ID=" COREDUMP_MESSAGE_ID, 0) < 0 ||
 	    sd_journal_add_disjunction(*j) < 0 || sd_journal_add_match(*j, "_TRANSPORT=kernel", 0) < 0) {
 		sd_journal_close(*j);
-		return tb_fail(e, TB_R_FAILED, "cannot read the journal (sd-journal refused a match)");
+		return tb_fail(e, TB_R_IO_ERROR, "cannot read the journal (sd-journal refused a match)");
 	}
 	return 0;
 }

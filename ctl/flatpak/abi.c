@@ -147,7 +147,8 @@ int flatpak_abi_check(const char *tree, const struct manifest *m, const char *ve
 	h.lib_dirs = NULL;
 out:
 	if (rc)
-		tb_fail_code(e, rc, inner.code ? inner.reason : tb_reason_of_code(rc), "Mesa %s cannot be exported for %s//%s: %s", version,
+		/* inner's reason, with the exit code the check returned (inner's own) */
+		tb_fail_code(e, rc, inner.reason, "Mesa %s cannot be exported for %s//%s: %s", version,
 			     FLATPAK_RUNTIME, r->branch, inner.msg);
 	return rc;
 }

@@ -90,28 +90,28 @@ static int copy_file(const char *from, const char *to, mode_t mode, struct tb_er
 {
 	int in = open(from, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
 	if (in < 0)
-		return tb_fail_errno(e, TB_R_FAILED, "cannot read %s", from);
+		return tb_fail_errno(e, TB_R_IO_ERROR, "cannot read %s", from);
 	int out = open(to, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, mode);
-	int rc = out < 0 ? tb_fail_errno(e, TB_R_FAILED, "cannot write %s", to) : TB_OK;
+	int rc = out < 0 ? tb_fail_errno(e, TB_R_IO_ERROR, "cannot write %s", to) : TB_OK;
 	char buf[65536];
 	while (!rc) {
 		ssize_t k = read(in, buf, sizeof buf);
 		if (k < 0)
-			rc = tb_fail_errno(e, TB_R_FAILED, "cannot read %s", from);
+			rc = tb_fail_errno(e, TB_R_IO_ERROR, "cannot read %s", from);
 		if (k <= 0)
 			break;
 		for (ssize_t w = 0; !rc && w < k;) {
 			ssize_t d = write(out, buf + w, (size_t)(k - w));
 			if (d < 0)
-				rc = tb_fail_errno(e, TB_R_FAILED, "cannot write %s", to);
+				rc = tb_fail_errno(e, TB_R_IO_ERROR, "cannot write %s", to);
 			else
 				w += d;
 		}
 	}
 	if (out >= 0 && fchmod(out, mode) != 0 && !rc)
-		rc = tb_fail_errno(e, TB_R_FAILED, "cannot write %s", to);
+		rc = tb_fail_errno(e, TB_R_IO_ERROR, "cannot write %s", to);
 	if (out >= 0 && close(out) != 0 && !rc)
-		rc = tb_fail_errno(e, TB_R_FAILED, "cannot write %s", to);
+		rc = tb_fail_errno(e, TB_R_IO_ERROR, "cannot write %s", to);
 	close(in);
 	return rc;
 }
@@ -152,7 +152,7 @@ static int put_files(const char *tree, const struct manifest *m, const char *tmp
 		char *to = path_join(tmp, m->links[i].path);
 		rc = parent_dirs(to, e);
 		if (!rc && symlink(m->links[i].target, to) != 0)
-			rc = tb_fail_errno(e, TB_R_FAILED, "cannot write %s", to);
+			rc = tb_fail_errno(e, TB_R_IO_ERROR, "cannot write %s", to);
 		free(to);
 	}
 	return rc;
@@ -213,7 +213,7 @@ static int lib_link(const struct manifest *m, const char *tmp, const char *base,
 	if (!strncmp(to, "lib/", 4) && !tree_has(m, at)) { /* the MANIFEST's GL keys name paths under lib/ */
 		char *link_path = path_join(tmp, at);
 		if (symlink(to + strlen("lib/"), link_path) != 0)
-			rc = tb_fail_errno(e, TB_R_FAILED, "cannot write %s", link_path);
+			rc = tb_fail_errno(e, TB_R_IO_ERROR, "cannot write %s", link_path);
 		free(link_path);
 	}
 	free(at);
@@ -328,7 +328,7 @@ static int write_one(const struct store *s, const char *version, const struct ma
 	if (!rc) {
 		remove_tree(tmp); /* a killed export's, or a link planted there: never followed */
 		if (mkdir(tmp, 0755) != 0)
-			rc = tb_fail_errno(e, TB_R_FAILED, "cannot create %s", tmp);
+			rc = tb_fail_errno(e, TB_R_IO_ERROR, "cannot create %s", tmp);
 	}
 	if (!rc)
 		rc = put_files(tree, m, tmp, x, e);
@@ -347,9 +347,9 @@ static int write_one(const struct store *s, const char *version, const struct ma
 	if (!rc && exists) {
 		/* a running application keeps the files it opened: the two folders trade places */
 		if (renameat2(AT_FDCWD, tmp, AT_FDCWD, x->path, RENAME_EXCHANGE) != 0)
-			rc = tb_fail_errno(e, TB_R_FAILED, "cannot replace %s", x->path);
+			rc = tb_fail_errno(e, TB_R_IO_ERROR, "cannot replace %s", x->path);
 	} else if (!rc && rename(tmp, x->path) != 0) {
-		rc = tb_fail_errno(e, TB_R_FAILED, "cannot write %s", x->path);
+		rc = tb_fail_errno(e, TB_R_IO_ERROR, "cannot write %s", x->path);
 	}
 	remove_tree(tmp);
 	free(tmp);
@@ -491,7 +491,7 @@ static int remove_one(const struct flatpak_export *x, struct tb_error *e)
 	free(doomed);
 	int rc = TB_OK;
 	if (rename(x->path, hidden) != 0)
-		rc = tb_fail_errno(e, TB_R_FAILED, "cannot remove %s", x->path);
+		rc = tb_fail_errno(e, TB_R_IO_ERROR, "cannot remove %s", x->path);
 	else
 		remove_tree(hidden);
 	free(hidden);

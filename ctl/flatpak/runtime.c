@@ -86,11 +86,11 @@ int flatpak_metadata_read(const char *what, const char *text, size_t len,
 			  struct flatpak_runtime *r, struct tb_error *e)
 {
 	if (len > FLATPAK_METADATA_MAX || memchr(text, '\0', len))
-		return tb_fail(e, TB_R_FAILED, "%s is not a runtime's metadata (too big or binary)", what);
+		return tb_fail(e, TB_R_FILE_INVALID, "%s is not a runtime's metadata (too big or binary)", what);
 	GKeyFile *kf = g_key_file_new();
 	int rc = TB_OK;
 	if (!g_key_file_load_from_data(kf, text, len, G_KEY_FILE_NONE, NULL)) {
-		rc = tb_fail(e, TB_R_FAILED, "%s cannot be read as a key file", what);
+		rc = tb_fail(e, TB_R_FILE_INVALID, "%s cannot be read as a key file", what);
 		goto out;
 	}
 	gchar *dir = g_key_file_get_string(kf, GL_GROUP, "directory", NULL);
@@ -99,11 +99,11 @@ int flatpak_metadata_read(const char *what, const char *text, size_t len,
 		vers = g_key_file_get_string(kf, GL_GROUP, "version", NULL);
 	gboolean subdirs = g_key_file_get_boolean(kf, GL_GROUP, "subdirectories", NULL);
 	if (!dir || !subdirs)
-		rc = tb_fail(e, TB_R_FAILED,
+		rc = tb_fail(e, TB_R_FILE_INVALID,
 			     "%s declares no %s extension point with subdirectories (its [%s] group); it takes no GL driver of ours",
 			     what, FLATPAK_GL_POINT, GL_GROUP);
 	else if (!plain_relative(dir))
-		rc = tb_fail(e, TB_R_FAILED, "%s gives the GL extension point an unusual directory \"%.100s\"",
+		rc = tb_fail(e, TB_R_FILE_INVALID, "%s gives the GL extension point an unusual directory \"%.100s\"",
 			     what, dir);
 	if (!rc) {
 		char *first = vers ? first_entry(vers) : NULL;

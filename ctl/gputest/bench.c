@@ -456,7 +456,7 @@ static int run_benchmark(struct bench_ctx *b, enum side side, int round, int *fa
 	child_tail_last_line(&tail, last, sizeof last);
 	const char *where = side == SIDE_STORE ? "store's" : "distribution's";
 	if (!figures_seen(&b->fs))
-		return tb_fail(e, TB_R_FAILED, "%s failed on the %s side (%s%s%s)", b->command,
+		return tb_fail(e, TB_R_PROGRAM_FAILED, "%s failed on the %s side (%s%s%s)", b->command,
 			       where, how, last[0] ? ": " : "", last);
 	*failed = 1;
 	json_object *f = json_object_new_object();
@@ -644,7 +644,7 @@ static int bench_sides_command_line(struct bench_ctx *b, const struct bench_requ
 	if (r->command && *r->command) {
 		char *sh = find_program("sh", NULL);
 		if (!sh)
-			return tb_fail(e, TB_R_FAILED, "sh is not in PATH; the benchmark needs it");
+			return tb_fail(e, TB_R_PROGRAM_MISSING, "sh is not in PATH; the benchmark needs it");
 		b->cmd = xcalloc(4, sizeof *b->cmd);
 		b->cmd[0] = sh;
 		b->cmd[1] = xstrdup("-c");
@@ -653,7 +653,7 @@ static int bench_sides_command_line(struct bench_ctx *b, const struct bench_requ
 	}
 	char *clpeak = find_program(BENCH_DEFAULT_COMMAND, NULL);
 	if (!clpeak)
-		return tb_fail(e, TB_R_FAILED,
+		return tb_fail(e, TB_R_PROGRAM_MISSING,
 			       "clpeak is not installed (apt-get install clpeak), or name another benchmark with --command");
 	b->xml = path_join(dir, "clpeak.xml");
 	size_t n = 0, cap = 5 + sizeof clpeak_tests / sizeof *clpeak_tests;
@@ -715,7 +715,7 @@ static int failures_error(struct bench_ctx *b, struct tb_error *e)
 	size_t n = json_object_array_length(b->failures);
 	json_object *f = json_object_array_get_idx(b->failures, 0);
 	const char *last = json_object_get_string(json_object_object_get(f, "last_line"));
-	return tb_fail(e, TB_R_FAILED,
+	return tb_fail(e, TB_R_PROGRAM_FAILED,
 		       "%s exited with %s on the %s side in round %d%s%s%s, after printing figures "
 		       "(they are kept and shown)%s",
 		       b->command, json_object_get_string(json_object_object_get(f, "status")),
@@ -738,7 +738,7 @@ static int bench_finish(struct bench_ctx *b, int rounds, const struct side_drive
 					       json_object_array_get_idx(list, i), "name")), VULKAN_FIGURE) != 0;
 	if (!own) {
 		json_object_put(res);
-		return tb_fail(e, TB_R_FAILED,
+		return tb_fail(e, TB_R_PROGRAM_FAILED,
 			       b->xml ? "%s wrote no figure both sides share into its XML results"
 					  : "%s printed no figure both sides share (lines like \"label : 12.5 GB/s\")",
 			       b->command);
@@ -785,7 +785,7 @@ int bench_run(struct store *s, const char *version, const struct bench_request *
 	if (!dir)
 		rc = e->code;
 	else if (mkdir(dir, 0700) < 0) {
-		rc = tb_fail_errno(e, TB_R_FAILED, "cannot make a directory for the benchmark's results: %s", dir);
+		rc = tb_fail_errno(e, TB_R_IO_ERROR, "cannot make a directory for the benchmark's results: %s", dir);
 		free(dir);
 		dir = NULL;
 	}

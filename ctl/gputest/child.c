@@ -49,22 +49,22 @@ int child_start(struct child *c, char *const argv[], const char *cwd,
 	int out[2], err[2], report[2];
 	*c = (struct child){.pid = -1, .out_fd = -1, .err_fd = -1, .started = now_seconds()};
 	if (pipe2(out, O_CLOEXEC) < 0)
-		return tb_fail_errno(e, TB_R_FAILED, "cannot create a pipe for %s", argv[0]);
+		return tb_fail_errno(e, TB_R_PROGRAM_FAILED, "cannot create a pipe for %s", argv[0]);
 	if (pipe2(err, O_CLOEXEC) < 0) {
 		close(out[0]);
 		close(out[1]);
-		return tb_fail_errno(e, TB_R_FAILED, "cannot create a pipe for %s", argv[0]);
+		return tb_fail_errno(e, TB_R_PROGRAM_FAILED, "cannot create a pipe for %s", argv[0]);
 	}
 	/* The child reports a failed exec through this pipe; a successful exec closes it. */
 	if (pipe2(report, O_CLOEXEC) < 0) {
 		close(out[0]), close(out[1]), close(err[0]), close(err[1]);
-		return tb_fail_errno(e, TB_R_FAILED, "cannot create a pipe for %s", argv[0]);
+		return tb_fail_errno(e, TB_R_PROGRAM_FAILED, "cannot create a pipe for %s", argv[0]);
 	}
 	pid_t pid = fork();
 	if (pid < 0) {
 		close(out[0]), close(out[1]), close(err[0]), close(err[1]);
 		close(report[0]), close(report[1]);
-		return tb_fail_errno(e, TB_R_FAILED, "cannot start %s", argv[0]);
+		return tb_fail_errno(e, TB_R_PROGRAM_FAILED, "cannot start %s", argv[0]);
 	}
 	if (pid == 0) {
 		/* Only async-signal-safe calls until exec. */
@@ -101,8 +101,8 @@ int child_start(struct child *c, char *const argv[], const char *cwd,
 		close(err[0]);
 		errno = failure[1];
 		if (failure[0] == 1)
-			return tb_fail_errno(e, TB_R_FAILED, "cannot enter %s to run %s", cwd, argv[0]);
-		return tb_fail_errno(e, TB_R_FAILED, "cannot run %s", argv[0]);
+			return tb_fail_errno(e, TB_R_PROGRAM_FAILED, "cannot enter %s to run %s", cwd, argv[0]);
+		return tb_fail_errno(e, TB_R_PROGRAM_FAILED, "cannot run %s", argv[0]);
 	}
 	c->pid = pid;
 	c->out_fd = out[0];

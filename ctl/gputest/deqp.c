@@ -330,7 +330,7 @@ int deqp_run(const struct deqp_request *r, struct qpa_parser *q, struct tb_error
 		if (!left || !l.restartable)
 			break;
 		if (q->n == 0) {
-			rc = tb_fail(e, TB_R_FAILED, "%s ran no test case (%s%s%s)", name, how,
+			rc = tb_fail(e, TB_R_PROGRAM_FAILED, "%s ran no test case (%s%s%s)", name, how,
 				     last[0] ? ": " : "", last);
 		} else if (q->n == before || (!finished && ++idle >= DEQP_IDLE_RUNS)) {
 			/* No progress: dEQP does not run these cases. */
@@ -348,7 +348,7 @@ int deqp_run(const struct deqp_request *r, struct qpa_parser *q, struct tb_error
 		}
 	}
 	if (!rc && q->n == 0 && !(r->out_of_budget && *r->out_of_budget))
-		rc = tb_fail(e, TB_R_FAILED, "%s ran no test case of %s; check the case list and "
+		rc = tb_fail(e, TB_R_PROGRAM_FAILED, "%s ran no test case of %s; check the case list and "
 			     "the binary", name, r->caselist);
 	caselist_free(&l);
 	free(dir);

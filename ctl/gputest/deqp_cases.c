@@ -228,13 +228,13 @@ static int list_group(struct lister *l, const struct deqp_kind *k, const char *d
 		} else if (l->k.full)
 			rc = TB_OK; /* said by the caller: the rest was cut */
 		else if (end == CHILD_TIMED_OUT)
-			rc = tb_fail(e, TB_R_FAILED, "%s did not finish listing %s.%s within %d s",
+			rc = tb_fail(e, TB_R_PROGRAM_FAILED, "%s did not finish listing %s.%s within %d s",
 				     deqp, k->name, group, 10 * smoke_timeout_seconds());
 		else if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
-			rc = tb_fail(e, TB_R_FAILED, "%s could not list %s.%s (%s%s%s); is it %s?",
+			rc = tb_fail(e, TB_R_PROGRAM_FAILED, "%s could not list %s.%s (%s%s%s); is it %s?",
 				     deqp, k->name, group, how, last[0] ? ": " : "", last, k->name);
 		else if (l->k.c->n + l->k.c->duplicates == before)
-			rc = tb_fail(e, TB_R_FAILED,
+			rc = tb_fail(e, TB_R_PROGRAM_FAILED,
 				     "%s lists no case of %s.%s: no such group (%s's groups are "
 				     "the second part of a case's name, as %.*s in %s.%.*s.…)",
 				     deqp, k->name, group, k->name, (int)first, k->groups, k->name,
@@ -262,7 +262,7 @@ static int shipped_group(struct lister *l, const struct deqp_kind *k, const char
 		size_t before = l->k.c->n + l->k.c->duplicates;
 		rc = read_names(&l->k, k, f, path, prefix, e);
 		if (!rc && !l->k.full && l->k.c->n + l->k.c->duplicates == before)
-			rc = tb_fail(e, TB_R_FAILED, "%s names no case of %s.%s; build the suite again or name a case list with --caselist",
+			rc = tb_fail(e, TB_R_PROGRAM_FAILED, "%s names no case of %s.%s; build the suite again or name a case list with --caselist",
 				     path, k->name, group);
 		free(prefix);
 		fclose(f);

@@ -31,12 +31,12 @@ int expected_read_file(const char *path, json_object *into, struct tb_error *e)
 {
 	FILE *f = fopen_regular(path); /* a FIFO there is refused, never waited on */
 	if (!f && (errno == ESPIPE || errno == EISDIR))
-		return tb_fail(e, TB_R_FAILED,
+		return tb_fail(e, TB_R_CONFIG_INVALID,
 			       "the expected failures %s is not a regular file (a FIFO, a device or a "
 			       "folder); replace it with a file of CASE,STATUS lines or remove it", path);
 	if (!f)
 		return errno == ENOENT ? TB_OK
-				       : tb_fail_errno_as(e, TB_R_FAILED, "cannot read the expected failures %s", path);
+				       : tb_fail_errno_as(e, TB_R_IO_ERROR, "cannot read the expected failures %s", path);
 	char line[EXPECTED_MAX_LINE + 2];
 	size_t lineno = 0;
 	int rc = TB_OK;
@@ -44,7 +44,7 @@ int expected_read_file(const char *path, json_object *into, struct tb_error *e)
 		lineno++;
 		size_t len = strlen(line);
 		if (len && line[len - 1] != '\n' && !feof(f)) {
-			rc = tb_fail(e, TB_R_FAILED, "line %zu of the expected failures %s is longer "
+			rc = tb_fail(e, TB_R_CONFIG_INVALID, "line %zu of the expected failures %s is longer "
 				     "than %d bytes; fix or remove the file", lineno, path, EXPECTED_MAX_LINE);
 			break;
 		}
@@ -61,19 +61,19 @@ int expected_read_file(const char *path, json_object *into, struct tb_error *e)
 					ours = statuses[i].ours;
 		}
 		if (!ours || !name_ok(line))
-			rc = tb_fail(e, TB_R_FAILED,
+			rc = tb_fail(e, TB_R_CONFIG_INVALID,
 				     "line %zu of the expected failures %s is not CASE,STATUS with STATUS one "
 				     "of Fail, Crash, Timeout, Flake; fix or remove the file",
 				     lineno, path);
 		else if (json_object_object_length(into) >= EXPECTED_MAX_CASES &&
 			 !json_object_object_get_ex(into, line, NULL))
-			rc = tb_fail(e, TB_R_FAILED, "the expected failures %s list more than %d "
+			rc = tb_fail(e, TB_R_CONFIG_INVALID, "the expected failures %s list more than %d "
 				     "cases; fix or remove the file", path, EXPECTED_MAX_CASES);
 		else
 			json_object_object_add(into, line, json_object_new_string(ours));
 	}
 	if (!rc && ferror(f))
-		rc = tb_fail_errno_as(e, TB_R_FAILED, "cannot read the expected failures %s", path);
+		rc = tb_fail_errno_as(e, TB_R_IO_ERROR, "cannot read the expected failures %s", path);
 	fclose(f);
 	return rc;
 }

@@ -284,7 +284,7 @@ int side_run(char *const argv[], const char *cwd, enum side_job job, side_line_f
 	}
 	if (end == CHILD_TIMED_OUT) {
 		*timed_out = 1;
-		return tb_fail(e, TB_R_FAILED,
+		return tb_fail(e, TB_R_PROGRAM_FAILED,
 			       "%s ran longer than its time limit of %d s a run and was stopped with "
 			       "everything it started; set %s=SECONDS to allow more",
 			       jobs[job].what, limit, jobs[job].env);

@@ -43,7 +43,7 @@ int suite_after_install(struct store *s, const char *version, const struct confi
 		return TB_OK;
 	const struct suite *su = suite_find(cfg->smoke_suite);
 	if (!su)
-		return tb_fail(e, TB_R_FAILED, "smoke_suite in mesa.conf names no suite (%s)",
+		return tb_fail(e, TB_R_CONFIG_INVALID, "smoke_suite in mesa.conf names no suite (%s)",
 			       SUITE_CHOICES);
 	struct suite_outcome out;
 	int rc = su->run(s, version, NULL, cfg, p, &out, NULL, e);

@@ -101,7 +101,7 @@ static int binary_find(const char *dir, const char *name, struct cts_binary *b, 
 	struct stat st;
 	int rc = TB_OK;
 	if (!real || stat(real, &st) != 0 || !S_ISREG(st.st_mode) || access(real, X_OK) != 0) {
-		rc = tb_fail(e, TB_R_FAILED,
+		rc = tb_fail(e, TB_R_PROGRAM_MISSING,
 			     "no OpenCL-CTS binary test_%s in %s; install the CTS release (`tb323fu-ctl "
 			     "mesa cts update`), build the suite with build-recipes/opencl-cts, or name the "
 			     "directory of its binaries with --cts DIR or cts_dir in mesa.conf",
@@ -186,7 +186,7 @@ static int binary_list(struct cts_binary *b, regex_t *re, struct tb_error *e)
 	if (end == CHILD_INTERRUPTED)
 		return tb_check_interrupted(e, "OpenCL-CTS listed its tests");
 	if (l.full == LIST_NAMES) /* distinct names without end: whatever it runs will not end either */
-		return tb_fail(e, TB_R_FAILED,
+		return tb_fail(e, TB_R_PROGRAM_FAILED,
 			       "%s --list went on past %d different sub-tests and was stopped there; is it "
 			       "an OpenCL-CTS test binary? (one names a few hundred)",
 			       b->path, CTS_MAX_SUBTESTS);
@@ -195,19 +195,19 @@ static int binary_list(struct cts_binary *b, regex_t *re, struct tb_error *e)
 	char bound[160];
 	child_bound_said(&c, bound, sizeof bound);
 	if (c.bound == CHILD_BOUND_TIME) /* a real binary lists at once: one that goes on is broken */
-		return tb_fail(e, TB_R_FAILED,
+		return tb_fail(e, TB_R_PROGRAM_FAILED,
 			       "%s --list did not end within %d s (named %zu sub-tests by then); is it an "
 			       "OpenCL-CTS test binary? ($TB323FU_MESA_SMOKE_TIMEOUT sets the bound)",
 			       b->path, smoke_timeout_seconds(), l.seen);
 	if (c.bound != CHILD_BOUND_NONE)
-		return tb_fail(e, TB_R_FAILED,
+		return tb_fail(e, TB_R_PROGRAM_FAILED,
 			       "%s --list was stopped: %s (named %zu sub-tests by then); is it an "
 			       "OpenCL-CTS test binary?",
 			       b->path, bound, l.seen);
 	if (end != CHILD_EXITED || !WIFEXITED(status) || WEXITSTATUS(status) != 0 || !l.seen) {
 		char how[160];
 		child_describe_status(status, how, sizeof how);
-		return tb_fail(e, TB_R_FAILED,
+		return tb_fail(e, TB_R_PROGRAM_FAILED,
 			       "%s --list named no sub-test (%s); is it an OpenCL-CTS test binary?",
 			       b->path, end == CHILD_TIMED_OUT ? "it did not end" : how);
 	}
@@ -593,7 +593,7 @@ static int binaries_open(const struct cts_request *r, const char *dir, regex_t *
 	const char *tests = r->tests && *r->tests ? r->tests : CTS_DEFAULT_TESTS;
 	char *bad = cts_tests_invalid(tests);
 	if (bad) {
-		int rc = tb_fail(e, TB_R_FAILED,
+		int rc = tb_fail(e, TB_R_CONFIG_INVALID,
 				 "\"%s\" is no name of an OpenCL-CTS test binary (basic for test_basic)", bad);
 		free(bad);
 		return rc;
@@ -618,7 +618,7 @@ static int binaries_open(const struct cts_request *r, const char *dir, regex_t *
 		p += len + 1;
 	}
 	if (!rc && *subs == 0)
-		rc = tb_fail(e, TB_R_FAILED,
+		rc = tb_fail(e, TB_R_CONFIG_INVALID,
 			     "no sub-test of %s matches --subtests \"%s\" (names are BINARY/SUB-TEST, as in "
 			     "basic/hostptr)",
 			     tests, r->subtests ? r->subtests : "");

@@ -162,7 +162,7 @@ static int run_cases(struct deqp_suite *run, enum side side, char *const names[]
 	for (size_t i = 0; i < n; i++)
 		sb_appendf(&sb, "%s\n", names[i]);
 	int rc = mkdir(dir, 0700) == 0 ? TB_OK
-				       : tb_fail_errno_as(e, TB_R_FAILED, "cannot make %s for %s's logs", dir,
+				       : tb_fail_errno_as(e, TB_R_IO_ERROR, "cannot make %s for %s's logs", dir,
 							  run->kind->name);
 	if (!rc)
 		rc = atomic_write_file(list, sb.buf, sb.len, 0600, e);
@@ -354,7 +354,7 @@ static char *binary_find(const struct store *s, const struct deqp_kind *k, const
 	char *real = realpath(path, NULL);
 	struct stat st;
 	if (!real || stat(real, &st) != 0 || !S_ISREG(st.st_mode) || access(real, X_OK) != 0) {
-		tb_fail(e, TB_R_FAILED,
+		tb_fail(e, TB_R_PROGRAM_MISSING,
 			"no %s binary at %s; %sbuild it with build-recipes/%s, or name it (or its "
 			"directory) with --deqp or %s in mesa.conf", k->name, path,
 			is_gl(k) ? "" : "install the CTS release (`tb323fu-ctl mesa cts update`), ",
@@ -420,7 +420,7 @@ static int cases_get(const struct deqp_suite_request *r, const char *deqp, struc
 	if (!rc)
 		deqp_cases_fraction(c, r->fraction_n, r->fraction_k ? r->fraction_k : 1);
 	if (!rc && !c->n)
-		rc = tb_fail(e, TB_R_FAILED, "the fraction %u/%u of the cases keeps none of them",
+		rc = tb_fail(e, TB_R_CONFIG_INVALID, "the fraction %u/%u of the cases keeps none of them",
 			     r->fraction_n, r->fraction_k);
 	return rc;
 }
@@ -637,7 +637,7 @@ static int run_entry(const struct deqp_kind *k, struct store *s, const char *ver
 	const char *bad = frac && *frac ? deqp_fraction_parse(frac, &n, &kth) : NULL;
 	if (bad)
 		return o ? tb_fail(e, TB_R_USAGE, "%s", bad)
-			 : tb_fail(e, TB_R_FAILED, "deqp_fraction in mesa.conf: %s", bad);
+			 : tb_fail(e, TB_R_CONFIG_INVALID, "deqp_fraction in mesa.conf: %s", bad);
 	char *confdir = config_dir(cfg);
 	struct deqp_suite_request r = {
 		.kind = k,

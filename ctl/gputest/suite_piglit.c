@@ -122,7 +122,7 @@ static int run_side(struct store *s, const char *version, enum side side, const 
 			char how[160], last[200];
 			child_describe_status(status, how, sizeof how);
 			child_tail_last_line(&tail, last, sizeof last);
-			rc = tb_fail(e, TB_R_FAILED,
+			rc = tb_fail(e, TB_R_PROGRAM_FAILED,
 				     "piglit on the %s side left no results (%s%s%s); try `piglit run %s` by hand",
 				     side == SIDE_STORE ? "store's" : "distribution's", how,
 				     last[0] ? ": " : "", last, piglit_profile(r->profile));
@@ -143,7 +143,7 @@ int suite_piglit_run(struct store *s, const char *version, const struct suite_re
 	char *piglit = find_program("piglit", "TB323FU_MESA_PIGLIT");
 	if (!piglit) {
 		manifest_free(&m);
-		return tb_fail(e, TB_R_FAILED,
+		return tb_fail(e, TB_R_PROGRAM_MISSING,
 			       "piglit is not installed (apt-get install piglit), or set TB323FU_MESA_PIGLIT");
 	}
 	if (trusted_program_path(piglit, "piglit", e) != TB_OK) {

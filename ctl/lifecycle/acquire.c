@@ -114,7 +114,7 @@ static char *local_tarball(const struct acquire_local_req *q, struct tb_error *e
 		return NULL;
 	}
 	if (stat(q->file, &st) != 0) {
-		tb_fail_errno(e, TB_R_FAILED, "cannot read %s", q->file);
+		tb_fail_errno(e, TB_R_IO_ERROR, "cannot read %s", q->file);
 		return NULL;
 	}
 	return S_ISDIR(st.st_mode) ? tarball_in(kind_of(q), q->file, e) : xstrdup(q->file);

@@ -451,7 +451,7 @@ int release_remove(struct store *s, const char *version, struct strbuf *flatpak,
 	int rc = TB_OK;
 	/* One rename takes the version away whole; its own files follow. */
 	if (rename(tree, doomed) != 0 && errno != ENOENT)
-		rc = tb_fail_errno(e, TB_R_FAILED, "cannot remove %s", tree);
+		rc = tb_fail_errno(e, TB_R_IO_ERROR, "cannot remove %s", tree);
 	if (!rc) {
 		testhook_pause("removing");
 		remove_tree(doomed);

@@ -136,7 +136,7 @@ int build_record_parse(const char *text, size_t len, struct build_record *r, str
 			       BUILD_RECORD_MAX_BYTES / 1024);
 	json_tokener *tok = json_tokener_new();
 	if (!tok)
-		return tb_fail(e, TB_R_FAILED, "out of memory reading the build record");
+		return tb_fail(e, TB_R_OUT_OF_MEMORY, "out of memory reading the build record");
 	json_tokener_set_flags(tok, JSON_TOKENER_STRICT);
 	json_object *root = json_tokener_parse_ex(tok, text, (int)len);
 	int whole = root && json_tokener_get_error(tok) == json_tokener_success &&

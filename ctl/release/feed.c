@@ -197,7 +197,7 @@ int feed_parse(const char *json, size_t len, const char *arch, struct feed *f, s
 	memset(f, 0, sizeof *f);
 	json_tokener *tok = json_tokener_new();
 	if (!tok)
-		return tb_fail(e, TB_R_FAILED, "out of memory reading the release list");
+		return tb_fail(e, TB_R_OUT_OF_MEMORY, "out of memory reading the release list");
 	json_object *root = NULL;
 	if (len <= INT32_MAX)
 		root = json_tokener_parse_ex(tok, json, (int)len);

@@ -472,7 +472,7 @@ static int curl_failure(struct transfer *t, CURLcode rc, const char *url, struct
 			       host, rq->what);
 	if (t->write_errno) {
 		errno = t->write_errno;
-		return tb_fail_errno(e, TB_R_FAILED, "cannot write %s into the cache", rq->what);
+		return tb_fail_errno(e, TB_R_IO_ERROR, "cannot write %s into the cache", rq->what);
 	}
 	switch (rc) {
 	case CURLE_OPERATION_TIMEDOUT: {
@@ -730,7 +730,7 @@ int fetch_file(const struct config *cfg, const struct fetch_request *rq, const c
 	/* 0600: what a server sent is nobody else's business until it is checked. */
 	int fd = open(part_path, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600);
 	if (fd < 0)
-		return tb_fail_errno(e, TB_R_FAILED, "cannot open %s", part_path);
+		return tb_fail_errno(e, TB_R_IO_ERROR, "cannot open %s", part_path);
 	struct stat pst;
 	if (fstat(fd, &pst) != 0 || !S_ISREG(pst.st_mode) || fchmod(fd, 0600) != 0) {
 		close(fd);
@@ -744,7 +744,7 @@ int fetch_file(const struct config *cfg, const struct fetch_request *rq, const c
 	uint64_t have = 0;
 	char hex[SHA256_HEX_LEN + 1];
 	if (hash_existing(fd, h, &have) < 0) {
-		int rc = tb_fail_errno(e, TB_R_FAILED, "cannot read %s", part_path);
+		int rc = tb_fail_errno(e, TB_R_IO_ERROR, "cannot read %s", part_path);
 		sha256_end(h, hex);
 		close(fd);
 		return rc;
@@ -764,7 +764,7 @@ int fetch_file(const struct config *cfg, const struct fetch_request *rq, const c
 		sha256_end(h, hex);
 		h = sha256_begin();
 		if (ftruncate(fd, 0) < 0 || lseek(fd, 0, SEEK_SET) < 0) {
-			int rc = tb_fail_errno(e, TB_R_FAILED, "cannot truncate %s", part_path);
+			int rc = tb_fail_errno(e, TB_R_IO_ERROR, "cannot truncate %s", part_path);
 			sha256_end(h, hex);
 			close(fd);
 			return rc;
@@ -784,7 +784,7 @@ int fetch_file(const struct config *cfg, const struct fetch_request *rq, const c
 	/* No fsync: a partial file damaged by a crash only fails its hash check and is fetched
 	 * again, and the unpacked tree is what the store makes durable. */
 	if (close(fd) < 0 && rc == TB_OK)
-		rc = tb_fail_errno(e, TB_R_FAILED, "cannot write %s", part_path);
+		rc = tb_fail_errno(e, TB_R_IO_ERROR, "cannot write %s", part_path);
 	bg_hash_end(&t.hash, out->sha256);
 	out->size = t.received;
 	if (t.offset < out->resumed_from)

@@ -29,7 +29,7 @@ static int add_file(struct pack_tree *st, const char *sub, const char *full, mod
 	struct manifest_file *f = &st->m.files[st->m.n_files];
 	unsigned long long size;
 	if (sha256_file(full, f->sha256, &size) != 0)
-		return tb_fail_errno(e, TB_R_FAILED, "cannot read %s", full);
+		return tb_fail_errno(e, TB_R_IO_ERROR, "cannot read %s", full);
 	f->path = xstrdup(sub);
 	f->size = size;
 	f->mode = (mode & 0111) ? 0755 : 0644;
@@ -45,7 +45,7 @@ static int add_link_as_copy(const char *stage, const char *sub, const char *full
 	char target[PATH_MAX];
 	ssize_t n = readlink(full, target, sizeof target - 1);
 	if (n < 0)
-		return tb_fail_errno(e, TB_R_FAILED, "cannot read %s", full);
+		return tb_fail_errno(e, TB_R_IO_ERROR, "cannot read %s", full);
 	target[n] = '\0';
 	struct stat sb;
 	if (!link_target_is_safe(sub, target))
@@ -60,7 +60,7 @@ int pack_tree_walk(const char *stage, const char *rel, struct pack_tree *st, str
 	char *dir = path_join(stage, rel);
 	DIR *d = opendir(dir);
 	if (!d) {
-		int r = errno == ENOENT ? TB_OK : tb_fail_errno(e, TB_R_FAILED, "cannot read %s", dir);
+		int r = errno == ENOENT ? TB_OK : tb_fail_errno(e, TB_R_IO_ERROR, "cannot read %s", dir);
 		free(dir);
 		return r;
 	}
@@ -78,7 +78,7 @@ int pack_tree_walk(const char *stage, const char *rel, struct pack_tree *st, str
 		char *full = path_join(stage, sub);
 		struct stat sb;
 		if (lstat(full, &sb) != 0)
-			rc = tb_fail_errno(e, TB_R_FAILED, "cannot read %s", full);
+			rc = tb_fail_errno(e, TB_R_IO_ERROR, "cannot read %s", full);
 		else if (!release_path_is_safe(sub))
 			rc = tb_fail(e, TB_R_USAGE, "%s: the path %s is not allowed in a release (characters [A-Za-z0-9._@+-])", stage, sub);
 		else if (S_ISDIR(sb.st_mode))
@@ -91,7 +91,7 @@ int pack_tree_walk(const char *stage, const char *rel, struct pack_tree *st, str
 			char target[PATH_MAX];
 			ssize_t n = readlink(full, target, sizeof target - 1);
 			if (n < 0)
-				rc = tb_fail_errno(e, TB_R_FAILED, "cannot read %s", full);
+				rc = tb_fail_errno(e, TB_R_IO_ERROR, "cannot read %s", full);
 			else {
 				target[n] = '\0';
 				if (!link_target_is_safe(sub, target))
@@ -159,16 +159,16 @@ static int add_entry(struct archive *a, const char *name, mode_t type, unsigned 
 		archive_entry_set_symlink(ent, link_target);
 	int rc = TB_OK;
 	if (archive_write_header(a, ent) != ARCHIVE_OK)
-		rc = tb_fail(e, TB_R_FAILED, "cannot write %s: %s", name, archive_error_string(a));
+		rc = tb_fail(e, TB_R_IO_ERROR, "cannot write %s: %s", name, archive_error_string(a));
 	if (!rc && file) {
 		int fd = open(file, O_RDONLY | O_CLOEXEC);
 		if (fd < 0)
-			rc = tb_fail_errno(e, TB_R_FAILED, "cannot read %s", file);
+			rc = tb_fail_errno(e, TB_R_IO_ERROR, "cannot read %s", file);
 		static char buf[1 << 16];
 		ssize_t n;
 		while (!rc && (n = read(fd, buf, sizeof buf)) > 0)
 			if (archive_write_data(a, buf, (size_t)n) != n)
-				rc = tb_fail(e, TB_R_FAILED, "cannot write %s: %s", name, archive_error_string(a));
+				rc = tb_fail(e, TB_R_IO_ERROR, "cannot write %s: %s", name, archive_error_string(a));
 		if (fd >= 0)
 			close(fd);
 	}
@@ -248,12 +248,12 @@ int pack_write_tarball(const struct pack_tree *st, const char *stage, const char
 	if (add_filter(a, compress))
 		rc = tb_fail(e, TB_R_FAILED, "cannot write %s: %s compression: %s", path, compress, archive_error_string(a));
 	if (!rc && archive_write_open(a, &sink, NULL, sink_write, NULL) != ARCHIVE_OK)
-		rc = tb_fail(e, TB_R_FAILED, "cannot write %s: %s", path, archive_error_string(a));
+		rc = tb_fail(e, TB_R_IO_ERROR, "cannot write %s: %s", path, archive_error_string(a));
 	/* MANIFEST first, so a reader knows the release before its files. */
 	if (!rc)
 		rc = add_entry(a, "MANIFEST", AE_IFREG, 0644, strlen(text), NULL, NULL, mtime, e);
 	if (!rc && archive_write_data(a, text, strlen(text)) != (la_ssize_t)strlen(text))
-		rc = tb_fail(e, TB_R_FAILED, "cannot write %s", path);
+		rc = tb_fail(e, TB_R_IO_ERROR, "cannot write %s", path);
 	for (size_t i = 0; !rc && i < st->n_dirs; i++) {
 		char *name = xasprintf("tree/%s/", st->dirs[i]);
 		rc = add_entry(a, name, AE_IFDIR, 0755, 0, NULL, NULL, mtime, e);
@@ -273,7 +273,7 @@ int pack_write_tarball(const struct pack_tree *st, const char *stage, const char
 		free(name);
 	}
 	if (archive_write_close(a) != ARCHIVE_OK && !rc)
-		rc = tb_fail(e, TB_R_FAILED, "cannot write %s: %s", path, archive_error_string(a));
+		rc = tb_fail(e, TB_R_IO_ERROR, "cannot write %s: %s", path, archive_error_string(a));
 	archive_write_free(a);
 	sha256_end(sink.h, hex);
 	if (rc)

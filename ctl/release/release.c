@@ -122,7 +122,7 @@ static int make_parents(struct unpack *u, const char *rel, struct tb_error *e)
 				     "%s is refused: %s is both a file or link and a directory in it",
 				     u->name, p);
 		else if (errno != EEXIST)
-			rc = tb_fail_errno(e, TB_R_FAILED, "cannot create %s/%s", u->staging, p);
+			rc = tb_fail_errno(e, TB_R_IO_ERROR, "cannot create %s/%s", u->staging, p);
 		*s = '/';
 		if (rc)
 			break;
@@ -136,7 +136,7 @@ static int write_failed(struct tb_error *e, const struct unpack *u, const char *
 	if (errno == ENOSPC || errno == EDQUOT)
 		return tb_fail(e, TB_R_NO_SPACE, "the disk is full while unpacking %s (%s); free some space (partial downloads in cache/, versions not in use: `tb323fu-ctl mesa list`, then `tb323fu-ctl mesa remove VERSION`) and try again; nothing was changed",
 			       u->name, rel);
-	return tb_fail_errno(e, TB_R_FAILED, "cannot write %s/%s", u->staging, rel);
+	return tb_fail_errno(e, TB_R_IO_ERROR, "cannot write %s/%s", u->staging, rel);
 }
 
 static int extract_file(struct unpack *u, struct archive *a, struct archive_entry *ent,
@@ -283,7 +283,7 @@ static int take_entry(struct unpack *u, struct archive *a, struct archive_entry 
 		else if (len) {
 			rc = make_parents(u, rel, e);
 			if (!rc && mkdirat(u->staging_fd, rel, 0755) != 0 && errno != EEXIST)
-				rc = tb_fail_errno(e, TB_R_FAILED, "cannot create %s/%s", u->staging, rel);
+				rc = tb_fail_errno(e, TB_R_IO_ERROR, "cannot create %s/%s", u->staging, rel);
 		}
 	} else if (!release_path_is_safe(rel)) {
 		rc = refuse(e, u, TB_R_UNSAFE_ARCHIVE, "%s is refused: unsafe path \"%.200s\"", name);
@@ -367,7 +367,7 @@ static int sync_at(struct unpack *u, const char *rel, int flags, struct tb_error
 {
 	int fd = openat(u->staging_fd, rel, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | flags);
 	if (fd < 0)
-		return tb_fail_errno(e, TB_R_FAILED, "cannot open %s/%s", u->staging, rel);
+		return tb_fail_errno(e, TB_R_IO_ERROR, "cannot open %s/%s", u->staging, rel);
 	int rc = fsync(fd) == 0 ? TB_OK : write_failed(e, u, rel);
 	close(fd);
 	return rc;
@@ -413,7 +413,7 @@ static int finish_tree(struct unpack *u, const struct manifest *m, struct tb_err
 {
 	for (size_t i = 0; i < m->n_files; i++)
 		if (fchmodat(u->staging_fd, m->files[i].path, m->files[i].mode, 0) != 0)
-			return tb_fail_errno(e, TB_R_FAILED, "cannot set the mode of %s", m->files[i].path);
+			return tb_fail_errno(e, TB_R_IO_ERROR, "cannot set the mode of %s", m->files[i].path);
 	for (size_t i = 0; i < m->n_links; i++) {
 		int rc = make_parents(u, m->links[i].path, e);
 		if (rc)
@@ -423,12 +423,12 @@ static int finish_tree(struct unpack *u, const struct manifest *m, struct tb_err
 				return tb_fail(e, TB_R_UNSAFE_ARCHIVE,
 					       "%s is refused: the link %s stands where the release also has files",
 					       u->name, m->links[i].path);
-			return tb_fail_errno(e, TB_R_FAILED, "cannot create the link %s", m->links[i].path);
+			return tb_fail_errno(e, TB_R_IO_ERROR, "cannot create the link %s", m->links[i].path);
 		}
 	}
 	int mfd = openat(u->staging_fd, "MANIFEST", O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
 	if (mfd < 0)
-		return tb_fail_errno(e, TB_R_FAILED, "cannot write %s/MANIFEST", u->staging);
+		return tb_fail_errno(e, TB_R_IO_ERROR, "cannot write %s/MANIFEST", u->staging);
 	ssize_t w = write(mfd, u->manifest_text, u->manifest_len);
 	if (w != (ssize_t)u->manifest_len || fsync(mfd) != 0) {
 		close(mfd);
@@ -529,12 +529,12 @@ static int move_into_place(struct store *s, struct unpack *u, const char *versio
 	enum release_placed placed = RELEASE_NEW;
 	if (!path_exists(final)) {
 		if (rename(u->staging, final) != 0)
-			rc = tb_fail_errno(e, TB_R_FAILED, "cannot move the new tree to %s", final);
+			rc = tb_fail_errno(e, TB_R_IO_ERROR, "cannot move the new tree to %s", final);
 	} else if (check_installed(s, k, version, 1, 0, &damage) == TB_OK) {
 		remove_tree(u->staging);
 		placed = RELEASE_KEPT;
 	} else if (renameat2(AT_FDCWD, u->staging, AT_FDCWD, final, RENAME_EXCHANGE) != 0) {
-		rc = tb_fail_errno(e, TB_R_FAILED, "cannot replace the damaged %s", final);
+		rc = tb_fail_errno(e, TB_R_IO_ERROR, "cannot replace the damaged %s", final);
 	} else {
 		remove_tree(u->staging); /* now the damaged tree */
 		placed = RELEASE_REPAIRED;
@@ -576,7 +576,7 @@ int release_unpack(struct store *s, const struct release_request *r, char **vers
 	u.fd = open(r->tarball, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
 	struct stat st;
 	if (u.fd < 0 || fstat(u.fd, &st) != 0) {
-		rc = tb_fail_errno(e, TB_R_FAILED, "cannot read %s", r->tarball);
+		rc = tb_fail_errno(e, TB_R_IO_ERROR, "cannot read %s", r->tarball);
 		goto out;
 	}
 	if (!S_ISREG(st.st_mode)) {
@@ -610,12 +610,12 @@ int release_unpack(struct store *s, const struct release_request *r, char **vers
 		goto out;
 	remove_tree(u.staging);
 	if (mkdir(u.staging, 0755) != 0) {
-		rc = tb_fail_errno(e, TB_R_FAILED, "cannot create %s", u.staging);
+		rc = tb_fail_errno(e, TB_R_IO_ERROR, "cannot create %s", u.staging);
 		goto out;
 	}
 	u.staging_fd = open(u.staging, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (u.staging_fd < 0) {
-		rc = tb_fail_errno(e, TB_R_FAILED, "cannot open %s", u.staging);
+		rc = tb_fail_errno(e, TB_R_IO_ERROR, "cannot open %s", u.staging);
 		goto out;
 	}
 
@@ -626,7 +626,7 @@ int release_unpack(struct store *s, const struct release_request *r, char **vers
 	/* It hashes the rest (tar padding), so the hash covers the whole file. */
 	char got[65];
 	if (inflater_finish(u.inflater, got) != 0) {
-		rc = tb_fail_errno(e, TB_R_FAILED, "cannot read %s", r->tarball);
+		rc = tb_fail_errno(e, TB_R_IO_ERROR, "cannot read %s", r->tarball);
 		goto out;
 	}
 	if (!r->known_sha256) {

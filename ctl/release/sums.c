@@ -60,7 +60,7 @@ int sums_lookup(const char *path, const char *name, char hex[65], struct tb_erro
 		return tb_fail(e, TB_R_UNSAFE_ARCHIVE,
 			       "%s is not a regular file; pass the release's SHA256SUMS file", path);
 	if (!text)
-		return tb_fail_errno(e, TB_R_FAILED, "cannot read %s", path);
+		return tb_fail_errno(e, TB_R_IO_ERROR, "cannot read %s", path);
 	int rc = sums_lookup_text(text, len, name, hex, e);
 	free(text);
 	return rc;

@@ -41,11 +41,11 @@ static int lock_user(struct app_ctx *x, int wait, struct tb_error *e)
 			       x->sc.lock_file, owner, (unsigned)geteuid(), x->sc.lock_file);
 	}
 	if (x->lock_fd < 0)
-		return tb_fail_errno(e, TB_R_FAILED, "cannot open %s", x->sc.lock_file);
+		return tb_fail_errno(e, TB_R_IO_ERROR, "cannot open %s", x->sc.lock_file);
 	if (flock(x->lock_fd, LOCK_EX | (wait ? 0 : LOCK_NB)) != 0)
 		return errno == EWOULDBLOCK
 			       ? tb_fail(e, TB_R_BUSY, "busy: another tb323fu-ctl changes your rules (--wait waits for it)")
-			       : tb_fail_errno(e, TB_R_FAILED, "cannot lock %s", x->sc.lock_file);
+			       : tb_fail_errno(e, TB_R_IO_ERROR, "cannot lock %s", x->sc.lock_file);
 	return 0;
 }
 

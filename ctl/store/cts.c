@@ -33,7 +33,7 @@ int store_cts_set_current(struct store *s, const char *version, struct tb_error 
 	int rc = TB_OK;
 	if (!version) {
 		if (unlink(link) != 0 && errno != ENOENT)
-			rc = tb_fail_errno(e, TB_R_FAILED, "cannot remove %s", link);
+			rc = tb_fail_errno(e, TB_R_IO_ERROR, "cannot remove %s", link);
 	} else {
 		rc = atomic_symlink(version, link, e);
 	}
@@ -51,7 +51,7 @@ int store_cts_remove(struct store *s, const char *version, struct tb_error *e)
 	/* One rename takes the tree away whole; a kill after it leaves a leftover the next
 	 * writer removes (store_lock). */
 	if (!rc && rename(tree, doomed) != 0 && errno != ENOENT)
-		rc = tb_fail_errno(e, TB_R_FAILED, "cannot remove %s", tree);
+		rc = tb_fail_errno(e, TB_R_IO_ERROR, "cannot remove %s", tree);
 	if (!rc) {
 		testhook_pause("removing");
 		remove_tree(doomed);

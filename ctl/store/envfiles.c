@@ -126,7 +126,7 @@ static int put(const char *path, const char *text, struct tb_error *e)
 	if (text)
 		return atomic_write_file(path, text, strlen(text), 0644, e);
 	if (unlink(path) != 0 && errno != ENOENT)
-		return tb_fail_errno(e, TB_R_FAILED, "cannot remove %s", path);
+		return tb_fail_errno(e, TB_R_IO_ERROR, "cannot remove %s", path);
 	return TB_OK;
 }
 

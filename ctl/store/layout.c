@@ -101,11 +101,11 @@ static int enter_level(const struct store *s, int dirfd, const char *name, const
 	struct stat st;
 	if (fstatat(dirfd, name, &st, AT_SYMLINK_NOFOLLOW) != 0) {
 		if (errno != ENOENT)
-			return tb_fail_errno(e, TB_R_FAILED, "cannot inspect %s/%s", s->root, done);
+			return tb_fail_errno(e, TB_R_IO_ERROR, "cannot inspect %s/%s", s->root, done);
 		if (!make)
 			return TB_OK;
 		if (mkdirat(dirfd, name, 0755) != 0 && errno != EEXIST)
-			return tb_fail_errno(e, TB_R_FAILED, "cannot create %s/%s", s->root, done);
+			return tb_fail_errno(e, TB_R_IO_ERROR, "cannot create %s/%s", s->root, done);
 	} else if (!S_ISDIR(st.st_mode)) {
 		return store_part_refuse(s->root, done, kind_of(st.st_mode), PART_DIR, e);
 	}
@@ -115,7 +115,7 @@ static int enter_level(const struct store *s, int dirfd, const char *name, const
 	/* replaced between the look and the open */
 	if (errno == ELOOP || errno == ENOTDIR)
 		return store_part_refuse(s->root, done, errno == ELOOP ? PART_LINK : 0, PART_DIR, e);
-	return tb_fail_errno(e, TB_R_FAILED, "cannot open %s/%s", s->root, done);
+	return tb_fail_errno(e, TB_R_IO_ERROR, "cannot open %s/%s", s->root, done);
 }
 
 /* Walks the folders of rel from the root; *fd the last one's (-1: one is missing), which the
@@ -126,7 +126,7 @@ static int walk(const struct store *s, const char *rel, int make, int *fd, struc
 	if (*fd < 0) {
 		if (errno == ENOENT && !make)
 			return TB_OK; /* a reader of a store that does not exist yet */
-		return tb_fail_errno(e, TB_R_FAILED, "cannot open the store %s", s->root);
+		return tb_fail_errno(e, TB_R_IO_ERROR, "cannot open the store %s", s->root);
 	}
 	char *levels = xstrdup(rel);
 	struct strbuf done = {0};

@@ -699,7 +699,7 @@ int manifest_load(const char *dir, struct manifest *m, struct tb_error *e)
 	size_t len;
 	char *text = read_small_file(path, MANIFEST_MAX_BYTES, &len);
 	if (!text) {
-		int r = tb_fail_errno(e, TB_R_FAILED, "cannot read %s", path);
+		int r = tb_fail_errno(e, TB_R_IO_ERROR, "cannot read %s", path);
 		free(path);
 		return r;
 	}

@@ -188,7 +188,7 @@ int pin_exclude(const struct store *s, const char *version, int wait, const stru
 		progress_wait(p, waiting);
 		free(waiting);
 		if (flock(*fd, LOCK_EX) != 0)
-			rc = tb_fail_errno(e, TB_R_FAILED, "cannot wait for the readers of Mesa %s", version);
+			rc = tb_fail_errno(e, TB_R_IO_ERROR, "cannot wait for the readers of Mesa %s", version);
 	}
 	free(sentence);
 	if (rc) {

@@ -56,7 +56,7 @@ static int part_is(int rootfd, const char *root, const char *rel, int want, stru
 {
 	struct stat st;
 	if (fstatat(rootfd, rel, &st, AT_SYMLINK_NOFOLLOW) != 0)
-		return errno == ENOENT ? TB_OK : tb_fail_errno(e, TB_R_FAILED, "cannot inspect %s/%s", root, rel);
+		return errno == ENOENT ? TB_OK : tb_fail_errno(e, TB_R_IO_ERROR, "cannot inspect %s/%s", root, rel);
 	return kind_of(st.st_mode) & want ? TB_OK : wrong_part(root, rel, kind_of(st.st_mode), want, e);
 }
 
@@ -67,11 +67,11 @@ static int part_dir_open(int rootfd, const char *root, const char *rel, DIR **d,
 	*d = NULL;
 	int fd = openat(rootfd, rel, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 	if (fd < 0)
-		return errno == ENOENT ? TB_OK : tb_fail_errno(e, TB_R_FAILED, "cannot open %s/%s", root, rel);
+		return errno == ENOENT ? TB_OK : tb_fail_errno(e, TB_R_IO_ERROR, "cannot open %s/%s", root, rel);
 	*d = fdopendir(fd);
 	if (!*d) {
 		close(fd);
-		return tb_fail_errno(e, TB_R_FAILED, "cannot read %s/%s", root, rel);
+		return tb_fail_errno(e, TB_R_IO_ERROR, "cannot read %s/%s", root, rel);
 	}
 	return TB_OK;
 }
@@ -135,7 +135,7 @@ static int store_check_parts(const struct store *s, struct tb_error *e)
 {
 	int rootfd = open(s->root, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (rootfd < 0)
-		return tb_fail_errno(e, TB_R_FAILED, "cannot open the store %s", s->root);
+		return tb_fail_errno(e, TB_R_IO_ERROR, "cannot open the store %s", s->root);
 	/* the folders and links of the layout (docs/design.md §3) and the files every commit
 	 * replaces by rename (a link planted there goes then, its target untouched:
 	 * store_planted_links); a file only some commands write (marked, app-rules) is looked at
@@ -183,7 +183,7 @@ static int store_make(struct store *s, const char *dir, struct tb_error *e)
 	char real[PATH_MAX];
 	if (!s->resolved) {
 		if (!realpath(dir, real))
-			return tb_fail_errno(e, TB_R_FAILED, "cannot open the store %s", dir);
+			return tb_fail_errno(e, TB_R_IO_ERROR, "cannot open the store %s", dir);
 		free(s->root);
 		s->root = xstrdup(real);
 		s->resolved = 1;
@@ -213,7 +213,7 @@ int store_open(struct store *s, const char *dir, int create, struct tb_error *e)
 	else if (errno == ENOENT)
 		s->root = xstrdup(dir); /* a reader of a store that does not exist yet */
 	else
-		return tb_fail_errno(e, TB_R_FAILED, "cannot open the store %s", dir);
+		return tb_fail_errno(e, TB_R_IO_ERROR, "cannot open the store %s", dir);
 	return TB_OK;
 }
 
@@ -379,7 +379,7 @@ int store_lock(struct store *s, int wait, struct tb_error *e)
 	}
 	if (!locked) {
 		close(fd);
-		return tb_fail_errno(e, TB_R_FAILED, "cannot lock the store %s", s->root);
+		return tb_fail_errno(e, TB_R_IO_ERROR, "cannot lock the store %s", s->root);
 	}
 	s->lock_fd = fd;
 	/* who holds it, at once, for a writer that finds it taken (running_holder): the running
@@ -446,7 +446,7 @@ int store_set_link(struct store *s, const char *link, const char *version, struc
 	int rc = TB_OK;
 	if (!version) {
 		if (unlink(p) != 0 && errno != ENOENT)
-			rc = tb_fail_errno(e, TB_R_FAILED, "cannot remove %s", p);
+			rc = tb_fail_errno(e, TB_R_IO_ERROR, "cannot remove %s", p);
 	} else {
 		char *target = store_version_rel(version);
 		rc = atomic_symlink(target, p, e);

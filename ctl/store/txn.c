@@ -71,7 +71,7 @@ int txn_put_file(struct txn *t, const char *rel, const char *data, size_t len, s
 	if (fd >= 0) /* the name made */
 		memcpy(tmp + strlen(tmp) - 6, path + strlen(path) - 6, 6);
 	if (fd < 0 || write_all(fd, data, len) != 0 || fchmod(fd, 0644) != 0 || fsync(fd) != 0)
-		rc = tb_fail_errno(e, TB_R_FAILED, "cannot write %s/%s", t->s->root, rel);
+		rc = tb_fail_errno(e, TB_R_IO_ERROR, "cannot write %s/%s", t->s->root, rel);
 	if (fd >= 0)
 		close(fd);
 	free(path);
@@ -94,7 +94,7 @@ int txn_put_link(struct txn *t, const char *rel, const char *target, struct tb_e
 	unlink(path);
 	int rc = TB_OK;
 	if (symlink(target, path) != 0)
-		rc = tb_fail_errno(e, TB_R_FAILED, "cannot create the link %s/%s", t->s->root, rel);
+		rc = tb_fail_errno(e, TB_R_IO_ERROR, "cannot create the link %s/%s", t->s->root, rel);
 	free(path);
 	add_op(t, tmp, rel);
 	return rc;

@@ -54,7 +54,7 @@ int launch_env_load(struct launch_env *e, const char *root, const char *version)
 			    " is not a regular file (check the store with tb323fu-ctl mesa doctor)",
 			    NULL);
 	if (n < 0)
-		return fail(n == -EACCES || n == -EPERM ? TB_R_PERMISSION : TB_R_FAILED,
+		return fail(n == -EACCES || n == -EPERM ? TB_R_PERMISSION : TB_R_IO_ERROR,
 			    "cannot read ", e->path, ": ", strerror((int)-n),
 			    " (check the store's permissions with tb323fu-ctl mesa doctor)", NULL);
 	if (store_tree_gone(root, version))

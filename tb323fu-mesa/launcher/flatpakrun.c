@@ -110,7 +110,7 @@ int launch_flatpak_env(const char *root, const struct launch_env *e, const char 
 		say_error("Mesa ", v, " is not exported to Flatpak (tb323fu-ctl mesa flatpak export ", v,
 			  "); the application runs on its runtime's Mesa", NULL);
 		if (launch_env_clean(root, &e->list) != 0)
-			return fail(TB_R_FAILED, "cannot set the environment: out of memory", NULL);
+			return fail(TB_R_OUT_OF_MEMORY, "cannot set the environment: out of memory", NULL);
 		launch_flatpak_distro();
 		return 0;
 	}
@@ -127,7 +127,7 @@ int launch_flatpak_env(const char *root, const struct launch_env *e, const char 
 	    (opencl && setenv(ENV_OCL_ICD_VENDORS, vendor, 1) != 0) ||
 	    (rusticl && setenv(ENV_RUSTICL_ENABLE, rusticl->value, 1) != 0) ||
 	    (gl_mode && !strcmp(gl_mode, "zink") && sandbox_zink(gl) != 0))
-		return fail(TB_R_FAILED, "cannot set the environment: out of memory", NULL);
+		return fail(TB_R_OUT_OF_MEMORY, "cannot set the environment: out of memory", NULL);
 	if (opencl)
 		sandbox_set(ENV_OCL_ICD_VENDORS, vendor);
 	char gl_file[STORE_PATH_MAX];

@@ -149,7 +149,7 @@ int help_print(const char *name)
 	size_t len = 0;
 	FILE *f = open_memstream(&text, &len);
 	if (!f)
-		return fail(TB_R_FAILED, "out of memory", NULL);
+		return fail(TB_R_OUT_OF_MEMORY, "out of memory", NULL);
 	int rc = help_write(f, name);
 	fclose(f);
 	while (len && text[len - 1] == '\n')

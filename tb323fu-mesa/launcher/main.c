@@ -169,11 +169,11 @@ static int cmd_run(const char *store, int argc, char **argv)
 		if (rc)
 			return rc;
 		char **args = launch_flatpak_argv(argv + start);
-		return args ? exec_command(args) : fail(TB_R_FAILED, "cannot set the environment: out of memory", NULL);
+		return args ? exec_command(args) : fail(TB_R_OUT_OF_MEMORY, "cannot set the environment: out of memory", NULL);
 	}
 	if (launch_env_clean(root, NULL) != 0 || launch_env_apply(&selected.list) != 0 ||
 	    (gl_list && launch_env_apply(gl_list) != 0) || started_on(root, version) != 0)
-		return fail(TB_R_FAILED, "cannot set the environment: out of memory", NULL);
+		return fail(TB_R_OUT_OF_MEMORY, "cannot set the environment: out of memory", NULL);
 	warn_secure(argv[start]);
 	return exec_command(argv + start);
 }
@@ -236,11 +236,11 @@ static int cmd_distro(const char *store, int argc, char **argv)
 	const char *inherited = getenv(ENV_RUSTICL_ENABLE);
 	char *user = inherited ? strdup(inherited) : NULL;
 	if (inherited && !user)
-		return fail(TB_R_FAILED, "cannot set the environment: out of memory", NULL);
+		return fail(TB_R_OUT_OF_MEMORY, "cannot set the environment: out of memory", NULL);
 	/* Also clear what the env file sets beyond the usual variables. */
 	if (launch_env_clean(root, release) != 0 || distro_rusticl(release, user, version != NULL) != 0 ||
 	    distro_opencl(release) != 0)
-		return fail(TB_R_FAILED, "cannot set the environment: out of memory", NULL);
+		return fail(TB_R_OUT_OF_MEMORY, "cannot set the environment: out of memory", NULL);
 	free(user);
 	if (launch_is_flatpak_run(argv + start)) /* the runtime's own Mesa (§17) */
 		launch_flatpak_distro();
@@ -355,7 +355,7 @@ int main(int argc, char **argv)
 		return help_print(cmd);
 	char **args = malloc(((size_t)sub_argc + 2) * sizeof *args);
 	if (!args)
-		return fail(TB_R_FAILED, "out of memory", NULL);
+		return fail(TB_R_OUT_OF_MEMORY, "out of memory", NULL);
 	sub_argc = report_args(sub_argc, sub_argv, &store_option, json, args);
 	if (sub_argc < 0) {
 		free(args);

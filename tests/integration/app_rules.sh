@@ -116,6 +116,8 @@ printf '[Desktop Entry]\nType=Application\nName=Caf\351\nExec=cafe\n' >"$APPS/la
 expect_exit 1 "invalid UTF-8: refused" app set latin1 distro
 check "…saying so" grep -q "not UTF-8" "$T/err"
 check "…nothing written" test ! -e "$LOCAL_APPS/latin1.desktop"
+expect_exit 1 "…with --json: exit 1 still" ctl --json mesa app set latin1 distro
+reason_is file-invalid
 
 entry twice.desktop '[Desktop Entry]' 'Type=Application' 'Name=Twice' 'Exec=first' 'Exec=second'
 expect_exit 1 "a key twice in a group: refused (GLib would keep the one not wrapped)" app set twice distro

@@ -167,5 +167,5 @@ check "…the status and the side are said" \
 expect_exit 1 "…and in --json" env PATH="$T/bin:$PATH" "$CTL" --store "$STORE" --json mesa bench --rounds 1
 check "…the failure, the figures and the reason" \
 	test "$(json 'd["ok"], d["reason"], d["failures"], len(d["figures"]) >= 2' <"$T/out")" = \
-	"(False, 'failed', [{'side': 'distribution', 'round': 1, 'status': 'exit status 255', 'last_line': 'Platform: Clover'}], True)"
+	"(False, 'program-failed', [{'side': 'distribution', 'round': 1, 'status': 'exit status 255', 'last_line': 'Platform: Clover'}], True)"
 done_testing

@@ -38,6 +38,7 @@ refused "…naming the folder and the fix" \
 	"refusing to run the OpenCL-CTS binary $T/open/cts/test_fake: the folder $T/open is writable by others (mode 0777), so they could replace what runs; take that away (chmod go-w $T/open)"
 printf 'cts_dir = %s\ncts_tests = fake\n' "$T/open/cts" >"$TB323FU_MESA_CONFIG"
 expect_exit 1 "cts_dir in mesa.conf: the same" ctl --json mesa smoke $V1 --suite opencl-cts --subtests pass_
+reason_is unsafe-path
 check "…in the JSON's message" test "$(json '"the folder '"$T"'/open is writable by others" in d["message"]' <"$T/out")" = True
 : >"$TB323FU_MESA_CONFIG"
 chmod 0755 "$T/open"

@@ -1,5 +1,5 @@
 #!/bin/sh
-# The reason ids have one table (tb323fu-mesa/common/reasons.c, docs/design.md §9): the
+# The reason ids have one list (tb323fu-mesa/common/reasons.def, docs/design.md §9): the
 # documented list and the table are the same set, each row is one reason of enum tb_reason,
 # and what --json says of real failures is an id of the table with its exit code. A failure
 # is raised by its row (tb_fail(e, TB_R_…, …)): the compiler refuses a misspelt reason and an
@@ -25,13 +25,26 @@ static int planted_code(struct tb_error *e)
 			    TB_ENET, TB_R_HASH_MISMATCH, "x");
 }
 C
-sed -i 's/R(TB_R_RULES_CORRUPT, "rules-corrupt"/R(TB_R_RULES_CORRUPT, "rules-planted"/' "$T/tree/tb323fu-mesa/common/reasons.c"
+sed -i 's/^REASON(RULES_CORRUPT, "rules-corrupt"/REASON(RULES_CORRUPT, "rules-planted"/' "$T/tree/tb323fu-mesa/common/reasons.def"
 run_cmd ids "$T/tree"
 check "the check names an exit code spelled for tb_fail_code by file and line, across lines" \
 	grep -q '^ctl/store/state.c:[0-9]*: tb_fail_code with TB_ENET spelled' "$T/out"
 check "… an entry not documented, and a documented id not in the table" \
 	sh -c "grep -q 'the table.s \"rules-planted\" is not documented' '$T/out' && grep -q '\"rules-corrupt\" is documented but not in the table' '$T/out'"
 check "… and fails" test "$rc" -eq 1
+run_cmd ids "$TB_TOP"
+check "it counts the failure sites and those that name the catch-all" \
+	grep -q '^# failure sites: [0-9][0-9]*, naming the catch-all TB_R_FAILED: [0-9][0-9]*$' "$T/out"
+# as many catch-all failures again as there are sites: more than 1 in 10 whatever the tree holds
+sites=$(sed -n 's/^# failure sites: \([0-9]*\),.*/\1/p' "$T/out")
+i=0
+while [ "$i" -lt "$sites" ]; do
+	printf 'static int planted_catch_all_%d(struct tb_error *e)\n{\n\treturn tb_fail(e, TB_R_FAILED, "x");\n}\n' "$i"
+	i=$((i + 1))
+done >>"$T/tree/ctl/store/state.c"
+run_cmd ids "$T/tree"
+check "… and names the catch-all over 1 in 10, with a site" \
+	grep -q '^TB_R_FAILED is named at [0-9]* of [0-9]* failure sites, more than 1 in 10; .* one is [a-z0-9_/.-]*\.c:[0-9]*$' "$T/out"
 
 # --- the compiler refuses a misspelt reason and an exit code where a reason goes ---
 # planted NAME STATEMENT: a C file whose function raises a failure, against the project's headers.
@@ -96,4 +109,35 @@ json_reason "install-local of a file that is not there" ctl --json mesa install-
 printf 'not a tarball\n' >"$T/bad.tar.gz"
 printf '%s  bad.tar.gz\n' "$(sha256sum <"$T/bad.tar.gz" | cut -d' ' -f1)" >"$T/SHA256SUMS"
 json_reason "install-local of a file that is no release" ctl --json mesa install-local "$T/bad.tar.gz"
+
+# --- ids more specific than failed, each raised for real (exit 1, as failed's) ---
+# (config-invalid and program-failed: suite_files.sh, bench.sh; file-invalid: app_rules.sh;
+# unsafe-path: hostile_suite.sh)
+: >"$T/plain"
+expect_exit 1 "a store under a regular file" "$CTL" --json --store "$T/plain/store" mesa status
+reason_is io-error
+check "…the sentence says what the system said" \
+	test "$(json_strict "$T/out" 'd["message"]')" = "cannot open the store $T/plain/store: Not a directory"
+# The launcher copies its arguments before it reads them: with 150,000 of them under an
+# address-space bound that leaves room to start but not for the copy, that allocation fails.
+# The bound is found by raising it step by step (the size of the program decides it, not the
+# machine's speed); the sanitizers' shadow memory does not start under such a bound at all.
+if [ "${SANITIZE:-}" = 1 ]; then
+	skip "the launcher out of memory says out-of-memory, exit 1" "a sanitizer build cannot run under an address-space bound"
+else
+	python3 - "$MESA" >"$T/oom" <<'PY'
+import json, resource, subprocess, sys
+for kib in range(1024, 64 * 1024, 128):
+    limit = lambda: resource.setrlimit(resource.RLIMIT_AS, (kib * 1024, kib * 1024))
+    p = subprocess.run([sys.argv[1], "--json", "which"] + ["x"] * 150000, preexec_fn=limit,
+                       capture_output=True, text=True)
+    if p.returncode >= 0 and p.stdout:
+        d = json.loads(p.stdout)
+        if d["reason"] != "usage":
+            print(p.returncode, d["reason"], d["message"])
+            break
+PY
+	check "the launcher out of memory (its arguments' copy under an address-space bound): out-of-memory, exit 1" \
+		test "$(cat "$T/oom")" = "1 out-of-memory out of memory"
+fi
 done_testing

@@ -25,7 +25,7 @@ mkfifo "$T/conf/expected-fails/$V1/dEQP-VK.txt"
 digest >"$T/before"
 TB323FU_MESA_CONFIG="$T/conf/mesa.conf" expect_exit 1 "smoke --suite dEQP-VK with the expected failures a FIFO: refused, not waited on" \
 	guard "$CTL" --store "$STORE" --json mesa smoke $V1 --suite dEQP-VK --deqp "$FAKE" --groups compute --jobs 1
-reason_is failed
+reason_is config-invalid
 check "…naming the file and what to do" \
 	test "$(json_strict "$T/out" '"the expected failures '"$T"'/conf/expected-fails/'"$V1"'/dEQP-VK.txt is not a regular file (a FIFO, a device or a folder); replace it with a file of CASE,STATUS lines or remove it" in d["message"]')" = True
 digest >"$T/after"
@@ -58,7 +58,7 @@ chmod 0755 "$T/cts/test_endless"
 : >"$T/record"
 TB323FU_MESA_SMOKE_TIMEOUT=1 expect_exit 1 "smoke --suite opencl-cts with a binary whose --list never ends: stopped and refused" \
 	guard "$CTL" --store "$STORE" --json mesa smoke $V1 --suite opencl-cts --cts "$T/cts" --tests endless
-reason_is failed
+reason_is program-failed
 check "…saying the bound, and how it is set" \
 	test "$(json_strict "$T/out" '"'"$T"'/cts/test_endless --list did not end within 1 s (named " in d["message"] and "$TB323FU_MESA_SMOKE_TIMEOUT sets the bound" in d["message"]')" = True
 check "…no sub-test ran" test ! -s "$T/record"

@@ -2,7 +2,7 @@
 """One JSON shape (docs/design.md §12): what a command printed on stdout with --json is exactly
 one JSON object with "ok" (a bool, true exactly when the exit status is 0), "message" (a
 string, not empty when it failed) and, when it failed, "reason", an id of the table
-(tb323fu-mesa/common/reasons.c). Prints what is wrong; exit 1 when something is.
+(tb323fu-mesa/common/reasons.def). Prints what is wrong; exit 1 when something is.
 
 usage: json_shape.py TOP FILE STATUS [FILE STATUS]…   (with more than one file, one line each:
 "N ok" or "N " and what is wrong, N counting the files from 1)"""
@@ -11,7 +11,7 @@ import os
 import re
 import sys
 
-ROW = re.compile(r'R\(TB_R_\w+, "([a-z-]+)"')
+ROW = re.compile(r'^REASON\(\w+, "([a-z-]+)"', re.M)
 
 
 def problems_of(ids, path, status):
@@ -51,7 +51,7 @@ def problems_of(ids, path, status):
 
 def main():
     top, pairs = sys.argv[1], sys.argv[2:]
-    with open(os.path.join(top, "tb323fu-mesa/common/reasons.c"), encoding="utf-8") as f:
+    with open(os.path.join(top, "tb323fu-mesa/common/reasons.def"), encoding="utf-8") as f:
         ids = set(ROW.findall(f.read()))
     if len(pairs) == 2:
         problems = problems_of(ids, pairs[0], int(pairs[1]))

@@ -1,10 +1,13 @@
 #!/usr/bin/env python3
-"""The table of reasons (tb323fu-mesa/common/reasons.c, reasons.h) against docs/design.md §9:
-every row's id is in §9's list and every id of that list has a row; each row is one enumerator
-of enum tb_reason, named as code names it (TB_R_X for TB_REASON_X), and no two rows are the
-same id with the same exit code. A failure is raised by its row (ctl/base/error.h), so the
+"""The rows of reasons (tb323fu-mesa/common/reasons.def, from which common/reasons.h makes the
+enum and the typed names TB_R_X and common/reasons.c the table) against docs/design.md §9:
+every row's id is in §9's list and every id of that list has a row; no two rows have one name,
+and no two rows are the same id with the same exit code. A failure is raised by its row (ctl/base/error.h), so the
 compiler checks the ids the code names; what it cannot see is checked here: tb_fail_code takes
-an exit code passed on from an earlier failure, never one spelled (TB_EFAIL).
+an exit code passed on from an earlier failure, never one spelled (TB_EFAIL). And the catch-all
+stays rare: of the failure sites (each call of tb_fail, tb_fail_errno, tb_fail_errno_as and
+tb_fail_code in ctl/ and tb323fu-mesa/, and of the launcher's fail), at most one in ten names
+TB_R_FAILED; both counts are printed.
 Prints each mismatch; exit 1 when there is one. Usage: reason-ids.py TOP; reason-ids.py
 --table TOP prints the table (each id, then its exit codes) for the tests' JSON checks."""
 import os
@@ -13,12 +16,18 @@ import sys
 
 CODES = {"TB_OK": 0, "TB_EFAIL": 1, "TB_EUSAGE": 2, "TB_EBUSY": 3, "TB_EVERIFY": 4, "TB_ENET": 5, "TB_ESMOKE": 6,
          "TB_ECANNOT_RUN": 126, "TB_ENOT_FOUND": 127}
-ROW = re.compile(r'R\((TB_R_\w+), "([a-z-]+)", (TB_\w+), TB_RC_\w+\)')
-ENUMERATOR = re.compile(r"^\t(TB_REASON_\w+),", re.M)
-DEFINE = re.compile(r"^#define (TB_R_\w+)\s+\(\(enum tb_reason\)(TB_REASON_\w+)\)$", re.M)
+ROW = re.compile(r'^REASON\((\w+), "([a-z-]+)", (TB_\w+), TB_RC_\w+\)$', re.M)
+# a line of the .def that is neither a row nor a comment: a row the pattern above would miss
+STRAY = re.compile(r'^(?!REASON\(\w+, "[a-z-]+", TB_\w+, TB_RC_\w+\)$)(?!/\*| \*)(.+)$', re.M)
+DEF = "tb323fu-mesa/common/reasons.def"
 KEBAB = re.compile(r"^[a-z]+(?:-[a-z]+)*$")
 # tb_fail_code(e, CODE, …) with an exit code spelled where one passed on belongs.
 SPELLED_CODE = re.compile(r"\btb_fail_code\(\s*[^,()]+,\s*(TB_E\w+)\s*,")
+# A call of a function that raises a failure, and where its reason is among its arguments;
+# fail is the launcher's (tb323fu-mesa/), a name other parts use for helpers of their own.
+RAISE = re.compile(r"(?<![\w.>])(tb_fail_errno_as|tb_fail_errno|tb_fail_code|tb_fail|fail)\(")
+REASON_ARG = {"tb_fail": 1, "tb_fail_errno": 1, "tb_fail_errno_as": 1, "tb_fail_code": 2, "fail": 0}
+CATCH_ALL = re.compile(r"\bTB_R_FAILED\b")
 
 
 def read(top, rel):
@@ -28,7 +37,7 @@ def read(top, rel):
 
 def rows(top):
     """[(TB_R_NAME, id, exit code)] in the table's order."""
-    return [(name, rid, CODES[code]) for name, rid, code in ROW.findall(read(top, "tb323fu-mesa/common/reasons.c"))]
+    return [("TB_R_" + name, rid, CODES[code]) for name, rid, code in ROW.findall(read(top, DEF))]
 
 
 def documented(top):
@@ -39,15 +48,65 @@ def documented(top):
     return {w for w in re.findall(r"`([^`]+)`", listed) if KEBAB.match(w) and w != "reason"}
 
 
-def spelled_codes(top):
+def sources(top):
+    """(path relative to top, text) of each C source of ctl/ and tb323fu-mesa/."""
     for part in ("ctl", "tb323fu-mesa"):
         for d, _, files in sorted(os.walk(os.path.join(top, part))):
             for f in sorted(files):
                 if f.endswith((".c", ".cpp")):
-                    path = os.path.join(d, f)
-                    text = read(top, os.path.relpath(path, top))
-                    for m in SPELLED_CODE.finditer(text):
-                        yield os.path.relpath(path, top), text.count("\n", 0, m.start()) + 1, m.group(1)
+                    rel = os.path.relpath(os.path.join(d, f), top)
+                    yield rel, read(top, rel)
+
+
+def arguments(text, at):
+    """The top-level arguments of the call whose "(" ends just before at, as written."""
+    args, depth, start, i, quoted = [], 0, at, at, False
+    while i < len(text):
+        ch = text[i]
+        if quoted:
+            if ch == "\\":
+                i += 1
+            elif ch == '"':
+                quoted = False
+        elif ch == '"':
+            quoted = True
+        elif ch == "(":
+            depth += 1
+        elif ch == ")":
+            if depth == 0:
+                args.append(text[start:i])
+                return args
+            depth -= 1
+        elif ch == "," and depth == 0:
+            args.append(text[start:i])
+            start = i + 1
+        i += 1
+    return args
+
+
+def failure_sites(top):
+    """[(path, line, the reason argument as written)] of every call that raises a failure."""
+    sites = []
+    for rel, text in sources(top):
+        # comments blanked, lines kept
+        text = re.sub(r"/\*.*?\*/", lambda m: re.sub(r"[^\n]", " ", m.group()), text, flags=re.S)
+        for m in RAISE.finditer(text):
+            name = m.group(1)
+            if name == "fail" and not rel.startswith("tb323fu-mesa/"):
+                continue
+            line_start = text.rfind("\n", 0, m.start()) + 1
+            if text[line_start:m.start()].lstrip().startswith("#define"):
+                continue
+            args = arguments(text, m.end())
+            reason = args[REASON_ARG[name]].strip() if len(args) > REASON_ARG[name] else ""
+            sites.append((rel, text.count("\n", 0, m.start()) + 1, reason))
+    return sites
+
+
+def spelled_codes(top):
+    for rel, text in sources(top):
+        for m in SPELLED_CODE.finditer(text):
+            yield rel, text.count("\n", 0, m.start()) + 1, m.group(1)
 
 
 def main():
@@ -59,28 +118,16 @@ def main():
             print(rid, *sorted(c))
         return
     top = sys.argv[1]
-    table, header = rows(top), read(top, "tb323fu-mesa/common/reasons.h")
-    enumerators = [e for e in ENUMERATOR.findall(header) if e != "TB_REASON_COUNT"]
-    defines = dict(DEFINE.findall(header))
-    bad = []
-    for e in enumerators:
-        name = "TB_R_" + e[len("TB_REASON_"):]
-        if defines.get(name) != e:
-            bad.append("common/reasons.h: %s has no #define %s ((enum tb_reason)%s)" % (e, name, e))
-    for name, e in sorted(defines.items()):
-        if e not in enumerators:
-            bad.append("common/reasons.h: %s names %s, which is no enumerator" % (name, e))
+    table = rows(top)
+    bad = ["common/reasons.def: %r is not a row REASON(NAME, \"id\", TB_E…, TB_RC_…)" % line
+           for line in STRAY.findall(read(top, DEF))]
     names = [name for name, _, _ in table]
-    for name in sorted(set(defines) - set(names)):
-        bad.append("common/reasons.c: %s has no row" % name)
-    for name in sorted(set(names) - set(defines)):
-        bad.append("common/reasons.c: the row %s is no reason of common/reasons.h" % name)
     for name in sorted({n for n in names if names.count(n) > 1}):
-        bad.append("common/reasons.c: %s has more than one row" % name)
+        bad.append("common/reasons.def: %s has more than one row" % name)
     pairs = {}
     for name, rid, code in table:
         if (rid, code) in pairs:
-            bad.append('common/reasons.c: %s and %s are both "%s" with exit code %d' % (pairs[(rid, code)], name, rid, code))
+            bad.append('common/reasons.def: %s and %s are both "%s" with exit code %d' % (pairs[(rid, code)], name, rid, code))
         pairs.setdefault((rid, code), name)
     ids, docs = {rid for _, rid, _ in table}, documented(top)
     for rid in sorted(ids - docs):
@@ -89,6 +136,12 @@ def main():
         bad.append("docs/design.md §9: \"%s\" is documented but not in the table" % rid)
     for rel, line, code in spelled_codes(top):
         bad.append("%s:%d: tb_fail_code with %s spelled; raise the reason itself (tb_fail)" % (rel, line, code))
+    sites = failure_sites(top)
+    catch_all = [(rel, line) for rel, line, reason in sites if CATCH_ALL.search(reason)]
+    print("# failure sites: %d, naming the catch-all TB_R_FAILED: %d" % (len(sites), len(catch_all)))
+    if len(catch_all) * 10 > len(sites):
+        bad.append("TB_R_FAILED is named at %d of %d failure sites, more than 1 in 10; give the new ones "
+                   "their specific reasons (docs/design.md §9); one is %s:%d" % (len(catch_all), len(sites), *catch_all[-1]))
     for b in bad:
         print(b)
     sys.exit(1 if bad else 0)

@@ -26,7 +26,7 @@ static const char *refused(const char *pattern)
 	memset(&e, 0, sizeof e);
 	regex_t re;
 	assert_int_equal(regex_compile_bounded(&re, pattern, REG_EXTENDED | REG_NOSUB, "--subtests", &e), TB_EFAIL);
-	assert_string_equal(tb_error_reason(&e), "failed");
+	assert_string_equal(tb_error_reason(&e), "config-invalid");
 	return e.msg;
 }
 
