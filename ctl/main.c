@@ -267,6 +267,9 @@ static int run(const struct cli_line *l, int argc, char **argv)
 	else
 		run_body(&c, l, &s, &o);
 	store_close(&s);
+	/* a failure's exit code is its reason's, from the one table (docs/design.md §9) */
+	if (o.code)
+		o.code = tb_reason_code(o.reason) ? tb_reason_code(o.reason) : TB_EFAIL;
 	/* a usage error points at the command's help, unless it names where to look already */
 	if (o.code == TB_EUSAGE && o.message && !strstr(o.message, "help") && !strstr(o.message, "(man ")) {
 		char *m = xasprintf("%s (see tb323fu-ctl mesa help %s)", o.message, name);

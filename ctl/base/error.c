@@ -34,9 +34,11 @@ static enum tb_reason reason_of_errno(int errnum, enum tb_reason r)
 	}
 }
 
-static int vfail(struct tb_error *e, int code, enum tb_reason r, int errnum, const char *fmt,
-		 va_list ap)
+/* Records r, its exit code taken from the table (tb_fail_again: the earlier failure's, which
+ * came from the table too), so the code always is the reason's row's. */
+static int vfail(struct tb_error *e, enum tb_reason r, int errnum, const char *fmt, va_list ap)
 {
+	int code = tb_reason_code(r);
 	if (!e || e->code)
 		return e ? e->code : code;
 	e->code = code;
@@ -57,7 +59,7 @@ int (tb_fail)(struct tb_error *e, enum tb_reason r, const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
-	int rc = vfail(e, tb_reason_code(r), r, 0, fmt, ap);
+	int rc = vfail(e, r, 0, fmt, ap);
 	va_end(ap);
 	return rc;
 }
@@ -67,7 +69,7 @@ int (tb_fail_errno)(struct tb_error *e, enum tb_reason r, const char *fmt, ...)
 	int errnum = errno;
 	va_list ap;
 	va_start(ap, fmt);
-	int rc = vfail(e, tb_reason_code(r), reason_of_errno(errnum, r), errnum, fmt, ap);
+	int rc = vfail(e, tb_reason_with_code(reason_of_errno(errnum, r), tb_reason_code(r)), errnum, fmt, ap);
 	va_end(ap);
 	return rc;
 }
@@ -77,7 +79,7 @@ int (tb_fail_errno_as)(struct tb_error *e, enum tb_reason r, const char *fmt, ..
 	int errnum = errno;
 	va_list ap;
 	va_start(ap, fmt);
-	int rc = vfail(e, tb_reason_code(r), r, errnum, fmt, ap);
+	int rc = vfail(e, r, errnum, fmt, ap);
 	va_end(ap);
 	return rc;
 }
@@ -86,16 +88,7 @@ int tb_fail_again(struct tb_error *e, const struct tb_error *from, const char *f
 {
 	va_list ap;
 	va_start(ap, fmt);
-	int rc = vfail(e, from->code, from->reason, 0, fmt, ap);
-	va_end(ap);
-	return rc;
-}
-
-int (tb_fail_code)(struct tb_error *e, int code, enum tb_reason r, const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	int rc = vfail(e, code, r, 0, fmt, ap);
+	int rc = vfail(e, from->reason, 0, fmt, ap);
 	va_end(ap);
 	return rc;
 }

@@ -15,8 +15,8 @@
 
 /* The first failure wins: later calls keep the original sentence. code is TB_OK while
  * nothing failed; then reason names the row the failure was raised with, or the one its errno
- * said (tb_fail_errno), and code is that row's exit code (or, for a failure passed on, the one
- * it came with: tb_fail_again, tb_fail_code). */
+ * said (tb_fail_errno), and code is always that row's exit code: the table gives it, no
+ * caller does (docs/design.md §9). */
 struct tb_error {
 	int code;
 	enum tb_reason reason;
@@ -36,7 +36,9 @@ int (tb_fail)(struct tb_error *e, enum tb_reason r, const char *fmt, ...)
 /* Like tb_fail, appending ": strerror(errno)"; the errno may name the reason more precisely
  * than r: ENOSPC and EDQUOT no-space, EACCES and EPERM permission, EROFS read-only, EINTR
  * interrupted, E2BIG too-large, ENOMEM out-of-memory, and ENOENT not-found where r is
- * TB_R_IO_ERROR or TB_R_FAILED (the exit code stays r's). */
+ * TB_R_IO_ERROR or TB_R_FAILED. Of that id, the row that carries r's exit code where it has
+ * one (too-large for a configuration: 2), else its own row and exit code (permission for a
+ * configuration that cannot be read: 1). */
 int (tb_fail_errno)(struct tb_error *e, enum tb_reason r, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 #define tb_fail_errno(e, r, ...) (tb_fail_errno)((e), TB_REASON_ARG(r), __VA_ARGS__)
@@ -46,17 +48,10 @@ int (tb_fail_errno_as)(struct tb_error *e, enum tb_reason r, const char *fmt, ..
 	__attribute__((format(printf, 3, 4)));
 #define tb_fail_errno_as(e, r, ...) (tb_fail_errno_as)((e), TB_REASON_ARG(r), __VA_ARGS__)
 
-/* An earlier failure passed on in a new sentence (which may quote from->msg): its exit code
- * and reason. */
+/* An earlier failure passed on in a new sentence (which may quote from->msg): its reason (and
+ * so its exit code); failed when from holds none. */
 int tb_fail_again(struct tb_error *e, const struct tb_error *from, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
-
-/* r with the exit code an earlier failure came with, for the few places that pass one on
- * with a reason of their own: code is never spelled at the call (TB_EFAIL), and need not be
- * r's own. */
-int (tb_fail_code)(struct tb_error *e, int code, enum tb_reason r, const char *fmt, ...)
-	__attribute__((format(printf, 4, 5)));
-#define tb_fail_code(e, code, r, ...) (tb_fail_code)((e), (code), TB_REASON_ARG(r), __VA_ARGS__)
 
 /* The reason id of a failure ("hash-mismatch"); "" for success. */
 const char *tb_error_reason(const struct tb_error *e);

@@ -28,7 +28,7 @@ struct cli {
 
 /* A command's result: exit code, one human sentence (or several lines), its JSON fields. */
 struct outcome {
-	int code;              /* the exit code: TB_OK, or the failure's (outcome_fail) */
+	int code;              /* TB_OK, or failed: main then exits with the reason's row's code */
 	char *message;
 	enum tb_reason reason; /* a failure's reason, carried whole (TB_R_FAILED, the first row,
 				* when none was given); its id is said only at the end, from the table */

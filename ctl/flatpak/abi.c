@@ -147,8 +147,8 @@ int flatpak_abi_check(const char *tree, const struct manifest *m, const char *ve
 	h.lib_dirs = NULL;
 out:
 	if (rc)
-		/* inner's reason, with the exit code the check returned (inner's own) */
-		tb_fail_code(e, rc, inner.reason, "Mesa %s cannot be exported for %s//%s: %s", version,
-			     FLATPAK_RUNTIME, r->branch, inner.msg);
+		/* inner's reason and so its exit code (failed when the check recorded none) */
+		rc = tb_fail_again(e, &inner, "Mesa %s cannot be exported for %s//%s: %s", version,
+				   FLATPAK_RUNTIME, r->branch, inner.msg);
 	return rc;
 }

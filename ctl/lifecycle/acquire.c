@@ -192,7 +192,7 @@ static int fetch_small_asset(const struct config *cfg, const struct store *s, co
 	*path_out = NULL;
 	char *what = xasprintf("%s of %s", a->name, r->tag);
 	struct fetch_request rq = {.url = a->url, .accept = ASSET_ACCEPT, .max_bytes = cap,
-				   .too_big_code = TB_EVERIFY, .what = what};
+				   .too_big = TB_R_TOO_LARGE, .what = what};
 	struct fetch_reply reply;
 	int rc = fetch_memory(cfg, &rq, &reply, e);
 	if (!rc && reply.len != a->size)
@@ -233,7 +233,7 @@ int acquire_remote(const struct config *cfg, struct store *s, const struct feed_
 		part = path_join(cache, name);
 		free(name);
 		struct fetch_request rq = {.url = r->tarball.url, .accept = ASSET_ACCEPT,
-					   .max_bytes = r->tarball.size, .too_big_code = TB_EVERIFY,
+					   .max_bytes = r->tarball.size, .too_big = TB_R_TOO_LARGE,
 					   .what = r->tarball.name};
 		rc = fetch_file(cfg, &rq, part, r->tarball.size, p, r->tarball.name, &got, e);
 		*resumed_from = got.resumed_from;

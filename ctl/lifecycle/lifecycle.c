@@ -652,8 +652,8 @@ int lc_install(const struct lc_ctx *c, const char *version, int run_smoke,
 			 * which stays where it is for the same command to take up again */
 			char left[512];
 			install_left(c->s, v.current, version, left, sizeof left);
-			rc = tb_fail_code(e, smoke_err.code, TB_R_INTERRUPTED, "interrupted by %s while the smoke tests of Mesa %s ran: %s; the same command run again smoke-tests it and makes it current",
-					  tb_interrupted_name(), version, left);
+			rc = tb_fail(e, TB_R_INTERRUPTED, "interrupted by %s while the smoke tests of Mesa %s ran: %s; the same command run again smoke-tests it and makes it current",
+				     tb_interrupted_name(), version, left);
 			goto out;
 		}
 		if (src || smoke->failed) {

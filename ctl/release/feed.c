@@ -358,7 +358,7 @@ static int refresh(const struct config *cfg, const char *cache_dir, struct feed 
 		etag = NULL;
 	}
 	struct fetch_request rq = {.url = url, .etag = etag, .max_bytes = FEED_MAX_BYTES,
-				   .too_big_code = TB_ENET, .what = "the release list"};
+				   .too_big = TB_R_TOO_LARGE_NETWORK, .what = "the release list"};
 	struct fetch_reply r;
 	int rc = fetch_memory(cfg, &rq, &r, e);
 	if (rc == TB_OK && r.not_modified) {

@@ -465,8 +465,8 @@ static int curl_failure(struct transfer *t, CURLcode rc, const char *url, struct
 		return r;
 	}
 	if (t->too_big)
-		return tb_fail_code(e, rq->too_big_code, TB_R_TOO_LARGE, "%s from %s is larger than %llu bytes; refusing it",
-				    rq->what, host, (unsigned long long)t->limit);
+		return tb_fail(e, rq->too_big, "%s from %s is larger than %llu bytes; refusing it", rq->what, host,
+			       (unsigned long long)t->limit);
 	if (t->bad_range)
 		return tb_fail(e, TB_R_NETWORK, "%s answered a different range than asked for %s; run the command again",
 			       host, rq->what);

@@ -18,7 +18,8 @@ struct fetch_request {
 	const char *accept;     /* Accept header, or NULL for the GitHub JSON type */
 	const char *etag;       /* sent as If-None-Match when not NULL */
 	uint64_t max_bytes;     /* the answer is refused past this many bytes */
-	int too_big_code;       /* exit code when it is larger: TB_ENET or TB_EVERIFY */
+	enum tb_reason too_big; /* when it is larger: TB_R_TOO_LARGE_NETWORK (the release list,
+				 * exit 5) or TB_R_TOO_LARGE (a release's files, 4) */
 	const char *what;       /* what is fetched, for sentences ("the release list") */
 };
 

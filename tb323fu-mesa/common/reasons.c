@@ -15,6 +15,14 @@ int tb_reason_same(enum tb_reason a, enum tb_reason b)
 	return a == b || !strcmp(tb_reasons[a].id, tb_reasons[b].id);
 }
 
+enum tb_reason tb_reason_with_code(enum tb_reason r, int code)
+{
+	for (int i = 0; i < TB_REASON_COUNT; i++)
+		if (tb_reasons[i].code == code && tb_reason_same((enum tb_reason)i, r))
+			return (enum tb_reason)i;
+	return r;
+}
+
 int tb_reason_find(const char *id)
 {
 	for (int i = 0; id && i < TB_REASON_COUNT; i++)

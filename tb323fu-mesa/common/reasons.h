@@ -74,6 +74,9 @@ static inline int tb_reason_code(enum tb_reason r)
 /* Whether a and b are the same id (the two rows of damaged are). */
 int tb_reason_same(enum tb_reason a, enum tb_reason b);
 
+/* The row of r's id that carries the exit code code (too-large's for usage, 2), else r. */
+enum tb_reason tb_reason_with_code(enum tb_reason r, int code);
+
 /* The first row whose id is id, or -1. */
 int tb_reason_find(const char *id);
 

@@ -17,7 +17,7 @@ int main(int argc, char **argv)
 	config_defaults(&cfg);
 	uint64_t size = strtoull(argv[3], NULL, 10);
 	struct fetch_request rq = {.url = argv[1], .accept = "application/octet-stream",
-				   .max_bytes = size, .too_big_code = TB_EVERIFY, .what = "the asset"};
+				   .max_bytes = size, .too_big = TB_R_TOO_LARGE, .what = "the asset"};
 	struct fetch_file_result res;
 	struct tb_error e = {0};
 	unlink(argv[2]);

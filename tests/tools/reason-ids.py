@@ -3,10 +3,9 @@
 enum and the typed names TB_R_X and common/reasons.c the table) against docs/design.md §9:
 every row's id is in §9's list and every id of that list has a row; no two rows have one name,
 and no two rows are the same id with the same exit code. A failure is raised by its row (ctl/base/error.h), so the
-compiler checks the ids the code names; what it cannot see is checked here: tb_fail_code takes
-an exit code passed on from an earlier failure, never one spelled (TB_EFAIL). And the catch-all
-stays rare: of the failure sites (each call of tb_fail, tb_fail_errno, tb_fail_errno_as and
-tb_fail_code in ctl/ and tb323fu-mesa/, and of the launcher's fail), at most one in ten names
+compiler checks the ids the code names and the table gives the exit code. What it cannot see is
+checked here: the catch-all stays rare: of the failure sites (each call of tb_fail,
+tb_fail_errno and tb_fail_errno_as in ctl/ and tb323fu-mesa/, and of the launcher's fail), at most one in ten names
 TB_R_FAILED; both counts are printed.
 Prints each mismatch; exit 1 when there is one. Usage: reason-ids.py TOP; reason-ids.py
 --table TOP prints the table (each id, then its exit codes) for the tests' JSON checks."""
@@ -21,12 +20,10 @@ ROW = re.compile(r'^REASON\((\w+), "([a-z-]+)", (TB_\w+), TB_RC_\w+\)$', re.M)
 STRAY = re.compile(r'^(?!REASON\(\w+, "[a-z-]+", TB_\w+, TB_RC_\w+\)$)(?!/\*| \*)(.+)$', re.M)
 DEF = "tb323fu-mesa/common/reasons.def"
 KEBAB = re.compile(r"^[a-z]+(?:-[a-z]+)*$")
-# tb_fail_code(e, CODE, …) with an exit code spelled where one passed on belongs.
-SPELLED_CODE = re.compile(r"\btb_fail_code\(\s*[^,()]+,\s*(TB_E\w+)\s*,")
 # A call of a function that raises a failure, and where its reason is among its arguments;
 # fail is the launcher's (tb323fu-mesa/), a name other parts use for helpers of their own.
-RAISE = re.compile(r"(?<![\w.>])(tb_fail_errno_as|tb_fail_errno|tb_fail_code|tb_fail|fail)\(")
-REASON_ARG = {"tb_fail": 1, "tb_fail_errno": 1, "tb_fail_errno_as": 1, "tb_fail_code": 2, "fail": 0}
+RAISE = re.compile(r"(?<![\w.>])(tb_fail_errno_as|tb_fail_errno|tb_fail|fail)\(")
+REASON_ARG = {"tb_fail": 1, "tb_fail_errno": 1, "tb_fail_errno_as": 1, "fail": 0}
 CATCH_ALL = re.compile(r"\bTB_R_FAILED\b")
 
 
@@ -103,12 +100,6 @@ def failure_sites(top):
     return sites
 
 
-def spelled_codes(top):
-    for rel, text in sources(top):
-        for m in SPELLED_CODE.finditer(text):
-            yield rel, text.count("\n", 0, m.start()) + 1, m.group(1)
-
-
 def main():
     if sys.argv[1] == "--table":
         codes = {}
@@ -134,8 +125,6 @@ def main():
         bad.append("docs/design.md §9: the table's \"%s\" is not documented" % rid)
     for rid in sorted(docs - ids):
         bad.append("docs/design.md §9: \"%s\" is documented but not in the table" % rid)
-    for rel, line, code in spelled_codes(top):
-        bad.append("%s:%d: tb_fail_code with %s spelled; raise the reason itself (tb_fail)" % (rel, line, code))
     sites = failure_sites(top)
     catch_all = [(rel, line) for rel, line, reason in sites if CATCH_ALL.search(reason)]
     print("# failure sites: %d, naming the catch-all TB_R_FAILED: %d" % (len(sites), len(catch_all)))

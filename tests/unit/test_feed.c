@@ -257,7 +257,7 @@ static void file_download_resumes(void **state)
 	free(cfg.api_url);
 	cfg.api_url = xasprintf("file://%s", dir);
 	char *url = xasprintf("file://%s", src);
-	struct fetch_request rq = {.url = url, .max_bytes = size, .too_big_code = TB_EVERIFY, .what = "the asset"};
+	struct fetch_request rq = {.url = url, .max_bytes = size, .too_big = TB_R_TOO_LARGE, .what = "the asset"};
 	struct fetch_file_result res;
 	assert_int_equal(fetch_file(&cfg, &rq, part, size, NULL, "asset.bin", &res, &e), TB_OK);
 	assert_int_equal(res.resumed_from, 100 * 1024);
@@ -273,6 +273,14 @@ static void file_download_resumes(void **state)
 	tb_error_clear(&e);
 	assert_int_equal(fetch_file(&cfg, &rq, part, size - 1, NULL, "asset.bin", &res, &e), TB_EVERIFY);
 	assert_int_equal(access(part, F_OK), -1);
+	assert_string_equal(tb_error_reason(&e), "too-large");
+	/* the release list's limit is the network's failure (5), the same id */
+	struct fetch_request release_list = rq;
+	release_list.too_big = TB_R_TOO_LARGE_NETWORK;
+	tb_error_clear(&e);
+	assert_int_equal(fetch_file(&cfg, &release_list, part, size - 1, NULL, "asset.bin", &res, &e), TB_ENET);
+	assert_string_equal(tb_error_reason(&e), "too-large");
+	unlink(part);
 
 	/* A list from the network may not name local files; none is read, none is left. */
 	free(cfg.api_url);
